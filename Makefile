@@ -1,0 +1,37 @@
+# Bragbook: `make run` (the main job) and `make test` (the test suite) each set up what they need.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint bench scenarios clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $(STAMP)
+
+run: install
+	$(BIN)/brag run
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict events/model.py events/codec.py events/upcast.py events/amounts.py events/cards.py engine
+	$(BIN)/lint-imports
+
+test: install
+	$(BIN)/python -m pytest
+	$(MAKE) --no-print-directory lint
+
+scenarios: install
+	$(BIN)/python ../shared/tools/check_scenarios.py "$(BIN)/brag" ../shared/scenarios
+
+bench: install
+	$(BIN)/python bench/replay.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

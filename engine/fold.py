@@ -1,0 +1,151 @@
+"""Folding whole streams: replay, completion of derived events, and the session summary.
+
+- :func:`replay` gives the immutable state after every event of a stream (the replayer's steps).
+- :func:`complete` reads a log as FORMAT.md allows it on import (envelope optional, derived events
+  optional) and yields the full stream: every recorded event followed by the engine's conclusions,
+  checking any derived event the log already has. Errors carry the source line.
+- :func:`summary` is the contract of ``brag verify --json`` (``../shared/scenarios/README.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from engine.state import Outcome, State, apply, initial_state
+from events.amounts import format_amount
+from events.errors import BragError, FormatError
+from events.model import AnyEvent, PotCarried, PotWon, SessionEnded, content
+
+__all__ = ["Step", "complete", "fold", "replay", "summary", "verify_events"]
+
+
+def fold(events: Iterable[AnyEvent], state: State | None = None) -> State:
+    """The state after all ``events`` (a complete stream, derived events included).
+
+    Raises :class:`~events.errors.BragError` (with ``line`` = 1-based position in ``events``)."""
+    s = state or initial_state()
+    for n, e in enumerate(events, start=1):
+        try:
+            s = apply(s, e)
+        except BragError as err:
+            raise err.at(line=n, event=e.type) from None
+    return s
+
+
+def replay(events: Iterable[AnyEvent], state: State | None = None) -> list[State]:
+    """The state after each event of a complete stream: ``replay(es)[k]`` follows ``es[k]``.
+
+    Shape: ``list[State]`` of the same length as ``events``. Replaying a prefix gives the prefix of
+    the replay (the fold is deterministic and states are immutable)."""
+    s = state or initial_state()
+    out: list[State] = []
+    for n, e in enumerate(events, start=1):
+        try:
+            s = apply(s, e)
+        except BragError as err:
+            raise err.at(line=n, event=e.type) from None
+        out.append(s)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One event of a completed stream: its source ``line`` (``None`` for a derived event the
+    engine added), the event, and the state after it."""
+
+    line: int | None
+    event: AnyEvent
+    state: State
+
+
+def complete(
+    lines: Iterable[tuple[int, AnyEvent]], state: State | None = None
+) -> Iterator[Step]:
+    """Folds a log as read from a file (``(line, event)`` pairs) and yields every step of the full
+    stream, inserting the derived events the log leaves out.
+
+    FORMAT.md envelope rules checked here: ``seq``, where given, is consecutive; an ``id`` seen
+    before is a no-op when the content is the same and a FormatError otherwise. Raises
+    :class:`~events.errors.BragError` naming the source line and event type."""
+    s = state or initial_state()
+    ids: dict[Any, dict[str, Any]] = {}
+    last_seq: int | None = None
+    for line, e in lines:
+        try:
+            if e.id is not None:
+                prior = ids.get(e.id)
+                if prior is not None:
+                    if prior != content(e):
+                        raise FormatError(
+                            f"id {e.id} was already used for another event", field="id"
+                        )
+                    continue  # an idempotent retry of the same event
+                ids[e.id] = content(e)
+            if e.seq is not None and e.type != "voided":
+                if last_seq is not None and e.seq != last_seq + 1:
+                    raise FormatError(
+                        f"seq {e.seq} does not follow seq {last_seq}", field="seq"
+                    )
+                last_seq = e.seq
+            elif last_seq is not None:
+                last_seq += 1
+            if not isinstance(e, PotWon | PotCarried | SessionEnded):
+                while s.pending:
+                    d = s.pending[0]
+                    s = apply(s, d)
+                    yield Step(None, d, s)
+            s = apply(s, e)
+        except BragError as err:
+            raise err.at(line=line, event=e.type) from None
+        yield Step(line, e, s)
+    while s.pending:
+        d = s.pending[0]
+        s = apply(s, d)
+        yield Step(None, d, s)
+
+
+def verify_events(lines: Iterable[tuple[int, AnyEvent]]) -> State:
+    """The final state of a log read from a file, every rule checked (see :func:`complete`)."""
+    s = initial_state()
+    for step in complete(lines):
+        s = step.state
+    return s
+
+
+def _outcome_json(o: Outcome) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "deal": o.deal,
+        "dealer": o.dealer,
+        "result": o.result,
+        "winner": o.winner,
+        "amount": str(format_amount(o.amount)),
+        "showdown": o.showdown,
+    }
+    if o.hand is not None:
+        out["hand"] = o.hand
+    if o.cards is not None:
+        out["cards"] = list(o.cards)
+    if o.blind is not None:
+        out["blind"] = o.blind
+    return out
+
+
+def summary(state: State) -> dict[str, Any]:
+    """The session summary of ``brag verify --json``: ``deals``, ``resolved_pots``,
+    ``carried_pots``, ``finished``, ``pot``, ``nets`` (player -> exact amount as a string),
+    ``winners`` (once finished) and ``outcomes`` (one per ended deal)."""
+    out: dict[str, Any] = {
+        "session": state.session,
+        "deals": state.deals,
+        "resolved_pots": state.resolved,
+        "carried_pots": state.carried,
+        "finished": state.finished,
+        "pot": str(format_amount(state.pot)),
+        "nets": {p: str(format_amount(v)) for p, v in state.nets.items()},
+    }
+    if state.finished:
+        out["winners"] = list(state.winners)
+    out["outcomes"] = [_outcome_json(o) for o in state.outcomes]
+    return out

@@ -363,7 +363,8 @@ def apply(state: State, event: AnyEvent) -> State:
     if state.phase is Phase.NEW:
         if not isinstance(event, SessionStarted):
             raise FormatError("a session log starts with session_started", event=event.type)
-        return _session_started(state, event)
+        # The session's start is position 1 of the stream (FORMAT.md ``seq``).
+        return replace(_session_started(state, event), seq=state.seq + 1, last_event=event)
     if isinstance(event, Voided):
         return _voided(state, event)
     if state.phase is Phase.OVER:

@@ -370,7 +370,8 @@ def apply(state: State, event: AnyEvent) -> State:
     if state.phase is Phase.OVER:
         raise _viol(
             "1.4",
-            f"the session ended with pot {state.rules.pots}; nothing may follow",
+            f"the session ended with pot {state.rules.pots}; nothing may follow"
+            + (f" ({who}'s {event.type})" if (who := getattr(event, "player", None)) else ""),
             getattr(event, "player", None),
         )
     new = _dispatch(state, event)
@@ -473,7 +474,11 @@ def _session_started(state: State, e: SessionStarted) -> State:
 def _dealer_chosen(state: State, e: DealerChosen) -> State:
     i = state.seat(e.player)
     if state.first_dealer is not None:
-        raise _viol("3.1", "the first dealer is chosen once", e.player)
+        raise _viol(
+            "3.1",
+            f"the first dealer is chosen once; {e.player} cannot be chosen again",
+            e.player,
+        )
     if state.deals:
         raise _viol("3.1", "the dealer is chosen before the first deal", e.player)
     return replace(state, first_dealer=i)
@@ -901,7 +906,11 @@ def _shown(state: State, e: Shown) -> State:
             nxt = None
         if i != nxt:
             who = state.seats[nxt] if nxt is not None else "nobody"
-            raise _viol("5.8", f"the cards are turned alternately: {who} turns the next card", e.player)
+            raise _viol(
+                "5.8",
+                f"the cards are turned alternately: {who} turns the next card, not {e.player}",
+                e.player,
+            )
     else:
         if len(cards) != 3:
             raise _viol("5.8", f"{e.player} shows all three cards (only two blind players turn one at a time)", e.player)
@@ -921,7 +930,9 @@ def _shown(state: State, e: Shown) -> State:
             )
         other = state.players[state.payer if i == state.opponent else state.opponent]
         if c in other.shown:
-            raise _viol("3.4", f"{_TEXT[c]} is already shown by {other.name}", e.player)
+            raise _viol(
+                "3.4", f"{e.player} shows {_TEXT[c]}, already shown by {other.name}", e.player
+            )
     q = replace(p, shown=p.shown + cards)
     players = _set_player(state.players, i, q)
     state = replace(state, players=players, both_blind=both_blind)

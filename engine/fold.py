@@ -60,9 +60,7 @@ class Step:
     state: State
 
 
-def complete(
-    lines: Iterable[tuple[int, AnyEvent]], state: State | None = None
-) -> Iterator[Step]:
+def complete(lines: Iterable[tuple[int, AnyEvent]], state: State | None = None) -> Iterator[Step]:
     """Folds a log as read from a file (``(line, event)`` pairs) and yields every step of the full
     stream, inserting the derived events the log leaves out.
 
@@ -71,7 +69,9 @@ def complete(
     :class:`~events.errors.BragError` naming the source line and event type."""
     s = state or initial_state()
     ids: dict[Any, dict[str, Any]] = {}
-    last_seq: int | None = None
+    pos: dict[str, int] | None = None  # this event's position in each numbering, once known
+    fits = {"file", "stream"}  # the numberings the log's seqs still fit
+    last_given = 0
     for line, e in lines:
         try:
             if e.id is not None:
@@ -83,19 +83,28 @@ def complete(
                         )
                     continue  # an idempotent retry of the same event
                 ids[e.id] = content(e)
+            # Derived events are optional on import: the engine adds those the log leaves out.
+            # A derived event the log gives must agree with the next conclusion of its type.
+            pending = [d.type for d in s.pending]
+            if isinstance(e, PotWon | PotCarried | SessionEnded):
+                added = pending.index(e.type) if e.type in pending else 0
+            else:
+                added = len(pending)
+            for _ in range(added):
+                d = s.pending[0]
+                s = apply(s, d)
+                yield Step(None, d, s)
+            # seq, where given, is consecutive: in the stream (docs/format.md: derived events are
+            # numbered, also those the log leaves out) or, read leniently, in the file.
+            if pos is not None:
+                pos = {"file": pos["file"] + 1, "stream": pos["stream"] + 1 + added}
             if e.seq is not None and e.type != "voided":
-                if last_seq is not None and e.seq != last_seq + 1:
-                    raise FormatError(
-                        f"seq {e.seq} does not follow seq {last_seq}", field="seq"
-                    )
-                last_seq = e.seq
-            elif last_seq is not None:
-                last_seq += 1
-            if not isinstance(e, PotWon | PotCarried | SessionEnded):
-                while s.pending:
-                    d = s.pending[0]
-                    s = apply(s, d)
-                    yield Step(None, d, s)
+                if pos is None:
+                    pos = {"file": e.seq, "stream": e.seq}
+                fits = {k for k in fits if pos[k] == e.seq}
+                if not fits:
+                    raise FormatError(f"seq {e.seq} does not follow seq {last_given}", field="seq")
+                last_given = e.seq
             s = apply(s, e)
         except BragError as err:
             raise err.at(line=line, event=e.type) from None

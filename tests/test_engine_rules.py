@@ -714,3 +714,42 @@ def test_refusals_are_value_errors_with_rule_player_and_line() -> None:
     assert "RULES 5.7: B is seen and cannot see a blind player" in str(err)
     with pytest.raises(FormatError):
         run([{"type": "dealt"}])
+
+
+def test_derived_events_are_optional_one_by_one_and_compared_by_meaning() -> None:
+    log = [*start("AB", "B", rules={"pots": 1}), dealt(), *all_seen("AB"), bet("A", 2), saw("B")]
+    log += [show("A", "7s 7h Qc"), concede("B")]
+    won = {"type": "pot_won", "deal": 1, "player": "A", "amount": 8, "showdown": True}
+    ended = {"type": "session_ended", "nets": {"B": -5, "A": 5}, "winners": ["A"]}
+    # session_ended given, pot_won left out: the engine adds the pot_won before it.
+    assert run([*log, ended]).finished
+    # hand and cards may be left out, and the cards listed in any order.
+    assert run([*log, won, ended]).finished
+    assert run([*log, dict(won, hand="pair", cards=["Qc", "7s", "7h"])]).finished
+    refused([*log, dict(won, hand="run")], "5.9")
+    refused([*log, dict(won, cards=["7s", "7h", "Kc"])], "5.9")
+    refused([*log, won, dict(ended, winners=["A", "B"])], "1.5")
+    refused([*log, won, dict(ended, nets={"A": 2, "B": -2})], "1.5")
+    # A shared win: the winners in any order.
+    eight = start("AB", "B", rules={"pots": 2})
+    eight += [dealt(), *all_seen("AB"), bet("A", 1), fold("B")]
+    eight += [dealt(), *all_seen("BA"), bet("B", 1), fold("A")]
+    assert run([*eight, {"type": "session_ended", "nets": {"A": 0, "B": 0}, "winners": ["B", "A"]}])
+
+
+def test_seq_counts_the_stream_or_the_file() -> None:
+    log = [*start("AB", "B", rules={"pots": 2}), dealt(), *all_seen("AB"), bet("A", 1), fold("B")]
+    log += [dealt(), look("A")]
+    # seq numbering the stream: the pot_won the log leaves out has position 9.
+    stream = [dict(e, seq=n + (n > 8)) for n, e in enumerate(log, start=1)]
+    assert run(stream).deals == 2
+    # seq numbering only the file's events is read too.
+    file = [dict(e, seq=n) for n, e in enumerate(log, start=1)]
+    assert run(file).deals == 2
+    gap = [dict(e, seq=n + 2 * (n > 8)) for n, e in enumerate(log, start=1)]
+    refused(gap[:9], "FORMAT")
+    # Once the seqs fit only one numbering, they keep to it; a repeated seq is refused.
+    refused([*stream, dict(bet("B", 1), seq=11)], "FORMAT")
+    refused([*file, dict(bet("B", 1), seq=10)], "FORMAT")
+    assert run([*file, dict(bet("B", 1), seq=11)]).level == 1
+    assert run([*stream, dict(bet("B", 1), seq=12)]).level == 1

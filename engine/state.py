@@ -906,7 +906,8 @@ def _showdown_checks(state: State, player: str, what: str) -> tuple[int, PlayerS
 def _shown(state: State, e: Shown) -> State:
     i, p = _showdown_checks(state, e.player, "show")
     assert state.payer is not None and state.opponent is not None
-    payer, opp = state.players[state.payer], state.players[state.opponent]
+    pi, oi = state.payer, state.opponent
+    payer, opp = state.players[pi], state.players[oi]
     both_blind = state.both_blind
     if both_blind is None:
         both_blind = payer.blind and opp.blind
@@ -920,7 +921,7 @@ def _shown(state: State, e: Shown) -> State:
                 e.player,
             )
         n_opp, n_pay = len(opp.shown), len(payer.shown)
-        nxt = state.opponent if n_opp == n_pay else state.payer
+        nxt: int | None = oi if n_opp == n_pay else pi
         if n_opp == 3 and n_pay == 3:
             nxt = None
         if i != nxt:
@@ -955,15 +956,15 @@ def _shown(state: State, e: Shown) -> State:
     q = replace(p, shown=p.shown + cards)
     players = _set_player(state.players, i, q)
     state = replace(state, players=players, both_blind=both_blind)
-    payer, opp = players[state.payer], players[state.opponent]
+    payer, opp = players[pi], players[oi]
     if len(payer.shown) == 3 and len(opp.shown) == 3:
         ks_pay = strength_codes(*payer.shown)
         ks_opp = strength_codes(*opp.shown)
         # RULES 5.8: the payer wins only with a strictly better hand.
         if ks_pay > ks_opp:
-            w, key, wcards = state.payer, ks_pay, payer.shown
+            w, key, wcards = pi, ks_pay, payer.shown
         else:
-            w, key, wcards = state.opponent, ks_opp, opp.shown
+            w, key, wcards = oi, ks_opp, opp.shown
         pack = _under(state.pack, opp.hands + payer.hands)  # RULES 3.3: opponent's, then payer's
         return _award(
             replace(state, pack=pack),
@@ -972,7 +973,7 @@ def _shown(state: State, e: Shown) -> State:
             hand=category_of_strength(key),
             cards=wcards,
         )
-    return replace(state, turn=state.payer if i == state.opponent else state.opponent)
+    return replace(state, turn=pi if i == oi else oi)
 
 
 def _conceded(state: State, e: Conceded) -> State:

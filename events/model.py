@@ -214,7 +214,7 @@ class Voided(_Event):
     table); a ``voided`` event's own position is given by its place in the stream."""
 
     type: Literal["voided"] = "voided"
-    seq: Annotated[int, Field(ge=1)]  # type: ignore[assignment]
+    seq: Annotated[int, Field(ge=1)]
 
 
 # --- derived events ----------------------------------------------------------------------------
@@ -276,14 +276,14 @@ EVENT_ADAPTER: Final[TypeAdapter[RecordedEvent | DerivedEvent]] = TypeAdapter(Ev
 """Validates one raw event (a dict) into its model: ``EVENT_ADAPTER.validate_python(raw)``."""
 
 RECORDED_TYPES: Final = frozenset(
-    m.model_fields["type"].default for m in RecordedEvent.__args__  # type: ignore[attr-defined]
+    m.model_fields["type"].default for m in RecordedEvent.__args__
 )
 DERIVED_TYPES: Final = frozenset(
-    m.model_fields["type"].default for m in DerivedEvent.__args__  # type: ignore[attr-defined]
+    m.model_fields["type"].default for m in DerivedEvent.__args__
 )
 EVENT_CLASSES: Final[dict[str, type[_Event]]] = {
     m.model_fields["type"].default: m
-    for m in (*RecordedEvent.__args__, *DerivedEvent.__args__)  # type: ignore[attr-defined]
+    for m in (*RecordedEvent.__args__, *DerivedEvent.__args__)
 }
 
 AnyEvent: TypeAlias = RecordedEvent | DerivedEvent

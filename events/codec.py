@@ -81,10 +81,14 @@ def parse_line(
     if upcasting.trivial:
         # Fast path: with no upcaster registered, pydantic parses and validates in one pass.
         # Floats are refused there as they are here, so both paths accept the same lines.
+        # Every type is at version 1 then; any other ``v`` takes the slow path, which refuses it.
         try:
-            return EVENT_ADAPTER.validate_json(text)
+            event = EVENT_ADAPTER.validate_json(text)
         except ValidationError:
             pass  # the slow path below explains the problem precisely
+        else:
+            if event.v == 1:
+                return event
     try:
         raw = _loads(text.decode("utf-8") if isinstance(text, bytes) else text)
     except (ValueError, UnicodeDecodeError) as err:

@@ -1,0 +1,742 @@
+"""The append-only event store: one stream per session, validated by the engine before any write.
+
+``open_store(url)`` gives an :class:`EventStore` on one of three backends:
+
+- SQLite (the default: a file path, ``sqlite:///file.db``, ``$BRAG_DB`` or ``./brag.db``): WAL,
+  ``synchronous=FULL``, ``busy_timeout`` 10 s, appends in ``BEGIN IMMEDIATE`` transactions, global
+  positions from ``AUTOINCREMENT``. The settings are read back and checked when the store opens.
+- PostgreSQL (``postgresql://user@host/db``, through psycopg 3): each append takes
+  ``LOCK TABLE events IN EXCLUSIVE MODE`` (with a ``lock_timeout``) inside its transaction, so
+  positions become visible in order and a reader following them never skips one; rolled-back
+  transactions leave holes, which readers tolerate.
+- memory (``memory://``): the same contract in a Python list, for tests.
+
+UPDATE and DELETE on the table are refused by the database (triggers on both SQL backends).
+
+``append(session, events, expected_seq)``: ``expected_seq`` is the seq of the last event the caller
+saw (0 for a new session). The store takes the state at that seq (cached per session, else rebuilt
+from the stream), folds the batch through :func:`engine.state.apply`, inserts the engine's derived
+events right after their cause, and writes the whole batch in one transaction, or nothing:
+
+- another writer got there first: :class:`ConcurrencyConflict` (``session``, ``expected``,
+  ``actual``), never a driver error and never an append at a later seq;
+- a rule is broken anywhere in the batch: the :class:`~events.errors.RuleViolation` (or
+  :class:`~events.errors.FormatError`) of the engine, with ``line`` = 1-based index in the batch;
+- every event of the batch that carries an ``id`` is already stored with the same content: a no-op
+  returning the stored rows (their original seqs), also after a restart; the same ``id`` with other
+  content: :class:`IdConflict`.
+
+Only the table is a SQLModel class (:mod:`events.store_sql`); events stay plain pydantic models.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final, Protocol
+from uuid import UUID
+
+from engine.fold import complete
+from engine.state import State, apply, initial_state
+from events.codec import dumps, parse_raw, read_events, read_file
+from events.errors import BragError, FormatError
+from events.model import (
+    AnyEvent,
+    PotCarried,
+    PotWon,
+    SessionEnded,
+    SessionStarted,
+    Voided,
+)
+
+__all__ = [
+    "DEFAULT_DB",
+    "ConcurrencyConflict",
+    "EventStore",
+    "IdConflict",
+    "ImportConflict",
+    "ImportResult",
+    "SessionInfo",
+    "StoreError",
+    "StoreUnavailable",
+    "StoredEvent",
+    "UnknownSession",
+    "open_store",
+    "resolve_url",
+]
+
+DEFAULT_DB: Final = "brag.db"
+"""The SQLite file used when neither ``--db`` nor ``$BRAG_DB`` names a store."""
+
+_ENVELOPE: Final = frozenset({"v", "id", "seq", "at", "by", "type"})
+_ENVELOPE_VOIDED: Final = frozenset({"v", "id", "at", "by", "type"})  # its ``seq`` is content
+_DERIVED: Final = (PotWon, PotCarried, SessionEnded)
+
+
+# --- errors ---------------------------------------------------------------------------------------
+
+
+class StoreError(BragError):
+    """A refusal or failure of the store itself (not of the rules): one clear sentence."""
+
+    def __init__(self, message: str, *, session: str | None = None) -> None:
+        self.session = session
+        super().__init__("STORE", message)
+
+    def heading(self) -> str:
+        return "store"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ConcurrencyConflict(StoreError):
+    """Another writer appended to ``session`` after the caller's ``expected`` seq; the stream is at
+    ``actual``. Nothing was written: reload the session and decide again."""
+
+    def __init__(self, session: str, expected: int, actual: int) -> None:
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"session {session!r} is at seq {actual}, not {expected}: another writer appended "
+            "first; nothing was stored (reload and retry)",
+            session=session,
+        )
+
+
+class IdConflict(StoreError):
+    """An event ``id`` that is already stored with other content (or in another session)."""
+
+    def __init__(self, event_id: UUID, session: str, seq: int, message: str) -> None:
+        self.id = event_id
+        self.seq = seq
+        super().__init__(message, session=session)
+
+
+class ImportConflict(StoreError):
+    """The file's session is already stored with different events."""
+
+
+class UnknownSession(StoreError):
+    """No event of this session is stored."""
+
+    def __init__(self, session: str) -> None:
+        super().__init__(f"no session {session!r} in the store", session=session)
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be opened or reached (bad URL, server down, wrong settings, lock wait)."""
+
+
+# --- values ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One row of the store: the global ``position`` (never reused; may have holes), the session
+    and its ``seq`` (1-based, contiguous), the event ``id``, ``type``, schema version ``v``, the
+    event itself (envelope filled in: ``id``, ``seq`` (not for ``voided``), ``at``, ``by``), and
+    ``stored_at`` (UTC, when the store wrote it)."""
+
+    position: int
+    session: str
+    seq: int
+    id: UUID
+    type: str
+    v: int
+    event: AnyEvent
+    at: datetime | None
+    by: str | None
+    stored_at: datetime
+
+    @property
+    def derived(self) -> bool:
+        return isinstance(self.event, _DERIVED)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """One line of ``brag sessions``: what the session is and how far it has gone."""
+
+    session: str
+    table: str | None
+    started: datetime | None
+    """``at`` of ``session_started`` when recorded, else when it was stored."""
+    players: tuple[str, ...]
+    deals: int
+    resolved_pots: int
+    carried_pots: int
+    finished: bool
+    winners: tuple[str, ...]
+    last_seq: int
+    cards: str = "shown"
+
+    @property
+    def id(self) -> str:
+        return self.session
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What ``import_log`` did: ``stored`` new events; ``unchanged`` events already in the store."""
+
+    session: str
+    stored: int
+    unchanged: int
+    events: int
+    last_seq: int
+
+    @property
+    def skipped(self) -> int:
+        return self.unchanged
+
+
+@dataclass(slots=True)
+class Row:
+    """A row about to be written (backend-neutral): text id, JSON payload, ISO ``at``."""
+
+    session: str
+    seq: int
+    id: str
+    type: str
+    v: int
+    payload: str
+    at: str | None
+    by: str | None
+    event: AnyEvent
+    at_dt: datetime | None
+
+
+@dataclass(slots=True)
+class Plan:
+    """A validated batch: the rows to write and the state after them."""
+
+    session: str
+    expected: int
+    rows: list[Row]
+    state: State
+    given_ids: dict[str, int] = field(default_factory=dict)
+    """ids the caller gave → index in ``rows`` (checked against the store in the transaction)."""
+
+
+class Tx(Protocol):
+    """What a backend does inside its write transaction."""
+
+    def find(self, ids: list[str]) -> list[StoredEvent]:
+        """Stored rows with these ids (any session)."""
+        ...
+
+    def last_seq(self, session: str) -> int: ...
+
+    def insert(self, rows: list[Row], stored_at: datetime) -> list[int]:
+        """Inserts the rows in order; returns their positions."""
+        ...
+
+
+# --- helpers --------------------------------------------------------------------------------------
+
+
+def payload_of(event: AnyEvent) -> str:
+    """The JSON text stored for an event: its content without ``type`` and envelope."""
+    exclude = _ENVELOPE_VOIDED if isinstance(event, Voided) else _ENVELOPE
+    return event.model_dump_json(exclude=exclude, exclude_none=True)  # type: ignore[arg-type]
+
+
+def new_ids(n: int) -> list[str]:
+    """``n`` random (version 4) UUIDs as text, in one call to the OS."""
+    raw = bytearray(os.urandom(16 * n))
+    for k in range(6, 16 * n, 16):
+        raw[k] = (raw[k] & 0x0F) | 0x40
+        raw[k + 2] = (raw[k + 2] & 0x3F) | 0x80
+    h = raw.hex()
+    return [
+        f"{h[j : j + 8]}-{h[j + 8 : j + 12]}-{h[j + 12 : j + 16]}-"
+        f"{h[j + 16 : j + 20]}-{h[j + 20 : j + 32]}"
+        for j in range(0, 32 * n, 32)
+    ]
+
+
+def event_from_row(
+    type_: str,
+    v: int,
+    payload: str | dict[str, Any],
+    event_id: str | UUID,
+    seq: int,
+    at: str | None,
+    by: str | None,
+) -> AnyEvent:
+    """The event model of a stored row, envelope filled in, old versions upcast."""
+    raw = json.loads(payload) if isinstance(payload, str | bytes) else dict(payload)
+    raw["type"] = type_
+    raw["v"] = v
+    raw["id"] = str(event_id)
+    if type_ != "voided":
+        raw["seq"] = seq
+    if at is not None:
+        raw["at"] = at
+    if by is not None:
+        raw["by"] = by
+    return parse_raw(raw)
+
+
+def _same(stored: StoredEvent, row: Row) -> bool:
+    return stored.type == row.type and json.loads(payload_of(stored.event)) == json.loads(
+        row.payload
+    )
+
+
+def resolve_url(url_or_path: str | os.PathLike[str] | None) -> str:
+    """``None`` → ``$BRAG_DB`` or ``./brag.db``; otherwise the argument as text."""
+    if url_or_path is None:
+        return os.environ.get("BRAG_DB") or DEFAULT_DB
+    return os.fspath(url_or_path)
+
+
+def open_store(url_or_path: str | os.PathLike[str] | None = None, **options: Any) -> EventStore:
+    """Opens (creating the table if needed) the store named by a URL or a SQLite file path.
+
+    ``None`` → ``$BRAG_DB`` or ``./brag.db``; ``memory://`` → a fresh in-memory store;
+    ``sqlite:///path`` or a plain path → SQLite; ``postgresql://user@host/db`` → PostgreSQL
+    (psycopg 3; ``schema=NAME`` puts the table in that schema, created if needed).
+    Raises :class:`StoreUnavailable` for a bad URL, an unreachable server or wrong settings."""
+    url = resolve_url(url_or_path)
+    if url.startswith("memory:"):
+        from events.store_memory import MemoryStore
+
+        return MemoryStore(url)
+    from events.store_sql import open_sql_store
+
+    return open_sql_store(url, **options)
+
+
+# --- the store ------------------------------------------------------------------------------------
+
+
+class EventStore:
+    """The contract every backend keeps; the backends implement the ``_`` primitives.
+
+    Thread-safe: SQL backends keep one connection per thread. Appends validate outside the write
+    lock against the (immutable) prefix the caller saw, and check ids and the seq inside it."""
+
+    url: str
+    cache_size: int = 256
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._cache: OrderedDict[str, State] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    # -- backend primitives ----------------------------------------------------------------------
+
+    def _load(self, session: str, upto: int | None = None) -> list[StoredEvent]:
+        """The session's rows with ``seq <= upto`` (all when ``None``), in seq order."""
+        raise NotImplementedError
+
+    def _transaction(self) -> AbstractContextManager[Tx]:
+        """An exclusive write transaction (SQLite ``BEGIN IMMEDIATE``, PostgreSQL table lock)."""
+        raise NotImplementedError
+
+    def _summaries(self) -> list[dict[str, Any]]:
+        """Per session: ``session``, ``last_seq``, ``first`` (payload of seq 1 with ``at_dt``),
+        ``stored_at``, counts ``deals``/``won``/``carried``/``voided``, ``ended`` (payload)."""
+        raise NotImplementedError
+
+    def read_all(self, after: int = 0, limit: int = 10_000) -> list[StoredEvent]:
+        """Events of every session by global position: ``position > after``, at most ``limit``,
+        in position order. Positions may have holes (rolled-back appends on PostgreSQL); a reader
+        that resumes after the last position it saw misses nothing."""
+        raise NotImplementedError
+
+    def last_position(self) -> int:
+        """The highest global position stored (0 for an empty store)."""
+        raise NotImplementedError
+
+    def last_seq(self, session: str) -> int:
+        """The seq of the session's last event (0 if it has none)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Releases the connections (the store may not be used afterwards)."""
+
+    def reopen(self) -> EventStore:
+        """A new store object on the same data with an empty cache (as after a restart)."""
+        return open_store(self.url)
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    def read(self, session: str) -> list[StoredEvent]:
+        """The session's whole stream in seq order (empty for an unknown session)."""
+        return self._load(session)
+
+    def events(self, session: str) -> list[AnyEvent]:
+        """The session's events (envelope filled in), oldest first."""
+        return [r.event for r in self._load(session)]
+
+    def has(self, session: str) -> bool:
+        return self.last_seq(session) > 0
+
+    def state(self, session: str) -> State:
+        """The folded current state (``state.seq`` is the last seq; the initial state when the
+        session has no event yet)."""
+        last = self.last_seq(session)
+        return self._state_at(session, last)
+
+    def export(self, session: str) -> list[AnyEvent]:
+        """The session as FORMAT.md events, envelope included; :class:`UnknownSession` if none."""
+        events = self.events(session)
+        if not events:
+            raise UnknownSession(session)
+        return events
+
+    def export_lines(self, session: str) -> Iterator[str]:
+        """The session as JSON Lines (without newlines): ``type``, fields, then the envelope."""
+        for e in self.export(session):
+            yield dumps(e)
+
+    def sessions(self) -> list[SessionInfo]:
+        """Every session, in the order they were first stored.
+
+        Counts come from the derived events in SQL; a session with a ``voided`` event is folded
+        through the engine instead (a withdrawn event's conclusions do not count)."""
+        out: list[SessionInfo] = []
+        for s in self._summaries():
+            first = s["first"]
+            started = first.get("at_dt") or s["stored_at"]
+            if s["voided"]:
+                st = self._state_at(s["session"], s["last_seq"])
+                out.append(
+                    SessionInfo(
+                        session=s["session"],
+                        table=st.table,
+                        started=started,
+                        players=st.seats,
+                        deals=st.deals,
+                        resolved_pots=st.resolved,
+                        carried_pots=st.carried,
+                        finished=st.finished,
+                        winners=st.winners if st.finished else (),
+                        last_seq=s["last_seq"],
+                        cards=st.cards_mode,
+                    )
+                )
+                continue
+            ended = s["ended"]
+            out.append(
+                SessionInfo(
+                    session=s["session"],
+                    table=first.get("table"),
+                    started=started,
+                    players=tuple(first.get("seats", ())),
+                    deals=s["deals"],
+                    resolved_pots=s["won"],
+                    carried_pots=s["carried"],
+                    finished=ended is not None,
+                    winners=tuple(ended["winners"]) if ended else (),
+                    last_seq=s["last_seq"],
+                    cards=first.get("cards", "shown"),
+                )
+            )
+        return out
+
+    # -- the state cache ---------------------------------------------------------------------------
+
+    def _cached(self, session: str, seq: int) -> State | None:
+        with self._cache_lock:
+            st = self._cache.get(session)
+            if st is not None and st.seq == seq:
+                self._cache.move_to_end(session)
+                return st
+        return None
+
+    def _remember(self, session: str, state: State) -> None:
+        with self._cache_lock:
+            old = self._cache.get(session)
+            if old is not None and old.seq > state.seq:
+                return  # keep the newer one
+            self._cache[session] = state
+            self._cache.move_to_end(session)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _state_at(self, session: str, seq: int) -> State:
+        """The state after the session's first ``seq`` events (cached by ``(session, seq)``).
+
+        The stream's prefix never changes, so the cache is never wrong, only stale; a stream
+        shorter than ``seq`` is a :class:`ConcurrencyConflict`."""
+        if seq == 0:
+            return initial_state()
+        st = self._cached(session, seq)
+        if st is not None:
+            return st
+        rows = self._load(session, upto=seq)
+        if len(rows) < seq:
+            raise ConcurrencyConflict(session, seq, len(rows))
+        st = initial_state()
+        for r in rows:
+            st = apply(st, r.event)
+        self._remember(session, st)
+        return st
+
+    # -- writing -----------------------------------------------------------------------------------
+
+    def append(
+        self, session: str, events: Sequence[AnyEvent], expected_seq: int
+    ) -> list[StoredEvent]:
+        """Validates and stores ``events`` after seq ``expected_seq`` in one transaction.
+
+        ``events`` are recorded events; derived ones may be included (they are checked) and the
+        missing ones are added after their cause. Returns the stored rows, derived ones included.
+        See the module docstring for the errors."""
+        if not isinstance(expected_seq, int) or expected_seq < 0:
+            raise ValueError(
+                f"expected_seq must be a seq (0 for a new session), not {expected_seq!r}"
+            )
+        events = list(events)
+        if not events:
+            return []
+        plan = self._plan(session, events, expected_seq)
+        return self._write(plan, retry=True)
+
+    def _write(self, plan: Plan, *, retry: bool) -> list[StoredEvent]:
+        """The write transaction: ids already stored (a retry, or :class:`IdConflict`), then the
+        seq check (:class:`ConcurrencyConflict`), then the insert; all or nothing."""
+        with self._transaction() as tx:
+            for _ in range(3):
+                found = tx.find(list(plan.given_ids)) if plan.given_ids else []
+                if not found:
+                    break
+                if not retry:
+                    s = found[0]
+                    raise IdConflict(
+                        s.id,
+                        s.session,
+                        s.seq,
+                        f"event id {s.id} is already stored in session {s.session!r} (seq {s.seq})",
+                    )
+                decided = self._check_ids(plan, found)
+                if isinstance(decided, list):
+                    return decided
+                plan = decided
+            actual = tx.last_seq(plan.session)
+            if actual != plan.expected:
+                raise ConcurrencyConflict(plan.session, plan.expected, actual)
+            if not plan.rows:
+                return []
+            now = utc_now()
+            positions = tx.insert(plan.rows, now)
+        self._remember(plan.session, plan.state)
+        return [_stored(r, p, now) for r, p in zip(plan.rows, positions, strict=True)]
+
+    def _plan(self, session: str, events: list[AnyEvent], expected_seq: int) -> Plan:
+        """Folds the batch onto the state at ``expected_seq``; builds the rows (no I/O but reading
+        the prefix when the cache is stale)."""
+        state = self._state_at(session, expected_seq)
+        out: list[AnyEvent] = []
+        cause_at: list[datetime | None] = []
+        seen: dict[UUID, str] = {}
+        at: datetime | None = None
+        for k, e in enumerate(events, start=1):
+            try:
+                if e.id is not None:
+                    prior = seen.get(e.id)
+                    if prior is not None:
+                        if prior != payload_of(e):
+                            raise FormatError(
+                                f"id {e.id} is used twice in the batch for different events",
+                                field="id",
+                            )
+                        continue
+                    seen[e.id] = payload_of(e)
+                if isinstance(e, SessionStarted) and e.session != session:
+                    raise FormatError(
+                        f"this batch is for session {session!r}, not {e.session!r}",
+                        field="session",
+                    )
+                if not isinstance(e, _DERIVED):
+                    while state.pending:
+                        d = state.pending[0]
+                        state = apply(state, d)
+                        out.append(d)
+                        cause_at.append(at)
+                    at = e.at
+                state = apply(state, e)
+                expect = expected_seq + len(out) + 1
+                if e.seq is not None and not isinstance(e, Voided) and e.seq != expect:
+                    raise FormatError(
+                        f"seq {e.seq} given, but this event would be seq {expect}", field="seq"
+                    )
+            except BragError as err:
+                raise err.at(line=k, event=e.type) from None
+            out.append(e)
+            cause_at.append(e.at if e.at is not None else at)
+        while state.pending:
+            d = state.pending[0]
+            state = apply(state, d)
+            out.append(d)
+            cause_at.append(at)
+        rows = self._rows(session, expected_seq, out, cause_at)
+        given = {
+            r.id: i for i, (r, e) in enumerate(zip(rows, out, strict=True)) if e.id is not None
+        }
+        return Plan(session, expected_seq, rows, state, given)
+
+    @staticmethod
+    def _rows(
+        session: str, after: int, events: list[AnyEvent], at: list[datetime | None]
+    ) -> list[Row]:
+        fresh = iter(new_ids(sum(1 for e in events if e.id is None)))
+        rows: list[Row] = []
+        for k, e in enumerate(events):
+            t = e.at if e.at is not None else at[k]
+            rows.append(
+                Row(
+                    session=session,
+                    seq=after + k + 1,
+                    id=str(e.id) if e.id is not None else next(fresh),
+                    type=e.type,
+                    v=e.v,
+                    payload=payload_of(e),
+                    at=t.isoformat() if t is not None else None,
+                    by=e.by,
+                    event=e,
+                    at_dt=t,
+                )
+            )
+        return rows
+
+    def _check_ids(self, plan: Plan, found: list[StoredEvent]) -> list[StoredEvent] | Plan:
+        """Inside the write transaction: what to do about ids of the batch already stored.
+
+        All given ids stored with the same content → the stored rows (a retry: nothing new).
+        One stored with other content, or in another session → :class:`IdConflict`. Some stored
+        → those are no-ops: the rest is planned again without them (the caller's seq decides)."""
+        if not found:
+            return plan
+        by_id = {str(s.id): s for s in found}
+        for rid in plan.given_ids:
+            s = by_id.get(rid)
+            if s is None:
+                continue
+            row = plan.rows[plan.given_ids[rid]]
+            if s.session != plan.session:
+                raise IdConflict(
+                    s.id,
+                    s.session,
+                    s.seq,
+                    f"event id {rid} is already stored in session {s.session!r} (seq {s.seq})",
+                )
+            if not _same(s, row):
+                raise IdConflict(
+                    s.id,
+                    s.session,
+                    s.seq,
+                    f"event id {rid} is already stored as seq {s.seq} ({s.type}) with other "
+                    "content",
+                )
+        recorded_given = [
+            r.id for r in plan.rows if r.id in plan.given_ids and not isinstance(r.event, _DERIVED)
+        ]
+        recorded_new = [
+            r for r in plan.rows if r.id not in by_id and not isinstance(r.event, _DERIVED)
+        ]
+        if all(rid in by_id for rid in recorded_given) and not recorded_new:
+            # An idempotent retry: give back what was stored then, with its derived events.
+            lo = min(s.seq for s in found)
+            hi = max(s.seq for s in found)
+            rows = self._load(plan.session, upto=hi + 2)
+            out = [r for r in rows if lo <= r.seq <= hi]
+            out += [r for r in rows if r.seq > hi and r.derived][:2]
+            return out
+        rest = [
+            r.event for r in plan.rows if r.id not in by_id and not isinstance(r.event, _DERIVED)
+        ]
+        return self._plan(plan.session, rest, plan.expected)
+
+    # -- import ------------------------------------------------------------------------------------
+
+    def import_log(self, source: str | os.PathLike[str] | Iterable[str]) -> ImportResult:
+        """Stores one session log (a FORMAT.md file path, or its lines) atomically.
+
+        The whole file is checked first (any error → nothing stored, the error names the line,
+        the event and the rule). A session already stored with the same events is unchanged; one
+        whose stream is a prefix of the file gets the rest; any difference is an
+        :class:`ImportConflict`."""
+        if isinstance(source, str | os.PathLike):
+            lines = read_file(os.fspath(source))
+        else:
+            lines = list(read_events(source))
+        if not lines:
+            raise FormatError("the log is empty: a session log starts with session_started")
+        steps = list(complete(lines))
+        first = steps[0].event
+        assert isinstance(first, SessionStarted)  # complete() refuses anything else
+        session = first.session
+        events = [s.event for s in steps]
+        existing = self._load(session)
+        for k, (s, e) in enumerate(zip(existing, events, strict=False)):
+            same = s.type == e.type and json.loads(payload_of(s.event)) == json.loads(payload_of(e))
+            if not same or (e.id is not None and e.id != s.id):
+                line = steps[k].line
+                where = f"line {line}: " if line is not None else ""
+                raise ImportConflict(
+                    f"{where}session {session!r} is already stored with a different event at "
+                    f"seq {s.seq} ({s.type}); nothing was stored",
+                    session=session,
+                )
+        n_old = len(existing)
+        if n_old >= len(events):
+            return ImportResult(session, 0, len(events), len(events), n_old)
+        cause_at: list[datetime | None] = []
+        at: datetime | None = None
+        for e in events:
+            if not isinstance(e, _DERIVED):
+                at = e.at
+            cause_at.append(e.at if e.at is not None else at)
+        rest = events[n_old:]
+        rows = self._rows(session, n_old, rest, cause_at[n_old:])
+        given = {
+            r.id: i for i, (r, e) in enumerate(zip(rows, rest, strict=True)) if e.id is not None
+        }
+        plan = Plan(session, n_old, rows, steps[-1].state, given)
+        stored = self._write(plan, retry=False)
+        return ImportResult(session, len(stored), n_old, len(events), len(events))
+
+
+def _stored(r: Row, position: int, stored_at: datetime) -> StoredEvent:
+    update: dict[str, Any] = {"id": UUID(r.id), "at": r.at_dt}
+    if not isinstance(r.event, Voided):
+        update["seq"] = r.seq
+    return StoredEvent(
+        position=position,
+        session=r.session,
+        seq=r.seq,
+        id=update["id"],
+        type=r.type,
+        v=r.v,
+        event=r.event.model_copy(update=update),
+        at=r.at_dt,
+        by=r.by,
+        stored_at=stored_at,
+    )
+
+
+def parse_stored_at(value: str | datetime) -> datetime:
+    if isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(value)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)

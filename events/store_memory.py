@@ -1,0 +1,147 @@
+"""The in-memory backend of the event store: the same contract in Python lists, for tests.
+
+``open_store("memory://")`` gives a fresh store; :meth:`MemoryStore.reopen` gives another store
+object (empty cache) on the same data, as a restart would.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from events.store import EventStore, Row, StoredEvent, event_from_row
+
+__all__ = ["MemoryStore"]
+
+
+@dataclass
+class _Data:
+    rows: list[StoredEvent] = field(default_factory=list)
+    by_session: dict[str, list[StoredEvent]] = field(default_factory=dict)
+    by_id: dict[str, StoredEvent] = field(default_factory=dict)
+    position: int = 0
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+
+class _MemoryTx:
+    def __init__(self, data: _Data) -> None:
+        self.data = data
+        self.pending: list[StoredEvent] = []
+
+    def find(self, ids: list[str]) -> list[StoredEvent]:
+        return [self.data.by_id[i] for i in ids if i in self.data.by_id]
+
+    def last_seq(self, session: str) -> int:
+        rows = self.data.by_session.get(session)
+        return rows[-1].seq if rows else 0
+
+    def insert(self, rows: list[Row], stored_at: datetime) -> list[int]:
+        d = self.data
+        seen: set[tuple[str, int]] = set()
+        for r in rows:  # the constraints of the SQL table
+            if r.id in d.by_id or any(p.id == UUID(r.id) for p in self.pending):
+                raise AssertionError(f"duplicate id {r.id}")
+            key = (r.session, r.seq)
+            if key in seen or r.seq <= self.last_seq(r.session):
+                raise AssertionError(f"duplicate seq {key}")
+            seen.add(key)
+        positions = []
+        for r in rows:
+            d.position += 1
+            positions.append(d.position)
+            # Stored as the SQL backends store it: the event is rebuilt from its payload.
+            e = event_from_row(r.type, r.v, r.payload, r.id, r.seq, r.at, r.by)
+            self.pending.append(
+                StoredEvent(
+                    d.position, r.session, r.seq, UUID(r.id), r.type, r.v, e, e.at, r.by, stored_at
+                )
+            )
+        return positions
+
+    def commit(self) -> None:
+        d = self.data
+        for s in self.pending:
+            d.rows.append(s)
+            d.by_session.setdefault(s.session, []).append(s)
+            d.by_id[str(s.id)] = s
+
+
+class MemoryStore(EventStore):
+    """A store in Python lists; one lock serialises appends (as the SQL backends' locks do)."""
+
+    def __init__(self, url: str = "memory://", data: _Data | None = None) -> None:
+        super().__init__(url)
+        self._data = data if data is not None else _Data()
+
+    def __repr__(self) -> str:
+        return f"MemoryStore({len(self._data.rows)} events)"
+
+    def reopen(self) -> MemoryStore:
+        return MemoryStore(self.url, self._data)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[_MemoryTx]:
+        with self._data.lock:
+            tx = _MemoryTx(self._data)
+            yield tx
+            tx.commit()
+
+    def _load(self, session: str, upto: int | None = None) -> list[StoredEvent]:
+        with self._data.lock:
+            rows = list(self._data.by_session.get(session, ()))
+        return rows if upto is None else rows[:upto]
+
+    def last_seq(self, session: str) -> int:
+        with self._data.lock:
+            rows = self._data.by_session.get(session)
+            return rows[-1].seq if rows else 0
+
+    def read_all(self, after: int = 0, limit: int = 10_000) -> list[StoredEvent]:
+        with self._data.lock:
+            rows = self._data.rows
+            lo, hi = 0, len(rows)
+            while lo < hi:  # positions are increasing: bisect
+                mid = (lo + hi) // 2
+                if rows[mid].position <= after:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            return rows[lo : lo + limit]
+
+    def last_position(self) -> int:
+        with self._data.lock:
+            return self._data.position
+
+    def _summaries(self) -> list[dict[str, Any]]:
+        import json
+
+        from events.store import payload_of
+
+        with self._data.lock:
+            sessions = list(self._data.by_session.items())
+        out = []
+        for session, rows in sessions:
+            types = [r.type for r in rows]
+            first = json.loads(payload_of(rows[0].event))
+            first["at_dt"] = rows[0].at
+            ended = next((r for r in reversed(rows) if r.type == "session_ended"), None)
+            out.append(
+                {
+                    "session": session,
+                    "last_seq": rows[-1].seq,
+                    "deals": types.count("dealt"),
+                    "won": types.count("pot_won"),
+                    "carried": types.count("pot_carried"),
+                    "voided": types.count("voided"),
+                    "ended": json.loads(payload_of(ended.event)) if ended else None,
+                    "first": first,
+                    "stored_at": rows[0].stored_at,
+                }
+            )
+        out.sort(key=lambda s: self._data.by_session[s["session"]][0].position)
+        return out

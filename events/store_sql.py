@@ -1,0 +1,565 @@
+"""The SQL backends of the event store: SQLite (embedded default) and PostgreSQL (psycopg 3).
+
+The one table is the SQLModel class :class:`EventRecord`; its DDL is compiled by SQLAlchemy for each
+dialect. The hot path (read a session, append a batch) runs on the DBAPI connection itself
+(``sqlite3`` / ``psycopg``) with hand-written SQL: it is a handful of statements, and going around
+the ORM's unit of work is what keeps a validated append close to a bare ``executemany``.
+
+Append transactions:
+
+- SQLite: ``BEGIN IMMEDIATE`` takes the write lock before anything is read, so a second writer
+  waits in ``busy_timeout`` instead of failing with "database is locked" on a read-then-write
+  upgrade. Threads of one process queue on a Python lock first (the SQLite busy handler polls).
+- PostgreSQL: ``SET LOCAL lock_timeout`` then ``LOCK TABLE events IN EXCLUSIVE MODE``: appends are
+  serialised, so positions (a sequence) become visible in order; readers are not blocked.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from datetime import datetime
+from typing import Any, ClassVar, Final
+from uuid import UUID
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.schema import CreateTable
+from sqlmodel import Field, SQLModel
+
+from events.store import (
+    EventStore,
+    Row,
+    StoredEvent,
+    StoreError,
+    StoreUnavailable,
+    event_from_row,
+    parse_stored_at,
+)
+
+__all__ = ["BUSY_TIMEOUT_S", "LOCK_TIMEOUT_S", "EventRecord", "PostgresStore", "SqliteStore"]
+
+BUSY_TIMEOUT_S: Final = 10.0
+"""SQLite ``busy_timeout``: how long a writer waits for another's transaction (at least 5 s)."""
+LOCK_TIMEOUT_S: Final = 10
+"""PostgreSQL ``lock_timeout`` of an append's table lock."""
+TABLE: Final = "events"
+
+
+class EventRecord(SQLModel, table=True):
+    """One stored event (the only SQLModel class; events themselves are pydantic models).
+
+    ``position`` is global and never reused (SQLite ``AUTOINCREMENT``, a PostgreSQL sequence);
+    ``(session, seq)`` and ``id`` are unique. ``payload`` is the event's content as JSON (without
+    ``type`` and envelope); ``at`` is kept as the ISO text recorded (its offset is information);
+    ``stored_at`` is UTC."""
+
+    __tablename__ = TABLE
+    __table_args__ = (
+        UniqueConstraint("session", "seq", name="events_session_seq_key"),
+        UniqueConstraint("id", name="events_id_key"),
+        CheckConstraint("seq >= 1", name="events_seq_check"),
+        CheckConstraint("v >= 1", name="events_v_check"),
+        {"sqlite_autoincrement": True},
+    )
+
+    position: int | None = Field(
+        default=None,
+        sa_column=Column(
+            "position",
+            BigInteger().with_variant(Integer(), "sqlite"),
+            primary_key=True,
+            autoincrement=True,
+        ),
+    )
+    session: str = Field(sa_column=Column("session", Text(), nullable=False))
+    seq: int = Field(sa_column=Column("seq", Integer(), nullable=False))
+    id: str = Field(
+        sa_column=Column(
+            "id",
+            String(36).with_variant(postgresql.UUID(as_uuid=True), "postgresql"),
+            nullable=False,
+        )
+    )
+    type: str = Field(sa_column=Column("type", Text(), nullable=False))
+    v: int = Field(sa_column=Column("v", Integer(), nullable=False))
+    payload: str = Field(
+        sa_column=Column(
+            "payload", Text().with_variant(postgresql.JSONB(), "postgresql"), nullable=False
+        )
+    )
+    at: str | None = Field(default=None, sa_column=Column("at", Text(), nullable=True))
+    by: str | None = Field(default=None, sa_column=Column("by", Text(), nullable=True))
+    stored_at: datetime = Field(
+        sa_column=Column(
+            "stored_at",
+            Text().with_variant(postgresql.TIMESTAMP(timezone=True), "postgresql"),
+            nullable=False,
+        )
+    )
+
+
+COLUMNS: Final = "position, session, seq, id, type, v, payload, at, by, stored_at"
+INSERT_COLUMNS: Final = "session, seq, id, type, v, payload, at, by, stored_at"
+
+
+def create_table_sql(dialect: Any) -> str:
+    return str(CreateTable(EventRecord.__table__, if_not_exists=True).compile(dialect=dialect))  # type: ignore[attr-defined]
+
+
+def open_sql_store(url: str, *, schema: str | None = None) -> EventStore:
+    """A SQL store for a SQLAlchemy URL or a plain SQLite file path."""
+    if "://" not in url:
+        return SqliteStore(url, url)
+    try:
+        u = make_url(url)
+    except ArgumentError as err:
+        raise StoreUnavailable(f"cannot read the database URL {url!r}: {err}") from None
+    backend = u.get_backend_name()
+    if backend == "sqlite":
+        if not u.database or u.database == ":memory:" or "mode=memory" in str(u.query):
+            raise StoreUnavailable(
+                "an SQLite store needs a file (WAL and synchronous=FULL); for a throw-away "
+                "store use memory://"
+            )
+        return SqliteStore(url, u.database)
+    if backend in ("postgresql", "postgres"):
+        return PostgresStore(url, schema=schema)
+    raise StoreUnavailable(
+        f"unsupported database {backend!r} in {url!r}: use a file path, sqlite:///FILE, "
+        "postgresql://USER@HOST/DB or memory://"
+    )
+
+
+# --- the shared SQL transaction -----------------------------------------------------------------
+
+
+class _SqlTx:
+    """The write-transaction primitives on one DBAPI connection (see :class:`events.store.Tx`)."""
+
+    def __init__(self, store: _SqlStore, conn: Any) -> None:
+        self.store = store
+        self.conn = conn
+
+    def find(self, ids: list[str]) -> list[StoredEvent]:
+        marks = ", ".join([self.store.MARK] * len(ids))
+        cur = self.conn.execute(f"SELECT {COLUMNS} FROM {TABLE} WHERE id IN ({marks})", ids)
+        return [self.store._row(r) for r in cur.fetchall()]
+
+    def last_seq(self, session: str) -> int:
+        return self.store._last_seq_on(self.conn, session)
+
+    def insert(self, rows: list[Row], stored_at: datetime) -> list[int]:
+        return self.store._insert(self.conn, rows, stored_at)
+
+
+class _SqlStore(EventStore):
+    MARK: ClassVar[str] = "?"
+    PAYLOAD_TEXT: ClassVar[str] = "payload"
+
+    def _conn(self) -> Any:
+        raise NotImplementedError
+
+    def _insert(self, conn: Any, rows: list[Row], stored_at: datetime) -> list[int]:
+        raise NotImplementedError
+
+    def _row(self, r: Any) -> StoredEvent:
+        position, session, seq, id_, type_, v, payload, at, by, stored_at = r
+        event = event_from_row(type_, v, payload, id_, seq, at, by)
+        return StoredEvent(
+            position=position,
+            session=session,
+            seq=seq,
+            id=id_ if isinstance(id_, UUID) else UUID(id_),
+            type=type_,
+            v=v,
+            event=event,
+            at=event.at,
+            by=by,
+            stored_at=parse_stored_at(stored_at),
+        )
+
+    def _sql(self, text: str) -> str:
+        return text if self.MARK == "?" else text.replace("?", self.MARK)
+
+    def _query(self, text: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        with self._errors():
+            return list(self._conn().execute(self._sql(text), params).fetchall())
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        yield
+
+    def _load(self, session: str, upto: int | None = None) -> list[StoredEvent]:
+        if upto is None:
+            rows = self._query(
+                f"SELECT {COLUMNS} FROM {TABLE} WHERE session = ? ORDER BY seq", (session,)
+            )
+        else:
+            rows = self._query(
+                f"SELECT {COLUMNS} FROM {TABLE} WHERE session = ? AND seq <= ? ORDER BY seq",
+                (session, upto),
+            )
+        return [self._row(r) for r in rows]
+
+    def _last_seq_on(self, conn: Any, session: str) -> int:
+        cur = conn.execute(self._sql(f"SELECT max(seq) FROM {TABLE} WHERE session = ?"), (session,))
+        got = cur.fetchone()[0]
+        return int(got) if got is not None else 0
+
+    def last_seq(self, session: str) -> int:
+        with self._errors():
+            return self._last_seq_on(self._conn(), session)
+
+    def read_all(self, after: int = 0, limit: int = 10_000) -> list[StoredEvent]:
+        rows = self._query(
+            f"SELECT {COLUMNS} FROM {TABLE} WHERE position > ? ORDER BY position LIMIT ?",
+            (after, limit),
+        )
+        return [self._row(r) for r in rows]
+
+    def last_position(self) -> int:
+        got = self._query(f"SELECT max(position) FROM {TABLE}")[0][0]
+        return int(got) if got is not None else 0
+
+    def _summaries(self) -> list[dict[str, Any]]:
+        p = self.PAYLOAD_TEXT
+        rows = self._query(
+            f"""
+            SELECT session, max(seq), min(position),
+                   sum(CASE WHEN type = 'dealt' THEN 1 ELSE 0 END),
+                   sum(CASE WHEN type = 'pot_won' THEN 1 ELSE 0 END),
+                   sum(CASE WHEN type = 'pot_carried' THEN 1 ELSE 0 END),
+                   sum(CASE WHEN type = 'voided' THEN 1 ELSE 0 END),
+                   max(CASE WHEN type = 'session_ended' THEN {p} END),
+                   max(CASE WHEN seq = 1 THEN {p} END),
+                   max(CASE WHEN seq = 1 THEN at END),
+                   min(stored_at)
+            FROM {TABLE} GROUP BY session ORDER BY min(position)
+            """
+        )
+        import json
+
+        out = []
+        for session, last, _, deals, won, carried, voided, ended, first, at, stored in rows:
+            f = json.loads(first) if first else {}
+            f["at_dt"] = datetime.fromisoformat(at) if at else None
+            out.append(
+                {
+                    "session": session,
+                    "last_seq": int(last),
+                    "deals": int(deals),
+                    "won": int(won),
+                    "carried": int(carried),
+                    "voided": int(voided),
+                    "ended": json.loads(ended) if ended else None,
+                    "first": f,
+                    "stored_at": parse_stored_at(stored),
+                }
+            )
+        return out
+
+
+# --- SQLite ---------------------------------------------------------------------------------------
+
+_PROCESS_LOCKS: dict[str, threading.Lock] = {}
+_PROCESS_LOCKS_GUARD = threading.Lock()
+
+
+def _process_lock(path: str) -> threading.Lock:
+    key = os.path.realpath(path)
+    with _PROCESS_LOCKS_GUARD:
+        lock = _PROCESS_LOCKS.get(key)
+        if lock is None:
+            lock = _PROCESS_LOCKS[key] = threading.Lock()
+        return lock
+
+
+SQLITE_TRIGGERS: Final = (
+    f"""CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON {TABLE}
+    BEGIN SELECT RAISE(ABORT, 'the events table is append-only: UPDATE is refused'); END""",
+    f"""CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON {TABLE}
+    BEGIN SELECT RAISE(ABORT, 'the events table is append-only: DELETE is refused'); END""",
+)
+
+
+class SqliteStore(_SqlStore):
+    """The embedded store: one SQLite file in WAL mode, ``synchronous=FULL``."""
+
+    def __init__(self, url: str, path: str) -> None:
+        super().__init__(url)
+        self.path = path
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._all_guard = threading.Lock()
+        self._pid = os.getpid()
+        self._write_lock = _process_lock(path)
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            raise StoreUnavailable(
+                f"cannot open the SQLite store {path!r}: no directory {parent!r}"
+            )
+        with self._errors():
+            conn = self._conn()
+            with self._write_lock:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.execute(create_table_sql(sqlite.dialect()))
+                    for t in SQLITE_TRIGGERS:
+                        conn.execute(t)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+            cols = {r[1] for r in conn.execute(f"PRAGMA table_info({TABLE})")}
+            want = set(COLUMNS.split(", "))
+            if not want <= cols:
+                raise StoreUnavailable(
+                    f"{path}: the table {TABLE!r} is not Bragbook's event log "
+                    f"(missing {', '.join(sorted(want - cols))})"
+                )
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({self.path!r})"
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as err:
+            raise StoreError(f"SQLite store {self.path}: {err}") from None
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._pid != os.getpid():  # forked: never share the parent's connections
+            self._local = threading.local()
+            self._all = []
+            self._pid = os.getpid()
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._open_connection()
+            self._local.conn = conn
+            with self._all_guard:
+                self._all.append(conn)
+        return conn
+
+    def _open_connection(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_S,
+                isolation_level=None,  # we issue BEGIN IMMEDIATE / COMMIT ourselves
+                check_same_thread=False,
+                cached_statements=64,
+            )
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            conn.execute("PRAGMA synchronous=FULL")
+            sync = conn.execute("PRAGMA synchronous").fetchone()[0]
+            busy = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+        except sqlite3.Error as err:
+            raise StoreUnavailable(f"cannot open the SQLite store {self.path!r}: {err}") from None
+        problems = []
+        if str(mode).lower() != "wal":
+            problems.append(f"journal_mode is {mode}, not wal")
+        if sync != 2:
+            problems.append(f"synchronous is {sync}, not 2 (FULL)")
+        if busy < 5000:
+            problems.append(f"busy_timeout is {busy} ms, under 5000")
+        if problems:
+            conn.close()
+            raise StoreUnavailable(f"SQLite store {self.path}: {'; '.join(problems)}")
+        return conn
+
+    def settings(self) -> dict[str, Any]:
+        """The connection's settings as SQLite reports them (checked when the store opens)."""
+        c = self._conn()
+        return {
+            "journal_mode": c.execute("PRAGMA journal_mode").fetchone()[0],
+            "synchronous": c.execute("PRAGMA synchronous").fetchone()[0],
+            "busy_timeout": c.execute("PRAGMA busy_timeout").fetchone()[0],
+        }
+
+    @contextmanager
+    def _transaction(self) -> Iterator[_SqlTx]:
+        conn = self._conn()
+        with self._write_lock, self._errors():
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SqlTx(self, conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def _insert(self, conn: sqlite3.Connection, rows: list[Row], stored_at: datetime) -> list[int]:
+        at = stored_at.isoformat()
+        conn.executemany(
+            f"INSERT INTO {TABLE} ({INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(r.session, r.seq, r.id, r.type, r.v, r.payload, r.at, r.by, at) for r in rows],
+        )
+        last = conn.execute("SELECT last_insert_rowid()").fetchone()[0]
+        # Inside BEGIN IMMEDIATE nobody else inserts: AUTOINCREMENT gave consecutive positions.
+        return list(range(last - len(rows) + 1, last + 1))
+
+    def close(self) -> None:
+        with self._all_guard:
+            conns, self._all = self._all, []
+        for c in conns:
+            with suppress(sqlite3.Error):
+                c.close()
+        self._local = threading.local()
+
+    def reopen(self) -> SqliteStore:
+        return SqliteStore(self.url, self.path)
+
+
+# --- PostgreSQL -----------------------------------------------------------------------------------
+
+
+def _pg_ddl() -> list[str]:
+    return [
+        create_table_sql(postgresql.psycopg.dialect()),  # type: ignore[attr-defined]
+        f"""CREATE OR REPLACE FUNCTION {TABLE}_append_only() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN
+              RAISE EXCEPTION 'the events table is append-only: % is refused', TG_OP
+                USING ERRCODE = 'restrict_violation';
+            END $$""",
+        f"""CREATE OR REPLACE TRIGGER {TABLE}_no_update_delete
+            BEFORE UPDATE OR DELETE ON {TABLE}
+            FOR EACH STATEMENT EXECUTE FUNCTION {TABLE}_append_only()""",
+        f"""CREATE OR REPLACE TRIGGER {TABLE}_no_truncate
+            BEFORE TRUNCATE ON {TABLE}
+            FOR EACH STATEMENT EXECUTE FUNCTION {TABLE}_append_only()""",
+    ]
+
+
+class PostgresStore(_SqlStore):
+    """The server store (psycopg 3). ``schema`` puts the table in that schema (created if needed);
+    otherwise the connection's ``search_path`` decides."""
+
+    MARK = "%s"
+    PAYLOAD_TEXT = "payload::text"
+
+    def __init__(self, url: str, *, schema: str | None = None) -> None:
+        super().__init__(url)
+        import psycopg
+
+        self._psycopg = psycopg
+        u = make_url(url)
+        self.schema = schema
+        self._conninfo = u.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._shown = u.render_as_string(hide_password=True)
+        self._local = threading.local()
+        self._all: list[Any] = []
+        self._all_guard = threading.Lock()
+        self._pid = os.getpid()
+        conn = self._conn()
+        with self._errors(), conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext('bragbook.events.ddl'))")
+            if schema:
+                from psycopg import sql
+
+                conn.execute(
+                    sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
+                )
+            for stmt in _pg_ddl():
+                conn.execute(stmt)
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({self._shown!r})"
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        pg = self._psycopg
+        try:
+            yield
+        except pg.errors.LockNotAvailable:
+            raise StoreUnavailable(
+                f"{self._shown}: the event table stayed locked by another writer for "
+                f"{LOCK_TIMEOUT_S} s; nothing was stored"
+            ) from None
+        except pg.OperationalError as err:
+            msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise StoreUnavailable(f"PostgreSQL store {self._shown}: {msg}") from None
+        except pg.Error as err:
+            msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise StoreError(f"PostgreSQL store {self._shown}: {msg}") from None
+
+    def _conn(self) -> Any:
+        if self._pid != os.getpid():
+            self._local = threading.local()
+            self._all = []
+            self._pid = os.getpid()
+        conn = getattr(self._local, "conn", None)
+        if conn is None or conn.closed:
+            pg = self._psycopg
+            try:
+                conn = pg.connect(self._conninfo, autocommit=True, connect_timeout=5)
+                if self.schema:
+                    conn.execute(
+                        pg.sql.SQL("SET search_path TO {}").format(pg.sql.Identifier(self.schema))
+                    )
+            except pg.Error as err:
+                msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+                raise StoreUnavailable(
+                    f"cannot connect to the PostgreSQL store {self._shown}: {msg}"
+                ) from None
+            self._local.conn = conn
+            with self._all_guard:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def _transaction(self) -> Iterator[_SqlTx]:
+        conn = self._conn()
+        pg = self._psycopg
+        with self._errors():
+            try:
+                with conn.transaction():
+                    conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_S}s'")
+                    conn.execute(f"LOCK TABLE {TABLE} IN EXCLUSIVE MODE")
+                    yield _SqlTx(self, conn)
+            except pg.errors.UniqueViolation as err:
+                # Only a writer that bypasses the lock could get here; still never a driver error.
+                raise StoreError(f"PostgreSQL store {self._shown}: {err}") from None
+
+    def _insert(self, conn: Any, rows: list[Row], stored_at: datetime) -> list[int]:
+        cur = conn.cursor()
+        cur.executemany(
+            f"INSERT INTO {TABLE} ({INSERT_COLUMNS}) "
+            "VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s) RETURNING position",
+            [(r.session, r.seq, r.id, r.type, r.v, r.payload, r.at, r.by, stored_at) for r in rows],
+            returning=True,
+        )
+        out: list[int] = []
+        while True:
+            got = cur.fetchone()
+            if got is not None:
+                out.append(int(got[0]))
+            if not cur.nextset():
+                break
+        return out
+
+    def close(self) -> None:
+        with self._all_guard:
+            conns, self._all = self._all, []
+        for c in conns:
+            with suppress(Exception):
+                c.close()
+        self._local = threading.local()
+
+    def reopen(self) -> PostgresStore:
+        return PostgresStore(self.url, schema=self.schema)

@@ -1,0 +1,492 @@
+"""Facts from the engine's replay: one session folded event by event into table rows.
+
+Pure: no DuckDB here. :class:`SessionFolder` applies a session's events with
+:func:`engine.state.apply` and, from the states before and after each event, writes rows into a
+:class:`Rows` buffer (columns as Python lists, flushed by :mod:`analytics.projector`):
+
+- ``events``: one row per event, as it arrives.
+- ``deals`` and ``player_deals``: one row per deal and one per player per deal, written when the
+  deal's facts are known: at the recorded event that resolves the pot (RULES 5.6, 5.9); for a
+  carried pot (RULES 6.1) when the survivor's choice is known, at ``retained`` (RULES 6.2) or at the
+  next ``dealt``.
+
+The rules are the engine's: who won, what was paid, who is seen or blind, whether a see was allowed
+are all read from its states. What the engine does not keep (a player's first action, raises, the
+turn at which a player looked, the chances to see) is counted here from consecutive states.
+
+Money stays in the engine's *ticks*: whole numbers of ``1 / den`` stake units, ``den`` being the
+session's ``2 x ante denominator`` (RULES 1.2, 5.3, 5.5: levels are whole units and a blind player
+pays half, so every amount of the session is a whole number of ticks). Each money row carries its
+``den``; see ``analytics/sql/schema.sql``.
+
+A ``voided`` event (FORMAT.md) withdraws the latest recorded event in force and may reopen a deal
+whose rows were written. The folder then re-folds its session from the first event (sessions are
+short) and reports from which deal on the rows written so far no longer hold
+(:attr:`SessionFolder.emitted` drops); the projector deletes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from analytics.strength import hand_strength
+from engine.hands import strength_codes
+from engine.state import Outcome, Phase, State, apply, card_codes, card_texts, initial_state
+from events.model import (
+    AnyEvent,
+    Bet,
+    Dealt,
+    Folded,
+    Kept,
+    Looked,
+    PotCarried,
+    PotWon,
+    Retained,
+    Saw,
+    SessionEnded,
+    Voided,
+)
+
+__all__ = [
+    "DEAL_COLUMNS",
+    "EVENT_COLUMNS",
+    "PLAYER_DEAL_COLUMNS",
+    "ProjectionError",
+    "Rows",
+    "SessionFolder",
+]
+
+
+class ProjectionError(RuntimeError):
+    """An event the projector cannot apply (the store holds a stream the engine refuses)."""
+
+
+EVENT_COLUMNS = (
+    "position",
+    "session",
+    "seq",
+    "type",
+    "derived",
+    "deal",
+    "player",
+    "level",
+    "amount_t",
+    "den",
+    "hand",
+    "voids_seq",
+)
+DEAL_COLUMNS = (
+    "session",
+    "deal",
+    "dealer",
+    "dealer_seat",
+    "players",
+    "den",
+    "pot_t",
+    "carried_in_t",
+    "result",
+    "winner",
+    "showdown",
+    "payer",
+    "seen_player",
+    "winning_category",
+    "winning_strength",
+    "winning_cards",
+    "carried_by",
+    "retained",
+    "actions",
+    "bets",
+    "raises",
+    "final_level",
+    "events",
+    "end_position",
+)
+PLAYER_DEAL_COLUMNS = (
+    "session",
+    "deal",
+    "seat",
+    "player",
+    "is_dealer",
+    "den",
+    "two_hands",
+    "first_action",
+    "looked_turn",
+    "bets",
+    "blind_bets",
+    "raises",
+    "actions",
+    "see_chances",
+    "saw",
+    "role",
+    "paid_t",
+    "won_t",
+    "net_t",
+    "won",
+    "left_how",
+    "hand_cards",
+    "hand_category",
+    "hand_strength",
+    "hand_beats",
+    "hand_wins",
+    "hand_ties",
+    "hand_losses",
+)
+
+
+class Rows:
+    """Rows waiting to be written, column by column, plus the deletions a void asks for."""
+
+    def __init__(self) -> None:
+        self.events: dict[str, list[Any]] = {c: [] for c in EVENT_COLUMNS}
+        self.deals: dict[str, list[Any]] = {c: [] for c in DEAL_COLUMNS}
+        self.player_deals: dict[str, list[Any]] = {c: [] for c in PLAYER_DEAL_COLUMNS}
+        self.retract: dict[str, int] = {}
+        """session -> the number of deals whose rows still hold; rows of later deals go."""
+
+    def __len__(self) -> int:
+        return len(self.events["position"])
+
+    def drop_after(self, session: str, deal: int) -> None:
+        """Rows of ``session`` for deals after ``deal`` no longer hold (buffered ones go now)."""
+        for table in (self.deals, self.player_deals):
+            keep = [
+                k
+                for k, (s, d) in enumerate(zip(table["session"], table["deal"], strict=True))
+                if s != session or d <= deal
+            ]
+            if len(keep) != len(table["session"]):
+                for col, values in table.items():
+                    table[col] = [values[k] for k in keep]
+        prior = self.retract.get(session)
+        self.retract[session] = deal if prior is None else min(prior, deal)
+
+
+@dataclass(slots=True)
+class _Deal:
+    """What the engine does not keep about the deal in progress, seat by seat."""
+
+    first_blind: list[bool | None]
+    looked_turn: list[int | None]
+    bets: list[int]
+    blind_bets: list[int]
+    raises: list[int]
+    actions: list[int]
+    see_chances: list[int]
+    saw: list[bool]
+    two_hands: list[bool]
+    carried_in_t: int
+    events: int = 0
+
+    @classmethod
+    def start(cls, state: State, carried_in_t: int) -> _Deal:
+        n = len(state.seats)
+        return cls(
+            first_blind=[None] * n,
+            looked_turn=[0 if p.seen else None for p in state.players],
+            bets=[0] * n,
+            blind_bets=[0] * n,
+            raises=[0] * n,
+            actions=[0] * n,
+            see_chances=[0] * n,
+            saw=[False] * n,
+            two_hands=[p.two_hands for p in state.players],
+            carried_in_t=carried_in_t,
+        )
+
+
+class SessionFolder:
+    """Folds one session's events into rows (see the module doc).
+
+    ``emitted`` is the number of deals whose rows have been written (deals end in order, so they
+    are deals 1..emitted); ``last_position``/``last_seq`` the last event applied."""
+
+    def __init__(self, session: str) -> None:
+        self.session = session
+        self.state: State = initial_state()
+        self.deal: _Deal | None = None
+        self.carry: tuple[Outcome, State, _Deal, int] | None = None
+        self.emitted = 0
+        self.last_position = 0
+        self.last_seq = 0
+        self.history: list[tuple[int, int, AnyEvent]] = []
+
+    # --- the fold ------------------------------------------------------------------------------
+
+    @classmethod
+    def from_events(
+        cls, session: str, events: Iterable[tuple[int, int, AnyEvent]]
+    ) -> SessionFolder:
+        """A folder that has applied ``(position, seq, event)`` already (their rows discarded)."""
+        folder = cls(session)
+        sink = Rows()
+        for position, seq, event in events:
+            folder.apply(position, seq, event, sink)
+        return folder
+
+    def apply(self, position: int, seq: int, event: AnyEvent, out: Rows) -> None:
+        """Applies one event of the session, writing its rows into ``out``."""
+        if seq != self.last_seq + 1:
+            raise ProjectionError(
+                f"session {self.session}: event seq {seq} at position {position} does not follow "
+                f"seq {self.last_seq}"
+            )
+        before = self.state
+        try:
+            after = apply(before, event)
+        except ValueError as err:
+            raise ProjectionError(
+                f"session {self.session}: the engine refuses seq {seq} "
+                f"at position {position}: {err}"
+            ) from err
+        self.history.append((position, seq, event))
+        self.last_position, self.last_seq = position, seq
+        self._event_row(position, seq, event, before, after, out)
+        if isinstance(event, Voided):
+            self._refold(out)
+            return
+        self.state = after
+        if self.deal is not None and before.in_deal:
+            self.deal.events += 1  # events from ``dealt`` to the one that ends the deal
+        if isinstance(event, PotWon | PotCarried | SessionEnded):
+            return
+        match event:
+            case Bet() | Folded() | Saw():
+                self._action(event, before, after)
+            case Looked() | Kept():
+                i = after.seat(event.player)
+                if after.players[i].seen and not before.players[i].seen and self.deal:
+                    self.deal.looked_turn[i] = self.deal.actions[i]
+            case Retained():
+                if self.carry is not None:
+                    self._settle_carry(retained=True, out=out)
+            case Dealt():
+                if self.carry is not None:
+                    self._settle_carry(retained=False, out=out)
+                carried_in = before.pot_t if before.phase is Phase.CARRIED else 0
+                self.deal = _Deal.start(after, carried_in)
+                self.deal.events = 1
+            case _:
+                pass
+        if len(after.outcomes) > len(before.outcomes):
+            outcome = after.outcomes[-1]
+            assert self.deal is not None
+            if outcome.result == "won":
+                self._emit(outcome, after, self.deal, position, retained=None, out=out)
+            else:
+                self.carry = (outcome, after, self.deal, position)
+
+    def _refold(self, out: Rows) -> None:
+        """After a void: fold the session again; rows of deals that no longer ended go."""
+        fresh = SessionFolder.from_events(self.session, self.history)
+        if fresh.emitted < self.emitted:
+            out.drop_after(self.session, fresh.emitted)
+        for name in ("state", "deal", "carry", "emitted", "history"):
+            setattr(self, name, getattr(fresh, name))
+
+    def _action(self, event: Bet | Folded | Saw, before: State, after: State) -> None:
+        d = self.deal
+        assert d is not None
+        i = before.seat(event.player)
+        p = before.players[i]
+        if d.first_blind[i] is None:
+            d.first_blind[i] = p.blind
+        d.actions[i] += 1
+        active = before.active
+        if len(active) == 2 and before.level is not None:
+            opp = before.players[active[0] if active[1] == i else active[1]]
+            if not (p.seen and opp.blind):  # RULES 5.7: the option to see
+                d.see_chances[i] += 1
+        if isinstance(event, Bet):
+            d.bets[i] += 1
+            if p.blind:
+                d.blind_bets[i] += 1
+            if before.level is not None and (after.level or 0) > before.level:
+                d.raises[i] += 1
+        elif isinstance(event, Saw):
+            d.saw[i] = True
+
+    def _settle_carry(self, *, retained: bool, out: Rows) -> None:
+        assert self.carry is not None
+        outcome, state, deal, position = self.carry
+        self.carry = None
+        self._emit(outcome, state, deal, position, retained=retained, out=out)
+
+    # --- rows ----------------------------------------------------------------------------------
+
+    def _event_row(
+        self, position: int, seq: int, event: AnyEvent, before: State, after: State, out: Rows
+    ) -> None:
+        e = out.events
+        player = getattr(event, "player", None)
+        amount: int | None = None
+        level: int | None = None
+        if isinstance(event, Bet | Saw):
+            i = before.seat(event.player)
+            amount = after.paid_t[i] - before.paid_t[i]
+            if isinstance(event, Bet):
+                level = after.level
+        elif isinstance(event, PotWon | PotCarried):
+            amount = int(event.amount * after.scale)
+        e["position"].append(position)
+        e["session"].append(self.session)
+        e["seq"].append(seq)
+        e["type"].append(event.type)
+        e["derived"].append(isinstance(event, PotWon | PotCarried | SessionEnded))
+        e["deal"].append(after.deals)
+        e["player"].append(player)
+        e["level"].append(level)
+        e["amount_t"].append(amount)
+        e["den"].append(after.scale)
+        e["hand"].append(
+            getattr(event, "hand", None) if isinstance(event, Looked | Retained) else None
+        )
+        e["voids_seq"].append(event.seq if isinstance(event, Voided) else None)
+
+    def _emit(
+        self,
+        outcome: Outcome,
+        state: State,
+        deal: _Deal,
+        position: int,
+        *,
+        retained: bool | None,
+        out: Rows,
+    ) -> None:
+        """The rows of one ended deal: ``state`` is the engine's state as the deal ended."""
+        self.emitted = outcome.deal
+        scale = state.scale
+        pot_t = int(outcome.amount * scale)
+        dealer = state.dealer or 0
+        win_cards = outcome.cards
+        win_strength = strength_codes(*card_codes(win_cards)) if win_cards else None
+        d = out.deals
+        d["session"].append(self.session)
+        d["deal"].append(outcome.deal)
+        d["dealer"].append(outcome.dealer)
+        d["dealer_seat"].append(dealer)
+        d["players"].append(len(state.seats))
+        d["den"].append(scale)
+        d["pot_t"].append(pot_t)
+        d["carried_in_t"].append(deal.carried_in_t)
+        d["result"].append(outcome.result)
+        d["winner"].append(outcome.winner)
+        d["showdown"].append(outcome.showdown)
+        d["payer"].append(outcome.payer)
+        d["seen_player"].append(outcome.seen_player)
+        d["winning_category"].append(outcome.hand)
+        d["winning_strength"].append(win_strength)
+        d["winning_cards"].append(" ".join(win_cards) if win_cards else None)
+        d["carried_by"].append(outcome.blind)
+        d["retained"].append(retained)
+        d["actions"].append(state.actions)
+        d["bets"].append(sum(deal.bets))
+        d["raises"].append(sum(deal.raises))
+        d["final_level"].append(state.level)
+        d["events"].append(deal.events)
+        d["end_position"].append(position)
+        pd = out.player_deals
+        for i, p in enumerate(state.players):
+            name = p.name
+            won_t = pot_t if outcome.winner == name else 0
+            if outcome.result == "carried" and outcome.blind == name:
+                left = "retained" if retained else "carried"
+            elif p.folded:
+                left = "folded"
+            elif outcome.showdown:
+                left = "paid_to_see" if outcome.payer == name else "was_seen"
+            else:
+                left = "won_uncontested"
+            role = (
+                "payer"
+                if outcome.showdown and outcome.payer == name
+                else "seen"
+                if outcome.showdown and outcome.seen_player == name
+                else None
+            )
+            fb = deal.first_blind[i]
+            pd["session"].append(self.session)
+            pd["deal"].append(outcome.deal)
+            pd["seat"].append(i)
+            pd["player"].append(name)
+            pd["is_dealer"].append(i == dealer)
+            pd["den"].append(scale)
+            pd["two_hands"].append(deal.two_hands[i])
+            pd["first_action"].append(None if fb is None else "blind" if fb else "seen")
+            pd["looked_turn"].append(deal.looked_turn[i])
+            pd["bets"].append(deal.bets[i])
+            pd["blind_bets"].append(deal.blind_bets[i])
+            pd["raises"].append(deal.raises[i])
+            pd["actions"].append(deal.actions[i])
+            pd["see_chances"].append(deal.see_chances[i])
+            pd["saw"].append(deal.saw[i])
+            pd["role"].append(role)
+            pd["paid_t"].append(p.paid)
+            pd["won_t"].append(won_t)
+            pd["net_t"].append(won_t - p.paid)
+            pd["won"].append(outcome.winner == name)
+            pd["left_how"].append(left)
+            if len(p.shown) == 3:
+                hs = hand_strength(*p.shown)
+                pd["hand_cards"].append(" ".join(card_texts(p.shown)))
+                pd["hand_category"].append(hs.category)
+                pd["hand_strength"].append(hs.strength)
+                pd["hand_beats"].append(hs.beats)
+                pd["hand_wins"].append(hs.wins)
+                pd["hand_ties"].append(hs.ties)
+                pd["hand_losses"].append(hs.losses)
+            else:
+                for col in (
+                    "hand_cards",
+                    "hand_category",
+                    "hand_strength",
+                    "hand_beats",
+                    "hand_wins",
+                    "hand_ties",
+                    "hand_losses",
+                ):
+                    pd[col].append(None)
+
+    # --- the session's standing ----------------------------------------------------------------
+
+    def session_row(self) -> dict[str, Any]:
+        """The session as the engine sees it now (one row of ``sessions``)."""
+        s = self.state
+        return {
+            "session": self.session,
+            "table_name": s.table,
+            "cards": s.cards_mode,
+            "players": len(s.seats),
+            "den": s.scale,
+            "ante_t": int(s.rules.ante * s.scale),
+            "pots_rule": s.rules.pots,
+            "blind_play": s.rules.blind_play,
+            "phase": s.phase.value,
+            "deals": s.deals,
+            "deals_projected": self.emitted,
+            "resolved": s.resolved,
+            "carried": s.carried,
+            "finished": s.finished,
+            "pot_t": s.pot_t,
+            "last_seq": self.last_seq,
+            "last_position": self.last_position,
+        }
+
+    def player_rows(self) -> list[dict[str, Any]]:
+        """Each seat's standing now (``session_players``): the engine's nets (RULES 1.5)."""
+        s = self.state
+        winners = set(s.winners) if s.finished else set()
+        return [
+            {
+                "session": self.session,
+                "seat": i,
+                "player": name,
+                "den": s.scale,
+                "paid_t": s.paid_t[i],
+                "won_t": s.won_t[i],
+                "net_t": s.won_t[i] - s.paid_t[i],
+                "winner": (name in winners) if s.finished else None,
+            }
+            for i, name in enumerate(s.seats)
+        ]

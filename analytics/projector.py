@@ -1,0 +1,287 @@
+"""The projector: follows the event store by global position and writes the DuckDB tables.
+
+Each batch of events read with ``source.read_all(after=checkpoint)`` is folded into rows
+(:class:`analytics.facts.SessionFolder`, one per session) and written, with the new checkpoint, in
+ONE DuckDB transaction: after a crash at any point the tables and the checkpoint agree, and the
+next refresh starts after the last committed position, so every event is applied exactly once.
+
+Per-session folding state is not stored: it lives in memory while the projector runs and is
+rebuilt when needed by re-folding the session's earlier events from the store
+(``source.read(session)``), which is exact because the fold is deterministic. A full rebuild and an
+incremental refresh therefore give the same rows.
+
+Test hook: ``BRAG_ANALYTICS_HOOK=POINT:N[:ACTION]`` stops the process the N-th time it reaches
+POINT (``mid_rows``: some rows written; ``after_rows``: all rows written, checkpoint not;
+``after_checkpoint``: checkpoint written, not committed; ``after_commit``). ACTION ``kill`` (the
+default) sends SIGKILL to itself; ``pause`` sleeps so that a test can kill it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import duckdb
+
+from analytics.facts import ProjectionError, Rows, SessionFolder
+from analytics.sources import Source, StoredLike
+from analytics.sqlfiles import query
+from engine.hands import category_of_strength, strength_codes
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Projector",
+    "RefreshReport",
+    "checkpoint",
+    "connect",
+    "drop_schema",
+    "ensure_schema",
+    "rebuild",
+    "refresh",
+]
+
+SCHEMA_VERSION = "1"
+"""Bumped whenever the tables or the facts change; an older projection is rebuilt."""
+
+_SCHEMA = "schema.sql"
+
+
+def _sql(name: str) -> str:
+    return query(_SCHEMA, name).sql
+
+
+def connect(path: str | None = None, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection to the projection at ``path`` (``None``: in memory), tables created.
+
+    ``read_only`` opens an existing file for reading only, with DuckDB's external access off (for
+    user-written SQL; no other process may hold the file for writing meanwhile)."""
+    if read_only:  # for user-written SQL: no file access beyond the projection itself
+        return duckdb.connect(
+            path or ":memory:", read_only=True, config={"enable_external_access": False}
+        )
+    con = duckdb.connect(path or ":memory:")
+    if not read_only:
+        ensure_schema(con)
+    return con
+
+
+def _hand_categories() -> dict[str, list[Any]]:
+    counts: Counter[int] = Counter(
+        category_of_strength(strength_codes(a, b, c)) for a, b, c in combinations(range(52), 3)
+    )
+    cats = sorted(counts)
+    return {
+        "category": [category_of_strength(c << 12).label for c in cats],
+        "rank": [int(c) for c in cats],
+        "hands": [counts[c] for c in cats],
+    }
+
+
+def ensure_schema(con: duckdb.DuckDBPyConnection) -> bool:
+    """Creates the tables if missing; rebuilds them empty if they are of another version.
+
+    Returns True when the projection was (re)created empty."""
+    con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)")
+    row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    if row is not None and row[0] == SCHEMA_VERSION:
+        return False
+    con.begin()
+    try:
+        if row is not None:
+            con.execute(_sql("drop_tables"))
+        con.execute(_sql("create_tables"))
+        con.execute(_sql("comment_columns"))
+        con.execute(_sql("insert_hand_categories"), _hand_categories())
+        con.execute(
+            "INSERT OR REPLACE INTO meta VALUES ('schema_version', $v)", {"v": SCHEMA_VERSION}
+        )
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
+    return True
+
+
+def drop_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Drops every table of the projection (``brag analytics refresh --rebuild``)."""
+    con.execute(_sql("drop_tables"))
+
+
+def checkpoint(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+    """``(position, events)``: the last global position applied and how many events so far."""
+    row = con.execute(_sql("read_checkpoint")).fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshReport:
+    """What a refresh did: events applied, batches committed, the checkpoint after, seconds."""
+
+    events: int
+    batches: int
+    position: int
+    seconds: float
+
+
+class _Hook:
+    def __init__(self) -> None:
+        spec = os.environ.get("BRAG_ANALYTICS_HOOK", "")
+        parts = spec.split(":") if spec else []
+        self.point = parts[0] if parts else None
+        self.nth = int(parts[1]) if len(parts) > 1 else 1
+        self.action = parts[2] if len(parts) > 2 else "kill"
+        self.seen = 0
+
+    def __call__(self, point: str) -> None:
+        if point != self.point:
+            return
+        self.seen += 1
+        if self.seen != self.nth:
+            return
+        if self.action == "pause":
+            time.sleep(3600)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+class Projector:
+    """Follows ``source`` into the DuckDB projection ``con``; keep one alive to keep the folders.
+
+    ``batch_size`` events are read and committed at a time; at most ``max_sessions`` folders stay
+    in memory (finished sessions are dropped at once and re-folded if a void ever follows)."""
+
+    def __init__(
+        self,
+        source: Source,
+        con: duckdb.DuckDBPyConnection,
+        *,
+        batch_size: int = 10_000,
+        max_sessions: int = 10_000,
+    ) -> None:
+        self.source = source
+        self.con = con
+        self.batch_size = batch_size
+        self.max_sessions = max_sessions
+        self.folders: dict[str, SessionFolder] = {}
+        self._hook = _Hook()
+        if ensure_schema(con):
+            self.folders.clear()
+
+    def refresh(self, *, max_batches: int | None = None) -> RefreshReport:
+        """Applies every event after the checkpoint; returns what was done."""
+        start = time.perf_counter()
+        if ensure_schema(self.con):
+            self.folders.clear()
+        position, _ = checkpoint(self.con)
+        applied = batches = 0
+        while max_batches is None or batches < max_batches:
+            events = self.source.read_all(after=position, limit=self.batch_size)
+            if not events:
+                break
+            try:
+                self._batch(events)
+            except BaseException:
+                self.folders.clear()  # ahead of the database: re-fold from the store next time
+                raise
+            position = events[-1].position
+            applied += len(events)
+            batches += 1
+        return RefreshReport(applied, batches, position, time.perf_counter() - start)
+
+    def rebuild(self) -> RefreshReport:
+        """Drops the projection and projects the whole store again."""
+        drop_schema(self.con)
+        self.folders.clear()
+        return self.refresh()
+
+    # --- one batch -----------------------------------------------------------------------------
+
+    def _folder(self, e: StoredLike) -> SessionFolder:
+        folder = self.folders.get(e.session)
+        if folder is not None:
+            return folder
+        if e.seq == 1:
+            folder = SessionFolder(e.session)
+        else:
+            earlier = [
+                (x.position, x.seq, x.event) for x in self.source.read(e.session) if x.seq < e.seq
+            ]
+            folder = SessionFolder.from_events(e.session, earlier)
+        self.folders[e.session] = folder
+        return folder
+
+    def _batch(self, events: list[StoredLike] | Any) -> None:
+        rows = Rows()
+        touched: dict[str, SessionFolder] = {}
+        for e in events:
+            folder = touched.get(e.session) or self._folder(e)
+            folder.apply(e.position, e.seq, e.event, rows)
+            touched[e.session] = folder
+        _, count = checkpoint(self.con)
+        con = self.con
+        con.begin()
+        try:
+            con.execute(_sql("insert_events"), rows.events)
+            self._hook("mid_rows")
+            for session, deal in rows.retract.items():
+                con.execute(_sql("retract_deals"), {"session": session, "deal": deal})
+                con.execute(_sql("retract_player_deals"), {"session": session, "deal": deal})
+            if rows.deals["session"]:
+                con.execute(_sql("insert_deals"), rows.deals)
+                con.execute(_sql("insert_player_deals"), rows.player_deals)
+            self._write_sessions(touched)
+            self._hook("after_rows")
+            con.execute(
+                _sql("write_checkpoint"),
+                {"position": events[-1].position, "events": count + len(events)},
+            )
+            self._hook("after_checkpoint")
+            con.commit()
+        except BaseException:
+            con.rollback()
+            raise
+        self._hook("after_commit")
+        self._evict(touched)
+
+    def _write_sessions(self, touched: dict[str, SessionFolder]) -> None:
+        names = list(touched)
+        self.con.execute(_sql("forget_sessions"), {"sessions": names})
+        self.con.execute(_sql("forget_session_players"), {"sessions": names})
+        srows = [f.session_row() for f in touched.values()]
+        prows = [r for f in touched.values() for r in f.player_rows()]
+        self.con.execute(_sql("insert_sessions"), _columns(srows))
+        if prows:
+            self.con.execute(_sql("insert_session_players"), _columns(prows))
+
+    def _evict(self, touched: dict[str, SessionFolder]) -> None:
+        for name, folder in touched.items():
+            self.folders.pop(name, None)
+            if not folder.state.finished:
+                self.folders[name] = folder  # most recently used last
+        while len(self.folders) > self.max_sessions:
+            self.folders.pop(next(iter(self.folders)))
+
+
+def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    return {k: [r[k] for r in rows] for k in rows[0]}
+
+
+def refresh(
+    source: Source, con: duckdb.DuckDBPyConnection, *, batch_size: int = 10_000
+) -> RefreshReport:
+    """Brings the projection ``con`` up to date with ``source`` (one-shot :class:`Projector`)."""
+    return Projector(source, con, batch_size=batch_size).refresh()
+
+
+def rebuild(
+    source: Source, con: duckdb.DuckDBPyConnection, *, batch_size: int = 10_000
+) -> RefreshReport:
+    """Drops the projection and projects the whole ``source`` again."""
+    return Projector(source, con, batch_size=batch_size).rebuild()
+
+
+__all__ += ["ProjectionError"]

@@ -1,0 +1,140 @@
+"""Thin typed functions over ``analytics/sql/stats.sql``: what the CLI and the dashboard call.
+
+Each function runs one named query with bound parameters and returns a list of dicts, one per
+row. Money leaves SQL as an exact numerator over the common denominator and is returned as a
+:class:`~fractions.Fraction` in stake units (never a float, RULES 1.2): ``net``,
+``net_per_deal``, ``biggest_pot_won``, ``pot_mean`` ... Rates are floats, each beside the count it
+is taken over (``blind_rate`` and ``blind_rate_n``). The columns are documented once, in the SQL
+file (``-- col:`` lines); :func:`columns` returns that documentation.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from typing import Any
+
+import duckdb
+
+from analytics.sqlfiles import Column, Query, load, query
+
+__all__ = [
+    "columns",
+    "deal_lengths",
+    "leaderboard",
+    "overall_leaderboard",
+    "player_stats",
+    "pot_sizes",
+    "run",
+    "showdown_hands",
+]
+
+STATS = "stats.sql"
+_PARAM = re.compile(r"\$(\w+)")
+
+
+def columns(name: str) -> tuple[Column, ...]:
+    """The documented output columns of the statistic ``name`` (``player_stats``, ...)."""
+    return query(STATS, name).columns
+
+
+def statistics() -> dict[str, Query]:
+    """Every statistic query by name, with its documentation."""
+    return {k: q for k, q in load(STATS).items() if q.columns}
+
+
+def common_den(con: duckdb.DuckDBPyConnection) -> int:
+    """The least common multiple of the sessions' tick denominators (1 if there are none)."""
+    dens = [int(r[0]) for r in con.execute(query(STATS, "dens").sql).fetchall()]
+    return math.lcm(*dens) if dens else 1
+
+
+def run(
+    con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Runs the named statistic with ``params`` (missing ones bound as NULL; ``den`` computed)
+    and returns raw rows (``*_num`` columns are numerators over ``den``)."""
+    q = query(STATS, name)
+    wanted = set(_PARAM.findall(q.sql))
+    given = dict(params or {})
+    if "den" in wanted and "den" not in given:
+        given["den"] = common_den(con)
+    bound = {k: given.get(k) for k in wanted}
+    cur = con.execute(q.sql, bound)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def _money(rows: list[dict[str, Any]], den: int, **sums: str | tuple[str, str]) -> None:
+    """Turns ``*_num`` columns into exact Fractions: ``out=num`` or ``out=(sum_num, count)``."""
+    for r in rows:
+        for out, spec in sums.items():
+            if isinstance(spec, tuple):
+                total, count = r[spec[0]], r[spec[1]]
+                r[out] = None if total is None or not count else Fraction(int(total), den * count)
+            else:
+                v = r[spec]
+                r[out] = None if v is None else Fraction(int(v), den)
+
+
+def player_stats(
+    con: duckdb.DuckDBPyConnection, session: str | None = None, player: str | None = None
+) -> list[dict[str, Any]]:
+    """Per player: deals, net, pots won, rates with their counts (``stats.sql`` player_stats)."""
+    den = common_den(con)
+    rows = run(con, "player_stats", {"session": session, "player": player, "den": den})
+    _money(
+        rows,
+        den,
+        net="net_num",
+        net_per_deal=("net_num", "deals"),
+        biggest_pot_won="biggest_pot_num",
+    )
+    return rows
+
+
+def leaderboard(con: duckdb.DuckDBPyConnection, session: str | None = None) -> list[dict[str, Any]]:
+    """Each session's standing with the shared win of RULES 1.5 (``stats.sql`` leaderboard)."""
+    den = common_den(con)
+    rows = run(con, "leaderboard", {"session": session, "den": den})
+    _money(rows, den, net="net_num")
+    return rows
+
+
+def overall_leaderboard(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """Wins, shared wins and nets over all finished sessions."""
+    den = common_den(con)
+    rows = run(con, "overall_leaderboard", {"den": den})
+    _money(rows, den, net="net_num")
+    return rows
+
+
+def showdown_hands(
+    con: duckdb.DuckDBPyConnection, session: str | None = None, player: str | None = None
+) -> list[dict[str, Any]]:
+    """Hand categories shown at showdowns beside RULES 2.8."""
+    return run(con, "showdown_hands", {"session": session, "player": player})
+
+
+def pot_sizes(con: duckdb.DuckDBPyConnection, session: str | None = None) -> list[dict[str, Any]]:
+    """Pot sizes by how the deal ended (exact Fractions)."""
+    den = common_den(con)
+    rows = run(con, "pot_sizes", {"session": session, "den": den})
+    _money(
+        rows,
+        den,
+        pot_mean=("pot_sum_num", "deals"),
+        pot_min="pot_min_num",
+        pot_median="pot_median_num",
+        pot_max="pot_max_num",
+        carried_in_mean=("carried_in_sum_num", "deals"),
+    )
+    return rows
+
+
+def deal_lengths(
+    con: duckdb.DuckDBPyConnection, session: str | None = None
+) -> list[dict[str, Any]]:
+    """Deal lengths in betting actions by how the deal ended."""
+    return run(con, "deal_lengths", {"session": session})

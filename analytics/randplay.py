@@ -1,0 +1,109 @@
+"""Random legal sessions for tests and the benchmark, drawn from ``engine.legal.legal_actions``.
+
+This is not the simulator (``sim/``, ``brag simulate``): it is a small, dependency-free source of
+valid complete streams (recorded events followed by the engine's derived events) so the analytics
+can be built and tested without the simulator or the store. Every event is checked by
+:func:`engine.state.apply` as it is drawn, so every stream it returns is valid.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+
+from engine.legal import LegalAction, can_void, legal_actions
+from engine.state import State, apply, initial_state
+from events.cards import FULL_PACK
+from events.model import AnyEvent, Rules, SessionStarted, Shown, Shuffled, Voided
+
+__all__ = ["random_session"]
+
+_NAMES = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
+
+
+def _choose(rng: random.Random, actions: list[LegalAction], state: State) -> LegalAction:
+    """A policy that keeps deals short enough: look often, fold sometimes, see when possible."""
+    by_kind: dict[str, list[LegalAction]] = {}
+    for a in actions:
+        by_kind.setdefault(a.kind, []).append(a)
+    if "kept" in by_kind:
+        return rng.choice(by_kind["kept"] + by_kind["thrown"])
+    weights = {
+        "looked": 0.35,
+        "saw": 0.45,
+        "folded": 0.22,
+        "bet": 1.0,
+        "retained": 0.5,
+        "dealt": 0.5,
+        "dealer_chosen": 1.0,
+        "shuffled": 1.0,
+        "shown": 1.0,
+        "conceded": 0.5,
+    }
+    kinds = list(by_kind)
+    kind = rng.choices(kinds, [weights.get(k, 1.0) for k in kinds])[0]
+    group = by_kind[kind]
+    if kind == "bet":
+        # Mostly keep the level; raise by a little now and then.
+        return group[0] if rng.random() < 0.7 or len(group) == 1 else rng.choice(group[1:3])
+    return rng.choice(group)
+
+
+def _fill(rng: random.Random, action: LegalAction, state: State) -> AnyEvent:
+    event = action.event
+    if "order" in action.needs:
+        order = [str(c) for c in FULL_PACK]
+        rng.shuffle(order)
+        return Shuffled(order=tuple(order)) if state.cards_mode == "all" else Shuffled()
+    if "cards" in action.needs:
+        assert isinstance(event, Shown)
+        # A real table (cards: "shown"): invent cards not shown yet in this showdown.
+        taken: set[str] = set()
+        for p in state.players:
+            taken.update(str(FULL_PACK[c]) for c in p.shown)
+        free = [str(c) for c in FULL_PACK if str(c) not in taken]
+        return Shown(player=event.player, cards=tuple(rng.sample(free, len(event.cards))))
+    return event
+
+
+def random_session(
+    rng: random.Random,
+    session: str,
+    *,
+    players: int | Sequence[str] = 3,
+    cards: str = "all",
+    pots: int = 8,
+    ante: Fraction | int = 1,
+    blind_play: bool = True,
+    void_rate: float = 0.0,
+    max_events: int | None = None,
+) -> list[AnyEvent]:
+    """A complete valid stream (derived events included) of one random session.
+
+    ``void_rate`` is the chance, after each recorded event, of voiding the latest recorded event in
+    force (FORMAT.md ``voided``); ``max_events`` stops early to give an unfinished session."""
+    seats = tuple(_NAMES[:players]) if isinstance(players, int) else tuple(players)
+    start = SessionStarted(
+        session=session,
+        seats=seats,
+        cards="all" if cards == "all" else "shown",
+        rules=Rules(pots=pots, ante=Fraction(ante), blind_play=blind_play),
+    )
+    state = apply(initial_state(), start)
+    out: list[AnyEvent] = [start]
+    while not state.finished and (max_events is None or len(out) < max_events):
+        if void_rate and rng.random() < void_rate and can_void(state) is not None:
+            event: AnyEvent = Voided(seq=can_void(state) or 0)
+        else:
+            actions = legal_actions(state)
+            if not actions:
+                break
+            event = _fill(rng, _choose(rng, actions, state), state)
+        state = apply(state, event)
+        out.append(event)
+        while state.pending:
+            derived = state.pending[0]
+            state = apply(state, derived)
+            out.append(derived)
+    return out

@@ -1,0 +1,264 @@
+-- The projection's tables (DuckDB). Facts come from the engine's replay (analytics/facts.py);
+-- the statistics (stats.sql) only aggregate them.
+--
+-- Money is exact (RULES 1.2). Every amount is a BIGINT count of *ticks* (columns ending in _t),
+-- 1/den stake units, with den the session's 2 x ante denominator (den = 2 for the default ante
+-- of 1). Levels are whole units and a blind player pays half a level (RULES 5.3, 5.5), so every
+-- amount of a session is a whole number of ticks: no rounding anywhere. DECIMAL(18,6) would be
+-- exact for halves but not for an ante of 1/3 (ticks of 1/6); ticks plus den are exact for any
+-- ante. Sums over sessions use a common denominator: the statistics take the least common
+-- multiple of the dens as the bound parameter $den and add net_t * ($den // den).
+
+-- name: create_tables
+CREATE TABLE IF NOT EXISTS meta (
+    key VARCHAR PRIMARY KEY,
+    value VARCHAR NOT NULL
+);
+CREATE TABLE IF NOT EXISTS checkpoint (
+    id INTEGER PRIMARY KEY,
+    position BIGINT NOT NULL,
+    events BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    position BIGINT NOT NULL,
+    session VARCHAR NOT NULL,
+    seq INTEGER NOT NULL,
+    type VARCHAR NOT NULL,
+    derived BOOLEAN NOT NULL,
+    deal INTEGER NOT NULL,
+    player VARCHAR,
+    level INTEGER,
+    amount_t BIGINT,
+    den INTEGER NOT NULL,
+    hand VARCHAR,
+    voids_seq INTEGER
+);
+CREATE TABLE IF NOT EXISTS deals (
+    session VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    dealer VARCHAR NOT NULL,
+    dealer_seat INTEGER NOT NULL,
+    players INTEGER NOT NULL,
+    den INTEGER NOT NULL,
+    pot_t BIGINT NOT NULL,
+    carried_in_t BIGINT NOT NULL,
+    result VARCHAR NOT NULL,
+    winner VARCHAR,
+    showdown BOOLEAN NOT NULL,
+    payer VARCHAR,
+    seen_player VARCHAR,
+    winning_category VARCHAR,
+    winning_strength INTEGER,
+    winning_cards VARCHAR,
+    carried_by VARCHAR,
+    retained BOOLEAN,
+    actions INTEGER NOT NULL,
+    bets INTEGER NOT NULL,
+    raises INTEGER NOT NULL,
+    final_level INTEGER,
+    events INTEGER NOT NULL,
+    end_position BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS player_deals (
+    session VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    is_dealer BOOLEAN NOT NULL,
+    den INTEGER NOT NULL,
+    two_hands BOOLEAN NOT NULL,
+    first_action VARCHAR,
+    looked_turn INTEGER,
+    bets INTEGER NOT NULL,
+    blind_bets INTEGER NOT NULL,
+    raises INTEGER NOT NULL,
+    actions INTEGER NOT NULL,
+    see_chances INTEGER NOT NULL,
+    saw BOOLEAN NOT NULL,
+    role VARCHAR,
+    paid_t BIGINT NOT NULL,
+    won_t BIGINT NOT NULL,
+    net_t BIGINT NOT NULL,
+    won BOOLEAN NOT NULL,
+    left_how VARCHAR NOT NULL,
+    hand_cards VARCHAR,
+    hand_category VARCHAR,
+    hand_strength INTEGER,
+    hand_beats INTEGER,
+    hand_wins INTEGER,
+    hand_ties INTEGER,
+    hand_losses INTEGER
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    session VARCHAR PRIMARY KEY,
+    table_name VARCHAR,
+    cards VARCHAR NOT NULL,
+    players INTEGER NOT NULL,
+    den INTEGER NOT NULL,
+    ante_t BIGINT NOT NULL,
+    pots_rule INTEGER NOT NULL,
+    blind_play BOOLEAN NOT NULL,
+    phase VARCHAR NOT NULL,
+    deals INTEGER NOT NULL,
+    deals_projected INTEGER NOT NULL,
+    resolved INTEGER NOT NULL,
+    carried INTEGER NOT NULL,
+    finished BOOLEAN NOT NULL,
+    pot_t BIGINT NOT NULL,
+    last_seq INTEGER NOT NULL,
+    last_position BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS session_players (
+    session VARCHAR NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    den INTEGER NOT NULL,
+    paid_t BIGINT NOT NULL,
+    won_t BIGINT NOT NULL,
+    net_t BIGINT NOT NULL,
+    winner BOOLEAN,
+    PRIMARY KEY (session, seat)
+);
+CREATE TABLE IF NOT EXISTS hand_categories (
+    category VARCHAR PRIMARY KEY,
+    rank INTEGER NOT NULL,
+    hands INTEGER NOT NULL
+);
+
+-- name: comment_columns
+COMMENT ON TABLE events IS 'One row per event of the store, in global position order (voided events stay: the log keeps both).';
+COMMENT ON COLUMN events.position IS 'The store''s global position (may have holes).';
+COMMENT ON COLUMN events.seq IS 'Position in the session''s stream, from 1.';
+COMMENT ON COLUMN events.type IS 'FORMAT.md event type.';
+COMMENT ON COLUMN events.derived IS 'An engine conclusion (pot_won, pot_carried, session_ended).';
+COMMENT ON COLUMN events.deal IS 'Deals dealt so far in the session when this event applied (0 before the first).';
+COMMENT ON COLUMN events.level IS 'For a bet: the level after it, in whole seen units (RULES 5.3).';
+COMMENT ON COLUMN events.amount_t IS 'Ticks paid by a bet or see, or the pot won or carried.';
+COMMENT ON COLUMN events.den IS 'Ticks per stake unit for the session (2 x ante denominator).';
+COMMENT ON COLUMN events.hand IS 'old/new: the hand named by a looked or retained event (RULES 6.4, 6.7).';
+COMMENT ON COLUMN events.voids_seq IS 'For voided: the seq of the recorded event withdrawn.';
+COMMENT ON TABLE deals IS 'One row per ended deal: resolved (RULES 5.6, 5.9) or carried (RULES 6.1).';
+COMMENT ON COLUMN deals.dealer IS 'The dealer (RULES 3.1).';
+COMMENT ON COLUMN deals.players IS 'Players seated, all of whom ante and are dealt (RULES 3.4, 4.1).';
+COMMENT ON COLUMN deals.pot_t IS 'The pot when the deal ended, carried-in pot included, in ticks.';
+COMMENT ON COLUMN deals.carried_in_t IS 'The pot carried into this deal (RULES 6.3), in ticks.';
+COMMENT ON COLUMN deals.result IS 'won or carried.';
+COMMENT ON COLUMN deals.showdown IS 'Won at a showdown after a see (RULES 5.8).';
+COMMENT ON COLUMN deals.payer IS 'At a showdown, the player who paid to see (RULES 5.7).';
+COMMENT ON COLUMN deals.seen_player IS 'At a showdown, the payer''s opponent, who shows first (RULES 5.8).';
+COMMENT ON COLUMN deals.winning_category IS 'RULES 2.2 category of the winning hand at a showdown.';
+COMMENT ON COLUMN deals.winning_strength IS 'The engine''s strength key of the winning hand (larger is better).';
+COMMENT ON COLUMN deals.carried_by IS 'The blind survivor whose pot was carried (RULES 6.1).';
+COMMENT ON COLUMN deals.retained IS 'For a carried pot: the survivor kept the unseen hand (RULES 6.2).';
+COMMENT ON COLUMN deals.actions IS 'Betting actions in the deal: bets, folds and the see (the deal''s length).';
+COMMENT ON COLUMN deals.raises IS 'Bets that raised the level (RULES 5.5).';
+COMMENT ON COLUMN deals.final_level IS 'The level when the deal ended (NULL if nobody bet).';
+COMMENT ON COLUMN deals.events IS 'Events from dealt to the one that ended the deal.';
+COMMENT ON COLUMN deals.end_position IS 'Global position of the event that ended the deal.';
+COMMENT ON TABLE player_deals IS 'One row per player per ended deal.';
+COMMENT ON COLUMN player_deals.two_hands IS 'Held a retained hand beside the new one (RULES 6.3).';
+COMMENT ON COLUMN player_deals.first_action IS 'blind or seen at the player''s first betting action (bet, fold or see; RULES 5.1); NULL if they never acted.';
+COMMENT ON COLUMN player_deals.looked_turn IS 'Own betting actions made before becoming seen: 0 = looked before acting (or blind play is off); NULL = never looked (RULES 5.1, 6.4).';
+COMMENT ON COLUMN player_deals.bets IS 'Bets made (RULES 5.4; a see is not a bet).';
+COMMENT ON COLUMN player_deals.blind_bets IS 'Bets made while blind, i.e. before looking (RULES 5.3).';
+COMMENT ON COLUMN player_deals.raises IS 'Bets that raised the level (RULES 5.5); the opening bet is not a raise.';
+COMMENT ON COLUMN player_deals.actions IS 'Betting actions: bets, the fold, the see.';
+COMMENT ON COLUMN player_deals.see_chances IS 'Turns on which the player could see: two left, a level set, not seen against blind (RULES 5.7).';
+COMMENT ON COLUMN player_deals.saw IS 'Paid to see (RULES 5.7).';
+COMMENT ON COLUMN player_deals.role IS 'payer or seen at a showdown (RULES 5.8).';
+COMMENT ON COLUMN player_deals.paid_t IS 'Paid into this pot: ante, bets, see (ticks).';
+COMMENT ON COLUMN player_deals.won_t IS 'The pot taken, if the player won it (ticks).';
+COMMENT ON COLUMN player_deals.net_t IS 'won_t - paid_t; summed over a session it is the net of RULES 1.5.';
+COMMENT ON COLUMN player_deals.left_how IS 'folded, won_uncontested, paid_to_see, was_seen, carried (blind survivor, hand given up) or retained (blind survivor kept the hand).';
+COMMENT ON COLUMN player_deals.hand_cards IS 'The three cards shown at the showdown (RULES 3.5), sorted by code.';
+COMMENT ON COLUMN player_deals.hand_category IS 'RULES 2.2 category of the shown hand.';
+COMMENT ON COLUMN player_deals.hand_strength IS 'The engine''s strength key of the shown hand.';
+COMMENT ON COLUMN player_deals.hand_beats IS 'Of all 22,100 hands, how many the shown hand beats strictly.';
+COMMENT ON COLUMN player_deals.hand_wins IS 'Of the 18,424 hands from the other 49 cards, how many it beats strictly (heads-up win chance = hand_wins / 18424).';
+COMMENT ON COLUMN player_deals.hand_ties IS 'Of those 18,424, how many are equal (RULES 2.7).';
+COMMENT ON COLUMN player_deals.hand_losses IS 'Of those 18,424, how many beat it.';
+COMMENT ON TABLE sessions IS 'Each session as the engine sees it after the last projected event.';
+COMMENT ON TABLE session_players IS 'Each seat''s standing after the last projected event: the engine''s nets (RULES 1.5), open deal included.';
+COMMENT ON COLUMN session_players.winner IS 'Once the session is over: has the highest net, shared when equal (RULES 1.5).';
+COMMENT ON TABLE hand_categories IS 'RULES 2.8: hands of each category out of 22,100, counted by the engine''s ranking.';
+COMMENT ON TABLE checkpoint IS 'The last global position applied; written in the same transaction as the rows.';
+
+-- name: drop_tables
+DROP TABLE IF EXISTS events;
+DROP TABLE IF EXISTS deals;
+DROP TABLE IF EXISTS player_deals;
+DROP TABLE IF EXISTS sessions;
+DROP TABLE IF EXISTS session_players;
+DROP TABLE IF EXISTS hand_categories;
+DROP TABLE IF EXISTS checkpoint;
+DROP TABLE IF EXISTS meta;
+
+-- name: insert_events
+INSERT INTO events
+SELECT unnest($position::BIGINT[]), unnest($session::VARCHAR[]), unnest($seq::INTEGER[]),
+       unnest($type::VARCHAR[]), unnest($derived::BOOLEAN[]), unnest($deal::INTEGER[]),
+       unnest($player::VARCHAR[]), unnest($level::INTEGER[]), unnest($amount_t::BIGINT[]),
+       unnest($den::INTEGER[]), unnest($hand::VARCHAR[]), unnest($voids_seq::INTEGER[]);
+
+-- name: insert_deals
+INSERT INTO deals
+SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($dealer::VARCHAR[]),
+       unnest($dealer_seat::INTEGER[]), unnest($players::INTEGER[]), unnest($den::INTEGER[]),
+       unnest($pot_t::BIGINT[]), unnest($carried_in_t::BIGINT[]), unnest($result::VARCHAR[]),
+       unnest($winner::VARCHAR[]), unnest($showdown::BOOLEAN[]), unnest($payer::VARCHAR[]),
+       unnest($seen_player::VARCHAR[]), unnest($winning_category::VARCHAR[]),
+       unnest($winning_strength::INTEGER[]), unnest($winning_cards::VARCHAR[]),
+       unnest($carried_by::VARCHAR[]), unnest($retained::BOOLEAN[]), unnest($actions::INTEGER[]),
+       unnest($bets::INTEGER[]), unnest($raises::INTEGER[]), unnest($final_level::INTEGER[]),
+       unnest($events::INTEGER[]), unnest($end_position::BIGINT[]);
+
+-- name: insert_player_deals
+INSERT INTO player_deals
+SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($seat::INTEGER[]),
+       unnest($player::VARCHAR[]), unnest($is_dealer::BOOLEAN[]), unnest($den::INTEGER[]),
+       unnest($two_hands::BOOLEAN[]), unnest($first_action::VARCHAR[]),
+       unnest($looked_turn::INTEGER[]), unnest($bets::INTEGER[]), unnest($blind_bets::INTEGER[]),
+       unnest($raises::INTEGER[]), unnest($actions::INTEGER[]), unnest($see_chances::INTEGER[]),
+       unnest($saw::BOOLEAN[]), unnest($role::VARCHAR[]), unnest($paid_t::BIGINT[]),
+       unnest($won_t::BIGINT[]), unnest($net_t::BIGINT[]), unnest($won::BOOLEAN[]),
+       unnest($left_how::VARCHAR[]), unnest($hand_cards::VARCHAR[]),
+       unnest($hand_category::VARCHAR[]), unnest($hand_strength::INTEGER[]),
+       unnest($hand_beats::INTEGER[]), unnest($hand_wins::INTEGER[]), unnest($hand_ties::INTEGER[]),
+       unnest($hand_losses::INTEGER[]);
+
+-- name: retract_deals
+DELETE FROM deals WHERE session = $session AND deal > $deal;
+
+-- name: retract_player_deals
+DELETE FROM player_deals WHERE session = $session AND deal > $deal;
+
+-- name: forget_sessions
+DELETE FROM sessions WHERE session IN (SELECT unnest($sessions::VARCHAR[]));
+
+-- name: forget_session_players
+DELETE FROM session_players WHERE session IN (SELECT unnest($sessions::VARCHAR[]));
+
+-- name: insert_sessions
+INSERT INTO sessions
+SELECT unnest($session::VARCHAR[]), unnest($table_name::VARCHAR[]), unnest($cards::VARCHAR[]),
+       unnest($players::INTEGER[]), unnest($den::INTEGER[]), unnest($ante_t::BIGINT[]),
+       unnest($pots_rule::INTEGER[]), unnest($blind_play::BOOLEAN[]), unnest($phase::VARCHAR[]),
+       unnest($deals::INTEGER[]), unnest($deals_projected::INTEGER[]), unnest($resolved::INTEGER[]),
+       unnest($carried::INTEGER[]), unnest($finished::BOOLEAN[]), unnest($pot_t::BIGINT[]),
+       unnest($last_seq::INTEGER[]), unnest($last_position::BIGINT[]);
+
+-- name: insert_session_players
+INSERT INTO session_players
+SELECT unnest($session::VARCHAR[]), unnest($seat::INTEGER[]), unnest($player::VARCHAR[]),
+       unnest($den::INTEGER[]), unnest($paid_t::BIGINT[]), unnest($won_t::BIGINT[]),
+       unnest($net_t::BIGINT[]), unnest($winner::BOOLEAN[]);
+
+-- name: insert_hand_categories
+INSERT INTO hand_categories
+SELECT unnest($category::VARCHAR[]), unnest($rank::INTEGER[]), unnest($hands::INTEGER[]);
+
+-- name: read_checkpoint
+SELECT position, events FROM checkpoint WHERE id = 1;
+
+-- name: write_checkpoint
+INSERT OR REPLACE INTO checkpoint VALUES (1, $position, $events);

@@ -1,0 +1,245 @@
+-- The players' statistics. Each query only aggregates the facts of schema.sql; every rule was
+-- applied by the engine when the facts were written. Parameters: $session and $player narrow
+-- the rows (NULL: all); $den is the common denominator of the money columns (the least common
+-- multiple of the sessions' den, see schema.sql): a column ending in _num is an exact amount in
+-- 1/$den stake units. Every rate and average comes with the count it is taken over (column
+-- named in the last field of its "col:" line), so a figure from 3 deals is not read as a trend.
+
+-- name: player_stats
+-- about: Each player's play and results over the ended deals (one session with $session, or
+-- about: all sessions), best net first.
+-- col: player | name | RULES 1.3 | The player's name as seated; one name across sessions is one player.
+-- col: sessions | sessions | RULES 1 | Sessions with at least one ended deal for the player.
+-- col: deals | deals | RULES 3.4, 4.1 | Ended deals the player was dealt into (every seated player antes and is dealt).
+-- col: net | stake units | RULES 1.5 | Everything won minus everything paid (antes, bets, sees) in those deals. | deals
+-- col: net_per_deal | stake units per deal | RULES 1.5 | net / deals. | deals
+-- col: pots_won | pots | RULES 5.6, 5.9 | Pots taken, at a showdown or uncontested. | deals
+-- col: pots_won_showdown | pots | RULES 5.8, 5.9 | Pots taken at a showdown. | deals
+-- col: pots_won_uncontested | pots | RULES 5.6 | Pots taken by a seen survivor when everyone else folded. | deals
+-- col: blind_rate | share of first actions | RULES 5.1 | Share of deals in which the player's first betting action (bet, fold or see) was made blind. | blind_rate_n
+-- col: avg_bets_before_looking | bets per deal | RULES 5.1, 5.3 | Bets made while blind (before looking), per deal played. | avg_bets_before_looking_n
+-- col: bet_share | share of deals | RULES 5.4 | Share of deals with at least one bet by the player. | bet_share_n
+-- col: raise_rate | share of bets | RULES 5.5 | Share of the player's bets that raised the level (the opening bet is not a raise). | raise_rate_n
+-- col: see_rate | share of turns | RULES 5.7 | Sees per turn on which the player could see (two players left, a level set, not seen against blind). | see_rate_n
+-- col: payer_win_rate | share of showdowns | RULES 5.8 | Share of showdowns won by the player as the payer (who must hold a strictly better hand). | payer_win_rate_n
+-- col: seen_win_rate | share of showdowns | RULES 5.8 | Share of showdowns won by the player as the one seen. | seen_win_rate_n
+-- col: carried_caused | pots | RULES 6.1 | Pots carried forward because the player survived blind. | deals
+-- col: biggest_pot_won | stake units | RULES 5.9 | The largest pot the player took (NULL if none). | pots_won
+WITH pd AS (
+    SELECT *
+    FROM player_deals
+    WHERE ($session::VARCHAR IS NULL OR session = $session)
+      AND ($player::VARCHAR IS NULL OR player = $player)
+),
+agg AS (
+    SELECT
+        player,
+        count(DISTINCT session) AS sessions,
+        count(*) AS deals,
+        sum(net_t * ($den // den)) AS net_num,
+        count(*) FILTER (WHERE won) AS pots_won,
+        count(*) FILTER (WHERE won AND role IS NOT NULL) AS pots_won_showdown,
+        count(*) FILTER (WHERE left_how = 'won_uncontested') AS pots_won_uncontested,
+        count(*) FILTER (WHERE first_action = 'blind') AS blind_first,
+        count(first_action) AS blind_rate_n,
+        sum(blind_bets) AS blind_bets,
+        count(*) FILTER (WHERE bets > 0) AS deals_with_bet,
+        sum(raises) AS raises,
+        sum(bets) AS bets,
+        count(*) FILTER (WHERE saw) AS sees,
+        sum(see_chances) AS see_chances,
+        count(*) FILTER (WHERE role = 'payer' AND won) AS payer_wins,
+        count(*) FILTER (WHERE role = 'payer') AS payer_showdowns,
+        count(*) FILTER (WHERE role = 'seen' AND won) AS seen_wins,
+        count(*) FILTER (WHERE role = 'seen') AS seen_showdowns,
+        count(*) FILTER (WHERE left_how IN ('carried', 'retained')) AS carried_caused,
+        max(won_t * ($den // den)) FILTER (WHERE won) AS biggest_pot_num
+    FROM pd
+    GROUP BY player
+)
+SELECT
+    player,
+    sessions,
+    deals,
+    net_num,
+    pots_won,
+    pots_won_showdown,
+    pots_won_uncontested,
+    blind_first,
+    blind_first / nullif(blind_rate_n, 0) AS blind_rate,
+    blind_rate_n,
+    blind_bets,
+    blind_bets / nullif(deals, 0) AS avg_bets_before_looking,
+    deals AS avg_bets_before_looking_n,
+    deals_with_bet,
+    deals_with_bet / nullif(deals, 0) AS bet_share,
+    deals AS bet_share_n,
+    raises,
+    raises / nullif(bets, 0) AS raise_rate,
+    bets AS raise_rate_n,
+    sees,
+    sees / nullif(see_chances, 0) AS see_rate,
+    see_chances AS see_rate_n,
+    payer_wins,
+    payer_wins / nullif(payer_showdowns, 0) AS payer_win_rate,
+    payer_showdowns AS payer_win_rate_n,
+    seen_wins,
+    seen_wins / nullif(seen_showdowns, 0) AS seen_win_rate,
+    seen_showdowns AS seen_win_rate_n,
+    carried_caused,
+    biggest_pot_num
+FROM agg
+ORDER BY net_num DESC, player;
+
+-- name: leaderboard
+-- about: Each session's standing, best net first: the engine's nets after the last projected event
+-- about: (an unfinished session shows who leads). RULES 1.5: the highest net wins; exactly equal
+-- about: highest nets share the win.
+-- col: session | session | RULES 1 | The session.
+-- col: finished | yes/no | RULES 1.4 | The last pot is resolved.
+-- col: player | name | RULES 1.3 | The player.
+-- col: net | stake units | RULES 1.5 | Won minus paid over the session so far. | deals
+-- col: deals | deals | RULES 3.4 | Deals dealt in the session so far.
+-- col: place | place | RULES 1.5 | 1 + the number of players with a higher net.
+-- col: top | yes/no | RULES 1.5 | Holds the highest net of the session.
+-- col: winner | yes/no | RULES 1.5 | The session is over and the player holds the highest net.
+-- col: shared_by | players | RULES 1.5 | How many players hold the highest net (a shared win when above 1).
+WITH sp AS (
+    SELECT sp.session, sp.seat, sp.player, sp.net_t * ($den // sp.den) AS net_num,
+           s.finished, s.deals
+    FROM session_players sp JOIN sessions s USING (session)
+    WHERE $session::VARCHAR IS NULL OR sp.session = $session
+),
+ranked AS (
+    SELECT *,
+           rank() OVER (PARTITION BY session ORDER BY net_num DESC) AS place,
+           net_num = max(net_num) OVER (PARTITION BY session) AS top
+    FROM sp
+)
+SELECT session, finished, player, net_num, deals, place, top, top AND finished AS winner,
+       count(*) FILTER (WHERE top) OVER (PARTITION BY session) AS shared_by
+FROM ranked
+ORDER BY session, place, seat;
+
+-- name: overall_leaderboard
+-- about: Players over all finished sessions: wins, shared wins (RULES 1.5) and nets, most win
+-- about: shares first.
+-- col: player | name | RULES 1.3 | The player.
+-- col: sessions | sessions | RULES 1.4 | Finished sessions played.
+-- col: wins | sessions | RULES 1.5 | Sessions won outright (the one highest net).
+-- col: shared_wins | sessions | RULES 1.5 | Sessions whose win the player shared (equal highest nets).
+-- col: win_share | sessions | RULES 1.5 | Wins counted 1/k when shared by k players. | sessions
+-- col: net | stake units | RULES 1.5 | Total net over those sessions. | sessions
+WITH sp AS (
+    SELECT sp.session, sp.player, sp.net_t * ($den // sp.den) AS net_num
+    FROM session_players sp JOIN sessions s USING (session)
+    WHERE s.finished
+),
+ranked AS (
+    SELECT *, net_num = max(net_num) OVER (PARTITION BY session) AS top FROM sp
+),
+shared AS (
+    SELECT *, count(*) FILTER (WHERE top) OVER (PARTITION BY session) AS shared_by FROM ranked
+)
+SELECT player,
+       count(*) AS sessions,
+       count(*) FILTER (WHERE top AND shared_by = 1) AS wins,
+       count(*) FILTER (WHERE top AND shared_by > 1) AS shared_wins,
+       sum(CASE WHEN top THEN 1.0 / shared_by ELSE 0 END) AS win_share,
+       sum(net_num) AS net_num
+FROM shared
+GROUP BY player
+ORDER BY win_share DESC, net_num DESC, player;
+
+-- name: showdown_hands
+-- about: The hand categories shown at showdowns beside their frequency in the pack (RULES 2.8):
+-- about: shown hands are chosen by the players' betting, so a category shown more often than its
+-- about: RULES 2.8 share is one players bet on.
+-- col: category | category | RULES 2.2 | The hand category, best first.
+-- col: shown | hands | RULES 3.5, 5.8 | Hands of the category shown in full at a showdown. | shown_n
+-- col: shown_share | share of shown hands | RULES 5.8 | shown / all hands shown. | shown_n
+-- col: shown_n | hands | RULES 5.8 | All hands shown in full.
+-- col: won | hands | RULES 5.8 | Shown hands of the category that took the pot. | shown
+-- col: win_rate | share of shown hands | RULES 5.8 | won / shown. | shown
+-- col: avg_win_chance | chance | RULES 2 | Mean heads-up win chance of the shown hands against a random hand from the other 49 cards (exact per hand). | shown
+-- col: rules_hands | hands | RULES 2.8 | Hands of the category among the 22,100 of the pack.
+-- col: rules_share | share of the pack | RULES 2.8 | rules_hands / 22,100.
+WITH shown AS (
+    SELECT hand_category AS category,
+           count(*) AS shown,
+           count(*) FILTER (WHERE won) AS won,
+           avg(hand_wins) / 18424 AS avg_win_chance
+    FROM player_deals
+    WHERE hand_category IS NOT NULL
+      AND ($session::VARCHAR IS NULL OR session = $session)
+      AND ($player::VARCHAR IS NULL OR player = $player)
+    GROUP BY hand_category
+)
+SELECT c.category,
+       coalesce(s.shown, 0) AS shown,
+       coalesce(s.shown, 0) / nullif(sum(coalesce(s.shown, 0)) OVER (), 0) AS shown_share,
+       sum(coalesce(s.shown, 0)) OVER () AS shown_n,
+       coalesce(s.won, 0) AS won,
+       s.won / nullif(s.shown, 0) AS win_rate,
+       s.avg_win_chance,
+       c.hands AS rules_hands,
+       c.hands / 22100 AS rules_share
+FROM hand_categories c LEFT JOIN shown s USING (category)
+ORDER BY c.rank DESC;
+
+-- name: pot_sizes
+-- about: Pot sizes of the ended deals by how the deal ended, and over all (kind 'all').
+-- col: kind | kind | RULES 5.6, 5.9, 6.1 | showdown, uncontested, carried, or all.
+-- col: deals | deals | RULES 3.4 | Ended deals of the kind.
+-- col: pot_mean | stake units | RULES 4.1, 5.4 | Mean pot when the deal ended, carried-in pot included. | deals
+-- col: pot_min | stake units | RULES 4.1 | Smallest pot. | deals
+-- col: pot_median | stake units | RULES 4.1 | Median pot (the lower middle value). | deals
+-- col: pot_max | stake units | RULES 4.1 | Largest pot. | deals
+-- col: carried_in_mean | stake units | RULES 6.3 | Mean pot carried into the deal. | deals
+SELECT coalesce(kind, 'all') AS kind,
+       count(*) AS deals,
+       sum(pot_num) AS pot_sum_num,
+       min(pot_num) AS pot_min_num,
+       quantile_disc(pot_num, 0.5) AS pot_median_num,
+       max(pot_num) AS pot_max_num,
+       sum(carried_in_num) AS carried_in_sum_num
+FROM (
+    SELECT CASE WHEN result = 'carried' THEN 'carried'
+                WHEN showdown THEN 'showdown' ELSE 'uncontested' END AS kind,
+           pot_t * ($den // den) AS pot_num,
+           carried_in_t * ($den // den) AS carried_in_num
+    FROM deals
+    WHERE $session::VARCHAR IS NULL OR session = $session
+)
+GROUP BY ROLLUP (kind)
+ORDER BY kind NULLS LAST;
+
+-- name: deal_lengths
+-- about: Deal lengths in betting actions (bets, folds and the see) by how the deal ended, and over
+-- about: all (kind 'all').
+-- col: kind | kind | RULES 5.6, 5.9, 6.1 | showdown, uncontested, carried, or all.
+-- col: deals | deals | RULES 3.4 | Ended deals of the kind.
+-- col: actions_mean | actions | RULES 5.2 | Mean betting actions per deal. | deals
+-- col: actions_min | actions | RULES 5.2 | Fewest. | deals
+-- col: actions_median | actions | RULES 5.2 | Median (the lower middle value). | deals
+-- col: actions_max | actions | RULES 5.2 | Most. | deals
+-- col: raises_mean | raises | RULES 5.5 | Mean raises per deal. | deals
+SELECT coalesce(kind, 'all') AS kind,
+       count(*) AS deals,
+       avg(actions) AS actions_mean,
+       min(actions) AS actions_min,
+       quantile_disc(actions, 0.5) AS actions_median,
+       max(actions) AS actions_max,
+       avg(raises) AS raises_mean
+FROM (
+    SELECT CASE WHEN result = 'carried' THEN 'carried'
+                WHEN showdown THEN 'showdown' ELSE 'uncontested' END AS kind,
+           actions, raises
+    FROM deals
+    WHERE $session::VARCHAR IS NULL OR session = $session
+)
+GROUP BY ROLLUP (kind)
+ORDER BY kind NULLS LAST;
+
+-- name: dens
+SELECT DISTINCT den FROM sessions;

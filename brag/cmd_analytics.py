@@ -1,0 +1,297 @@
+"""``brag stats``, ``brag leaderboard`` and ``brag analytics refresh|export|show`` (issue 5).
+
+The statistics come from the DuckDB projection (``--analytics PATH``, default beside the store:
+``brag.duckdb`` next to ``brag.db``), brought up to date with the store before ``stats`` and
+``leaderboard`` are shown. Money is exact: JSON and CSV write amounts as FORMAT.md does (``"9"``,
+``"-17/2"``); every rate is written beside the count it is taken over (``blind_rate_n``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+from fractions import Fraction
+from typing import Any
+
+from events.amounts import amount_text, format_amount
+
+FORMATS = ("table", "json", "csv")
+SHOW = ("player_stats", "leaderboard", "overall_leaderboard", "showdown_hands", "pot_sizes",
+        "deal_lengths")  # fmt: skip
+
+
+def default_analytics(db: str) -> str:
+    """The DuckDB file beside a SQLite store (``x.db`` -> ``x.duckdb``); ``./brag.duckdb`` for a
+    server or in-memory store."""
+    path = db
+    if path.startswith("sqlite:///"):
+        path = path[len("sqlite:///") :]
+    if "://" in path or not path or path.startswith(":memory:"):
+        return "brag.duckdb"
+    base, ext = os.path.splitext(path)
+    return (base if ext in (".db", ".sqlite", ".sqlite3") else path) + ".duckdb"
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    opts = argparse.ArgumentParser(add_help=False)
+    opts.add_argument(
+        "--analytics",
+        metavar="PATH",
+        help="the DuckDB projection (default: beside the store, e.g. brag.duckdb next to brag.db)",
+    )
+    stats = sub.add_parser(
+        "stats",
+        parents=[common, opts],
+        help="players' statistics (each rate with its count)",
+        description="Per player: deals, net, pots won, blind rate, see rate and more, for one "
+        "session or all. The projection is refreshed from the store first.",
+    )
+    stats.add_argument("--session", help="one session only")
+    stats.add_argument("--player", help="one player only")
+    stats.add_argument("--format", choices=FORMATS, default="table")
+    stats.add_argument("--no-refresh", action="store_true", help="do not read the store first")
+    stats.set_defaults(func=cmd_stats)
+
+    board = sub.add_parser(
+        "leaderboard",
+        parents=[common, opts],
+        help="session standings with the shared win of RULES 1.5",
+        description="Each session's players by net (RULES 1.5: equal highest nets share the "
+        "win); without --session, also the players over all finished sessions.",
+    )
+    board.add_argument("--session", help="one session only")
+    board.add_argument("--format", choices=FORMATS, default="table")
+    board.add_argument("--no-refresh", action="store_true", help="do not read the store first")
+    board.set_defaults(func=cmd_leaderboard)
+
+    ana = sub.add_parser("analytics", parents=[common], help="the DuckDB projection of the log")
+    asub = ana.add_subparsers(dest="analytics_command", required=True, metavar="ACTION")
+    ref = asub.add_parser(
+        "refresh",
+        parents=[common, opts],
+        help="bring the projection up to date with the store",
+        description="Applies the events stored since the last refresh (resumable after a crash).",
+    )
+    ref.add_argument("--rebuild", action="store_true", help="drop the projection and start over")
+    ref.set_defaults(func=cmd_refresh)
+    exp = asub.add_parser(
+        "export",
+        parents=[common, opts],
+        help="write the fact tables as Parquet files",
+        description="Writes events, deals, player_deals, sessions, session_players and "
+        "hand_categories as DIR/TABLE.parquet (DuckDB, pandas and pyarrow read them).",
+    )
+    exp.add_argument("--parquet", metavar="DIR", required=True)
+    exp.add_argument("--no-refresh", action="store_true", help="do not read the store first")
+    exp.set_defaults(func=cmd_export)
+    show = asub.add_parser(
+        "show",
+        parents=[common, opts],
+        help="one statistic, or with --describe what each column means",
+        description="Runs one statistic of analytics/sql/stats.sql.",
+    )
+    show.add_argument("name", choices=SHOW)
+    show.add_argument("--session", help="one session only (where the statistic allows it)")
+    show.add_argument("--player", help="one player only (where the statistic allows it)")
+    show.add_argument("--format", choices=FORMATS, default="table")
+    show.add_argument("--describe", action="store_true", help="print the columns' definitions")
+    show.add_argument("--no-refresh", action="store_true", help="do not read the store first")
+    show.set_defaults(func=cmd_show)
+
+
+# --- plumbing --------------------------------------------------------------------------------------
+
+
+def _store_exists(db: str) -> bool:
+    path = db[len("sqlite:///") :] if db.startswith("sqlite:///") else db
+    if "://" in path:
+        return True
+    return os.path.exists(path)
+
+
+def _open(args: argparse.Namespace, *, refresh: bool, rebuild: bool = False) -> Any:
+    import analytics
+
+    path = args.analytics or default_analytics(args.db)
+    con = analytics.connect(path)
+    if refresh:
+        if not _store_exists(args.db):
+            if rebuild or not os.path.exists(path):
+                raise SystemExit(f"brag: no event store at {args.db}")
+            print(f"brag: no event store at {args.db}; showing {path} as it is", file=sys.stderr)
+            return con
+        from analytics.sources import open_source
+
+        store = open_source(args.db)
+        try:
+            if rebuild:
+                analytics.rebuild(store, con)
+            else:
+                analytics.refresh(store, con)
+        finally:
+            close = getattr(store, "close", None)
+            if close:
+                close()
+    return con
+
+
+def _amount(x: Fraction | None) -> str | None:
+    return None if x is None else str(format_amount(x))
+
+
+def _public(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The documented columns (and the counts beside them), money as FORMAT.md amounts."""
+    from analytics.queries import columns
+
+    keys: list[str] = []
+    for c in columns(name):
+        keys.append(c.name)
+        if c.count and c.count.endswith("_n") and c.count not in keys:
+            keys.append(c.count)
+    out = []
+    for r in rows:
+        o: dict[str, Any] = {}
+        for k in keys:
+            v = r.get(k)
+            o[k] = _amount(v) if isinstance(v, Fraction) else v
+        out.append(o)
+    return out
+
+
+def _cell(key: str, row: dict[str, Any]) -> str:
+    v = row.get(key)
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else ""
+    n = row.get(f"{key}_n")
+    if isinstance(v, float):
+        text = f"{v:.0%}" if ("rate" in key or "share" in key) else f"{v:.2f}"
+        return f"{text} of {n}" if n is not None else text
+    if isinstance(v, str) and "/" in v or key in ("net", "net_per_deal", "biggest_pot_won"):
+        try:
+            return amount_text(Fraction(v))
+        except (ValueError, ZeroDivisionError):
+            return str(v)
+    return str(v)
+
+
+def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
+    public = _public(name, rows)
+    if fmt == "json":
+        print(json.dumps(public, ensure_ascii=False, indent=1))
+        return
+    if fmt == "csv":
+        if public:
+            w = csv.DictWriter(sys.stdout, fieldnames=list(public[0]))
+            w.writeheader()
+            w.writerows(public)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    from analytics.queries import columns
+
+    shown = [c.name for c in columns(name)]
+    if name == "player_stats" and 0 < len(public) <= 6:
+        # Few players: one column each, one line per statistic (fits a terminal).
+        table = Table(title=title)
+        table.add_column("statistic")
+        for r in public:
+            table.add_column(str(r["player"]), justify="right")
+        for k in shown[1:]:
+            table.add_row(k.replace("_", " "), *(_cell(k, r) for r in public))
+        Console().print(table)
+        return
+    table = Table(title=title)
+    for k in shown:
+        table.add_column(k.replace("_", " "), justify="left" if k in ("player", "session",
+                         "category", "kind") else "right")  # fmt: skip
+    for r in public:
+        table.add_row(*(_cell(k, r) for k in shown))
+    Console().print(table)
+    if not public:
+        print("(no ended deals yet)")
+
+
+# --- commands ---------------------------------------------------------------------------------------
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from analytics import queries
+
+    con = _open(args, refresh=not args.no_refresh)
+    rows = queries.player_stats(con, session=args.session, player=args.player)
+    where = f"session {args.session}" if args.session else "all sessions"
+    _print("player_stats", rows, args.format, f"Players, {where} (rates: share of N)")
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from analytics import queries
+
+    con = _open(args, refresh=not args.no_refresh)
+    rows = queries.leaderboard(con, session=args.session)
+    if args.format != "table":
+        _print("leaderboard", rows, args.format, "")
+        return 0
+    _print("leaderboard", rows, "table", "Sessions (RULES 1.5: equal highest nets share the win)")
+    if not args.session:
+        _print("overall_leaderboard", queries.overall_leaderboard(con), "table",
+               "Over all finished sessions")  # fmt: skip
+    return 0
+
+
+def cmd_refresh(args: argparse.Namespace) -> int:
+    import analytics
+
+    con = _open(args, refresh=False)
+    from analytics.sources import open_source
+
+    if not _store_exists(args.db):
+        print(f"brag: no event store at {args.db}", file=sys.stderr)
+        return 2
+    store = open_source(args.db)
+    try:
+        report = analytics.rebuild(store, con) if args.rebuild else analytics.refresh(store, con)
+    finally:
+        close = getattr(store, "close", None)
+        if close:
+            close()
+    rate = report.events / report.seconds if report.seconds > 0 else 0.0
+    print(
+        f"{report.events} events applied in {report.batches} batches "
+        f"({rate:,.0f} events/s); checkpoint at position {report.position}"
+    )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    import analytics
+
+    con = _open(args, refresh=not args.no_refresh)
+    for table, path in analytics.export_parquet(con, args.parquet).items():
+        print(f"{table}: {path}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from analytics import queries
+
+    if args.describe:
+        for c in queries.columns(args.name):
+            count = f" Count: {c.count}." if c.count else ""
+            rules = f" ({c.rules})" if c.rules else ""
+            print(f"{c.name} [{c.unit}]{rules}: {c.definition}{count}")
+        return 0
+    con = _open(args, refresh=not args.no_refresh)
+    params: dict[str, Any] = {"session": args.session, "player": args.player}
+    fn = getattr(queries, args.name)
+    import inspect
+
+    accepted = {k: v for k, v in params.items() if k in inspect.signature(fn).parameters}
+    _print(args.name, fn(con, **accepted), args.format, args.name.replace("_", " "))
+    return 0

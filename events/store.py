@@ -285,12 +285,6 @@ def event_from_row(
     return parse_raw(raw)
 
 
-def _same(stored: StoredEvent, row: Row) -> bool:
-    return stored.type == row.type and json.loads(payload_of(stored.event)) == json.loads(
-        row.payload
-    )
-
-
 def resolve_url(url_or_path: str | os.PathLike[str] | None) -> str:
     """``None`` → ``$BRAG_DB`` or ``./brag.db``; otherwise the argument as text."""
     if url_or_path is None:
@@ -336,6 +330,10 @@ class EventStore:
 
     def _load(self, session: str, upto: int | None = None) -> list[StoredEvent]:
         """The session's rows with ``seq <= upto`` (all when ``None``), in seq order."""
+        raise NotImplementedError
+
+    def _find(self, ids: list[str]) -> list[StoredEvent]:
+        """Stored rows with these ids (any session), outside a transaction."""
         raise NotImplementedError
 
     def _transaction(self) -> AbstractContextManager[Tx]:
@@ -506,6 +504,13 @@ class EventStore:
         events = list(events)
         if not events:
             return []
+        if any(e.id is not None for e in events):
+            found = self._find([str(e.id) for e in events if e.id is not None])
+            if found:
+                decided = self._retry(session, events, found)
+                if decided and isinstance(decided[0], StoredEvent):
+                    return decided  # type: ignore[return-value]
+                events = decided  # type: ignore[assignment]
         plan = self._plan(session, events, expected_seq)
         return self._write(plan, retry=True)
 
@@ -513,10 +518,8 @@ class EventStore:
         """The write transaction: ids already stored (a retry, or :class:`IdConflict`), then the
         seq check (:class:`ConcurrencyConflict`), then the insert; all or nothing."""
         with self._transaction() as tx:
-            for _ in range(3):
-                found = tx.find(list(plan.given_ids)) if plan.given_ids else []
-                if not found:
-                    break
+            found = tx.find(list(plan.given_ids)) if plan.given_ids else []
+            if found:  # stored since we looked (another writer): decide again, under the lock
                 if not retry:
                     s = found[0]
                     raise IdConflict(
@@ -525,10 +528,10 @@ class EventStore:
                         s.seq,
                         f"event id {s.id} is already stored in session {s.session!r} (seq {s.seq})",
                     )
-                decided = self._check_ids(plan, found)
-                if isinstance(decided, list):
-                    return decided
-                plan = decided
+                decided = self._retry(plan.session, [r.event for r in plan.rows], found)
+                if decided and isinstance(decided[0], StoredEvent):
+                    return decided  # type: ignore[return-value]
+                plan = self._plan(plan.session, decided, plan.expected)  # type: ignore[arg-type]
             actual = tx.last_seq(plan.session)
             if actual != plan.expected:
                 raise ConcurrencyConflict(plan.session, plan.expected, actual)
@@ -616,53 +619,54 @@ class EventStore:
             )
         return rows
 
-    def _check_ids(self, plan: Plan, found: list[StoredEvent]) -> list[StoredEvent] | Plan:
-        """Inside the write transaction: what to do about ids of the batch already stored.
+    def _known(self, session: str, events: list[AnyEvent], found: list[StoredEvent]) -> set[str]:
+        """The ids of ``events`` already stored with the same content in ``session``.
 
-        All given ids stored with the same content → the stored rows (a retry: nothing new).
-        One stored with other content, or in another session → :class:`IdConflict`. Some stored
-        → those are no-ops: the rest is planned again without them (the caller's seq decides)."""
-        if not found:
-            return plan
+        Raises :class:`IdConflict` for an id stored with other content or in another session."""
         by_id = {str(s.id): s for s in found}
-        for rid in plan.given_ids:
-            s = by_id.get(rid)
+        known: set[str] = set()
+        for e in events:
+            if e.id is None:
+                continue
+            s = by_id.get(str(e.id))
             if s is None:
                 continue
-            row = plan.rows[plan.given_ids[rid]]
-            if s.session != plan.session:
+            if s.session != session:
                 raise IdConflict(
                     s.id,
                     s.session,
                     s.seq,
-                    f"event id {rid} is already stored in session {s.session!r} (seq {s.seq})",
+                    f"event id {e.id} is already stored in session {s.session!r} (seq {s.seq})",
                 )
-            if not _same(s, row):
+            if s.type != e.type or payload_of(s.event) != payload_of(e):
                 raise IdConflict(
                     s.id,
                     s.session,
                     s.seq,
-                    f"event id {rid} is already stored as seq {s.seq} ({s.type}) with other "
+                    f"event id {e.id} is already stored as seq {s.seq} ({s.type}) with other "
                     "content",
                 )
-        recorded_given = [
-            r.id for r in plan.rows if r.id in plan.given_ids and not isinstance(r.event, _DERIVED)
-        ]
-        recorded_new = [
-            r for r in plan.rows if r.id not in by_id and not isinstance(r.event, _DERIVED)
-        ]
-        if all(rid in by_id for rid in recorded_given) and not recorded_new:
-            # An idempotent retry: give back what was stored then, with its derived events.
-            lo = min(s.seq for s in found)
-            hi = max(s.seq for s in found)
-            rows = self._load(plan.session, upto=hi + 2)
-            out = [r for r in rows if lo <= r.seq <= hi]
-            out += [r for r in rows if r.seq > hi and r.derived][:2]
-            return out
-        rest = [
-            r.event for r in plan.rows if r.id not in by_id and not isinstance(r.event, _DERIVED)
-        ]
-        return self._plan(plan.session, rest, plan.expected)
+            known.add(str(e.id))
+        return known
+
+    def _retry(
+        self, session: str, events: list[AnyEvent], found: list[StoredEvent]
+    ) -> list[StoredEvent] | list[AnyEvent]:
+        """What to do about a batch some of whose ids are stored: every recorded event already
+        stored → the rows stored then (with their derived events); else the events still new."""
+        known = self._known(session, events, found)
+        if not known:
+            return events
+        rest = [e for e in events if e.id is None or str(e.id) not in known]
+        if any(not isinstance(e, _DERIVED) for e in rest):
+            return rest
+        mine = [s for s in found if str(s.id) in known]
+        lo = min(s.seq for s in mine)
+        hi = max(s.seq for s in mine)
+        rows = self._load(session, upto=hi + 2)
+        out = [r for r in rows if lo <= r.seq <= hi]
+        out += [r for r in rows if r.seq > hi and r.derived][:2]
+        return out
 
     # -- import ------------------------------------------------------------------------------------
 

@@ -96,6 +96,10 @@ class MemoryStore(EventStore):
             rows = list(self._data.by_session.get(session, ()))
         return rows if upto is None else rows[:upto]
 
+    def _find(self, ids: list[str]) -> list[StoredEvent]:
+        with self._data.lock:
+            return [self._data.by_id[i] for i in ids if i in self._data.by_id]
+
     def last_seq(self, session: str) -> int:
         with self._data.lock:
             rows = self._data.by_session.get(session)

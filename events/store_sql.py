@@ -155,8 +155,13 @@ class _SqlTx:
         self.conn = conn
 
     def find(self, ids: list[str]) -> list[StoredEvent]:
-        marks = ", ".join([self.store.MARK] * len(ids))
-        cur = self.conn.execute(f"SELECT {COLUMNS} FROM {TABLE} WHERE id IN ({marks})", ids)
+        if self.store.MARK == "%s":
+            cur = self.conn.execute(
+                f"SELECT {COLUMNS} FROM {TABLE} WHERE id = ANY(%s::uuid[])", (ids,)
+            )
+        else:
+            marks = ", ".join("?" * len(ids))
+            cur = self.conn.execute(f"SELECT {COLUMNS} FROM {TABLE} WHERE id IN ({marks})", ids)
         return [self.store._row(r) for r in cur.fetchall()]
 
     def last_seq(self, session: str) -> int:
@@ -214,6 +219,10 @@ class _SqlStore(EventStore):
                 (session, upto),
             )
         return [self._row(r) for r in rows]
+
+    def _find(self, ids: list[str]) -> list[StoredEvent]:
+        with self._errors():
+            return _SqlTx(self, self._conn()).find(ids)
 
     def _last_seq_on(self, conn: Any, session: str) -> int:
         cur = conn.execute(self._sql(f"SELECT max(seq) FROM {TABLE} WHERE session = ?"), (session,))

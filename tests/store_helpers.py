@@ -1,0 +1,218 @@
+"""Helpers for the store tests and ``bench/append.py``: random legal sessions, deal batches, and the
+PostgreSQL test server.
+
+Sessions are drawn only from :func:`engine.legal.legal_actions` (completed where an action needs an
+input: a shuffled pack's order), so every generated log is valid. A simulator package is being
+written elsewhere; these few lines keep the store's tests independent of it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from engine.legal import legal_actions
+from engine.state import State, apply, initial_state
+from events.cards import FULL_PACK
+from events.model import (
+    AnyEvent,
+    PotCarried,
+    PotWon,
+    RecordedEvent,
+    Rules,
+    SessionEnded,
+    SessionStarted,
+    Shown,
+    Shuffled,
+    is_derived,
+)
+
+PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
+NAMES = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus")
+_PACK = tuple(str(c) for c in FULL_PACK)
+
+
+def pg_url() -> str:
+    return os.environ.get("BRAG_TEST_PG") or PG_DEFAULT
+
+
+def pg_problem() -> str | None:
+    """Why the PostgreSQL test server cannot be used, or ``None`` when it answers."""
+    try:
+        import psycopg
+
+        with psycopg.connect(pg_url(), connect_timeout=3) as c:
+            c.execute("SELECT 1")
+    except Exception as err:  # any failure means: no server for these tests
+        return f"PostgreSQL at {pg_url()} is unreachable: {str(err).strip().splitlines()[0]}"
+    return None
+
+
+def require_pg() -> None:
+    """Skips the test without a server, except under CI (``CI=true``), where it fails."""
+    import pytest
+
+    problem = pg_problem()
+    if problem is None:
+        return
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{problem} (CI=true: the PostgreSQL tests must run)")
+    pytest.skip(problem)
+
+
+def new_schema() -> str:
+    """A schema name unique to this run and test, so runs never collide (also with CI)."""
+    return f"brag_test_{os.getpid()}_{uuid.uuid4().hex[:10]}"
+
+
+def drop_schema(schema: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(pg_url(), autocommit=True, connect_timeout=5) as c:
+        c.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+@contextmanager
+def pg_store(**options: Any) -> Iterator[Any]:
+    """A PostgreSQL store in a fresh schema, dropped afterwards."""
+    from events.store import open_store
+
+    schema = new_schema()
+    store = open_store(pg_url(), schema=schema, **options)
+    try:
+        yield store
+    finally:
+        store.close()
+        drop_schema(schema)
+
+
+# --- random legal play -------------------------------------------------------------------------
+
+
+def start(
+    session: str,
+    rng: random.Random,
+    *,
+    players: int | None = None,
+    cards: str | None = None,
+    pots: int = 8,
+    table: str | None = None,
+) -> SessionStarted:
+    n = players or rng.randint(2, 6)
+    return SessionStarted(
+        session=session,
+        table=table,
+        seats=tuple(NAMES[:n]),
+        cards=cards or rng.choice(("all", "shown")),  # type: ignore[arg-type]
+        rules=Rules(pots=pots) if pots != 8 else None,
+    )
+
+
+def choose(state: State, rng: random.Random) -> RecordedEvent | None:
+    """A random legal next recorded event (inputs completed), or ``None`` when there is none."""
+    acts = legal_actions(state)
+    if not acts:
+        return None
+    # Bias against endless raising so that deals end in a realistic number of events.
+    weights = []
+    for a in acts:
+        w = 1.0
+        if a.kind == "bet" and state.level is not None and a.event.level > state.level:  # type: ignore[union-attr]
+            w = 0.25
+        weights.append(w)
+    a = rng.choices(acts, weights)[0]
+    e = a.event
+    if "order" in a.needs:
+        if state.cards_mode == "all":
+            order = list(_PACK)
+            rng.shuffle(order)
+            return Shuffled(order=tuple(order))
+        return Shuffled()
+    if "cards" in a.needs:
+        assert isinstance(e, Shown)
+        return _shown_cards(state, e, rng)
+    if a.needs:
+        raise AssertionError(f"cannot complete {a.needs} for {e}")
+    return e
+
+
+def _shown_cards(state: State, e: Shown, rng: random.Random) -> Shown:
+    """Cards for a ``shown`` at a ``cards: "shown"`` table: any not shown yet in this showdown."""
+    used = set()
+    for p in state.players:
+        used.update(p.shown)
+    from engine.state import card_texts
+
+    taken = set(card_texts(tuple(used)))
+    me = state.players[state.seat(e.player)]
+    mine = card_texts(me.shown)
+    free = [c for c in _PACK if c not in taken]
+    need = len(e.cards) if len(e.cards) == 1 else 3 - len(mine)
+    if len(e.cards) == 3 and mine:
+        return Shown(player=e.player, cards=tuple(mine) + tuple(rng.sample(free, need)))
+    return Shown(player=e.player, cards=tuple(rng.sample(free, need)))
+
+
+def advance(state: State, event: AnyEvent) -> tuple[State, list[AnyEvent]]:
+    """Applies a recorded event and its conclusions: the new state and the events (with them)."""
+    out = [event]
+    state = apply(state, event)
+    while state.pending:
+        d = state.pending[0]
+        state = apply(state, d)
+        out.append(d)
+    return state, out
+
+
+def random_session(
+    session: str, rng: random.Random, *, max_events: int = 2_000, **kw: Any
+) -> list[AnyEvent]:
+    """A whole legal session (derived events included), ending when the rules end it."""
+    state = initial_state()
+    first = start(session, rng, **kw)
+    state, events = advance(state, first)
+    while len(events) < max_events:
+        e = choose(state, rng)
+        if e is None:
+            break
+        state, new = advance(state, e)
+        events += new
+    return events
+
+
+def deal_batches(events: list[AnyEvent]) -> list[list[AnyEvent]]:
+    """The stream cut after each deal's conclusion: one batch per deal (what happens before a
+    deal, such as the shuffle or a retained hand, goes with it). Derived events included."""
+    out: list[list[AnyEvent]] = []
+    cur: list[AnyEvent] = []
+    for k, e in enumerate(events):
+        cur.append(e)
+        nxt = events[k + 1] if k + 1 < len(events) else None
+        if isinstance(e, PotWon | PotCarried | SessionEnded) and not isinstance(nxt, SessionEnded):
+            out.append(cur)
+            cur = []
+    if cur:
+        out.append(cur)
+    return out
+
+
+def recorded(batch: list[AnyEvent]) -> list[AnyEvent]:
+    return [e for e in batch if not is_derived(e)]
+
+
+def play_deal(state: State, rng: random.Random) -> tuple[State, list[AnyEvent]]:
+    """Plays until the next deal ends (or the session does): the state and the recorded events."""
+    out: list[AnyEvent] = []
+    while True:
+        e = choose(state, rng)
+        if e is None:
+            return state, out
+        state, new = advance(state, e)
+        out.append(e)
+        if any(is_derived(d) for d in new[1:]):
+            return state, out

@@ -39,23 +39,24 @@ def schema(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     projection's tables (the checkpoint and meta tables left out)."""
     out: list[dict[str, Any]] = []
     for table in FACT_TABLES:
-        tc = con.execute(
+        found = con.execute(
             "SELECT comment FROM duckdb_tables() WHERE table_name = $t AND schema_name = 'main'",
             {"t": table},
-        ).fetchone()
-        if tc is None:
+        ).fetchall()
+        if not found:
             continue
+        tc = found[0]
         cols = con.execute(
             "SELECT column_name, data_type, comment FROM duckdb_columns() "
             "WHERE table_name = $t AND schema_name = 'main' ORDER BY column_index",
             {"t": table},
         ).fetchall()
-        row = con.execute(f"SELECT count(*) FROM {table}").fetchone()  # a name of ours
+        count = con.execute(f"SELECT count(*) FROM {table}").fetchall()  # a name of ours
         out.append(
             {
                 "table": table,
                 "comment": tc[0],
-                "rows": int(row[0]) if row else 0,
+                "rows": int(count[0][0]),
                 "columns": [{"name": n, "type": t, "comment": c} for n, t, c in cols],
             }
         )
@@ -95,8 +96,12 @@ def export_parquet(con: duckdb.DuckDBPyConnection, directory: str) -> dict[str, 
     table -> file. The money columns stay exact integers of ticks beside their ``den``."""
     os.makedirs(directory, exist_ok=True)
     out: dict[str, str] = {}
-    for table, order in FACT_TABLES.items():
-        path = os.path.join(directory, f"{table}.parquet")
-        con.sql(f"SELECT * FROM {table} ORDER BY {order}").write_parquet(path)  # names are ours
-        out[table] = path
+    cur = con.cursor()
+    try:
+        for table, order in FACT_TABLES.items():
+            path = os.path.join(directory, f"{table}.parquet")
+            cur.sql(f"SELECT * FROM {table} ORDER BY {order}").write_parquet(path)  # names of ours
+            out[table] = path
+    finally:
+        cur.close()
     return out

@@ -47,6 +47,7 @@ from events.model import (
     Saw,
     SessionEnded,
     Voided,
+    is_derived,
 )
 
 __all__ = [
@@ -243,10 +244,10 @@ class SessionFolder:
         self.history.append((position, seq, event))
         self.last_position, self.last_seq = position, seq
         self._event_row(position, seq, event, before, after, out)
+        self.state = after
         if isinstance(event, Voided):
             self._refold(out)
             return
-        self.state = after
         if self.deal is not None and before.in_deal:
             self.deal.events += 1  # events from ``dealt`` to the one that ends the deal
         if isinstance(event, PotWon | PotCarried | SessionEnded):
@@ -278,12 +279,23 @@ class SessionFolder:
                 self.carry = (outcome, after, self.deal, position)
 
     def _refold(self, out: Rows) -> None:
-        """After a void: fold the session again; rows of deals that no longer ended go."""
-        fresh = SessionFolder.from_events(self.session, self.history)
+        """After a void: fold the log as corrected (withdrawn events and their conclusions left
+        out) from the start; rows of deals that no longer ended go. The engine's own state
+        (which has seen the void) is kept: its ``seq`` counts every event, voids included."""
+        in_force: list[tuple[int, int, AnyEvent]] = []
+        for item in self.history:
+            if isinstance(item[2], Voided):
+                while in_force and is_derived(in_force[-1][2]):
+                    in_force.pop()
+                in_force.pop()  # the latest recorded event in force (FORMAT.md ``voided``)
+            else:
+                in_force.append(item)
+        fresh = SessionFolder.from_events(
+            self.session, ((pos, k, e) for k, (pos, _, e) in enumerate(in_force, start=1))
+        )
         if fresh.emitted < self.emitted:
             out.drop_after(self.session, fresh.emitted)
-        for name in ("state", "deal", "carry", "emitted", "history"):
-            setattr(self, name, getattr(fresh, name))
+        self.deal, self.carry, self.emitted = fresh.deal, fresh.carry, fresh.emitted
 
     def _action(self, event: Bet | Folded | Saw, before: State, after: State) -> None:
         d = self.deal

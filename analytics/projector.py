@@ -87,7 +87,8 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> bool:
 
     Returns True when the projection was (re)created empty."""
     con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)")
-    row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    found = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
+    row = found[0] if found else None
     if row is not None and row[0] == SCHEMA_VERSION:
         return False
     con.begin()
@@ -114,8 +115,8 @@ def drop_schema(con: duckdb.DuckDBPyConnection) -> None:
 
 def checkpoint(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
     """``(position, events)``: the last global position applied and how many events so far."""
-    row = con.execute(_sql("read_checkpoint")).fetchone()
-    return (int(row[0]), int(row[1])) if row else (0, 0)
+    rows = con.execute(_sql("read_checkpoint")).fetchall()
+    return (int(rows[0][0]), int(rows[0][1])) if rows else (0, 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,7 +102,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     show.set_defaults(func=cmd_show)
 
 
-# --- plumbing --------------------------------------------------------------------------------------
+# --- plumbing -------------------------------------------------------------------------------------
 
 
 def _store_exists(db: str) -> bool:
@@ -171,7 +171,7 @@ def _cell(key: str, row: dict[str, Any]) -> str:
     if isinstance(v, float):
         text = f"{v:.0%}" if ("rate" in key or "share" in key) else f"{v:.2f}"
         return f"{text} of {n}" if n is not None else text
-    if isinstance(v, str) and "/" in v or key in ("net", "net_per_deal", "biggest_pot_won"):
+    if (isinstance(v, str) and "/" in v) or key in ("net", "net_per_deal", "biggest_pot_won"):
         try:
             return amount_text(Fraction(v))
         except (ValueError, ZeroDivisionError):
@@ -217,7 +217,7 @@ def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
         print("(no ended deals yet)")
 
 
-# --- commands ---------------------------------------------------------------------------------------
+# --- commands -------------------------------------------------------------------------------------
 
 
 def cmd_stats(args: argparse.Namespace) -> int:

@@ -1,0 +1,244 @@
+"""The picture of the table: an SVG of the seats round an oval table (pure, no Streamlit).
+
+:func:`render` draws a :class:`~dashboard.view.TableView`: each seat with its name, status and what
+it has paid in this deal, its cards face up where the viewer knows them and face down otherwise, the
+dealer button, whose turn it is, and in the middle the pot, the level and the turn. Seats go
+clockwise as listed, the first at the bottom. The SVG scales to its container, so it reads on a
+phone, a tablet or a wall screen.
+"""
+
+from __future__ import annotations
+
+import math
+
+from dashboard.view import HandView, SeatView, TableView, amount
+
+__all__ = ["render"]
+
+W, H = 800, 540
+CX, CY = W / 2, H / 2
+RX, RY = 240, 138  # the table's felt
+SX, SY = 300, 200  # where the seats' centres sit
+BOX_W, BOX_H = 196, 122
+CARD_W, CARD_H = 36, 50
+
+FELT = "#1f6f43"
+RIM = "#6b4423"
+INK = "#1b1b1b"
+RED = "#c0262d"
+MUTED = "#8a8a8a"
+TURN = "#f2b705"
+TURN_TEXT = "#9a6a00"
+WIN = "#e0a800"
+
+
+_ENTITIES = {c: f"&#{ord(c)};" for c in "&<>\"'*_`[]\\~$"}
+
+
+def _esc(text: str) -> str:
+    """Text safe both as XML and inside Streamlit markdown (no emphasis, links or LaTeX)."""
+    return "".join(_ENTITIES.get(c, c) for c in text)
+
+
+def _t(x: float, y: float, text: str, size: int = 14, **attrs: str) -> str:
+    extra = "".join(f' {k.replace("_", "-")}="{_esc(v)}"' for k, v in attrs.items())
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" '
+        f'font-family="system-ui, sans-serif"{extra}>{_esc(text)}</text>'
+    )
+
+
+def _card(
+    x: float, y: float, text: str | None, *, dim: bool, known: bool, w: float = CARD_W
+) -> str:
+    h = w * CARD_H / CARD_W
+    op = ' opacity="0.55"' if dim else ""
+    if text is None:
+        # face down: the back; a "?" where not even the log knows the card
+        mark = (
+            ""
+            if known
+            else _t(
+                x + w / 2,
+                y + h / 2 + 5,
+                "?",
+                14,
+                fill="#ffffff",
+                text_anchor="middle",
+                opacity="0.8",
+            )
+        )
+        return (
+            f'<g data-card="down"><rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+            f'rx="4" fill="#2a4d8f" stroke="#ffffff" stroke-width="1.5"{op}/>'
+            f'<rect x="{x + 4:.1f}" y="{y + 4:.1f}" width="{w - 8:.1f}" height="{h - 8:.1f}" '
+            f'rx="2" fill="none" stroke="#9fb6e0" stroke-width="1"/>{mark}</g>'
+        )
+    rank = "10" if text[0] == "T" else text[0]
+    suit = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[text[1]]
+    colour = RED if text[1] in "dh" else INK
+    return (
+        f'<g data-card="{_esc(text)}"{op}><rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
+        f'height="{h:.1f}" rx="4" fill="#ffffff" stroke="#444" stroke-width="1"/>'
+        + _t(
+            x + w / 2,
+            y + h * 0.45,
+            rank,
+            int(w * 0.5),
+            fill=colour,
+            text_anchor="middle",
+            font_weight="700",
+        )
+        + _t(x + w / 2, y + h * 0.86, suit, int(w * 0.5), fill=colour, text_anchor="middle")
+        + "</g>"
+    )
+
+
+def _hands(x: float, y: float, hands: tuple[HandView, ...], dim: bool) -> str:
+    """The hands of a seat, centred on ``x`` with their top at ``y``."""
+    if not hands:
+        return ""
+    out = []
+    if len(hands) == 1:
+        w, gap = CARD_W, 6.0
+        x0 = x - (3 * w + 2 * gap) / 2
+        for k, c in enumerate(hands[0].cards):
+            out.append(_card(x0 + k * (w + gap), y, c, dim=dim, known=hands[0].known))
+        return "".join(out)
+    w, gap, between = 27.0, 3.0, 14.0
+    x0 = x - (6 * w + 4 * gap + between) / 2
+    for j, hv in enumerate(hands):
+        base = x0 + j * (3 * w + 2 * gap + between)
+        for k, c in enumerate(hv.cards):
+            out.append(_card(base + k * (w + gap), y + 10, c, dim=dim, known=hv.known, w=w))
+        out.append(
+            _t(base + (3 * w + 2 * gap) / 2, y + 7, hv.origin, 11, fill=MUTED, text_anchor="middle")
+        )
+    return "".join(out)
+
+
+def _seat(s: SeatView, n: int) -> str:
+    """One seat, drawn round (0, 0) and moved to its place; smaller when many sit at the table."""
+    angle = math.pi / 2 + 2 * math.pi * s.seat / n
+    x, y = CX + SX * math.cos(angle), CY + SY * math.sin(angle)
+    k = 1.0 if n <= 6 else 0.78
+    bx, by = -BOX_W / 2, -BOX_H / 2
+    stroke, width = "#555", 1.5
+    if s.turn:
+        stroke, width = TURN, 5
+    if s.winner:
+        stroke, width = WIN, 5
+    fill = "#eeeeee" if s.folded else "#ffffff"
+    status = s.status + (f" · {s.role}" if s.role else "")
+    if s.turn:
+        status = "to act · " + status
+    if s.winner:
+        status = "wins the pot"
+    parts = [
+        f'<g data-seat="{_esc(s.name)}" data-status="{_esc(s.status)}"'
+        f' data-paid="{_esc(amount(s.paid))}"'
+        f' transform="translate({x:.1f},{y:.1f}) scale({k})">',
+        f'<rect x="{bx:.1f}" y="{by:.1f}" width="{BOX_W}" height="{BOX_H}" rx="12" fill="{fill}" '
+        f'stroke="{stroke}" stroke-width="{width}"/>',
+        _t(
+            bx + 12,
+            by + 24,
+            s.name + (" (you)" if s.viewer else ""),
+            19,
+            font_weight="700",
+            fill=MUTED if s.folded else INK,
+        ),
+        _t(
+            bx + BOX_W - 12,
+            by + 24,
+            f"paid {amount(s.paid)}",
+            16,
+            text_anchor="end",
+            fill=INK,
+            font_weight="600",
+        ),
+        _t(
+            bx + 12,
+            by + 45,
+            status,
+            14,
+            fill=MUTED if s.folded else (TURN_TEXT if s.turn else "#2b5f9e"),
+            font_weight="600" if s.turn or s.winner else "400",
+        ),
+        _hands(0, by + 56, s.hands, s.folded),
+    ]
+    if s.dealer:
+        # the dealer button on the seat's corner
+        dx, dy = bx + BOX_W - 2, by + 2
+        parts.append(
+            f'<g data-dealer="{_esc(s.name)}"><circle cx="{dx:.1f}" cy="{dy:.1f}" r="15" '
+            f'fill="#ffffff" stroke="{INK}" stroke-width="2"/>'
+            + _t(dx, dy + 6, "D", 16, text_anchor="middle", font_weight="700")
+            + "</g>"
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def render(view: TableView) -> str:
+    """The SVG (a string) of the table after one step."""
+    n = max(len(view.seats), 1)
+    centre = [
+        _t(
+            CX,
+            CY - 44,
+            f"Deal {view.deal}" if view.deal else "Before the first deal",
+            17,
+            text_anchor="middle",
+            fill="#d8f0df",
+        ),
+        f'<g data-pot="{_esc(view.pot_text)}">'
+        + _t(
+            CX,
+            CY,
+            f"Pot {view.pot_text}",
+            38,
+            text_anchor="middle",
+            fill="#ffffff",
+            font_weight="700",
+        )
+        + "</g>",
+        _t(
+            CX,
+            CY + 32,
+            f"Level {view.level}" if view.level is not None else "No bet yet",
+            19,
+            text_anchor="middle",
+            fill="#d8f0df",
+        ),
+        _t(
+            CX,
+            CY + 58,
+            f"{view.turn} to act" if view.turn else view.phase,
+            18,
+            text_anchor="middle",
+            fill=TURN if view.turn else "#d8f0df",
+        ),
+        _t(
+            CX,
+            CY + 82,
+            f"pots resolved {view.resolved} of {view.pots}"
+            + (f" · carried {view.carried}" if view.carried else ""),
+            14,
+            text_anchor="middle",
+            fill="#b9dcc5",
+        ),
+    ]
+    viewer = f"seen by {view.viewer}" if view.viewer else "everything the log knows"
+    return (
+        '<div class="brag-table">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" '
+        f'role="img" aria-label="The table: pot {_esc(view.pot_text)}" '
+        f'style="max-width:{W}px;display:block;margin:auto">'
+        f'<ellipse cx="{CX}" cy="{CY}" rx="{RX + 16}" ry="{RY + 16}" fill="{RIM}"/>'
+        f'<ellipse cx="{CX}" cy="{CY}" rx="{RX}" ry="{RY}" fill="{FELT}"/>'
+        + "".join(centre)
+        + "".join(_seat(s, n) for s in view.seats)
+        + _t(W - 8, H - 6, viewer, 13, text_anchor="end", fill=MUTED)
+        + "</svg></div>"
+    )

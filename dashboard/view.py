@@ -1,0 +1,797 @@
+"""What the dashboard shows, computed from the engine's states: pure functions, no Streamlit.
+
+The replayer walks a session's stream (:func:`corrected` or as recorded), cut into deals
+(:func:`deal_slices`); a position is ``(deal, step)`` with ``step`` 1-based inside the deal
+(:class:`Position`, :func:`clamp`). At each step :func:`table_view` says what the table looks like
+to a viewer: everyone (every card the log knows) or one player (RULES 3.5, 5.1: their own cards once
+they have looked, and the cards shown at a showdown). :func:`sentence` says the step in words.
+
+Deal 0 holds what happens before the first deal (session start, the lot for the dealer, the first
+shuffle); deal ``d`` starts with its ``dealt`` event and runs to the next one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from engine.hands import describe
+from engine.state import Phase, PlayerState, State, card_texts
+from events.amounts import amount_text
+from events.cards import card
+from events.model import (
+    AnyEvent,
+    Bet,
+    Conceded,
+    DealerChosen,
+    Dealt,
+    Folded,
+    Kept,
+    Looked,
+    PotCarried,
+    PotWon,
+    Retained,
+    Saw,
+    SessionEnded,
+    SessionStarted,
+    Shown,
+    Shuffled,
+    Thrown,
+    Voided,
+)
+
+__all__ = [
+    "EVERYONE",
+    "DealSlice",
+    "HandView",
+    "Position",
+    "Replay",
+    "SeatView",
+    "TableView",
+    "amount",
+    "clamp",
+    "corrected",
+    "deal_rows",
+    "deal_slices",
+    "event_rows",
+    "leaderboard",
+    "link",
+    "move",
+    "net_history",
+    "pretty_card",
+    "sentence",
+    "table_view",
+]
+
+EVERYONE = "Everyone"
+"""The viewer who sees every card the log knows."""
+
+_SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def amount(x: Fraction) -> str:
+    """An exact amount for people: ``8½``, ``-3``, ``7/3``."""
+    return amount_text(x)
+
+
+def signed(x: Fraction) -> str:
+    """An amount with its sign: ``+9``, ``-7``, ``0``."""
+    return f"+{amount_text(x)}" if x > 0 else amount_text(x)
+
+
+def pretty_card(text: str) -> str:
+    """``"Td"`` as ``"10♦"``: the rank as printed on the card, the suit as its symbol."""
+    rank = "10" if text[0] == "T" else text[0]
+    return rank + _SUIT_SYMBOL[text[1]]
+
+
+def pretty_cards(cards: Iterable[str]) -> str:
+    return " ".join(pretty_card(c) for c in cards)
+
+
+def _names(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# --- the stream as corrected and its deals --------------------------------------------------------
+
+
+def corrected(events: Sequence[AnyEvent]) -> list[AnyEvent]:
+    """The stream without corrections: each ``voided`` and the events it withdrew are left out.
+
+    FORMAT.md: a ``voided`` withdraws the latest recorded event still in force together with the
+    derived events that followed it. Events are matched by their envelope ``seq`` when they carry
+    one (the store's events do), else by their position in ``events`` (1-based)."""
+    kept: list[tuple[int, AnyEvent]] = []
+    for n, e in enumerate(events, start=1):
+        if isinstance(e, Voided):
+            while kept and kept[-1][0] >= e.seq:
+                kept.pop()
+            continue
+        seq = e.seq if e.seq is not None else n
+        kept.append((seq, e))
+    return [e for _, e in kept]
+
+
+@dataclass(frozen=True, slots=True)
+class DealSlice:
+    """Deal ``deal`` is ``events[start:stop]``; deal 0 is what comes before the first deal."""
+
+    deal: int
+    start: int
+    stop: int
+
+    @property
+    def steps(self) -> int:
+        return self.stop - self.start
+
+
+def deal_slices(states: Sequence[State]) -> list[DealSlice]:
+    """The deals of a replayed stream (``states[k]`` follows event ``k``), in order.
+
+    An event belongs to the deal in progress or last ended after it; a ``voided`` that takes back a
+    ``dealt`` stays with the deal it withdrew, so every deal is one contiguous run of steps."""
+    out: list[DealSlice] = []
+    current = 0
+    start = 0
+    for k, s in enumerate(states):
+        d = max(current, s.deals)
+        if d != current:
+            if k > start:
+                out.append(DealSlice(current, start, k))
+            current, start = d, k
+    if len(states) > start:
+        out.append(DealSlice(current, start, len(states)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where the replayer stands: ``step`` (1-based) of deal ``deal``; ``index`` into the stream."""
+
+    deal: int
+    step: int
+    index: int
+    steps: int
+
+    @property
+    def first(self) -> bool:
+        return self.step <= 1
+
+    @property
+    def last(self) -> bool:
+        return self.step >= self.steps
+
+
+def clamp(slices: Sequence[DealSlice], deal: Any, step: Any) -> Position:
+    """The position nearest to ``(deal, step)`` as found in a link (strings, junk or ``None``).
+
+    No deal given: the first real deal (1) when there is one; no step: the deal's first step. A step
+    past the end means the last one. Raises ``ValueError`` when there are no events at all."""
+    if not slices:
+        raise ValueError("the session has no events")
+    by_deal = {s.deal: s for s in slices}
+    d = _int(deal)
+    if d is None or d not in by_deal:
+        d = 1 if 1 in by_deal and d is None else min(by_deal, key=lambda x: abs(x - (d or 0)))
+    sl = by_deal[d]
+    k = _int(step)
+    k = 1 if k is None else min(max(k, 1), sl.steps)
+    return Position(d, k, sl.start + k - 1, sl.steps)
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, list | tuple):
+        value = value[-1] if value else None
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def move(slices: Sequence[DealSlice], pos: Position, how: str) -> Position:
+    """The position after a control: ``first``, ``prev``, ``next``, ``last`` (within the deal),
+    ``prev_deal``, ``next_deal``. ``next`` at a deal's end goes on to the next deal's first step,
+    and ``prev`` at its start back to the previous deal's last step."""
+    deals = [s.deal for s in slices]
+    i = deals.index(pos.deal)
+    if how == "first":
+        return clamp(slices, pos.deal, 1)
+    if how == "last":
+        return clamp(slices, pos.deal, pos.steps)
+    if how == "next":
+        if pos.step < pos.steps or i + 1 == len(deals):
+            return clamp(slices, pos.deal, pos.step + 1)
+        return clamp(slices, deals[i + 1], 1)
+    if how == "prev":
+        if pos.step > 1 or i == 0:
+            return clamp(slices, pos.deal, pos.step - 1)
+        return clamp(slices, deals[i - 1], slices[i - 1].steps)
+    if how == "next_deal":
+        return clamp(slices, deals[min(i + 1, len(deals) - 1)], 1)
+    if how == "prev_deal":
+        return clamp(slices, deals[max(i - 1, 0)], 1)
+    raise ValueError(f"unknown move {how!r}")
+
+
+# --- the table as one viewer sees it --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """One hand at a seat: ``cards`` face up (canonical text) or ``None`` face down, in the order
+    dealt; ``origin`` is ``"old"`` for a retained hand; ``known`` tells whether the log knows every
+    card of it (``cards: "all"``) even where the viewer does not; ``thrown`` marks a folded hand."""
+
+    cards: tuple[str | None, ...]
+    origin: Literal["old", "new"]
+    known: bool
+    folded: bool = False
+
+    @property
+    def face_up(self) -> tuple[str, ...]:
+        return tuple(c for c in self.cards if c is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat: ``status`` in words (``blind``, ``seen``, ``folded``, ``two hands``, ...),
+    ``paid`` into this deal's pot (ante included), the session ``net`` so far, and the hands."""
+
+    name: str
+    seat: int
+    dealer: bool
+    turn: bool
+    status: str
+    paid: Fraction
+    net: Fraction
+    hands: tuple[HandView, ...]
+    folded: bool = False
+    blind: bool = False
+    role: str | None = None
+    winner: bool = False
+    viewer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The table after one step, as ``viewer`` sees it (``None``: everyone)."""
+
+    session: str
+    table: str | None
+    deal: int
+    pot: Fraction
+    level: int | None
+    turn: str | None
+    dealer: str | None
+    phase: str
+    seats: tuple[SeatView, ...]
+    resolved: int
+    pots: int
+    carried: int
+    viewer: str | None
+    sentence: str = ""
+    cards_mode: str = "shown"
+
+    @property
+    def pot_text(self) -> str:
+        return amount(self.pot)
+
+    @property
+    def level_text(self) -> str:
+        return "no bet yet" if self.level is None else str(self.level)
+
+    def seat(self, name: str) -> SeatView:
+        return next(s for s in self.seats if s.name == name)
+
+
+_PHASE_WORDS = {
+    Phase.NEW: "before the session",
+    Phase.BETWEEN: "between deals",
+    Phase.BETTING: "betting",
+    Phase.SHOWDOWN: "showdown",
+    Phase.CARRIED: "pot carried",
+    Phase.OVER: "session over",
+}
+
+
+def _status(p: PlayerState) -> str:
+    if p.folded:
+        return "folded"
+    if p.looking is not None:
+        return f"looking at the {p.looking} hand"
+    if p.two_hands:
+        return "blind, two hands"
+    return "seen" if p.seen else "blind"
+
+
+def _hand_view(state: State, p: PlayerState, k: int, viewer: str | None) -> HandView:
+    h = p.hands[k]
+    texts = h.texts()
+    shown = set(card_texts(p.shown)) if k == 0 and len(p.hands) == 1 else set()
+    own = viewer == p.name and (
+        (p.seen and len(p.hands) == 1) or (p.looking is not None and p.looking == h.origin)
+    )
+    if texts is None:
+        # cards: "shown": only what was shown is known, in the order it was shown.
+        up = tuple(card_texts(p.shown)) if shown else ()
+        cards: tuple[str | None, ...] = (*up, *([None] * (3 - len(up))))
+        return HandView(cards, h.origin, known=False, folded=p.folded)
+    if viewer is None or own:
+        return HandView(texts, h.origin, known=True, folded=p.folded)
+    return HandView(tuple(c if c in shown else None for c in texts), h.origin, True, p.folded)
+
+
+def table_view(state: State, viewer: str | None = None, text: str = "") -> TableView:
+    """The table after a step as ``viewer`` may know it (``None``: everyone, every card the log
+    knows). A player sees their own cards only once they have looked (RULES 5.1, 6.4), and anyone's
+    cards only when shown at a showdown (RULES 3.5, 5.8)."""
+    if viewer is not None and viewer not in (state.index or {}):
+        viewer = None
+    won_by: str | None = None
+    if isinstance(state.last_event, PotWon):
+        won_by = state.last_event.player
+    seats: list[SeatView] = []
+    for i, name in enumerate(state.seats):
+        p = state.players[i] if state.players else None
+        role = None
+        if state.phase is Phase.SHOWDOWN or (p is not None and p.shown):
+            if state.payer == i:
+                role = "payer"
+            elif state.opponent == i:
+                role = "seen by the payer"
+        if p is None:
+            seats.append(
+                SeatView(
+                    name,
+                    i,
+                    state.dealer == i or (state.dealer is None and state.first_dealer == i),
+                    False,
+                    "waiting",
+                    Fraction(0),
+                    state.net(name),
+                    (),
+                    viewer=viewer == name,
+                )
+            )
+            continue
+        hands = tuple(_hand_view(state, p, k, viewer) for k in range(len(p.hands)))
+        seats.append(
+            SeatView(
+                name=name,
+                seat=i,
+                dealer=state.dealer == i,
+                turn=state.turn == i and state.phase is Phase.BETTING,
+                status=_status(p),
+                paid=state.paid_in_deal(name),
+                net=state.net(name),
+                hands=hands,
+                folded=p.folded,
+                blind=p.blind,
+                role=role,
+                winner=won_by == name,
+                viewer=viewer == name,
+            )
+        )
+    return TableView(
+        session=state.session,
+        table=state.table,
+        deal=state.deals,
+        pot=state.pot,
+        level=state.level if state.phase in (Phase.BETTING, Phase.SHOWDOWN) else None,
+        turn=state.turn_name if state.phase in (Phase.BETTING, Phase.SHOWDOWN) else None,
+        dealer=state.dealer_name
+        or (state.seats[state.first_dealer] if state.first_dealer is not None else None),
+        phase=_PHASE_WORDS[state.phase],
+        seats=tuple(seats),
+        resolved=state.resolved,
+        pots=state.rules.pots,
+        carried=state.carried,
+        viewer=viewer,
+        sentence=text,
+        cards_mode=state.cards_mode,
+    )
+
+
+# --- the sentence for each event ------------------------------------------------------------------
+
+
+def _paid(before: State, after: State, player: str) -> Fraction:
+    return after.paid_in_deal(player) - (
+        before.paid_in_deal(player) if before.players else Fraction(0)
+    )
+
+
+def sentence(before: State, event: AnyEvent, after: State) -> str:
+    """The step in words, e.g. ``"B sees A: pays 6, the level, being blind"``.
+
+    ``before`` and ``after`` are the states either side of ``event``; what was paid is read off them
+    (no rule is applied here)."""
+    match event:
+        case SessionStarted():
+            where = f" at table {event.table}" if event.table else ""
+            cards = (
+                "every card is recorded"
+                if event.cards == "all"
+                else "only the cards shown at a showdown are recorded"
+            )
+            return (
+                f"Session {event.session} starts{where}: {_names(event.seats)}, clockwise; {cards}"
+            )
+        case DealerChosen():
+            return f"{event.player} deals first (chosen by lot)"
+        case Shuffled():
+            why = " before the first deal" if before.deals == 0 else " after a prial won the pot"
+            return (
+                "The pack is shuffled" + why + (" (its order is recorded)" if event.order else "")
+            )
+        case Dealt():
+            ante = after.rules.ante
+            carried = before.pot
+            into = f" into the carried pot of {amount(carried)}" if carried else ""
+            held = [p.name for p in after.players if p.two_hands]
+            two = f"; {_names(held)} also holds the retained hand" if held else ""
+            return (
+                f"Deal {after.deals}: {after.dealer_name} deals; everyone antes {amount(ante)}"
+                f"{into}: pot {amount(after.pot)}{two}"
+            )
+        case Looked():
+            what = f"the {event.hand} hand" if event.hand else "their cards"
+            return f"{event.player} looks at {what}"
+        case Kept():
+            p = before.players[before.seat(event.player)]
+            other = "new" if p.looking == "old" else "old"
+            return f"{event.player} keeps the {p.looking} hand and throws the {other} one unseen"
+        case Thrown():
+            p = before.players[before.seat(event.player)]
+            other = "new" if p.looking == "old" else "old"
+            return f"{event.player} throws the {p.looking} hand and keeps the {other} one, blind"
+        case Bet():
+            paid = _paid(before, after, event.player)
+            lv = int(event.level)
+            if before.level is None:
+                verb = f"bets level {lv}"
+            elif lv > before.level:
+                verb = f"raises to level {lv}"
+            else:
+                verb = f"bets level {lv}"
+            blind = not before.players[before.seat(event.player)].seen
+            return f"{event.player} {verb}: pays {amount(paid)}" + (
+                ", half the level, being blind" if blind else ""
+            )
+        case Folded():
+            paid = before.paid_in_deal(event.player)
+            return f"{event.player} folds, leaving {amount(paid)} in the pot"
+        case Saw():
+            paid = _paid(before, after, event.player)
+            opp = after.seats[after.opponent] if after.opponent is not None else "the other"
+            blind = not before.players[before.seat(event.player)].seen
+            why = "the level, being blind" if blind else "twice the level"
+            return f"{event.player} sees {opp}: pays {amount(paid)}, {why}"
+        case Shown():
+            if len(event.cards) == 1:
+                return f"{event.player} turns {pretty_card(event.cards[0])}"
+            return (
+                f"{event.player} shows {pretty_cards(event.cards)}: "
+                f"{describe(card(c) for c in event.cards)}"
+            )
+        case Conceded():
+            return f"{event.player} concedes without showing"
+        case Retained():
+            what = f"the {event.hand} hand" if event.hand else "the unseen hand"
+            return f"{event.player} keeps {what} face down for the next deal"
+        case Voided():
+            return (
+                f"Correction: the event at seq {event.seq} is withdrawn; "
+                "the table goes back to before it"
+            )
+        case PotWon():
+            if event.showdown:
+                hand = f" with a {event.hand}" if event.hand else ""
+                cards = f" ({pretty_cards(event.cards)})" if event.cards else ""
+                return (
+                    f"{event.player} wins the pot of {amount(event.amount)} "
+                    f"at the showdown{hand}{cards}"
+                )
+            return (
+                f"{event.player} wins the pot of {amount(event.amount)} "
+                "uncontested, without showing"
+            )
+        case PotCarried():
+            return (
+                f"The pot of {amount(event.amount)} is carried forward: "
+                f"{event.player} was left in blind"
+            )
+        case SessionEnded():
+            nets = ", ".join(f"{p} {signed(v)}" for p, v in event.nets.items())
+            if len(event.winners) > 1:
+                who = f"{_names(event.winners)} share the win"
+            else:
+                who = f"{event.winners[0]} wins the session"
+            return f"The session ends: {who} ({nets})"
+    return event.type  # pragma: no cover - every type is matched above
+
+
+# --- lists beside the table -----------------------------------------------------------------------
+
+
+def event_rows(
+    events: Sequence[AnyEvent], states: Sequence[State], sl: DealSlice, current: int | None = None
+) -> list[dict[str, Any]]:
+    """One row per step of a deal: ``step``, ``seq``, ``event`` (the sentence), ``pot`` after it,
+    ``current`` (this is the step shown)."""
+    rows = []
+    for k in range(sl.start, sl.stop):
+        before = states[k - 1] if k > 0 else State()
+        e = events[k]
+        rows.append(
+            {
+                "step": k - sl.start + 1,
+                "seq": e.seq if e.seq is not None else k + 1,
+                "event": sentence(before, e, states[k]),
+                "pot": amount(states[k].pot),
+                "current": k == current,
+            }
+        )
+    return rows
+
+
+def deal_rows(states: Sequence[State], slices: Sequence[DealSlice]) -> list[dict[str, Any]]:
+    """One row per deal of a replayed session: ``deal``, ``dealer``, ``pot`` (the whole pot at the
+    end), ``result`` (won at a showdown, won uncontested, carried forward, in progress),
+    ``winner``, ``hand`` (the winning hand at a showdown), ``cards``, ``carried_in`` (the pot
+    carried into this deal)."""
+    if not states:
+        return []
+    final = states[-1]
+    outcomes = {o.deal: o for o in final.outcomes}
+    rows = []
+    for sl in slices:
+        if sl.deal == 0:
+            continue
+        o = outcomes.get(sl.deal)
+        before = states[sl.start - 1] if sl.start > 0 else State()
+        dealer = states[sl.start].dealer_name
+        if o is None:
+            result, winner, hand, cards, pot = "in progress", "", "", "", states[sl.stop - 1].pot
+        elif o.result == "carried":
+            result, winner, hand, cards, pot = (
+                f"carried forward ({o.blind} blind)",
+                "",
+                "",
+                "",
+                o.amount,
+            )
+        else:
+            result = "showdown" if o.showdown else "uncontested"
+            winner, hand = o.winner or "", o.hand or ""
+            cards = pretty_cards(o.cards) if o.cards else ""
+            pot = o.amount
+        rows.append(
+            {
+                "deal": sl.deal,
+                "dealer": dealer or "",
+                "pot": amount(pot),
+                "result": result,
+                "winner": winner,
+                "hand": hand,
+                "cards": cards,
+                "carried_in": amount(before.pot) if before.pot else "",
+                "steps": sl.steps,
+            }
+        )
+    return rows
+
+
+def leaderboard(state: State) -> list[dict[str, Any]]:
+    """RULES 1.5: each player's net, highest first; ``winner`` marks every player with the highest
+    net (exactly equal highest nets share the win, ``shared``); ``pots`` counts pots won."""
+    won: dict[str, int] = {}
+    for o in state.outcomes:
+        if o.winner:
+            won[o.winner] = won.get(o.winner, 0) + 1
+    winners = set(state.winners) if state.seats else set()
+    shared = len(winners) > 1
+    rows = [
+        {
+            "player": p,
+            "net": signed(v),
+            "pots won": won.get(p, 0),
+            "winner": ("shared win" if shared else "winner")
+            if p in winners and state.finished
+            else ("leading" if p in winners and any(state.nets.values()) else ""),
+        }
+        for p, v in state.nets.items()
+    ]
+    order = sorted(range(len(rows)), key=lambda k: -state.nets[rows[k]["player"]])
+    return [rows[k] for k in order]
+
+
+def net_history(states: Sequence[State], slices: Sequence[DealSlice]) -> dict[str, list[Any]]:
+    """Each player's net after every deal (``deal`` gives the x axis), for a line chart.
+
+    Floats here are only for drawing; every figure shown as text stays exact."""
+    if not states or not states[-1].seats:
+        return {}
+    seats = states[-1].seats
+    out: dict[str, list[Any]] = {"deal": []}
+    for p in seats:
+        out[p] = []
+    for sl in slices:
+        if sl.deal == 0:
+            continue
+        s = states[sl.stop - 1]
+        out["deal"].append(sl.deal)
+        for p in seats:
+            out[p].append(float(s.net(p)))
+    return out
+
+
+# --- a whole session, ready to step through -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A session's stream replayed once: ``events[k]`` is followed by ``states[k]``.
+
+    ``recorded`` is the log as recorded (corrections and what they withdrew included); otherwise
+    the stream is :func:`corrected`. Build with :meth:`of`; the states are the engine's."""
+
+    session: str
+    events: tuple[AnyEvent, ...]
+    states: tuple[State, ...]
+    slices: tuple[DealSlice, ...]
+    recorded: bool
+    corrections: int
+
+    @classmethod
+    def of(cls, events: Sequence[AnyEvent], *, recorded: bool = False) -> Replay:
+        from engine.fold import replay as engine_replay
+
+        stream = list(events) if recorded else corrected(events)
+        states = engine_replay(stream)
+        voids = sum(1 for e in events if isinstance(e, Voided))
+        session = states[0].session if states else ""
+        return cls(
+            session, tuple(stream), tuple(states), tuple(deal_slices(states)), recorded, voids
+        )
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.states[-1].seats if self.states else ()
+
+    @property
+    def final(self) -> State:
+        return self.states[-1] if self.states else State()
+
+    def slice(self, deal: int) -> DealSlice:
+        return next(s for s in self.slices if s.deal == deal)
+
+    def position(self, deal: Any, step: Any) -> Position:
+        return clamp(self.slices, deal, step)
+
+    def last_position(self) -> Position:
+        """The latest step of the session."""
+        sl = self.slices[-1]
+        return clamp(self.slices, sl.deal, sl.steps)
+
+    def move(self, pos: Position, how: str) -> Position:
+        return move(self.slices, pos, how)
+
+    def before(self, index: int) -> State:
+        return self.states[index - 1] if index > 0 else State()
+
+    def sentence(self, index: int) -> str:
+        return sentence(self.before(index), self.events[index], self.states[index])
+
+    def view(self, pos: Position, viewer: str | None = None) -> TableView:
+        """The table at ``pos`` as ``viewer`` knows it (``None`` or :data:`EVERYONE`: everyone)."""
+        who = None if viewer in (None, EVERYONE) else viewer
+        return table_view(self.states[pos.index], who, self.sentence(pos.index))
+
+    def pot_change(self, pos: Position) -> Fraction:
+        return self.states[pos.index].pot - self.before(pos.index).pot
+
+    def rows(self, pos: Position) -> list[dict[str, Any]]:
+        return event_rows(self.events, self.states, self.slice(pos.deal), pos.index)
+
+    def deal_label(self, deal: int) -> str:
+        """``"Deal 3: Bob deals, Ann wins 12 at the showdown"`` for a deal picker."""
+        if deal == 0:
+            return "Before the first deal"
+        sl = self.slice(deal)
+        s = self.states[sl.start]
+        o = next((o for o in self.final.outcomes if o.deal == deal), None)
+        head = f"Deal {deal}: {s.dealer_name} deals"
+        if o is None:
+            return head + ", in progress"
+        if o.result == "carried":
+            return head + f", pot of {amount(o.amount)} carried ({o.blind} blind)"
+        how = "at the showdown" if o.showdown else "uncontested"
+        return head + f", {o.winner} wins {amount(o.amount)} {how}"
+
+    def deal_rows(self) -> list[dict[str, Any]]:
+        return deal_rows(self.states, self.slices)
+
+    def leaderboard(self) -> list[dict[str, Any]]:
+        return leaderboard(self.final)
+
+    def net_history(self) -> dict[str, list[Any]]:
+        return net_history(self.states, self.slices)
+
+
+def link(session: str, deal: int | None = None, step: int | None = None, **extra: str) -> str:
+    """The relative link to a replay position: ``replay?session=S&deal=D&step=K``."""
+    from urllib.parse import urlencode
+
+    q: dict[str, Any] = {"session": session}
+    if deal is not None:
+        q["deal"] = deal
+    if step is not None:
+        q["step"] = step
+    q.update({k: v for k, v in extra.items() if v})
+    return "replay?" + urlencode(q)
+
+
+# --- the list of sessions -------------------------------------------------------------------------
+
+
+def session_filters(infos: Sequence[Any]) -> tuple[list[str], list[str], tuple[Any, Any] | None]:
+    """The choices for the Sessions page filters: players, tables (``(none)`` for a session
+    without a table name) and the range of dates."""
+    players = sorted({p for i in infos for p in i.players})
+    tables = sorted({i.table or "(none)" for i in infos})
+    dates = [i.started.date() for i in infos if i.started is not None]
+    return players, tables, (min(dates), max(dates)) if dates else None
+
+
+def filter_sessions(
+    infos: Sequence[Any],
+    *,
+    players: Sequence[str] = (),
+    tables: Sequence[str] = (),
+    dates: tuple[Any, Any] | Sequence[Any] | None = None,
+) -> list[Any]:
+    """The sessions where every one of ``players`` sat, at one of ``tables``, started within
+    ``dates`` (inclusive; a one-date range means that day). Empty filters keep everything."""
+    out = []
+    lo = hi = None
+    if dates:
+        lo, hi = dates[0], dates[-1]
+    for i in infos:
+        if players and not set(players) <= set(i.players):
+            continue
+        if tables and (i.table or "(none)") not in tables:
+            continue
+        if lo is not None and i.started is not None and not lo <= i.started.date() <= hi:
+            continue
+        out.append(i)
+    return out
+
+
+def session_rows(infos: Sequence[Any]) -> list[dict[str, Any]]:
+    """One row per session for the Sessions page, newest first, with links to its pages."""
+    from urllib.parse import urlencode
+
+    rows = []
+    for i in sorted(infos, key=lambda i: (i.started is None, i.started), reverse=True):
+        rows.append(
+            {
+                "date": i.started.strftime("%Y-%m-%d %H:%M") if i.started else "",
+                "session": i.session,
+                "table": i.table or "",
+                "players": ", ".join(i.players),
+                "deals": i.deals,
+                "pots": i.resolved_pots,
+                "carried": i.carried_pots,
+                "finished": bool(i.finished),
+                "winners": ", ".join(i.winners),
+                "open": "session?" + urlencode({"session": i.session}),
+                "replay": link(i.session, 1, 1),
+            }
+        )
+    return rows

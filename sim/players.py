@@ -361,7 +361,7 @@ class Seer(Player):
         see = self.see(actions)
         if see and s >= 0.3:
             return see  # heads-up with the option: see at once
-        if w < 0.15 + 0.04 * view.bets or level > 2 + int(s * 8):
+        if w < 0.1 + 0.03 * view.bets or level > 3 + int(s * 8):
             return self.fold(actions)
         if s >= 0.9 and level < 6:
             return self.bet(actions, 1)

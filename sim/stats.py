@@ -108,6 +108,7 @@ class StyleRow:
     bets: int = 0
     raises: int = 0
     saw: int = 0
+    see_turns: int = 0
     folded: int = 0
     won: int = 0
     net: Fraction = Fraction(0)
@@ -121,18 +122,20 @@ def style_table(
 ) -> dict[str, StyleRow]:
     """Per style: player-deals, deals where the player was still blind at its first bet, fold or
     see (``blind``), its bets and how many of them raised the level, deals where it paid to see
-    (``saw``), folded, took the pot, and its net."""
+    (``saw``), its turns on which it could have seen (``see_turns``: heads-up, a level, and not
+    seen against blind, RULES 5.7), folded, took the pot, and its net."""
     rows: dict[str, StyleRow] = defaultdict(StyleRow)
     for events in streams:
         seats: tuple[str, ...] = ()
         seen: set[str] = set()
         acted: set[str] = set()
+        active: set[str] = set()
         level = Fraction(0)
         for e in events:
             if isinstance(e, SessionStarted):
                 seats = e.seats
             elif isinstance(e, Dealt):
-                seen, acted, level = set(), set(), Fraction(0)
+                seen, acted, active, level = set(), set(), set(seats), Fraction(0)
                 for p in seats:
                     rows[style_of[p]].deals += 1
             elif isinstance(e, Looked):
@@ -145,6 +148,10 @@ def style_table(
                     acted.add(e.player)
                     if e.player not in seen:
                         row.blind += 1
+                if len(active) == 2 and level:
+                    opponent = next(p for p in active if p != e.player)
+                    if not (e.player in seen and opponent not in seen):
+                        row.see_turns += 1
                 if isinstance(e, Bet):
                     row.bets += 1
                     if level and e.level > level:
@@ -154,6 +161,7 @@ def style_table(
                     row.saw += 1
                 elif isinstance(e, Folded):
                     row.folded += 1
+                    active.discard(e.player)
             elif isinstance(e, PotWon):
                 rows[style_of[e.player]].won += 1
             elif isinstance(e, SessionEnded):

@@ -35,7 +35,7 @@ import json
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -320,6 +320,7 @@ class EventStore:
 
     url: str
     cache_size: int = 256
+    _before_commit: Callable[[Plan], None] | None = None
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -539,6 +540,8 @@ class EventStore:
                 return []
             now = utc_now()
             positions = tx.insert(plan.rows, now)
+            if self._before_commit is not None:
+                self._before_commit(plan)  # tests: fault injection inside the transaction
         self._remember(plan.session, plan.state)
         return [_stored(r, p, now) for r, p in zip(plan.rows, positions, strict=True)]
 

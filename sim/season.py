@@ -3,11 +3,12 @@
 A roster of ten members (the first ten of :data:`sim.names.NAMES`, two of each style), each with
 their own habit of coming along (:data:`ROSTER`). On each club night from :data:`FIRST_NIGHT` the
 members who turn up sit down at one table, or at two when eight or more come; a night with fewer
-than four is no card night. Thursday's tables are the Top table and the Window table, Friday's the
-Top table and the Back room. Each table plays one or two sessions of 4 to 7 players, one after the
-other. The Top table has a dealer who records every card (``cards: "all"``, the shuffles with their
-order); at the other tables the organiser records only what is shown (``cards: "shown"``). The
-season ends after :data:`SESSIONS` sessions.
+than four is no card night. On Thursdays they play at the Top table (and the Window table), on
+Fridays in the Back room (and at the Top table). Each table plays one to three sessions of 4 to 7
+players, one after the other; between two sessions a player may go home early or a member who
+stayed away may turn up late. On Thursdays the Top table's dealer records every card
+(``cards: "all"``, the shuffles with their order); at the other tables the organiser records only
+what is shown (``cards: "shown"``). The season ends after :data:`SESSIONS` sessions.
 
 ``brag simulate --season --seed 2026 --out data/season`` writes it; same seed, same bytes.
 """
@@ -32,13 +33,14 @@ SESSIONS: Final = 40
 ROSTER: Final[tuple[tuple[str, str, float], ...]] = tuple(
     (name, style, attend)
     for (name, style), attend in zip(
-        NAMES[:10], (0.9, 0.8, 0.75, 0.7, 0.85, 0.6, 0.65, 0.8, 0.55, 0.7), strict=True
+        NAMES[:10], (0.85, 0.75, 0.7, 0.6, 0.8, 0.5, 0.6, 0.75, 0.45, 0.65), strict=True
     )
 )
 """``(name, style, chance of coming on a club night)`` for the ten members."""
 
-_TABLES: Final = {3: ("Top table", "Window table"), 4: ("Top table", "Back room")}
-_RECORDS_ALL: Final = "Top table"
+_TABLES: Final = {3: ("Top table", "Window table"), 4: ("Back room", "Top table")}
+_RECORDS_ALL: Final = (3, "Top table")
+"""Thursday's Top table, where the dealer records every card."""
 
 
 def _slug(table: str) -> str:
@@ -50,7 +52,9 @@ def season(seed: int | str = 2026, sessions: int = SESSIONS) -> Iterator[list[An
     rng = random.Random(f"{seed}/season")
     made = 0
     for night in club_nights(FIRST_NIGHT):
-        here = [(name, style) for name, style, p in ROSTER if rng.random() < p]
+        came = [rng.random() < p for _, _, p in ROSTER]
+        here = [(name, style) for (name, style, _), c in zip(ROSTER, came, strict=True) if c]
+        away = [(name, style) for (name, style, _), c in zip(ROSTER, came, strict=True) if not c]
         if len(here) < 4:
             continue
         rng.shuffle(here)
@@ -59,11 +63,18 @@ def season(seed: int | str = 2026, sessions: int = SESSIONS) -> Iterator[list[An
         for table, group in zip(_TABLES[night.weekday()], groups, strict=False):
             start: datetime = local(night, datetime.min.time().replace(hour=19, minute=30))
             start += timedelta(minutes=rng.randint(0, 20))
-            for k in range(1, rng.choice((1, 2, 2)) + 1):
+            for k in range(1, rng.choice((1, 2, 2, 3)) + 1):
                 if made >= sessions:
                     return
+                if k > 1:  # between sessions someone may go home early, or a latecomer sit in
+                    latecomers = [m for m in away if m not in group]
+                    if len(group) > 4 and rng.random() < 0.35:
+                        leaver = rng.choice(group)
+                        group = [m for m in group if m != leaver]
+                    elif len(group) < 7 and latecomers and rng.random() < 0.35:
+                        group = [*group, rng.choice(latecomers)]
                 seats = tuple(rng.sample(group, len(group)))  # a new seating each session
-                cards: Cards = "all" if table == _RECORDS_ALL else "shown"
+                cards: Cards = "all" if (night.weekday(), table) == _RECORDS_ALL else "shown"
                 spec = SessionSpec(
                     session=f"{night.isoformat()}-{_slug(table)}-{k}",
                     seats=seats,

@@ -1,0 +1,432 @@
+"""``brag import``, ``brag export``, ``brag sessions`` and ``brag replay``: the event store on the
+command line. Every command takes ``--db`` (before or after the command name).
+
+- ``brag import FILE...``: each file is one session, stored whole or not at all; a summary line per
+  file (a progress bar on a terminal for many files); an invalid file prints the line, the event
+  and the rule, stores nothing, and makes the exit status 1 once every file has been tried.
+- ``brag export SESSION [-o FILE]``: the FORMAT.md log (envelope and derived events included).
+- ``brag sessions [--json]``: a table of the stored sessions.
+- ``brag replay SESSION [--deal N]``: the events step by step with the pot, the level, whose turn
+  it is and each player's status and what they paid in the deal.
+
+Errors are one line on stderr and a non-zero exit, never a traceback (``BRAG_DEBUG=1`` shows it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.fold import replay
+from engine.state import Phase, PlayerState, State
+from events.amounts import amount_text
+from events.errors import BragError
+from events.model import (
+    AnyEvent,
+    Bet,
+    Conceded,
+    DealerChosen,
+    Dealt,
+    Folded,
+    Kept,
+    Looked,
+    PotCarried,
+    PotWon,
+    Retained,
+    Saw,
+    SessionEnded,
+    SessionStarted,
+    Shown,
+    Shuffled,
+    Thrown,
+    Voided,
+)
+from events.store import (
+    EventStore,
+    ImportResult,
+    SessionInfo,
+    StoreError,
+    StoreUnavailable,
+    UnknownSession,
+    open_store,
+)
+
+PROGRESS_FROM = 5
+"""Show a progress bar (on a terminal) when importing at least this many files."""
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "import",
+        parents=[common],
+        help="store session logs (FORMAT.md JSON Lines), each whole or not at all",
+        description="Store each FILE (one session) in the event store. A file is checked in full "
+        "first: an invalid one prints the line, the event and the rule and stores nothing. "
+        "Importing the same file again changes nothing; a file that extends a stored session "
+        "adds the rest. Exit 1 if any file was refused.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="session logs (.jsonl)")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser(
+        "export",
+        parents=[common],
+        help="write a stored session as a FORMAT.md log",
+        description="Write SESSION as JSON Lines (FORMAT.md, envelope and derived events "
+        "included) to stdout or FILE. Importing it again is a no-op; import, export and import "
+        "again is a fixed point.",
+    )
+    p.add_argument("session", help="the session id (see brag sessions)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser(
+        "sessions",
+        parents=[common],
+        help="list the stored sessions",
+        description="A table of the stored sessions: id, table, first event time, players, "
+        "deals, resolved pots, finished, winners.",
+    )
+    p.add_argument("--json", action="store_true", help="one JSON object per session")
+    p.set_defaults(func=cmd_sessions)
+
+    p = sub.add_parser(
+        "replay",
+        parents=[common],
+        help="step through a stored session in the terminal",
+        description="Every event of SESSION (or of deal N) with the pot, the level, whose turn "
+        "it is, and for each player: blind, seen, folded or two hands, and what they have paid "
+        "in this deal.",
+    )
+    p.add_argument("session", help="the session id (see brag sessions)")
+    p.add_argument("--deal", type=int, metavar="N", help="only deal N (1-based)")
+    p.set_defaults(func=cmd_replay)
+
+
+def one_line_errors(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Store and driver failures as one line on stderr (exit 1), never a traceback."""
+
+    @functools.wraps(fn)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return fn(args)
+        except (BragError, OSError, KeyboardInterrupt, BrokenPipeError):
+            raise  # brag.cli prints these in one line
+        except Exception as err:
+            if os.environ.get("BRAG_DEBUG"):
+                raise
+            msg = str(err).strip().splitlines()[0] if str(err).strip() else ""
+            print(f"brag: {type(err).__name__}: {msg} (BRAG_DEBUG=1 shows more)", file=sys.stderr)
+            return 1
+
+    return run
+
+
+def _open(args: argparse.Namespace) -> EventStore:
+    return open_store(getattr(args, "db", None))
+
+
+def _console(*, stderr: bool = False) -> Any:
+    """A rich console; wide when the output is not a terminal (a file, a pipe)."""
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() else int(os.environ.get("COLUMNS") or 160)
+    return Console(stderr=stderr, width=width, highlight=False, soft_wrap=False)
+
+
+# --- import ---------------------------------------------------------------------------------------
+
+
+def _summary(path: str, r: ImportResult) -> str:
+    if r.stored == 0:
+        return f"{path}: session {r.session}: unchanged ({r.unchanged} events already stored)"
+    if r.unchanged:
+        return (
+            f"{path}: session {r.session}: stored {r.stored} new events after the "
+            f"{r.unchanged} already stored (seq {r.last_seq})"
+        )
+    return f"{path}: session {r.session}: stored {r.stored} events"
+
+
+@one_line_errors
+def cmd_import(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    files: list[str] = args.files
+    store = _open(args)
+    out = _console()
+    err_console = _console(stderr=True)
+    show = len(files) >= PROGRESS_FROM and err_console.is_terminal
+    stored = unchanged = refused = 0
+    progress = Progress(
+        TextColumn("importing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[name]}"),
+        console=err_console,
+        transient=True,
+        disable=not show,
+    )
+    with progress, store:
+        task = progress.add_task("import", total=len(files), name="")
+        for path in files:
+            progress.update(task, name=Path(path).name)
+            try:
+                r = store.import_log(path)
+            except StoreUnavailable:
+                raise
+            except StoreError as e:
+                refused += 1
+                progress.console.print(f"{path}: refused: {e}", style="red", soft_wrap=True)
+            except BragError as e:
+                refused += 1
+                progress.console.print(
+                    f"{path}: invalid, nothing stored: {e}", style="red", soft_wrap=True
+                )
+            except (OSError, UnicodeDecodeError) as e:
+                refused += 1
+                why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+                progress.console.print(f"{path}: cannot read: {why}", style="red", soft_wrap=True)
+            else:
+                if r.stored:
+                    stored += 1
+                else:
+                    unchanged += 1
+                line = _summary(path, r)
+                (progress.console if show else out).print(line, soft_wrap=True)
+            progress.advance(task)
+    if len(files) > 1:
+        out.print(
+            f"{len(files)} files: {stored} stored, {unchanged} unchanged, {refused} refused",
+            soft_wrap=True,
+        )
+    return 1 if refused else 0
+
+
+# --- export ---------------------------------------------------------------------------------------
+
+
+@one_line_errors
+def cmd_export(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        lines = list(store.export_lines(args.session))
+    text = "".join(line + "\n" for line in lines)
+    if args.output:
+        target = Path(args.output)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+        print(f"{args.output}: session {args.session}: {len(lines)} events", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    return 0
+
+
+# --- sessions -------------------------------------------------------------------------------------
+
+
+def _time(info: SessionInfo) -> str:
+    if info.started is None:
+        return ""
+    return info.started.strftime("%Y-%m-%d %H:%M")
+
+
+@one_line_errors
+def cmd_sessions(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    with _open(args) as store:
+        infos = store.sessions()
+        where = store.url
+    if args.json:
+        for i in infos:
+            print(
+                json.dumps(
+                    {
+                        "session": i.session,
+                        "table": i.table,
+                        "started": i.started.isoformat() if i.started else None,
+                        "players": list(i.players),
+                        "cards": i.cards,
+                        "deals": i.deals,
+                        "resolved_pots": i.resolved_pots,
+                        "carried_pots": i.carried_pots,
+                        "finished": i.finished,
+                        "winners": list(i.winners),
+                        "events": i.last_seq,
+                    },
+                    ensure_ascii=False,
+                )
+            )
+        return 0
+    console = _console()
+    if not infos:
+        console.print(f"no sessions in {where}", highlight=False)
+        return 0
+    t = Table(title=f"Sessions in {where}", title_justify="left")
+    for col, just in (
+        ("session", "left"),
+        ("table", "left"),
+        ("first event", "left"),
+        ("players", "left"),
+        ("deals", "right"),
+        ("resolved pots", "right"),
+        ("finished", "left"),
+        ("winners", "left"),
+    ):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for i in infos:
+        t.add_row(
+            i.session,
+            i.table or "",
+            _time(i),
+            ", ".join(i.players),
+            str(i.deals),
+            str(i.resolved_pots),
+            "yes" if i.finished else "no",
+            ", ".join(i.winners),
+        )
+    console.print(t)
+    return 0
+
+
+# --- replay ---------------------------------------------------------------------------------------
+
+
+def _cards(cards: tuple[str, ...] | None) -> str:
+    return " ".join(cards) if cards else ""
+
+
+def describe(event: AnyEvent, before: State, after: State) -> str:
+    """The event in a sentence, with what it cost the player."""
+
+    def paid(player: str) -> str:
+        if not after.players:
+            return ""
+        x = after.paid_in_deal(player) - (before.paid_in_deal(player) if before.players else 0)
+        return f" (pays {amount_text(x)})" if x else ""
+
+    match event:
+        case SessionStarted():
+            extra = f" at {event.table}" if event.table else ""
+            return f"session {event.session}{extra}: {', '.join(event.seats)}; cards {event.cards}"
+        case DealerChosen():
+            return f"{event.player} deals first"
+        case Shuffled():
+            return "the pack is shuffled" + (" (order recorded)" if event.order else "")
+        case Dealt():
+            return f"deal {after.deals}: {after.dealer_name} deals; everyone antes"
+        case Looked():
+            which = f" at the {event.hand} hand" if event.hand else ""
+            return f"{event.player} looks{which}"
+        case Kept():
+            return f"{event.player} keeps the hand looked at"
+        case Thrown():
+            return f"{event.player} throws the hand looked at"
+        case Bet():
+            verb = "bets" if before.level is None or event.level == before.level else "raises to"
+            return f"{event.player} {verb} level {amount_text(event.level)}{paid(event.player)}"
+        case Folded():
+            return f"{event.player} folds"
+        case Saw():
+            return f"{event.player} sees{paid(event.player)}"
+        case Shown():
+            return f"{event.player} shows {_cards(event.cards)}"
+        case Conceded():
+            return f"{event.player} concedes"
+        case Retained():
+            which = f" the {event.hand} hand" if event.hand else " the hand"
+            return f"{event.player} retains{which} for the next deal"
+        case Voided():
+            return f"correction: seq {event.seq} is withdrawn"
+        case PotWon():
+            how = f"at the showdown ({event.hand})" if event.showdown else "uncontested"
+            return f"→ {event.player} wins the pot of {amount_text(event.amount)} {how}"
+        case PotCarried():
+            return (
+                f"→ the pot of {amount_text(event.amount)} is carried forward "
+                f"(blind survivor {event.player})"
+            )
+        case SessionEnded():
+            nets = ", ".join(f"{p} {amount_text(v)}" for p, v in event.nets.items())
+            return f"→ the session ends: {nets}; won by {', '.join(event.winners)}"
+    return event.type
+
+
+def status(p: PlayerState, state: State) -> str:
+    """blind / seen / folded / two hands, what the player paid in this deal, and known cards."""
+    if p.folded:
+        word = "folded"
+    elif p.two_hands:
+        word = "two hands" + (f", looking at {p.looking}" if p.looking else "")
+    else:
+        word = "seen" if p.seen else "blind"
+    cards = ""
+    if p.hands and p.hands[-1].cards is not None and not p.folded:
+        cards = " " + " ".join(p.hands[-1].texts() or ())
+    elif p.shown:
+        from engine.state import card_texts
+
+        cards = " " + " ".join(card_texts(p.shown))
+    return f"{word} {amount_text(state.paid_in_deal(p.name))}{cards}"
+
+
+@one_line_errors
+def cmd_replay(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    with _open(args) as store:
+        rows = store.read(args.session)
+    if not rows:
+        raise UnknownSession(args.session)
+    events = [r.event for r in rows]
+    states = replay(events)
+    last = states[-1]
+    if args.deal is not None and not 1 <= args.deal <= last.deals:
+        raise StoreError(
+            f"session {args.session!r} has {last.deals} deal(s); there is no deal {args.deal}"
+        )
+    console = _console()
+    first = events[0]
+    assert isinstance(first, SessionStarted)
+    title = f"{args.session}" + (f" at {first.table}" if first.table else "")
+    title += f", deal {args.deal} of {last.deals}" if args.deal else f", {last.deals} deals"
+    t = Table(title=title, title_justify="left")
+    for col, just in (("seq", "right"), ("event", "left"), ("pot", "right"), ("level", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    t.add_column("turn")
+    for name in first.seats:
+        t.add_column(name)
+    for k, (row, ev, st) in enumerate(zip(rows, events, states, strict=True)):
+        if args.deal is not None and st.deals != args.deal:
+            continue
+        before = states[k - 1] if k else st
+        in_deal = st.phase in (Phase.BETTING, Phase.SHOWDOWN)
+        by_name = {p.name: p for p in st.players}
+        cells = [status(by_name[n], st) if n in by_name else "" for n in first.seats]
+        t.add_row(
+            str(row.seq),
+            describe(ev, before, st),
+            amount_text(st.pot),
+            str(st.level) if st.level is not None and in_deal else "",
+            (st.turn_name or "") if in_deal else "",
+            *cells,
+            style="bold" if row.derived else None,
+        )
+    console.print(t)
+    if last.finished:
+        console.print(f"finished: won by {', '.join(last.winners)}")
+    else:
+        console.print(
+            f"after seq {last.seq}: {last.resolved} of {last.rules.pots} pots resolved; "
+            f"pot on the table {amount_text(last.pot)}"
+        )
+    return 0

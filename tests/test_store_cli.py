@@ -1,0 +1,83 @@
+"""``brag import``, ``export``, ``sessions`` and ``replay`` on a SQLite store (in-process)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from brag.cli import main
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_import_export_sessions_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "club.db")
+    good = str(SCENARIOS / "card_example.jsonl")
+    bad = str(SCENARIOS / "bet_below_level.jsonl")
+    code, out, err = run(capsys, "import", good, bad, "--db", db)  # --db after the command
+    assert code == 1
+    assert f"{good}: session card-example: stored 16 events" in out
+    assert "2 files: 1 stored, 0 unchanged, 1 refused" in out
+    assert f"{bad}: invalid, nothing stored: line 8, bet: RULES 5.5:" in err
+    assert "Traceback" not in err
+
+    code, out, _ = run(capsys, "--db", db, "import", good)
+    assert code == 0 and "unchanged (16 events already stored)" in out
+
+    code, out, _ = run(capsys, "--db", db, "sessions")
+    assert code == 0 and "card-example" in out and "A, B, C, D" in out
+    code, out, _ = run(capsys, "--db", db, "sessions", "--json")
+    info = json.loads(out.splitlines()[0])
+    assert info["session"] == "card-example" and info["deals"] == 1 and info["resolved_pots"] == 1
+
+    target = tmp_path / "out.jsonl"
+    code, _, err = run(capsys, "--db", db, "export", "card-example", "-o", str(target))
+    assert code == 0 and "16 events" in err
+    lines = target.read_text().splitlines()
+    assert len(lines) == 16 and json.loads(lines[-1])["type"] == "pot_won"
+    code, out, _ = run(capsys, "--db", db, "export", "card-example")
+    assert out.splitlines() == lines
+    code, out, _ = run(capsys, "--db", db, "import", str(target))
+    assert code == 0 and "unchanged" in out  # import, export, import: a fixed point
+
+    code, out, _ = run(capsys, "--db", db, "replay", "card-example", "--deal", "1")
+    assert code == 0
+    for text in ("A bets level 2 (pays 2)", "A sees (pays 4)", "B wins the pot of 12", "folded"):
+        assert text in out, text
+    assert "seen 7" in out  # what A has paid in the deal after seeing
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["replay", "nope"], "no session 'nope'"),
+        (["export", "nope"], "no session 'nope'"),
+        (["replay", "card-example", "--deal", "9"], "has 1 deal(s)"),
+        (["--db", "postgresql://nobody@127.0.0.1:1/none", "sessions"], "cannot connect"),
+        (["--db", "mysql://root@localhost/x", "sessions"], "unsupported database"),
+        (["--db", "/no/such/dir/x.db", "sessions"], "no directory"),
+    ],
+)
+def test_errors_are_one_line(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "club.db")
+    run(capsys, "--db", db, "import", str(SCENARIOS / "card_example.jsonl"))
+    if "--db" not in argv:
+        argv = ["--db", db, *argv]
+    code, _, err = run(capsys, *argv)
+    assert code != 0
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_empty_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--db", f"sqlite:///{tmp_path / 'e.db'}", "sessions")
+    assert code == 0 and "no sessions" in out

@@ -150,7 +150,7 @@ class _StoreSink:
                 "the event store is not available in this version; use --out DIR"
             ) from None
         self.store = open_store(url)
-        self.where = f"appended to {url}"
+        self.where = f"stored in {url}"
 
     def put(self, stream: list[AnyEvent]) -> None:
         from sim.batch import deal_chunks

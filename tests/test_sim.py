@@ -361,3 +361,22 @@ def test_blind_lover_retains_and_rock_does_not(
                 retained[STYLE_OF[e.player]] += 1
     assert carried["blind"] > 20 and retained["blind"] == carried["blind"]
     assert retained["rock"] == 0
+
+
+def test_simulate_into_the_store_one_deal_per_append(tmp_path: Path) -> None:
+    """``--db``: the sessions go to the store one deal per append; the store's export is the same
+    log byte for byte as ``--out`` writes, and running it again changes nothing (same ids)."""
+    pytest.importorskip("events.store")
+    from events.store import open_store
+
+    db = tmp_path / "sim.db"
+    args = ["simulate", "--players", "2-10", "--sessions", "3", "--seed", "8", "--quiet"]
+    assert main([*args, "--db", str(db)]) == 0
+    assert main([*args, "--out", str(tmp_path / "out")]) == 0
+    assert main([*args, "--db", str(db)]) == 0  # idempotent: same ids, nothing new
+    store = open_store(str(db))
+    assert [s.session for s in store.sessions()] == [f"sim-8-{k:04d}" for k in range(1, 4)]
+    for info in store.sessions():
+        assert info.finished
+        text = _text(store.events(info.session))
+        assert text == (tmp_path / "out" / f"{info.session}.jsonl").read_text(encoding="utf-8")

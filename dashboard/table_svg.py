@@ -13,7 +13,7 @@ import math
 
 from dashboard.view import HandView, SeatView, TableView, amount
 
-__all__ = ["render"]
+__all__ = ["event_list", "render"]
 
 W, H = 800, 540
 CX, CY = W / 2, H / 2
@@ -117,6 +117,10 @@ def _hands(x: float, y: float, hands: tuple[HandView, ...], dim: bool) -> str:
     return "".join(out)
 
 
+def _short(name: str, n: int) -> str:
+    return name if len(name) <= n else name[: n - 1] + "…"
+
+
 def _seat(s: SeatView, n: int) -> str:
     """One seat, drawn round (0, 0) and moved to its place; smaller when many sit at the table."""
     angle = math.pi / 2 + 2 * math.pi * s.seat / n
@@ -129,7 +133,7 @@ def _seat(s: SeatView, n: int) -> str:
     if s.winner:
         stroke, width = WIN, 5
     fill = "#eeeeee" if s.folded else "#ffffff"
-    status = s.status + (f" · {s.role}" if s.role else "")
+    status = ("you · " if s.viewer else "") + s.status + (f" · {s.role}" if s.role else "")
     if s.turn:
         status = "to act · " + status
     if s.winner:
@@ -143,7 +147,7 @@ def _seat(s: SeatView, n: int) -> str:
         _t(
             bx + 12,
             by + 24,
-            s.name + (" (you)" if s.viewer else ""),
+            _short(s.name, 13),
             19,
             font_weight="700",
             fill=MUTED if s.folded else INK,
@@ -242,3 +246,29 @@ def render(view: TableView) -> str:
         + _t(W - 8, H - 6, viewer, 13, text_anchor="end", fill=MUTED)
         + "</svg></div>"
     )
+
+
+def event_list(rows: list[dict[str, object]]) -> str:
+    """The events of a deal as an HTML table: step (a link to it), the sentence, the pot after it;
+    the current step highlighted. ``rows`` as :func:`dashboard.view.event_rows` gives them, each
+    with its ``link``."""
+    out = [
+        '<table class="brag-events" style="width:100%;border-collapse:collapse;font-size:0.95rem">'
+        '<thead><tr><th style="text-align:right;padding:4px 8px">Step</th>'
+        '<th style="text-align:left;padding:4px 8px">Event</th>'
+        '<th style="text-align:right;padding:4px 8px">Pot</th></tr></thead><tbody>'
+    ]
+    for r in rows:
+        current = bool(r.get("current"))
+        style = "background:#fff2a8;font-weight:600" if current else ""
+        mark = ' data-current="true"' if current else ""
+        out.append(
+            f'<tr style="{style}"{mark}>'
+            f'<td style="text-align:right;padding:4px 8px;vertical-align:top">'
+            f'<a href="{_esc(str(r["link"]))}" target="_self">{r["step"]}</a></td>'
+            f'<td style="padding:4px 8px">{_esc(str(r["event"]))}</td>'
+            f'<td style="text-align:right;padding:4px 8px;vertical-align:top">'
+            f"{_esc(str(r['pot']))}</td></tr>"
+        )
+    out.append("</tbody></table>")
+    return "".join(out)

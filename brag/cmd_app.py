@@ -1,0 +1,200 @@
+"""``brag dashboard`` and ``brag run``: the Streamlit dashboard (``dashboard/app.py``).
+
+- ``brag dashboard [--db URL] [--port N] [--analytics PATH]`` serves the dashboard on localhost,
+  headless (no browser is started; open the printed address).
+- ``brag run`` is the newcomer's path (``make run``): it imports the bundled sessions
+  (``data/**/*.jsonl``) into the store, idempotently (a session already stored the same is left
+  alone), brings the analytics projection up to date, prints the sessions, then serves the
+  dashboard.
+
+The dashboard reads its settings from the environment: ``BRAG_DB``, ``BRAG_ANALYTICS`` and, to
+allow recording, ``BRAG_ORGANISER_SECRET`` (or ``organiser_secret`` in Streamlit secrets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "dashboard" / "app.py"
+DATA = ROOT / "data"
+DEFAULT_PORT = 8501
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    opts = argparse.ArgumentParser(add_help=False)
+    opts.add_argument(
+        "--port",
+        type=int,
+        help=f"the port on localhost (default {DEFAULT_PORT}, or the next free one)",
+    )
+    opts.add_argument(
+        "--analytics",
+        metavar="PATH",
+        help="the DuckDB projection (default: beside the store, e.g. brag.duckdb next to brag.db)",
+    )
+    opts.add_argument(
+        "--address", default="localhost", help="the address to serve on (default localhost)"
+    )
+    d = sub.add_parser(
+        "dashboard",
+        parents=[common, opts],
+        help="serve the dashboard on localhost",
+        description="Serve the Streamlit dashboard (sessions, replay, players, record, explore) "
+        "headless on localhost. Recording needs BRAG_ORGANISER_SECRET.",
+    )
+    d.set_defaults(func=cmd_dashboard)
+    r = sub.add_parser(
+        "run",
+        parents=[common, opts],
+        help="import the bundled sessions, refresh the statistics, serve the dashboard",
+        description="The newcomer's path (make run): import data/**/*.jsonl into the store "
+        "(idempotent), refresh the analytics projection, list the sessions and serve the "
+        "dashboard.",
+    )
+    r.add_argument("--data", default=str(DATA), help="the folder of bundled logs (default data/)")
+    r.add_argument(
+        "--no-serve", action="store_true", help="import and refresh only; do not start the app"
+    )
+    r.set_defaults(func=cmd_run)
+
+
+def _analytics_path(args: argparse.Namespace) -> str:
+    if args.analytics:
+        return str(args.analytics)
+    from brag.cmd_analytics import default_analytics
+
+    return default_analytics(args.db)
+
+
+def free_port(preferred: int, address: str = "localhost") -> int:
+    """``preferred`` when nothing listens there, else a free port the OS picks."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((address, preferred))
+            return preferred
+        except OSError:
+            pass
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((address, 0))
+        return int(s.getsockname()[1])
+
+
+def streamlit_command(port: int, address: str = "localhost") -> list[str]:
+    """The command that serves the dashboard (headless, no usage statistics sent)."""
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(APP),
+        "--server.headless",
+        "true",
+        "--server.address",
+        address,
+        "--server.port",
+        str(port),
+        "--browser.gatherUsageStats",
+        "false",
+        "--client.toolbarMode",
+        "minimal",
+        "--server.fileWatcherType",
+        "none",
+    ]
+
+
+def serve(db: str, analytics: str, port: int | None, address: str = "localhost") -> int:
+    """Runs the dashboard in the foreground until Ctrl-C; returns its exit status."""
+    chosen = port if port is not None else free_port(DEFAULT_PORT, address)
+    env = dict(os.environ, BRAG_DB=db, BRAG_ANALYTICS=analytics)
+    print(f"Bragbook dashboard: http://{address}:{chosen}  (store {db}; Ctrl-C stops it)")
+    if not env.get("BRAG_ORGANISER_SECRET"):
+        print("Recording is off (read-only): set BRAG_ORGANISER_SECRET to record at the table.")
+    sys.stdout.flush()
+    proc = subprocess.Popen(streamlit_command(chosen, address), env=env)
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)  # a terminated `brag` stops its server too
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def cmd_dashboard(args: argparse.Namespace) -> int:
+    return serve(args.db, _analytics_path(args), args.port, args.address)
+
+
+def bundled_logs(folder: str | Path) -> list[Path]:
+    """The bundled session logs, in a stable order (sub-folders included)."""
+    return sorted(Path(folder).rglob("*.jsonl"))
+
+
+def import_bundled(store: Any, folder: str | Path) -> tuple[int, int, list[str]]:
+    """Imports every bundled log; ``(sessions newly stored, already there, problems)``. A log
+    whose session is stored with other events is reported, not overwritten."""
+    from events.errors import BragError
+
+    new = same = 0
+    problems: list[str] = []
+    for path in bundled_logs(folder):
+        try:
+            result = store.import_log(str(path))
+        except BragError as err:
+            problems.append(f"{path}: {err}")
+            continue
+        if result.stored:
+            new += 1
+        else:
+            same += 1
+    return new, same, problems
+
+
+def refresh_analytics(store: Any, path: str) -> str:
+    """Brings the DuckDB projection at ``path`` up to date; a sentence saying what happened."""
+    try:
+        import analytics
+    except ImportError as err:  # pragma: no cover - analytics is part of the package
+        return f"analytics not available ({err})"
+    con = analytics.connect(path)
+    try:
+        report = analytics.refresh(store, con)
+    finally:
+        con.close()
+    return f"analytics: {report.events} new events projected into {path}"
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from brag.cmd_store import cmd_sessions
+    from events.store import open_store
+
+    analytics = _analytics_path(args)
+    with open_store(args.db) as store:
+        new, same, problems = import_bundled(store, args.data)
+        print(f"bundled sessions: {new} imported, {same} already in {store.url}")
+        for p in problems:
+            print(f"  not imported: {p}", file=sys.stderr)
+        try:
+            print(refresh_analytics(store, analytics))
+        except Exception as err:  # the app still runs; the Players page says what is wrong
+            print(f"analytics not refreshed: {err}", file=sys.stderr)
+    cmd_sessions(argparse.Namespace(db=args.db, json=False))
+    if args.no_serve:
+        return 1 if problems else 0
+    return serve(args.db, analytics, args.port, args.address)

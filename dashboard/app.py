@@ -1,0 +1,60 @@
+"""The Bragbook dashboard: ``streamlit run dashboard/app.py`` (or ``brag dashboard``).
+
+The pages (``dashboard/screens``) describe their screens; the data comes through
+:mod:`dashboard.cache`. Settings: ``BRAG_DB``, ``BRAG_ANALYTICS``, ``BRAG_ORGANISER_SECRET``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` from a checkout
+    sys.path.insert(0, str(ROOT))
+
+# Not "pages": a folder of that name beside the entry script turns on Streamlit's older multipage
+# mode, which runs the page files directly and never this script's st.navigation.
+HERE = Path(__file__).resolve().parent / "screens"
+
+st.set_page_config(page_title="Bragbook", page_icon=":material/playing_cards:", layout="wide")
+
+page = st.navigation(
+    {
+        "Sessions": [
+            st.Page(
+                HERE / "sessions.py",
+                title="Sessions",
+                icon=":material/list:",
+                url_path="sessions",
+                default=True,
+            ),
+            st.Page(
+                HERE / "session.py",
+                title="Session",
+                icon=":material/emoji_events:",
+                url_path="session",
+            ),
+            st.Page(
+                HERE / "replay.py", title="Replay", icon=":material/play_circle:", url_path="replay"
+            ),
+            st.Page(
+                HERE / "players.py", title="Players", icon=":material/group:", url_path="players"
+            ),
+        ],
+        "Organiser and analysts": [
+            st.Page(
+                HERE / "record.py", title="Record", icon=":material/edit_note:", url_path="record"
+            ),
+            st.Page(
+                HERE / "explore.py",
+                title="Explore",
+                icon=":material/query_stats:",
+                url_path="explore",
+            ),
+        ],
+    }
+)
+page.run()

@@ -1,0 +1,212 @@
+"""Every cache and every outside resource of the dashboard, in one module (STYLE.md).
+
+Settings come from the environment, which ``brag dashboard`` / ``brag run`` set:
+
+- ``BRAG_DB``: the event store URL (default ``brag.db``, SQLite);
+- ``BRAG_ANALYTICS``: the DuckDB projection file (default ``brag.duckdb``);
+- ``BRAG_ORGANISER_SECRET`` (or ``organiser_secret`` in Streamlit secrets): unlocks the Record page.
+
+The store handle is shared by every session of the server (``st.cache_resource``); the list of
+sessions is kept a few seconds; a session's replay (the engine's states) is kept per version of the
+stream (its last seq), so a session recorded on another device shows its new events at once.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import streamlit as st
+
+from dashboard.view import Replay
+from events.model import AnyEvent
+
+SESSIONS_TTL = 5.0
+"""Seconds the list of sessions is kept before the store is asked again."""
+
+
+# --- settings -------------------------------------------------------------------------------------
+
+
+def db_url() -> str:
+    return os.environ.get("BRAG_DB") or "brag.db"
+
+
+def analytics_path() -> str:
+    """``$BRAG_ANALYTICS``, else the DuckDB file beside the store (``brag.duckdb``)."""
+    from brag.cmd_analytics import default_analytics
+
+    return os.environ.get("BRAG_ANALYTICS") or default_analytics(db_url())
+
+
+def organiser_secret() -> str | None:
+    """The organiser secret, from ``BRAG_ORGANISER_SECRET`` or ``st.secrets["organiser_secret"]``;
+    ``None`` when neither is set (the app is then read-only)."""
+    env = os.environ.get("BRAG_ORGANISER_SECRET")
+    if env:
+        return env
+    try:
+        value = st.secrets.get("organiser_secret")
+    except Exception:  # no secrets file at all: Streamlit raises its own error type
+        return None
+    return str(value) if value else None
+
+
+# --- the event store ------------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False)
+def _store(url: str) -> Any:
+    from events.store import open_store
+
+    return open_store(url)
+
+
+def store() -> Any:
+    """The event store (``events.store``), opened once per URL for the whole server."""
+    return _store(db_url())
+
+
+@st.cache_resource(show_spinner=False, ttl=SESSIONS_TTL)
+def _sessions(url: str) -> tuple[Any, ...]:
+    return tuple(_store(url).sessions())
+
+
+def sessions() -> tuple[Any, ...]:
+    """Every session's :class:`~events.store.SessionInfo`, as the store lists them."""
+    return _sessions(db_url())
+
+
+@st.cache_resource(show_spinner=False)
+def _session_index(url: str, listing: tuple[Any, ...]) -> dict[str, Any]:
+    return {info.id: info for info in listing}
+
+
+def session_info(session: str) -> Any | None:
+    return _session_index(db_url(), sessions()).get(session)
+
+
+def session_ids() -> list[str]:
+    return list(_session_index(db_url(), sessions()))
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _replay(url: str, session: str, version: int, recorded: bool) -> Replay:
+    return Replay.of(_store(url).events(session), recorded=recorded)
+
+
+def replay(session: str, *, recorded: bool = False) -> Replay | None:
+    """The session replayed by the engine (as corrected, or ``recorded`` with its corrections);
+    ``None`` for a session the store does not hold."""
+    version = store().last_seq(session)
+    if not version:
+        return None
+    return _replay(db_url(), session, int(version), recorded)
+
+
+def events(session: str) -> list[AnyEvent]:
+    """A session's events read now, uncached (the recorder needs the latest)."""
+    return list(store().events(session))
+
+
+def append(session: str, new: Sequence[AnyEvent], expected_seq: int) -> list[Any]:
+    """Appends recorded events (the store adds the derived ones) and forgets the cached listing."""
+    out = store().append(session, list(new), expected_seq)
+    forget()
+    return out
+
+
+def forget() -> None:
+    """Drops the cached listing so the next run sees the store as it is now."""
+    _sessions.clear()
+    _session_index.clear()
+
+
+# --- the analytics projection -----------------------------------------------------------------
+#
+# DuckDB lets one process write a file and nobody else open it meanwhile, and one process may not
+# hold the same file open twice with different settings. So the dashboard opens the projection for
+# each use and closes it at once, all under one lock: read-only (external access off) for
+# statistics and the analysts' SQL, read-write only to catch up with the store. The CLI can write
+# the file whenever the dashboard is not in the middle of a query.
+
+_DUCK_LOCK = threading.RLock()
+REFRESH_EVERY = 10.0
+"""Seconds between two looks at whether the projection is behind the store."""
+
+
+@contextmanager
+def _duck(*, read_only: bool) -> Iterator[Any]:
+    import analytics
+
+    with _DUCK_LOCK:
+        con = analytics.connect(analytics_path(), read_only=read_only)
+        try:
+            yield con
+        finally:
+            con.close()
+
+
+@st.cache_resource(show_spinner=False, ttl=REFRESH_EVERY)
+def _caught_up(url: str, path: str) -> tuple[int, int]:
+    """Catches the projection up with the store; ``(checkpoint position, events applied)``."""
+    import analytics
+
+    with _duck(read_only=False) as con:
+        if analytics.checkpoint(con)[0] < _store(url).last_position():
+            report = analytics.refresh(_store(url), con)
+            return report.position, report.events
+        return analytics.checkpoint(con)[0], 0
+
+
+def analytics_version() -> int:
+    """Brings the projection up to date with the store (at most every few seconds) and returns
+    its checkpoint, the version the cached statistics are keyed on."""
+    return _caught_up(db_url(), analytics_path())[0]
+
+
+def refresh_analytics() -> int:
+    """Catches up now (the Explore page's button); returns the checkpoint."""
+    _caught_up.clear()
+    return analytics_version()
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _stat(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
+    from analytics import queries
+
+    with _duck(read_only=True) as con:
+        return getattr(queries, name)(con, **dict(kwargs))
+
+
+def stat(name: str, **kwargs: Any) -> Any:
+    """A statistic of :mod:`analytics.queries` (``player_stats``, ``leaderboard``,
+    ``showdown_hands``, ...), kept until the projection moves on."""
+    return _stat(analytics_path(), analytics_version(), name, tuple(sorted(kwargs.items())))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _schema(path: str, version: int) -> list[dict[str, Any]]:
+    import analytics
+
+    with _duck(read_only=True) as con:
+        return list(analytics.schema(con))
+
+
+def schema() -> list[dict[str, Any]]:
+    """The projection's tables and their documented columns."""
+    return _schema(analytics_path(), analytics_version())
+
+
+def run_sql(sql: str, limit: int = 10_000) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """One analyst's SELECT on a read-only connection without file access; raises
+    ``analytics.ReadOnlyError`` for anything that is not a single SELECT, ``duckdb.Error`` for
+    SQL DuckDB refuses. Never cached: the analyst sees the projection as it is."""
+    import analytics
+
+    analytics_version()
+    with _duck(read_only=True) as con:
+        return analytics.run_readonly(con, sql, limit=limit)

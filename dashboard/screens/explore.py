@@ -1,0 +1,31 @@
+"""Explore: read-only SQL over the DuckDB projection, the schema beside it, results as a table
+with a CSV download. Statements that write are refused."""
+
+import streamlit as st
+
+from dashboard import cache, stats_view, ui
+
+st.title("Explore")
+st.caption("One SELECT at a time over the analytics projection (DuckDB); nothing can be written.")
+
+tables = ui.analytics_or_stop(cache.schema)
+
+left, right = st.columns([3, 2])
+with right:
+    st.subheader("Schema")
+    ui.schema(tables)
+with left:
+    sql = ui.sql_box()
+    if sql:
+        result = ui.query_or_refusal(lambda: cache.run_sql(sql))
+        if result is not None:
+            columns, rows = result
+            st.caption(f"{len(rows)} rows")
+            st.dataframe(stats_view.result_rows(columns, rows), hide_index=True, width="stretch")
+            st.download_button(
+                "Download CSV",
+                stats_view.csv_text(columns, rows),
+                file_name="query.csv",
+                mime="text/csv",
+                icon=":material/download:",
+            )

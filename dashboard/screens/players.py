@@ -1,0 +1,38 @@
+"""Players: each player's statistics with their counts, net over time, showdown hands beside
+RULES 2.8, blind and see habits; two players side by side."""
+
+import streamlit as st
+
+from dashboard import cache, stats_view, ui
+
+st.title("Players")
+
+stats = ui.analytics_or_stop(lambda: cache.stat("player_stats"))
+if not stats:
+    st.info("No deal has ended yet, so there are no statistics.")
+    st.stop()
+
+st.subheader("Every player")
+ui.plain_table(stats_view.stats_table(stats))
+
+names = [r["player"] for r in stats]
+first, second = ui.two_players(names)
+a = next(r for r in stats if r["player"] == first)
+b = next((r for r in stats if r["player"] == second), None)
+
+st.subheader("Side by side" if b else first)
+ui.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HABITS))
+
+st.subheader("Net over time")
+chosen = [first, *([second] if second else [])]
+started = {i.id: i.started for i in cache.sessions()}
+ui.net_over_time(stats_view.net_over_time(cache.stat("leaderboard"), started, chosen))
+
+st.subheader("Hands shown at showdowns, beside RULES 2.8")
+hands = {p: cache.stat("showdown_hands", player=p) for p in chosen}
+ui.categories_chart(stats_view.categories_vs_rules(hands))
+cols = st.columns(len(chosen))
+for col, p in zip(cols, chosen, strict=True):
+    with col:
+        st.markdown(f"**{p}**")
+        ui.plain_table(stats_view.category_rows(hands[p]))

@@ -1,0 +1,31 @@
+"""Session: the leaderboard, each player's net over the deals, and the deals, each to replay."""
+
+import streamlit as st
+
+from dashboard import cache, ui
+
+st.title("Session")
+
+ids = cache.session_ids()
+if not ids:
+    st.info("No sessions in the store yet: `brag run` imports the bundled season.")
+    st.stop()
+
+session = ui.session_picker(ids)
+rp = cache.replay(session)
+if rp is None or not rp.states:
+    st.warning(f"Session {session} has no events.")
+    st.stop()
+
+ui.session_heading(rp)
+
+left, right = st.columns([2, 3])
+with left:
+    st.subheader("Leaderboard")
+    ui.leaderboard(rp.leaderboard())
+with right:
+    st.subheader("Net over the deals")
+    ui.net_chart(rp.net_history())
+
+st.subheader("Deals")
+ui.deal_table(rp.session, rp.deal_rows())

@@ -1,0 +1,212 @@
+"""The Players and Explore pages' figures, from the analytics statistics: pure functions.
+
+The statistics come from :mod:`analytics.queries` as lists of dicts (money exact as
+:class:`~fractions.Fraction`, every rate beside its count). Here they are laid out for reading: an
+amount as ``8½``, a rate as ``43% of 51``, two players side by side, each player's net over time,
+and the hand categories seen at showdowns beside the pack's own shares (RULES 2.8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from dashboard.view import amount, signed
+
+__all__ = [
+    "HABITS",
+    "SUMMARY",
+    "categories_vs_rules",
+    "csv_text",
+    "habits",
+    "net_over_time",
+    "side_by_side",
+    "stat_text",
+    "stats_table",
+]
+
+SUMMARY = (
+    "sessions",
+    "deals",
+    "net",
+    "net_per_deal",
+    "pots_won",
+    "pots_won_showdown",
+    "pots_won_uncontested",
+    "biggest_pot_won",
+    "carried_caused",
+)
+"""The counts and money of a player, in the order shown."""
+
+HABITS = (
+    "blind_rate",
+    "avg_bets_before_looking",
+    "bet_share",
+    "raise_rate",
+    "see_rate",
+    "payer_win_rate",
+    "seen_win_rate",
+)
+"""Blind and see habits: each a rate over the count beside it (``blind_rate_n``)."""
+
+_WORDS = {
+    "sessions": "Sessions",
+    "deals": "Deals",
+    "net": "Net",
+    "net_per_deal": "Net per deal",
+    "pots_won": "Pots won",
+    "pots_won_showdown": "… at a showdown",
+    "pots_won_uncontested": "… uncontested",
+    "biggest_pot_won": "Biggest pot won",
+    "carried_caused": "Pots carried (survived blind)",
+    "blind_rate": "First action made blind",
+    "avg_bets_before_looking": "Bets before looking, per deal",
+    "bet_share": "Deals with a bet",
+    "raise_rate": "Bets that raised",
+    "see_rate": "Sees when a see was possible",
+    "payer_win_rate": "Showdowns won as the payer",
+    "seen_win_rate": "Showdowns won as the one seen",
+}
+
+_COUNT_WORDS = {
+    "blind_rate": "deals",
+    "avg_bets_before_looking": "deals",
+    "bet_share": "deals",
+    "raise_rate": "bets",
+    "see_rate": "chances",
+    "payer_win_rate": "showdowns",
+    "seen_win_rate": "showdowns",
+}
+
+
+def label(name: str) -> str:
+    return _WORDS.get(name, name.replace("_", " "))
+
+
+def stat_text(row: dict[str, Any], name: str) -> str:
+    """One statistic of a player as read: money exact, rates with their count."""
+    value = row.get(name)
+    if name in HABITS:
+        n = row.get(f"{name}_n") or 0
+        if value is None or not n:
+            return "–"
+        if name == "avg_bets_before_looking":
+            return f"{value:.2f} over {n} {_COUNT_WORDS[name]}"
+        return f"{value:.0%} of {n} {_COUNT_WORDS[name]}"
+    if value is None:
+        return "–"
+    if isinstance(value, Fraction):
+        if name == "net_per_deal" and value.denominator > 2:
+            return f"≈ {float(value):+.2f}"
+        return signed(value) if name == "net" else amount(value)
+    return str(value)
+
+
+def stats_table(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every player on one line: counts, money and the main habits, as text."""
+    out = []
+    for r in rows:
+        line: dict[str, Any] = {"player": r["player"]}
+        for name in (*SUMMARY, "blind_rate", "see_rate"):
+            line[label(name)] = stat_text(r, name)
+        out.append(line)
+    return out
+
+
+def side_by_side(
+    a: dict[str, Any] | None, b: dict[str, Any] | None, names: Sequence[str]
+) -> list[dict[str, str]]:
+    """Statistics as rows, one column per player (``None``: no data for that player)."""
+    out = []
+    for n in names:
+        line = {"statistic": label(n)}
+        for row in (a, b):
+            if row is not None:
+                line[row["player"]] = stat_text(row, n)
+        out.append(line)
+    return out
+
+
+def habits(row: dict[str, Any]) -> list[dict[str, str]]:
+    """A player's blind and see habits, each with the count it is taken over."""
+    return [{"habit": label(n), "value": stat_text(row, n)} for n in HABITS]
+
+
+def categories_vs_rules(
+    hands_by_player: dict[str, Sequence[dict[str, Any]]],
+) -> dict[str, list[Any]]:
+    """Share of each hand category among the hands a player showed in full at showdowns, beside
+    its share of the 22,100 hands of the pack (RULES 2.8), as columns for a bar chart."""
+    out: dict[str, list[Any]] = {"category": []}
+    first = next(iter(hands_by_player.values()), [])
+    out["category"] = [r["category"] for r in first]
+    out["RULES 2.8 (the pack)"] = [round(100 * float(r["rules_share"]), 2) for r in first]
+    for player, rows in hands_by_player.items():
+        out[f"{player} (shown)"] = [round(100 * float(r["shown_share"] or 0), 2) for r in rows]
+    return out
+
+
+def category_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The showdown hands table: counts beside RULES 2.8."""
+    return [
+        {
+            "category": r["category"],
+            "shown": r["shown"],
+            "share shown": f"{float(r['shown_share'] or 0):.1%}",
+            "won": r["won"],
+            "RULES 2.8 hands": r["rules_hands"],
+            "RULES 2.8 share": f"{float(r['rules_share']):.2%}",
+        }
+        for r in rows
+    ]
+
+
+def net_over_time(
+    standings: Sequence[dict[str, Any]], started: dict[str, datetime | None], players: Sequence[str]
+) -> dict[str, list[Any]]:
+    """Each player's running net after each session they played, in the order the sessions
+    started (``standings``: the analytics leaderboard rows, one per player per session). Floats
+    only for drawing."""
+    by_session: dict[str, dict[str, Fraction]] = {}
+    for r in standings:
+        if r["player"] in players:
+            by_session.setdefault(r["session"], {})[r["player"]] = r["net"]
+    order = sorted(by_session, key=lambda s: (started.get(s) is None, started.get(s) or 0, s))
+    out: dict[str, list[Any]] = {"session": [], **{p: [] for p in players}}
+    total = dict.fromkeys(players, Fraction(0))
+    for n, s in enumerate(order, start=1):
+        out["session"].append(n)
+        for p in players:
+            if p in by_session[s]:
+                total[p] += by_session[s][p]
+            out[p].append(float(total[p]))
+    return out
+
+
+def csv_text(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A query's result as CSV (amounts and values written as text, exactly)."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(columns)
+    for r in rows:
+        w.writerow(["" if v is None else str(v) for v in r])
+    return buf.getvalue()
+
+
+def result_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    """A query's result for a table widget (values the widget cannot show exactly become text)."""
+    out = []
+    for r in rows:
+        line = {}
+        for c, v in zip(columns, r, strict=True):
+            if isinstance(v, int | float | str | bool) or v is None:
+                line[c] = v
+            else:
+                line[c] = str(v)
+        out.append(line)
+    return out

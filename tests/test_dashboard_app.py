@@ -1,0 +1,322 @@
+"""Every dashboard page under Streamlit's ``AppTest`` (no browser): it runs without an exception,
+the replayer steps through a session with the pot changing where it should, view-as hides what a
+player could not know, the recorder appends exactly the events clicked (and undo a ``voided``),
+nothing is recorded without the organiser secret, and Explore refuses a write."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest
+
+from events.store import open_store
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "dashboard" / "app.py")
+SCENARIOS = ROOT.parent / "shared" / "scenarios"
+if not SCENARIOS.is_dir():  # pragma: no cover - another checkout layout
+    SCENARIOS = Path("/work/shared/scenarios")
+
+LOGS = [
+    ROOT / "data" / "examples" / "card_example.jsonl",  # cards "shown", one deal
+    ROOT / "data" / "season" / "2026-09-24-top-1.jsonl",  # cards "all", 8 pots
+    SCENARIOS / "blind_pays_half.jsonl",  # "B sees A: pays 6, the level, being blind"
+]
+ALL_CARDS = "2026-09-24-top-1"
+SECRET = "open sesame"
+
+
+@pytest.fixture
+def store_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A fresh SQLite store holding three sessions; the dashboard pointed at it."""
+    url = str(tmp_path / "brag.db")
+    with open_store(url) as store:
+        for log in LOGS:
+            store.import_log(str(log))
+    monkeypatch.setenv("BRAG_DB", url)
+    monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))
+    monkeypatch.delenv("BRAG_ORGANISER_SECRET", raising=False)
+    yield url
+
+
+def page(name: str, **params: str) -> AppTest:
+    """The app run once on ``screens/NAME.py`` with these query parameters."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page(f"screens/{name}.py")
+    for k, v in params.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(str(m.value) for m in at.metric if m.label == label)
+
+
+def picture(at: AppTest) -> str:
+    return next(str(m.value) for m in at.markdown if 'class="brag-table"' in str(m.value))
+
+
+def face_up(svg: str, seat: str) -> list[str]:
+    """The face-up cards drawn at one seat of the table picture."""
+    m = re.search(rf'<g data-seat="{re.escape(seat)}".*?(?=<g data-seat=|</svg>)', svg)
+    assert m, seat
+    return [c for c in re.findall(r'data-card="([^"]+)"', m.group(0)) if c != "down"]
+
+
+def button(at: AppTest, label: str) -> Any:
+    return next(b for b in at.button if b.label == label)
+
+
+# --- every page --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["sessions", "session", "replay", "players", "record", "explore"])
+def test_every_page_runs(store_url: str, name: str) -> None:
+    at = page(name)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value.lower() == name
+
+
+def test_sessions_lists_and_filters(store_url: str) -> None:
+    at = page("sessions")
+    assert len(at.dataframe[0].value) == 3
+    at.multiselect[0].set_value(["Jean"]).run()
+    assert list(at.dataframe[0].value["session"]) == [ALL_CARDS]
+
+
+def test_session_page_has_the_leaderboard_and_the_deals(store_url: str) -> None:
+    at = page("session", session=ALL_CARDS)
+    assert not at.exception
+    board = at.dataframe[0].value
+    assert set(board["player"]) == {"Jean", "Margaret", "Colin", "Sandra"}
+    assert (board["winner"] != "").sum() >= 1
+    deals = at.dataframe[1].value
+    assert list(deals["deal"]) == list(range(1, len(deals) + 1))
+    assert deals["replay"].iloc[0] == f"replay?session={ALL_CARDS}&deal=1&step=1"
+
+
+# --- the replayer ------------------------------------------------------------------------------
+
+
+def test_next_advances_the_step_and_the_pot(store_url: str) -> None:
+    at = page("replay", session="card-example", deal="1", step="5")  # everyone has looked
+    assert not at.exception
+    assert metric(at, "Pot") == "4" and metric(at, "To act") == "A"
+    button(at, "Next").click().run()
+    assert at.query_params["step"] == "6"
+    assert metric(at, "Pot") == "6" and metric(at, "Level") == "2"  # A bets level 2: pays 2
+    assert "A bets level 2: pays 2" in at.markdown[0].value
+    button(at, "Next").click().run()
+    assert metric(at, "Pot") == "8" and metric(at, "To act") == "C"
+    button(at, "Next").click().run()  # C folds: the pot stays
+    assert at.query_params["step"] == "8" and metric(at, "Pot") == "8"
+    button(at, "Previous").click().run()
+    assert at.query_params["step"] == "7" and metric(at, "Pot") == "8"
+    button(at, "First").click().run()
+    assert at.query_params["step"] == "1"
+    button(at, "Last").click().run()
+    assert metric(at, "Pot") == "0"  # B took the pot of 12
+    assert "B wins the pot of 12" in at.markdown[0].value
+
+
+def test_the_slider_and_the_link_agree(store_url: str) -> None:
+    at = page("replay", session="blind-half", deal="1")
+    assert at.query_params["step"] == "1"
+    at.slider(key="ctl_step").set_value(10).run()
+    before = int(metric(at, "Pot"))
+    at.slider(key="ctl_step").set_value(11).run()  # the see
+    assert at.query_params["step"] == "11"
+    assert "B sees A: pays 6, the level, being blind" in at.markdown[0].value
+    assert int(metric(at, "Pot")) == before + 6
+    assert '<tr style="background' in next(
+        str(m.value) for m in at.markdown if "brag-events" in str(m.value)
+    )
+
+
+def test_view_as_hides_what_a_player_could_not_know(store_url: str) -> None:
+    at = page("replay", session=ALL_CARDS, deal="1", step="1")  # just dealt: nobody looked
+    seats = ["Jean", "Margaret", "Colin", "Sandra"]
+    svg = picture(at)
+    assert all(len(face_up(svg, p)) == 3 for p in seats)  # everyone: every card the log knows
+    at.selectbox(key="pick_viewer").set_value("Margaret").run()
+    assert at.query_params["view"] == "Margaret"
+    svg = picture(at)
+    assert all(face_up(svg, p) == [] for p in seats)  # nobody has looked yet
+    # step on until Margaret has looked: she sees her three cards and only hers
+    for _ in range(10):
+        button(at, "Next").click().run()
+        if "Margaret looks" in at.markdown[0].value:
+            break
+    svg = picture(at)
+    assert len(face_up(svg, "Margaret")) == 3
+    assert all(face_up(svg, p) == [] for p in seats if p != "Margaret")
+
+
+def test_view_as_shows_cards_shown_at_the_showdown(store_url: str) -> None:
+    at = page("replay", session="card-example", deal="1", step="11", view="C")  # B has shown
+    svg = picture(at)
+    assert face_up(svg, "B") == ["5s", "6h", "7d"]
+    assert face_up(svg, "A") == [] and face_up(svg, "C") == []
+
+
+def test_a_bad_link_lands_on_a_real_step(store_url: str) -> None:
+    at = page("replay", session="nope", deal="x", step="999")
+    assert not at.exception
+    assert at.query_params["session"] in {"card-example", ALL_CARDS, "blind-half"}
+
+
+# --- recording ---------------------------------------------------------------------------------
+
+
+def unlocked(monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("BRAG_ORGANISER_SECRET", SECRET)
+    at = page("record")
+    at.text_input(key="secret_input").input(SECRET)
+    at.button[0].click().run()
+    assert not at.exception
+    return at
+
+
+def act(at: AppTest) -> list[Any]:
+    return [b for b in at.button if b.key and b.key.startswith("act-")]
+
+
+def click(at: AppTest, label: str) -> AppTest:
+    b = next((b for b in act(at) if b.label == label), None)
+    assert b is not None, (label, [b.label for b in act(at)])
+    b.click().run()
+    assert not at.exception
+    return at
+
+
+def test_without_the_secret_nothing_can_be_recorded(store_url: str) -> None:
+    at = page("record")
+    assert "Read-only" in at.warning[0].value
+    assert act(at) == [] and not at.text_area
+
+
+def test_with_the_secret_set_but_not_given_nothing_can_be_recorded(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BRAG_ORGANISER_SECRET", SECRET)
+    at = page("record")
+    at.text_input(key="secret_input").input("guess")
+    at.button[0].click().run()
+    assert "not the organiser secret" in at.error[0].value
+    assert act(at) == [] and not at.text_area
+
+
+def start(at: AppTest, name: str = "friday", seats: str = "Ann\nBob\nCal") -> AppTest:
+    at.text_input(key="start_session").input(name)
+    at.text_input(key="start_table").input("Oak")
+    at.text_area(key="start_seats").input(seats)
+    at.text_input(key="start_dealer").input("Cal")
+    next(b for b in at.button if b.label == "Start the session").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_recording_appends_exactly_the_events_clicked(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = start(unlocked(monkeypatch))
+    assert at.query_params["session"] == "friday"
+    click(at, "Shuffle the pack")
+    click(at, "Deal")
+    click(at, "Bob looks")
+    click(at, "Ann bets level 2: pays 1, blind")  # Ann sits left of the dealer, Cal
+    assert "Recorded: Ann bets level 2" in at.success[0].value
+    with open_store(store_url) as store:
+        types = [e.type for e in store.events("friday")]
+        assert types == ["session_started", "dealer_chosen", "shuffled", "dealt", "looked", "bet"]
+        assert store.events("friday")[-1].by == "organiser"
+    undo = next(b for b in at.button if b.key and b.key.startswith("undo-"))
+    assert undo.label == "Undo: Ann bets level 2: pays 1, half the level, being blind"
+    undo.click().run()
+    with open_store(store_url) as store:
+        last = store.events("friday")[-1]
+        assert last.type == "voided" and last.seq == 6  # type: ignore[union-attr]
+        assert store.state("friday").pot == 3
+    assert "Ann bets level 2: pays 1, blind" in [b.label for b in act(at)]  # Ann to act again
+
+
+def test_a_showdown_at_a_real_table_takes_the_cards_picked(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = start(unlocked(monkeypatch), "duel")
+    for label in ("Shuffle the pack", "Deal", "Ann looks", "Bob looks", "Cal looks"):
+        click(at, label)
+    click(at, "Ann bets level 1: pays 1")
+    click(at, "Bob folds")
+    click(at, "Cal sees Ann: pays 2, twice the level")
+    key = next(p.key for p in at.pills if p.key and p.key.startswith("cards-"))
+    base = key[: -len("-s")]
+    at.pills(key=f"{base}-s").set_value(["As", "Ks"]).run()
+    at.pills(key=f"{base}-h").set_value(["Qh"]).run()
+    record = next(b for b in act(at) if b.label.startswith("Record: Ann shows"))
+    record.click().run()
+    assert not at.exception
+    with open_store(store_url) as store:
+        shown = store.events("duel")[-1]
+        assert shown.type == "shown" and shown.cards == ("As", "Ks", "Qh")  # type: ignore[union-attr]
+
+
+def test_another_device_recording_first_is_a_conflict(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from events.model import Shuffled
+
+    at = start(unlocked(monkeypatch), "race")
+    with open_store(store_url) as store:
+        store.append("race", [Shuffled()], 2)  # the other tablet shuffles first
+    click(at, "Shuffle the pack")  # this page still showed the unshuffled pack
+    assert "Another device recorded first" in at.warning[0].value
+    with open_store(store_url) as store:
+        assert [e.type for e in store.events("race")].count("shuffled") == 1
+    assert [b.label for b in act(at)] == ["Deal"]  # reloaded: the session as it now stands
+
+
+def test_a_refusal_is_shown_in_the_rules_words(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = start(unlocked(monkeypatch), "alone", seats="Cal")
+    assert "Refused: RULES 1.3: a session seats 2 to 10 players, not 1" in at.error[0].value
+    with open_store(store_url) as store:
+        assert not store.has("alone")
+    start(at, "twice")
+    again = start(unlocked(monkeypatch), "twice")
+    assert "already a session called twice" in again.error[0].value
+
+
+# --- explore ------------------------------------------------------------------------------------
+
+
+def test_explore_runs_a_select_and_refuses_a_write(store_url: str) -> None:
+    at = page("explore")
+    sql = at.text_area(key="sql_text")
+    sql.input("SELECT player, count(*) AS deals FROM player_deals GROUP BY player ORDER BY 1")
+    at.button(key="FormSubmitter:sql-Run").click().run()
+    assert not at.exception and not at.error
+    result = at.dataframe[0].value
+    assert "Jean" in set(result["player"])
+    assert at.get("download_button")
+    at.text_area(key="sql_text").input("DELETE FROM deals")
+    at.button(key="FormSubmitter:sql-Run").click().run()
+    assert "Refused" in at.error[0].value
+    at.text_area(key="sql_text").input("CREATE TABLE x AS SELECT 1")
+    at.button(key="FormSubmitter:sql-Run").click().run()
+    assert "Refused" in at.error[0].value
+
+
+def test_players_side_by_side(store_url: str) -> None:
+    at = page("players", player="Jean", vs="Colin")
+    assert not at.exception
+    columns = list(at.dataframe[1].value.columns)
+    assert columns == ["statistic", "Jean", "Colin"]

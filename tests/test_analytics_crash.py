@@ -1,0 +1,109 @@
+"""The projector killed with SIGKILL at random points, 50 times, then caught up: the tables equal
+a fresh rebuild (issue 5, "Must show").
+
+Kills land at the test hooks of :mod:`analytics.projector` (``BRAG_ANALYTICS_HOOK``): with some
+rows written, after all rows but before the checkpoint, after the checkpoint but before the
+commit, and after the commit; others come from outside at a random moment. The store is a
+:class:`~analytics.sources.JsonlSource` file shared with the child processes.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import analytics
+from analytics.randplay import random_session
+from analytics.sources import JsonlSource, interleave
+
+ROOT = Path(__file__).resolve().parents[1]
+CHILD = """
+import sys, analytics
+from analytics.sources import JsonlSource
+con = analytics.connect(sys.argv[1])
+analytics.Projector(JsonlSource(sys.argv[2]), con, batch_size=int(sys.argv[3])).refresh()
+con.close()
+"""
+POINTS = ("mid_rows", "after_rows", "after_checkpoint", "after_commit")
+KILLS = 50
+
+
+def _tables(con) -> dict[str, list[tuple]]:  # type: ignore[no-untyped-def]
+    out = {}
+    for t in ("events", "deals", "player_deals", "sessions", "session_players", "checkpoint"):
+        out[t] = sorted(con.execute(f"SELECT * FROM {t}").fetchall(), key=repr)
+    return out
+
+
+@pytest.mark.slow
+def test_sigkill_fifty_times_then_equal_to_a_rebuild(tmp_path: Path) -> None:
+    rng = random.Random(20240605)
+    streams = {
+        f"k{k}": random_session(
+            rng,
+            f"k{k}",
+            players=rng.randint(2, 5),
+            cards=rng.choice(["all", "shown"]),
+            pots=rng.randint(1, 3),
+            ante=rng.choice([1, 1, Fraction(1, 2)]),
+            void_rate=0.04,
+            max_events=None if k % 5 else 60,
+        )
+        for k in range(60)
+    }
+    events = interleave(streams, seed=1).events
+    store = tmp_path / "store.jsonl"
+    # The store grows while the projector is being killed: some events at first, more before
+    # every restart, the rest before the final catch-up.
+    written = len(events) // 5
+    JsonlSource.write(str(store), events[:written])
+    db = tmp_path / "brag.duckdb"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    batch = 23
+    kills = runs = 0
+    while kills < KILLS:
+        runs += 1
+        assert runs < 3 * KILLS
+        more = rng.randint(20, 70)
+        JsonlSource.write(str(store), events[written : written + more])
+        written += more
+        child_env = dict(env)
+        external = rng.random() < 0.3
+        if not external:
+            child_env["BRAG_ANALYTICS_HOOK"] = f"{rng.choice(POINTS)}:{rng.randint(1, 2)}"
+        proc = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(db), str(store), str(batch)], env=child_env
+        )
+        if external:
+            time.sleep(rng.uniform(0.2, 1.2))
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+        code = proc.wait(timeout=120)
+        if code == -signal.SIGKILL:
+            kills += 1
+        else:
+            assert code == 0
+    assert written < len(events), "the store ran out before the 50th kill"
+    JsonlSource.write(str(store), events[written:])
+    # Catch up without hooks, then compare with a rebuild in memory.
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(db), str(store), str(batch)], env=env, timeout=300
+    )
+    assert proc.returncode == 0
+    con = analytics.connect(str(db))
+    fresh = analytics.connect()
+    analytics.refresh(JsonlSource(str(store)), fresh)
+    assert _tables(con) == _tables(fresh)
+    total = sum(len(s) for s in streams.values())
+    assert con.execute("SELECT count(*), count(DISTINCT position) FROM events").fetchall() == [
+        (total, total)
+    ]
+    assert kills == KILLS

@@ -47,6 +47,7 @@ from engine.state import State, apply, initial_state
 from events.codec import dumps, parse_raw, read_events, read_file
 from events.errors import BragError, FormatError
 from events.model import (
+    DERIVED_TYPES,
     AnyEvent,
     PotCarried,
     PotWon,
@@ -137,27 +138,116 @@ class StoreUnavailable(StoreError):
 # --- values ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class StoredEvent:
     """One row of the store: the global ``position`` (never reused; may have holes), the session
     and its ``seq`` (1-based, contiguous), the event ``id``, ``type``, schema version ``v``, the
     event itself (envelope filled in: ``id``, ``seq`` (not for ``voided``), ``at``, ``by``), and
-    ``stored_at`` (UTC, when the store wrote it)."""
+    ``stored_at`` (UTC, when the store wrote it).
+
+    Immutable. The rows an append returns build ``event`` and ``id`` on first access (most callers
+    only want the seq)."""
+
+    __slots__ = (
+        "_base",
+        "_event",
+        "_id",
+        "at",
+        "by",
+        "position",
+        "seq",
+        "session",
+        "stored_at",
+        "type",
+        "v",
+    )
 
     position: int
     session: str
     seq: int
-    id: UUID
     type: str
     v: int
-    event: AnyEvent
     at: datetime | None
     by: str | None
     stored_at: datetime
 
+    def __init__(
+        self,
+        position: int,
+        session: str,
+        seq: int,
+        id: UUID | str,
+        type: str,
+        v: int,
+        event: AnyEvent | None,
+        at: datetime | None,
+        by: str | None,
+        stored_at: datetime,
+        base: AnyEvent | None = None,
+    ) -> None:
+        init = object.__setattr__
+        init(self, "position", position)
+        init(self, "session", session)
+        init(self, "seq", seq)
+        init(self, "_id", id)
+        init(self, "type", type)
+        init(self, "v", v)
+        init(self, "_event", event)
+        init(self, "_base", base)
+        init(self, "at", at)
+        init(self, "by", by)
+        init(self, "stored_at", stored_at)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"StoredEvent is immutable ({name})")
+
+    @property
+    def id(self) -> UUID:
+        i = self._id
+        if not isinstance(i, UUID):
+            i = UUID(i)
+            object.__setattr__(self, "_id", i)
+        return i
+
+    @property
+    def event(self) -> AnyEvent:
+        e = self._event
+        if e is None:
+            update: dict[str, Any] = {"id": self.id, "at": self.at}
+            if self.type != "voided":
+                update["seq"] = self.seq
+            e = self._base.model_copy(update=update)  # type: ignore[union-attr]
+            object.__setattr__(self, "_event", e)
+        return e
+
     @property
     def derived(self) -> bool:
-        return isinstance(self.event, _DERIVED)
+        return self.type in DERIVED_TYPES
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.position,
+            self.session,
+            self.seq,
+            self.id,
+            self.type,
+            self.v,
+            self.event,
+            self.at,
+            self.by,
+            self.stored_at,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StoredEvent) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.session, self.seq))
+
+    def __repr__(self) -> str:
+        return (
+            f"StoredEvent(position={self.position}, session={self.session!r}, seq={self.seq}, "
+            f"id={self.id}, type={self.type!r}, v={self.v}, at={self.at!r}, by={self.by!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -505,14 +595,19 @@ class EventStore:
         events = list(events)
         if not events:
             return []
-        if any(e.id is not None for e in events):
+        try:
+            plan = self._plan(session, events, expected_seq)
+        except BragError:
+            # Refused against expected_seq: it may be a retry of events stored since (then the
+            # stored rows are the answer), or a changed event under a stored id (IdConflict is the
+            # clearer error). Valid batches meet their stored ids inside the transaction.
             found = self._find([str(e.id) for e in events if e.id is not None])
-            if found:
-                decided = self._retry(session, events, found)
-                if decided and isinstance(decided[0], StoredEvent):
-                    return decided  # type: ignore[return-value]
-                events = decided  # type: ignore[assignment]
-        plan = self._plan(session, events, expected_seq)
+            decided = self._retry(session, events, found) if found else events
+            if decided is events:
+                raise
+            if decided and isinstance(decided[0], StoredEvent):
+                return decided  # type: ignore[return-value]
+            plan = self._plan(session, decided, expected_seq)  # type: ignore[arg-type]
         return self._write(plan, retry=True)
 
     def _write(self, plan: Plan, *, retry: bool) -> list[StoredEvent]:
@@ -659,7 +754,7 @@ class EventStore:
         stored → the rows stored then (with their derived events); else the events still new."""
         known = self._known(session, events, found)
         if not known:
-            return events
+            return events  # the very same list: nothing was stored
         rest = [e for e in events if e.id is None or str(e.id) not in known]
         if any(not isinstance(e, _DERIVED) for e in rest):
             return rest
@@ -722,20 +817,8 @@ class EventStore:
 
 
 def _stored(r: Row, position: int, stored_at: datetime) -> StoredEvent:
-    update: dict[str, Any] = {"id": UUID(r.id), "at": r.at_dt}
-    if not isinstance(r.event, Voided):
-        update["seq"] = r.seq
     return StoredEvent(
-        position=position,
-        session=r.session,
-        seq=r.seq,
-        id=update["id"],
-        type=r.type,
-        v=r.v,
-        event=r.event.model_copy(update=update),
-        at=r.at_dt,
-        by=r.by,
-        stored_at=stored_at,
+        position, r.session, r.seq, r.id, r.type, r.v, None, r.at_dt, r.by, stored_at, base=r.event
     )
 
 

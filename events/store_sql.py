@@ -19,8 +19,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: SQLite's busy handler alone
+    fcntl = None  # type: ignore[assignment]
 from datetime import datetime
 from typing import Any, ClassVar, Final
 from uuid import UUID
@@ -155,6 +161,8 @@ class _SqlTx:
         self.conn = conn
 
     def find(self, ids: list[str]) -> list[StoredEvent]:
+        if not ids:
+            return []
         if self.store.MARK == "%s":
             cur = self.conn.execute(
                 f"SELECT {COLUMNS} FROM {TABLE} WHERE id = ANY(%s::uuid[])", (ids,)
@@ -297,6 +305,67 @@ def _process_lock(path: str) -> threading.Lock:
         return lock
 
 
+class _Appenders:
+    """The queue of Bragbook writers of one SQLite file: threads of a process on a Python lock,
+    processes on an ``flock`` of ``FILE-appenders``, polled every 0.1 to 2 ms up to
+    ``BUSY_TIMEOUT_S``. SQLite's own busy handler sleeps 1, 2, 5, 10... ms between tries, far
+    longer than an append holds the lock; this hands the lock over within a fraction of a
+    millisecond. ``BEGIN IMMEDIATE`` and ``busy_timeout`` still guard against other programs.
+    The kernel drops the flock of a killed process."""
+
+    def __init__(self, path: str) -> None:
+        self.threads = _process_lock(path)
+        self.path = path + "-appenders"
+        self.fd: int | None = None
+        self.pid = os.getpid()
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        with self.threads:
+            fd = self._fd()
+            if fd is None:
+                yield
+                return
+            self._lock(fd)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _fd(self) -> int | None:
+        if fcntl is None:
+            return None
+        if self.fd is None or self.pid != os.getpid():
+            self.pid = os.getpid()
+            try:
+                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except OSError:
+                self.fd = None  # a read-only directory: SQLite's busy handler alone
+        return self.fd
+
+    def _lock(self, fd: int) -> None:
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        pause = 0.0001
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StoreUnavailable(
+                        f"SQLite store {self.path[: -len('-appenders')]}: another writer held "
+                        f"the store for {BUSY_TIMEOUT_S:g} s; nothing was stored"
+                    ) from None
+                time.sleep(pause)
+                pause = min(pause * 1.5, 0.002)
+
+    def close(self) -> None:
+        if self.fd is not None and self.pid == os.getpid():
+            with suppress(OSError):
+                os.close(self.fd)
+        self.fd = None
+
+
 SQLITE_TRIGGERS: Final = (
     f"""CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON {TABLE}
     BEGIN SELECT RAISE(ABORT, 'the events table is append-only: UPDATE is refused'); END""",
@@ -315,7 +384,7 @@ class SqliteStore(_SqlStore):
         self._all: list[sqlite3.Connection] = []
         self._all_guard = threading.Lock()
         self._pid = os.getpid()
-        self._write_lock = _process_lock(path)
+        self._appenders = _Appenders(path)
         parent = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(parent):
             raise StoreUnavailable(
@@ -323,7 +392,7 @@ class SqliteStore(_SqlStore):
             )
         with self._errors():
             conn = self._conn()
-            with self._write_lock:
+            with self._appenders.hold():
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     conn.execute(create_table_sql(sqlite.dialect()))
@@ -403,7 +472,7 @@ class SqliteStore(_SqlStore):
     @contextmanager
     def _transaction(self) -> Iterator[_SqlTx]:
         conn = self._conn()
-        with self._write_lock, self._errors():
+        with self._appenders.hold(), self._errors():
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield _SqlTx(self, conn)
@@ -429,6 +498,7 @@ class SqliteStore(_SqlStore):
             with suppress(sqlite3.Error):
                 c.close()
         self._local = threading.local()
+        self._appenders.close()
 
     def reopen(self) -> SqliteStore:
         return SqliteStore(self.url, self.path)

@@ -1,0 +1,377 @@
+"""How fast the event store appends, beside the eventsourcing library and plain sqlite3.
+
+    .venv/bin/python bench/append.py [--sessions 1000] [--source sim|random] [--dir DIR]
+
+Simulated sessions (``sim.batch``, the project's simulator; ``--source random`` draws them from
+``engine.legal.legal_actions`` directly), appended one deal per transaction, SQLite in WAL mode with
+``synchronous=FULL``, one file per contender on the same disk:
+
+- **bragbook**: ``EventStore.append(session, recorded events of the deal, expected_seq)``: the
+  engine validates every event against the cached state, adds the derived events, the store checks
+  the seq and ids and inserts in one ``BEGIN IMMEDIATE`` transaction.
+- **eventsourcing**: the library's SQLite recorders (``SQLiteApplicationRecorder``, which keeps a
+  global order like ours, and ``SQLiteAggregateRecorder``) storing the same payloads in the same
+  batches (its ``StoredEvent`` objects built beforehand; no validation).
+- **plain sqlite3**: ``executemany`` of the very rows our store writes, into the same table with the
+  same settings, prepared beforehand: the limit.
+
+Each runs with one writer, then with two writer processes (the sessions split between them,
+started together): SQLite has one write lock, so a second process only helps whoever has CPU work
+to do outside it (our validation). Then single-event commits (one recorded event per append,
+validated) and the ratios. Every number is events per second of wall time; the same events are
+stored in each run. fsync dominates the SQL side: on a busy disk every number drops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from engine.fold import complete
+from engine.state import initial_state
+from events.model import AnyEvent, is_derived
+from events.store import EventStore, new_ids, open_store, payload_of
+from events.store_sql import INSERT_COLUMNS, TABLE
+
+Row = tuple[str, int, str, str, int, str, str | None, str | None, str]
+
+
+# --- the sessions -------------------------------------------------------------------------------
+
+
+def sessions_from_sim(n: int, seed: str) -> list[list[list[AnyEvent]]]:
+    from sim.batch import deal_chunks, generate
+
+    return [list(deal_chunks(s)) for s in generate(seed, n, (2, 10))]
+
+
+def sessions_from_random(n: int, seed: str) -> list[list[list[AnyEvent]]]:
+    from store_helpers import deal_batches, random_session
+
+    rng = random.Random(seed)
+    return [deal_batches(random_session(f"rnd-{seed}-{k:04d}", rng)) for k in range(n)]
+
+
+def rows_of(session: str, chunks: list[list[AnyEvent]], stored_at: str) -> list[list[Row]]:
+    """The rows our store writes for these deals (ids: the event's, else fresh)."""
+    out: list[list[Row]] = []
+    seq = 0
+    for chunk in chunks:
+        fresh = iter(new_ids(len(chunk)))
+        batch: list[Row] = []
+        for e in chunk:
+            seq += 1
+            at = e.at.isoformat() if e.at is not None else None
+            eid = str(e.id) if e.id is not None else next(fresh)
+            batch.append((session, seq, eid, e.type, e.v, payload_of(e), at, e.by, stored_at))
+        out.append(batch)
+    return out
+
+
+# --- the contenders -----------------------------------------------------------------------------
+
+
+def run_bragbook(store: EventStore, sessions: list[list[list[AnyEvent]]]) -> int:
+    n = 0
+    for chunks in sessions:
+        first = chunks[0][0]
+        name = first.session  # type: ignore[union-attr]
+        seq = 0
+        for chunk in chunks:
+            rows = store.append(name, [e for e in chunk if not is_derived(e)], seq)
+            seq = rows[-1].seq
+            n += len(rows)
+    return n
+
+
+def run_plain(path: str, sessions: list[list[list[Row]]]) -> int:
+    batches = [b for s in sessions for b in s]
+    conn = sqlite3.connect(path, isolation_level=None, timeout=10)
+    assert conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
+    conn.execute("PRAGMA synchronous=FULL")
+    sql = f"INSERT INTO {TABLE} ({INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    n = 0
+    for b in batches:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(sql, b)
+        conn.execute("COMMIT")
+        n += len(b)
+    conn.close()
+    return n
+
+
+def es_batches(batches: list[list[Row]]) -> list[list[Any]]:
+    """The same payloads as the library's ``StoredEvent`` (aggregate id from the session id)."""
+    from eventsourcing.persistence import StoredEvent as ESStoredEvent
+
+    ids: dict[str, uuid.UUID] = {}
+    out = []
+    for b in batches:
+        out.append(
+            [
+                ESStoredEvent(
+                    originator_id=ids.setdefault(r[0], uuid.uuid5(uuid.NAMESPACE_URL, r[0])),
+                    originator_version=r[1],
+                    topic=r[3],
+                    state=r[5].encode(),
+                )
+                for r in b
+            ]
+        )
+    return out
+
+
+def es_recorder(path: str, kind: str) -> tuple[Any, Any]:
+    from eventsourcing.sqlite import (
+        SQLiteAggregateRecorder,
+        SQLiteApplicationRecorder,
+        SQLiteDatastore,
+    )
+
+    ds = SQLiteDatastore(path)
+    cls = SQLiteApplicationRecorder if kind == "application" else SQLiteAggregateRecorder
+    rec = cls(ds)
+    rec.create_table()
+    with ds.transaction(commit=False) as c:  # the same settings: WAL (set by the library), FULL
+        c.execute("PRAGMA synchronous")
+        sync = int(c.fetchone()[0])
+    assert sync == 2, f"eventsourcing would run with synchronous={sync}"
+    return ds, rec
+
+
+def run_eventsourcing(path: str, kind: str, sessions: list[list[list[Any]]]) -> int:
+    ds, rec = es_recorder(path, kind)
+    n = 0
+    for s in sessions:
+        for b in s:
+            rec.insert_events(b)
+            n += len(b)
+    ds.close()
+    return n
+
+
+def run_single(store: EventStore, seconds: float, seed: int) -> tuple[int, float]:
+    """Sessions played one recorded event per append (each validated, each a commit)."""
+    from store_helpers import advance, choose, start
+
+    rng = random.Random(seed)
+    n, k = 0, 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        name = f"single-{seed}-{k}"
+        k += 1
+        first = start(name, rng, pots=2)
+        state, _ = advance(initial_state(), first)
+        seq = store.append(name, [first], 0)[-1].seq
+        while (e := choose(state, rng)) is not None and time.perf_counter() - t0 < seconds:
+            state, _ = advance(state, e)
+            seq = store.append(name, [e], seq)[-1].seq
+            n += 1
+    return n, time.perf_counter() - t0
+
+
+def parallel(writers: int, work: Callable[[int], int]) -> tuple[int, float]:
+    """``work(i)`` in ``writers`` forked processes started together: (events, wall seconds)."""
+    if writers == 1:
+        return timed(lambda: work(0))
+    ctx = mp.get_context("fork")
+    start_line = ctx.Barrier(writers + 1)
+    done = ctx.Queue()
+
+    def child(i: int) -> None:
+        start_line.wait()
+        done.put(work(i))
+
+    procs = [ctx.Process(target=child, args=(i,)) for i in range(writers)]
+    for p in procs:
+        p.start()
+    start_line.wait()
+    t0 = time.perf_counter()
+    n = sum(done.get() for _ in procs)
+    dt = time.perf_counter() - t0
+    for p in procs:
+        p.join()
+        assert p.exitcode == 0
+    return n, dt
+
+
+def timed(fn: Callable[[], int]) -> tuple[int, float]:
+    t0 = time.perf_counter()
+    n = fn()
+    return n, time.perf_counter() - t0
+
+
+def validate_only(sessions: list[list[list[AnyEvent]]]) -> int:
+    """The engine's share: the same folding the store does, without any I/O."""
+    n = 0
+    for chunks in sessions:
+        state = initial_state()
+        for chunk in chunks:
+            rec = [e for e in chunk if not is_derived(e)]
+            for step in complete(enumerate(rec, 1), state=state):
+                state = step.state
+                payload_of(step.event)
+                n += 1
+    return n
+
+
+def fresh_dir(base: Path, name: str) -> str:
+    d = base / name
+    d.mkdir(parents=True, exist_ok=True)
+    return str(d / "events.db")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--sessions", type=int, default=1000)
+    ap.add_argument("--source", choices=("sim", "random"), default="sim")
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--single-seconds", type=float, default=5.0)
+    ap.add_argument(
+        "--writers",
+        type=lambda t: [int(x) for x in t.split(",")],
+        default=[1, 2],
+        help="writer processes per run, comma-separated (default 1,2)",
+    )
+    ap.add_argument("--dir", help="where the databases go (default: a new temporary directory)")
+    args = ap.parse_args(argv)
+
+    base = Path(args.dir or tempfile.mkdtemp(prefix="brag-bench-"))
+    base.mkdir(parents=True, exist_ok=True)
+    try:
+        return _run(args, base)
+    finally:
+        if not args.dir:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def _run(args: argparse.Namespace, base: Path) -> int:
+    t0 = time.perf_counter()
+    make = sessions_from_sim if args.source == "sim" else sessions_from_random
+    try:
+        sessions = make(args.sessions, args.seed)
+    except ImportError:
+        sessions = sessions_from_random(args.sessions, args.seed)
+        args.source = "random"
+    gen = time.perf_counter() - t0
+    deals = sum(len(c) for c in sessions)
+    events = sum(len(ch) for c in sessions for ch in c)
+    print(
+        f"{len(sessions)} sessions ({args.source}), {deals} deals, {events} events "
+        f"({events / deals:.1f} per deal); generated in {gen:.1f} s; python "
+        f"{platform.python_version()}, sqlite {sqlite3.sqlite_version}, {os.cpu_count()} cores; "
+        f"load average {os.getloadavg()[0]:.1f}; databases in {base}"
+    )
+    stamp = "2026-11-29T00:00:00+00:00"
+    rows = [rows_of(c[0][0].session, c, stamp) for c in sessions]  # type: ignore[union-attr]
+    es_rows = [es_batches(r) for r in rows]
+
+    labels = {
+        "bragbook": "bragbook EventStore.append (validated)",
+        "es-application": "eventsourcing SQLiteApplicationRecorder",
+        "es-aggregate": "eventsourcing SQLiteAggregateRecorder",
+        "plain": "plain sqlite3 executemany (the limit)",
+    }
+    rates: dict[int, dict[str, float]] = {}
+    for writers in args.writers:
+        tag = f"w{writers}"
+
+        def part(data: list[Any], i: int, w: int = writers) -> list[Any]:
+            return data[i::w]
+
+        results: dict[str, tuple[int, float]] = {}
+        plain_path = fresh_dir(base, f"plain-{tag}")
+        open_store(plain_path).close()  # our very table, triggers and all
+        results["plain"] = parallel(writers, lambda i, p=plain_path: run_plain(p, part(rows, i)))
+        for kind in ("application", "aggregate"):
+            path = fresh_dir(base, f"es-{kind}-{tag}")
+            es_recorder(path, kind)[0].close()
+            results[f"es-{kind}"] = parallel(
+                writers, lambda i, k=kind, p=path: run_eventsourcing(p, k, part(es_rows, i))
+            )
+        ours = fresh_dir(base, f"bragbook-{tag}")
+        with open_store(ours) as store:
+            assert store.settings()["synchronous"] == 2  # type: ignore[attr-defined]
+
+        def run_ours(i: int, ours: str = ours) -> int:
+            with open_store(ours) as store:
+                return run_bragbook(store, part(sessions, i))
+
+        results["bragbook"] = parallel(writers, run_ours)
+        for k, (n, _) in results.items():
+            assert n == events, (k, n, events)
+        rates[writers] = {k: n / dt for k, (n, dt) in results.items()}
+        print()
+        who = "1 writer" if writers == 1 else f"{writers} writer processes (sessions split)"
+        print(f"{'one deal per transaction, ' + who:<58} {'events/s':>10} {'seconds':>8}")
+        for k in ("bragbook", "es-application", "es-aggregate", "plain"):
+            n, dt = results[k]
+            print(f"  {labels[k]:<56} {n / dt:>10,.0f} {dt:>8.2f}")
+
+    n, dt = timed(lambda: validate_only(sessions))
+    print(f"  {'(the engine folding the same deals, no I/O)':<56} {n / dt:>10,.0f} {dt:>8.2f}")
+
+    single_path = fresh_dir(base, "single")
+    with open_store(single_path) as store:
+        sn, sdt = run_single(store, args.single_seconds, seed=7)
+    s_rate = sn / sdt
+    plain_single = _plain_single(fresh_dir(base, "plain-single"), rows, args.single_seconds)
+    print()
+    print(f"{'one event per transaction, 1 writer':<58} {'commits/s':>10}")
+    print(f"  {'bragbook EventStore.append (validated)':<56} {s_rate:>10,.0f}")
+    print(f"  {'plain sqlite3 single-row commits':<56} {plain_single:>10,.0f}")
+
+    print()
+    print("ratios (targets: >= 1 against eventsourcing, >= 0.5 against plain sqlite3)")
+    for writers, r in rates.items():
+        who = "1 writer" if writers == 1 else f"{writers} writers"
+        for name, base_key, target in (
+            ("eventsourcing application recorder", "es-application", 1.0),
+            ("eventsourcing aggregate recorder", "es-aggregate", 1.0),
+            ("plain sqlite3 executemany", "plain", 0.5),
+        ):
+            value = r["bragbook"] / r[base_key]
+            ok = "met" if value >= target else "MISSED"
+            print(f"  {who:<10} bragbook / {name:<40} {value:>6.2f}  {ok}")
+    ok = "met" if s_rate >= 1000 else "MISSED"
+    print(f"  single-event commits per second: {s_rate:,.0f} (target >= 1,000: {ok})")
+    return 0
+
+
+def _plain_single(path: str, sessions: list[list[list[Row]]], seconds: float) -> float:
+    batches = [b for s in sessions for b in s]
+    open_store(path).close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA synchronous=FULL")
+    sql = f"INSERT INTO {TABLE} ({INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    rows: Iterator[Row] = (r for b in batches for r in b)
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(sql, next(rows))
+        conn.execute("COMMIT")
+        n += 1
+    dt = time.perf_counter() - t0
+    conn.close()
+    return n / dt
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())

@@ -32,6 +32,7 @@ scenarios: install
 
 bench: install
 	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/append.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

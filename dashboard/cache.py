@@ -7,14 +7,16 @@ Settings come from the environment, which ``brag dashboard`` / ``brag run`` set:
 - ``BRAG_ORGANISER_SECRET`` (or ``organiser_secret`` in Streamlit secrets): unlocks the Record page.
 
 The store handle is shared by every session of the server (``st.cache_resource``); the list of
-sessions is kept a few seconds; a session's replay (the engine's states) is kept per version of the
-stream (its last seq), so a session recorded on another device shows its new events at once.
+sessions is kept per version of the store (its last global position) and a session's replay (the
+engine's states) per version of its stream (its last seq), so a session recorded on another device
+shows its new events at once, and a store that does not change is read once.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -24,8 +26,8 @@ import streamlit as st
 from dashboard.view import Replay
 from events.model import AnyEvent
 
-SESSIONS_TTL = 5.0
-"""Seconds the list of sessions is kept before the store is asked again."""
+PICKER_LIMIT = 300
+"""At most this many sessions (the newest) in a session picker; the Sessions page lists all."""
 
 
 # --- settings -------------------------------------------------------------------------------------
@@ -70,27 +72,94 @@ def store() -> Any:
     return _store(db_url())
 
 
-@st.cache_resource(show_spinner=False, ttl=SESSIONS_TTL)
-def _sessions(url: str) -> tuple[Any, ...]:
-    return tuple(_store(url).sessions())
+class Listing:
+    """The store's sessions at one version: in the order stored, by id, and newest first."""
+
+    def __init__(self, infos: Sequence[Any]) -> None:
+        self.infos = tuple(infos)
+        self.by_id = {i.id: i for i in self.infos}
+        newest = sorted(self.infos, key=lambda i: (i.started is not None, i.started), reverse=True)
+        self.newest_first = [i.id for i in newest]
+        self.unfinished = [i.id for i in newest if not i.finished]
+        self.started = {i.id: i.started for i in self.infos}
 
 
-def sessions() -> tuple[Any, ...]:
-    """Every session's :class:`~events.store.SessionInfo`, as the store lists them."""
-    return _sessions(db_url())
+class _Listings:
+    """The latest listing of one store. Asking the store for every session reads its whole table
+    (seconds on a store of 100,000 deals), so it is done again only when the store has grown (its
+    last global position moved), and in the background once it has proved slow: meanwhile the
+    pages show the previous listing."""
+
+    SLOW = 0.25
+    """Seconds above which a listing is refreshed in the background."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.lock = threading.Lock()
+        self.current: Listing | None = None
+        self.version = -1
+        self.took = 0.0
+        self.busy = False
+
+    def _refresh(self, version: int) -> None:
+        t = time.perf_counter()
+        fresh = Listing(_store(self.url).sessions())
+        with self.lock:
+            if version >= self.version:
+                self.current, self.version = fresh, version
+            self.took = time.perf_counter() - t
+            self.busy = False
+
+    def get(self) -> Listing:
+        version = int(_store(self.url).last_position())
+        if self.current is None or (version != self.version and self.took < self.SLOW):
+            self._refresh(version)
+        elif version != self.version:
+            with self.lock:
+                start = not self.busy
+                self.busy = True
+            if start:
+                threading.Thread(target=self._refresh, args=(version,), daemon=True).start()
+        assert self.current is not None
+        return self.current
 
 
 @st.cache_resource(show_spinner=False)
-def _session_index(url: str, listing: tuple[Any, ...]) -> dict[str, Any]:
-    return {info.id: info for info in listing}
+def _listings(url: str) -> _Listings:
+    return _Listings(url)
+
+
+def listing() -> Listing:
+    """The sessions as the store lists them (see :class:`_Listings`): one cheap query per run
+    while the store does not change."""
+    return _listings(db_url()).get()
+
+
+def sessions() -> tuple[Any, ...]:
+    """Every session's :class:`~events.store.SessionInfo`, in the order stored."""
+    return listing().infos
 
 
 def session_info(session: str) -> Any | None:
-    return _session_index(db_url(), sessions()).get(session)
+    return listing().by_id.get(session)
 
 
-def session_ids() -> list[str]:
-    return list(_session_index(db_url(), sessions()))
+def session_ids(
+    limit: int | None = None, keep: str | None = None, *, unfinished: bool = False
+) -> list[str]:
+    """Session ids, newest first (only those not over, with ``unfinished``); at most ``limit`` of
+    them, so a picker stays light on a store of thousands of sessions; plus ``keep`` when the
+    store holds it (a session named in the link, perhaps newer than the listing)."""
+    ids = listing().unfinished if unfinished else listing().newest_first
+    out = list(ids if limit is None else ids[:limit])
+    if keep and keep not in out and (keep in listing().by_id or store().has(keep)):
+        out.insert(0, keep)
+    return out
+
+
+def exists(session: str) -> bool:
+    """Whether the store holds the session now (not as of the listing)."""
+    return bool(store().has(session))
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
@@ -120,9 +189,8 @@ def append(session: str, new: Sequence[AnyEvent], expected_seq: int) -> list[Any
 
 
 def forget() -> None:
-    """Drops the cached listing so the next run sees the store as it is now."""
-    _sessions.clear()
-    _session_index.clear()
+    """Nothing to drop: the listing is keyed on the store's last position, which an append
+    moves on."""
 
 
 # --- the analytics projection -----------------------------------------------------------------

@@ -43,10 +43,10 @@ def session_picker(
     key: str = "pick_session",
     default: str | None = None,
 ) -> str:
-    """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the latest one, when
+    """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the first one, when
     the link names none)."""
     wanted = param("session")
-    current = wanted if wanted in ids else (default if default in ids else ids[-1])
+    current = wanted if wanted in ids else (default if default in ids else ids[0])
     st.session_state[key] = current
 
     def changed() -> None:

@@ -117,7 +117,7 @@ def _describe(session: str, stored: Sequence[Any]) -> list[str]:
 # --- starting a session ---------------------------------------------------------------------------
 
 
-def start_form(known_ids: Sequence[str]) -> None:
+def start_form() -> None:
     """The form that starts a session: id, table, seats in order, cards, first dealer, pots."""
     with st.form("start", border=True):
         a, b = st.columns(2)
@@ -154,7 +154,7 @@ def start_form(known_ids: Sequence[str]) -> None:
     if not name:
         st.error("Give the session a name.")
         return
-    if name in known_ids:
+    if cache.exists(name):
         st.error(f"There is already a session called {name}.")
         return
     try:

@@ -25,8 +25,9 @@ ui.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HAB
 
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]
-started = {i.id: i.started for i in cache.sessions()}
-ui.net_over_time(stats_view.net_over_time(cache.stat("leaderboard"), started, chosen))
+ui.net_over_time(
+    stats_view.net_over_time(cache.stat("leaderboard"), cache.listing().started, chosen)
+)
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
 hands = {p: cache.stat("showdown_hands", player=p) for p in chosen}

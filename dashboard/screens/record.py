@@ -14,15 +14,14 @@ if not ui_record.organiser_unlocked():
 ui_record.show_flash()
 st.text_input("Recorded by", key="recorded_by", placeholder="organiser")
 
-ids = cache.session_ids()
-open_ids = [i.id for i in cache.sessions() if not i.finished]
 NEW = "Start a new session"
+open_ids = cache.session_ids(cache.PICKER_LIMIT, keep=ui.param("session"), unfinished=True)
 session = ui.session_picker(
     [NEW, *open_ids], label="Session to record", key="record_session", default=NEW
 )
 
 if session == NEW:
-    ui_record.start_form(ids)
+    ui_record.start_form()
     st.stop()
 
 rp = Replay.of(cache.events(session), recorded=True)

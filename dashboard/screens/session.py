@@ -6,7 +6,7 @@ from dashboard import cache, ui
 
 st.title("Session")
 
-ids = cache.session_ids()
+ids = cache.session_ids(limit=cache.PICKER_LIMIT, keep=ui.param("session"))
 if not ids:
     st.info("No sessions in the store yet: `brag run` imports the bundled season.")
     st.stop()

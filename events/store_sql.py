@@ -476,10 +476,12 @@ class SqliteStore(_SqlStore):
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield _SqlTx(self, conn)
+                conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:  # also when COMMIT itself failed (a full disk)
+                    with suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
 
     def _insert(self, conn: sqlite3.Connection, rows: list[Row], stored_at: datetime) -> list[int]:
         at = stored_at.isoformat()

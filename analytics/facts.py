@@ -37,15 +37,8 @@ from engine.state import Outcome, Phase, State, apply, card_codes, card_texts, i
 from events.model import (
     AnyEvent,
     Bet,
-    Dealt,
     Folded,
-    Kept,
-    Looked,
-    PotCarried,
-    PotWon,
-    Retained,
     Saw,
-    SessionEnded,
     Voided,
     is_derived,
 )
@@ -58,6 +51,11 @@ __all__ = [
     "Rows",
     "SessionFolder",
 ]
+
+
+_ACTIONS = frozenset({"bet", "folded", "saw"})
+_DERIVED = frozenset({"pot_won", "pot_carried", "session_ended"})
+_IN_DEAL = frozenset({Phase.BETTING, Phase.SHOWDOWN})
 
 
 class ProjectionError(RuntimeError):
@@ -140,14 +138,24 @@ class Rows:
     """Rows waiting to be written, column by column, plus the deletions a void asks for."""
 
     def __init__(self) -> None:
-        self.events: dict[str, list[Any]] = {c: [] for c in EVENT_COLUMNS}
+        self.event_rows: list[tuple[Any, ...]] = []
         self.deals: dict[str, list[Any]] = {c: [] for c in DEAL_COLUMNS}
         self.player_deals: dict[str, list[Any]] = {c: [] for c in PLAYER_DEAL_COLUMNS}
         self.retract: dict[str, int] = {}
         """session -> the number of deals whose rows still hold; rows of later deals go."""
 
     def __len__(self) -> int:
-        return len(self.events["position"])
+        return len(self.event_rows)
+
+    @property
+    def events(self) -> dict[str, list[Any]]:
+        """The event rows column by column."""
+        if not self.event_rows:
+            return {c: [] for c in EVENT_COLUMNS}
+        return {
+            c: list(v)
+            for c, v in zip(EVENT_COLUMNS, zip(*self.event_rows, strict=True), strict=True)
+        }
 
     def drop_after(self, session: str, deal: int) -> None:
         """Rows of ``session`` for deals after ``deal`` no longer hold (buffered ones go now)."""
@@ -243,40 +251,42 @@ class SessionFolder:
             ) from err
         self.history.append((position, seq, event))
         self.last_position, self.last_seq = position, seq
-        self._event_row(position, seq, event, before, after, out)
+        kind = event.type
+        self._event_row(position, seq, kind, event, before, after, out)
         self.state = after
-        if isinstance(event, Voided):
+        if kind == "voided":
             self._refold(out)
             return
-        if self.deal is not None and before.in_deal:
-            self.deal.events += 1  # events from ``dealt`` to the one that ends the deal
-        if isinstance(event, PotWon | PotCarried | SessionEnded):
+        deal = self.deal
+        if deal is not None and before.phase in _IN_DEAL:
+            deal.events += 1  # events from ``dealt`` to the one that ends the deal
+        if kind in _ACTIONS:
+            self._action(event, kind, before, after)  # type: ignore[arg-type]
+        elif kind == "dealt":
+            if self.carry is not None:
+                self._settle_carry(retained=False, out=out)
+            carried_in = before.pot_t if before.phase is Phase.CARRIED else 0
+            self.deal = _Deal.start(after, carried_in)
+            self.deal.events = 1
             return
-        match event:
-            case Bet() | Folded() | Saw():
-                self._action(event, before, after)
-            case Looked() | Kept():
-                i = after.seat(event.player)
-                if after.players[i].seen and not before.players[i].seen and self.deal:
-                    self.deal.looked_turn[i] = self.deal.actions[i]
-            case Retained():
-                if self.carry is not None:
-                    self._settle_carry(retained=True, out=out)
-            case Dealt():
-                if self.carry is not None:
-                    self._settle_carry(retained=False, out=out)
-                carried_in = before.pot_t if before.phase is Phase.CARRIED else 0
-                self.deal = _Deal.start(after, carried_in)
-                self.deal.events = 1
-            case _:
-                pass
+        elif kind == "looked" or kind == "kept":
+            i = after.index[event.player]  # type: ignore[index,union-attr]
+            if after.players[i].seen and not before.players[i].seen and deal is not None:
+                deal.looked_turn[i] = deal.actions[i]
+            return
+        elif kind == "retained":
+            if self.carry is not None:
+                self._settle_carry(retained=True, out=out)
+            return
+        elif kind != "shown" and kind != "conceded":
+            return  # derived events, shuffles, the dealer, thrown: no deal ends here
         if len(after.outcomes) > len(before.outcomes):
             outcome = after.outcomes[-1]
-            assert self.deal is not None
+            assert deal is not None
             if outcome.result == "won":
-                self._emit(outcome, after, self.deal, position, retained=None, out=out)
+                self._emit(outcome, after, deal, position, retained=None, out=out)
             else:
-                self.carry = (outcome, after, self.deal, position)
+                self.carry = (outcome, after, deal, position)
 
     def _refold(self, out: Rows) -> None:
         """After a void: fold the log as corrected (withdrawn events and their conclusions left
@@ -297,26 +307,28 @@ class SessionFolder:
             out.drop_after(self.session, fresh.emitted)
         self.deal, self.carry, self.emitted = fresh.deal, fresh.carry, fresh.emitted
 
-    def _action(self, event: Bet | Folded | Saw, before: State, after: State) -> None:
+    def _action(self, event: Bet | Folded | Saw, kind: str, before: State, after: State) -> None:
         d = self.deal
         assert d is not None
-        i = before.seat(event.player)
-        p = before.players[i]
+        i = before.index[event.player]  # type: ignore[index]
+        players = before.players
+        p = players[i]
         if d.first_blind[i] is None:
-            d.first_blind[i] = p.blind
+            d.first_blind[i] = not p.seen
         d.actions[i] += 1
-        active = before.active
-        if len(active) == 2 and before.level is not None:
-            opp = before.players[active[0] if active[1] == i else active[1]]
-            if not (p.seen and opp.blind):  # RULES 5.7: the option to see
-                d.see_chances[i] += 1
-        if isinstance(event, Bet):
+        if before.level is not None:
+            left = [q for q in players if not q.folded]
+            if len(left) == 2:
+                opp = left[1] if left[0] is p else left[0]
+                if not p.seen or opp.seen:  # RULES 5.7: the option to see
+                    d.see_chances[i] += 1
+        if kind == "bet":
             d.bets[i] += 1
-            if p.blind:
+            if not p.seen:
                 d.blind_bets[i] += 1
             if before.level is not None and (after.level or 0) > before.level:
                 d.raises[i] += 1
-        elif isinstance(event, Saw):
+        elif kind == "saw":
             d.saw[i] = True
 
     def _settle_carry(self, *, retained: bool, out: Rows) -> None:
@@ -328,33 +340,44 @@ class SessionFolder:
     # --- rows ----------------------------------------------------------------------------------
 
     def _event_row(
-        self, position: int, seq: int, event: AnyEvent, before: State, after: State, out: Rows
+        self,
+        position: int,
+        seq: int,
+        kind: str,
+        event: AnyEvent,
+        before: State,
+        after: State,
+        out: Rows,
     ) -> None:
-        e = out.events
         player = getattr(event, "player", None)
         amount: int | None = None
         level: int | None = None
-        if isinstance(event, Bet | Saw):
-            i = before.seat(event.player)
+        hand: str | None = None
+        if kind == "bet" or kind == "saw":
+            i = after.index[player]  # type: ignore[index]
             amount = after.paid_t[i] - before.paid_t[i]
-            if isinstance(event, Bet):
+            if kind == "bet":
                 level = after.level
-        elif isinstance(event, PotWon | PotCarried):
-            amount = int(event.amount * after.scale)
-        e["position"].append(position)
-        e["session"].append(self.session)
-        e["seq"].append(seq)
-        e["type"].append(event.type)
-        e["derived"].append(isinstance(event, PotWon | PotCarried | SessionEnded))
-        e["deal"].append(after.deals)
-        e["player"].append(player)
-        e["level"].append(level)
-        e["amount_t"].append(amount)
-        e["den"].append(after.scale)
-        e["hand"].append(
-            getattr(event, "hand", None) if isinstance(event, Looked | Retained) else None
+        elif kind == "pot_won" or kind == "pot_carried":
+            amount = int(event.amount * after.scale)  # type: ignore[union-attr]
+        elif kind == "looked" or kind == "retained":
+            hand = event.hand  # type: ignore[union-attr]
+        out.event_rows.append(
+            (
+                position,
+                self.session,
+                seq,
+                kind,
+                kind in _DERIVED,
+                after.deals,
+                player,
+                level,
+                amount,
+                after.scale,
+                hand,
+                event.seq if kind == "voided" else None,
+            )
         )
-        e["voids_seq"].append(event.seq if isinstance(event, Voided) else None)
 
     def _emit(
         self,

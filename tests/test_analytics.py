@@ -496,3 +496,16 @@ def test_cli_stats_json_and_refresh(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert (tmp_path / "pq" / "player_deals.parquet").exists()
     assert main(["--db", db, "analytics", "show", "player_stats", "--describe"]) == 0
     assert "blind_rate [share of first actions] (RULES 5.1)" in capsys.readouterr().out
+
+
+def test_arrow_and_list_inserts_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pyarrow")
+    import analytics.projector as projector
+
+    src = _random_store(9, sessions=6)
+    lists = analytics.connect()
+    Projector(src, lists, arrow=False).refresh()
+    monkeypatch.setattr(projector, "ARROW_MIN_ROWS", 0)
+    arrow = analytics.connect()
+    Projector(src, arrow, batch_size=333, arrow=True).refresh()
+    assert _tables(lists) == _tables(arrow)

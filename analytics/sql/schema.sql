@@ -262,3 +262,24 @@ SELECT position, events FROM checkpoint WHERE id = 1;
 
 -- name: write_checkpoint
 INSERT OR REPLACE INTO checkpoint VALUES (1, $position, $events);
+
+-- The same inserts from an Arrow table registered as brag_rows (used when pyarrow is installed:
+-- about ten times faster than binding Python lists).
+
+-- name: insert_events_arrow
+INSERT INTO events BY NAME SELECT * FROM brag_rows;
+
+-- name: insert_deals_arrow
+INSERT INTO deals BY NAME SELECT * FROM brag_rows;
+
+-- name: insert_player_deals_arrow
+INSERT INTO player_deals BY NAME SELECT * FROM brag_rows;
+
+-- name: describe_events
+DESCRIBE events;
+
+-- name: describe_deals
+DESCRIBE deals;
+
+-- name: describe_player_deals
+DESCRIBE player_deals;

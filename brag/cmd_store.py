@@ -245,7 +245,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
     with _open(args) as store:
         infos = store.sessions()
-        where = store.url
+        where = store.where
     if args.json:
         for i in infos:
             print(

@@ -409,7 +409,8 @@ class EventStore:
     lock against the (immutable) prefix the caller saw, and check ids and the seq inside it."""
 
     url: str
-    cache_size: int = 256
+    cache_size: int = 64
+    """Sessions whose latest state is kept (a State keeps its undo chain: ~2 KB per event)."""
     _before_commit: Callable[[Plan], None] | None = None
 
     def __init__(self, url: str) -> None:
@@ -449,6 +450,11 @@ class EventStore:
     def last_seq(self, session: str) -> int:
         """The seq of the session's last event (0 if it has none)."""
         raise NotImplementedError
+
+    @property
+    def where(self) -> str:
+        """The store's URL as shown to people (no password)."""
+        return self.url
 
     def close(self) -> None:
         """Releases the connections (the store may not be used afterwards)."""

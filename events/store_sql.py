@@ -562,6 +562,10 @@ class PostgresStore(_SqlStore):
     def __repr__(self) -> str:
         return f"PostgresStore({self._shown!r})"
 
+    @property
+    def where(self) -> str:
+        return self._shown + (f" (schema {self.schema})" if self.schema else "")
+
     @contextmanager
     def _errors(self) -> Iterator[None]:
         pg = self._psycopg

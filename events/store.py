@@ -120,6 +120,11 @@ class IdConflict(StoreError):
         super().__init__(message, session=session)
 
 
+class DuplicateId(Exception):
+    """Raised by a backend's insert when the table's unique ``id`` refuses a row (internal: the
+    transaction is rolled back and the append done again, looking at the ids first)."""
+
+
 class ImportConflict(StoreError):
     """The file's session is already stored with different events."""
 
@@ -617,32 +622,48 @@ class EventStore:
         return self._write(plan, retry=True)
 
     def _write(self, plan: Plan, *, retry: bool) -> list[StoredEvent]:
-        """The write transaction: ids already stored (a retry, or :class:`IdConflict`), then the
-        seq check (:class:`ConcurrencyConflict`), then the insert; all or nothing."""
-        with self._transaction() as tx:
-            found = tx.find(list(plan.given_ids)) if plan.given_ids else []
-            if found:  # stored since we looked (another writer): decide again, under the lock
-                if not retry:
-                    s = found[0]
-                    raise IdConflict(
-                        s.id,
-                        s.session,
-                        s.seq,
-                        f"event id {s.id} is already stored in session {s.session!r} (seq {s.seq})",
-                    )
-                decided = self._retry(plan.session, [r.event for r in plan.rows], found)
-                if decided and isinstance(decided[0], StoredEvent):
-                    return decided  # type: ignore[return-value]
-                plan = self._plan(plan.session, decided, plan.expected)  # type: ignore[arg-type]
-            actual = tx.last_seq(plan.session)
-            if actual != plan.expected:
-                raise ConcurrencyConflict(plan.session, plan.expected, actual)
-            if not plan.rows:
-                return []
-            now = utc_now()
-            positions = tx.insert(plan.rows, now)
-            if self._before_commit is not None:
-                self._before_commit(plan)  # tests: fault injection inside the transaction
+        """The write transaction: the seq check (:class:`ConcurrencyConflict`), then the insert;
+        all or nothing.
+
+        Ids the caller gave are looked up only when needed: when the seq does not match (a retry
+        after a lost answer is stale by construction) or when the insert meets the table's unique
+        id (then the transaction is rolled back and done again, looking first). A retry returns
+        the rows stored then; an id stored with other content is an :class:`IdConflict`."""
+        for look in (False, True):
+            try:
+                with self._transaction() as tx:
+                    actual = tx.last_seq(plan.session)
+                    if plan.given_ids and (look or actual != plan.expected):
+                        found = tx.find(list(plan.given_ids))
+                        if found:
+                            if not retry:
+                                s = found[0]
+                                raise IdConflict(
+                                    s.id,
+                                    s.session,
+                                    s.seq,
+                                    f"event id {s.id} is already stored in session "
+                                    f"{s.session!r} (seq {s.seq})",
+                                )
+                            decided = self._retry(plan.session, [r.event for r in plan.rows], found)
+                            if decided and isinstance(decided[0], StoredEvent):
+                                return decided  # type: ignore[return-value]
+                            plan = self._plan(plan.session, decided, plan.expected)  # type: ignore[arg-type]
+                    if actual != plan.expected:
+                        raise ConcurrencyConflict(plan.session, plan.expected, actual)
+                    if not plan.rows:
+                        return []
+                    now = utc_now()
+                    positions = tx.insert(plan.rows, now)
+                    if self._before_commit is not None:
+                        self._before_commit(plan)  # tests: fault injection inside the transaction
+                break
+            except DuplicateId:
+                if look:  # we looked under the lock: only a writer bypassing it gets here
+                    raise StoreError(
+                        f"session {plan.session!r}: an event id was stored concurrently by a "
+                        "writer that does not take the store's lock; nothing was stored"
+                    ) from None
         self._remember(plan.session, plan.state)
         return [_stored(r, p, now) for r, p in zip(plan.rows, positions, strict=True)]
 
@@ -652,20 +673,20 @@ class EventStore:
         state = self._state_at(session, expected_seq)
         out: list[AnyEvent] = []
         cause_at: list[datetime | None] = []
-        seen: dict[UUID, str] = {}
+        seen: dict[UUID, AnyEvent] = {}
         at: datetime | None = None
         for k, e in enumerate(events, start=1):
             try:
                 if e.id is not None:
                     prior = seen.get(e.id)
                     if prior is not None:
-                        if prior != payload_of(e):
+                        if prior.type != e.type or payload_of(prior) != payload_of(e):
                             raise FormatError(
                                 f"id {e.id} is used twice in the batch for different events",
                                 field="id",
                             )
                         continue
-                    seen[e.id] = payload_of(e)
+                    seen[e.id] = e
                 if isinstance(e, SessionStarted) and e.session != session:
                     raise FormatError(
                         f"this batch is for session {session!r}, not {e.session!r}",

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from events.store import EventStore, Row, StoredEvent, event_from_row
+from events.store import DuplicateId, EventStore, Row, StoredEvent, event_from_row
 
 __all__ = ["MemoryStore"]
 
@@ -45,7 +45,7 @@ class _MemoryTx:
         seen: set[tuple[str, int]] = set()
         for r in rows:  # the constraints of the SQL table
             if r.id in d.by_id or any(p.id == UUID(r.id) for p in self.pending):
-                raise AssertionError(f"duplicate id {r.id}")
+                raise DuplicateId(r.id)  # as the SQL table's unique id would
             key = (r.session, r.seq)
             if key in seen or r.seq <= self.last_seq(r.session):
                 raise AssertionError(f"duplicate seq {key}")

@@ -47,6 +47,7 @@ from sqlalchemy.schema import CreateTable
 from sqlmodel import Field, SQLModel
 
 from events.store import (
+    DuplicateId,
     EventStore,
     Row,
     StoredEvent,
@@ -176,12 +177,20 @@ class _SqlTx:
         return self.store._last_seq_on(self.conn, session)
 
     def insert(self, rows: list[Row], stored_at: datetime) -> list[int]:
-        return self.store._insert(self.conn, rows, stored_at)
+        try:
+            return self.store._insert(self.conn, rows, stored_at)
+        except Exception as err:
+            if self.store._is_duplicate_id(err):
+                raise DuplicateId(str(err)) from None
+            raise
 
 
 class _SqlStore(EventStore):
     MARK: ClassVar[str] = "?"
     PAYLOAD_TEXT: ClassVar[str] = "payload"
+
+    def _is_duplicate_id(self, err: Exception) -> bool:
+        raise NotImplementedError
 
     def _conn(self) -> Any:
         raise NotImplementedError
@@ -483,6 +492,9 @@ class SqliteStore(_SqlStore):
                         conn.execute("ROLLBACK")
                 raise
 
+    def _is_duplicate_id(self, err: Exception) -> bool:
+        return isinstance(err, sqlite3.IntegrityError) and f"{TABLE}.id" in str(err)
+
     def _insert(self, conn: sqlite3.Connection, rows: list[Row], stored_at: datetime) -> list[int]:
         at = stored_at.isoformat()
         conn.executemany(
@@ -620,6 +632,12 @@ class PostgresStore(_SqlStore):
             except pg.errors.UniqueViolation as err:
                 # Only a writer that bypasses the lock could get here; still never a driver error.
                 raise StoreError(f"PostgreSQL store {self._shown}: {err}") from None
+
+    def _is_duplicate_id(self, err: Exception) -> bool:
+        return (
+            isinstance(err, self._psycopg.errors.UniqueViolation)
+            and err.diag.constraint_name == "events_id_key"
+        )
 
     def _insert(self, conn: Any, rows: list[Row], stored_at: datetime) -> list[int]:
         cur = conn.cursor()

@@ -253,6 +253,21 @@ def test_an_already_stored_event_in_a_longer_batch_is_a_no_op(store: EventStore)
     assert contents(store.events("s")) == contents(events)
 
 
+def test_an_id_met_only_by_the_insert_is_still_a_no_op(store: EventStore) -> None:
+    # Bet X is stored at seq 13 and voided at 14: sent again at 14 it is valid, and the seq
+    # matches, so only the table's unique id meets it; the append is redone looking at ids first.
+    store.append("s", card_example("s"), 0)
+    x = Bet(player="A", level=2, id=uuid.uuid4())
+    store.append("s", [x], 12)
+    store.append("s", [Voided(seq=13)], 13)
+    n = store.last_position()
+    again = store.append("s", [x], 14)
+    assert [(r.seq, r.id) for r in again] == [(13, x.id)]
+    assert store.last_position() == n and store.last_seq("s") == 14
+    with pytest.raises(IdConflict):
+        store.append("s", [x.model_copy(update={"level": 3})], 14)
+
+
 def test_at_and_by_are_kept_and_derived_events_take_their_cause_time(store: EventStore) -> None:
     t0 = datetime(2026, 5, 1, 20, 15, tzinfo=timezone(timedelta(hours=2)))
     events = [

@@ -172,8 +172,9 @@ def _seat(s: SeatView, n: int) -> str:
         _hands(0, by + 56, s.hands, s.folded),
     ]
     if s.dealer:
-        # the dealer button on the seat's corner
-        dx, dy = bx + BOX_W - 2, by + 2
+        # the dealer button on the seat's corner nearest the table's centre
+        dx = bx + BOX_W - 2 if x <= CX + 1 else bx + 2
+        dy = by + 2 if y >= CY - 1 else by + BOX_H - 2
         parts.append(
             f'<g data-dealer="{_esc(s.name)}"><circle cx="{dx:.1f}" cy="{dy:.1f}" r="15" '
             f'fill="#ffffff" stroke="{INK}" stroke-width="2"/>'

@@ -198,6 +198,8 @@ def action_buttons(rp: Replay, choices: Sequence[Choice]) -> None:
             mine = [c for c in choices if c.group == group]
             if not mine:
                 continue
+            if group == "turn" and rp.final.turn_name:
+                title = f"{rp.final.turn_name} to act"
             st.markdown(f"**{title}**")
             simple = [c for c in mine if not c.needs]
             for row in range(0, len(simple), 3):
@@ -207,6 +209,7 @@ def action_buttons(rp: Replay, choices: Sequence[Choice]) -> None:
                         c.label,
                         key=f"act-{c.key}",
                         width="stretch",
+                        wrap=True,
                         type="primary" if group in ("turn", "showdown") else "secondary",
                         on_click=_clicked,
                         args=(rp.session, c, seen, {}),

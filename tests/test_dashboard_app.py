@@ -320,3 +320,44 @@ def test_players_side_by_side(store_url: str) -> None:
     assert not at.exception
     columns = list(at.dataframe[1].value.columns)
     assert columns == ["statistic", "Jean", "Colin"]
+
+
+def test_a_digital_table_records_every_card(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = unlocked(monkeypatch)
+    at.radio[0].set_value("all")
+    at = start(at, "digital")
+    click(at, "Shuffle the pack")  # the order is not recorded: the deal lists every hand
+    deal = next(b for b in act(at) if b.label == "Record the deal")
+    assert deal.disabled
+    hands = {"Ann": ["As", "Ks", "Qs"], "Bob": ["2h", "3h", "4h"], "Cal": ["9d", "9c", "9s"]}
+    for player, cards in hands.items():
+        base = next(
+            p.key for p in at.pills if p.key and p.key.startswith("hand-") and p.key.count(player)
+        )[: -len("-s")]
+        for suit in "shdc":
+            mine = [c for c in cards if c[1] == suit]
+            if mine:
+                at.pills(key=f"{base}-{suit}").set_value(mine).run()
+    click(at, "Record the deal")
+    with open_store(store_url) as store:
+        dealt = store.events("digital")[-1]
+        assert dealt.type == "dealt"
+        got = {p: sorted(cs) for p, cs in dealt.hands.items()}  # type: ignore[union-attr]
+        assert got == {p: sorted(cs) for p, cs in hands.items()}
+
+
+def test_a_digital_table_can_let_the_app_shuffle(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = unlocked(monkeypatch)
+    at.radio[0].set_value("all")
+    at = start(at, "dealt-by-app")
+    click(at, "Shuffle here and record the order")
+    click(at, "Deal")  # the engine deals from the pack it tracks (RULES 3.3)
+    with open_store(store_url) as store:
+        shuffled, dealt = store.events("dealt-by-app")[-2:]
+        assert len(shuffled.order) == 52  # type: ignore[union-attr]
+        first = dealt.hands["Ann"]  # type: ignore[union-attr]
+        assert first[0] == shuffled.order[0]  # type: ignore[union-attr]

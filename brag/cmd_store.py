@@ -158,6 +158,7 @@ def _summary(path: str, r: ImportResult) -> str:
 @one_line_errors
 def cmd_import(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.text import Text
 
     files: list[str] = args.files
     store = _open(args)
@@ -184,16 +185,18 @@ def cmd_import(args: argparse.Namespace) -> int:
                 raise
             except StoreError as e:
                 refused += 1
-                progress.console.print(f"{path}: refused: {e}", style="red", soft_wrap=True)
+                progress.console.print(Text(f"{path}: refused: {e}", style="red"), soft_wrap=True)
             except BragError as e:
                 refused += 1
                 progress.console.print(
-                    f"{path}: invalid, nothing stored: {e}", style="red", soft_wrap=True
+                    Text(f"{path}: invalid, nothing stored: {e}", style="red"), soft_wrap=True
                 )
             except (OSError, UnicodeDecodeError) as e:
                 refused += 1
                 why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-                progress.console.print(f"{path}: cannot read: {why}", style="red", soft_wrap=True)
+                progress.console.print(
+                    Text(f"{path}: cannot read: {why}", style="red"), soft_wrap=True
+                )
             else:
                 if r.stored:
                     stored += 1

@@ -174,6 +174,9 @@ class StoredEvent:
     at: datetime | None
     by: str | None
     stored_at: datetime
+    _id: UUID | str
+    _event: AnyEvent | None
+    _base: AnyEvent | None
 
     def __init__(
         self,
@@ -220,7 +223,8 @@ class StoredEvent:
             update: dict[str, Any] = {"id": self.id, "at": self.at}
             if self.type != "voided":
                 update["seq"] = self.seq
-            e = self._base.model_copy(update=update)  # type: ignore[union-attr]
+            assert self._base is not None
+            e = self._base.model_copy(update=update)
             object.__setattr__(self, "_event", e)
         return e
 
@@ -617,7 +621,7 @@ class EventStore:
             if decided is events:
                 raise
             if decided and isinstance(decided[0], StoredEvent):
-                return decided  # type: ignore[return-value]
+                return decided
             plan = self._plan(session, decided, expected_seq)  # type: ignore[arg-type]
         return self._write(plan, retry=True)
 
@@ -647,7 +651,7 @@ class EventStore:
                                 )
                             decided = self._retry(plan.session, [r.event for r in plan.rows], found)
                             if decided and isinstance(decided[0], StoredEvent):
-                                return decided  # type: ignore[return-value]
+                                return decided
                             plan = self._plan(plan.session, decided, plan.expected)  # type: ignore[arg-type]
                     if actual != plan.expected:
                         raise ConcurrencyConflict(plan.session, plan.expected, actual)

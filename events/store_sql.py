@@ -523,7 +523,7 @@ class SqliteStore(_SqlStore):
 
 def _pg_ddl() -> list[str]:
     return [
-        create_table_sql(postgresql.psycopg.dialect()),  # type: ignore[attr-defined]
+        create_table_sql(postgresql.psycopg.dialect()),  # type: ignore[no-untyped-call]
         f"""CREATE OR REPLACE FUNCTION {TABLE}_append_only() RETURNS trigger
             LANGUAGE plpgsql AS $$
             BEGIN

@@ -347,6 +347,11 @@ def payload_of(event: AnyEvent) -> str:
     return event.model_dump_json(exclude=exclude, exclude_none=True)  # type: ignore[arg-type]
 
 
+def same_content(a: AnyEvent, b: AnyEvent) -> bool:
+    """Whether two events say the same thing (envelope aside; object keys in any order)."""
+    return a.type == b.type and json.loads(payload_of(a)) == json.loads(payload_of(b))
+
+
 def new_ids(n: int) -> list[str]:
     """``n`` random (version 4) UUIDs as text, in one call to the OS."""
     raw = bytearray(os.urandom(16 * n))
@@ -684,7 +689,7 @@ class EventStore:
                 if e.id is not None:
                     prior = seen.get(e.id)
                     if prior is not None:
-                        if prior.type != e.type or payload_of(prior) != payload_of(e):
+                        if not same_content(prior, e):
                             raise FormatError(
                                 f"id {e.id} is used twice in the batch for different events",
                                 field="id",
@@ -767,7 +772,7 @@ class EventStore:
                     s.seq,
                     f"event id {e.id} is already stored in session {s.session!r} (seq {s.seq})",
                 )
-            if s.type != e.type or payload_of(s.event) != payload_of(e):
+            if not same_content(s.event, e):
                 raise IdConflict(
                     s.id,
                     s.session,
@@ -819,13 +824,18 @@ class EventStore:
         events = [s.event for s in steps]
         existing = self._load(session)
         for k, (s, e) in enumerate(zip(existing, events, strict=False)):
-            same = s.type == e.type and json.loads(payload_of(s.event)) == json.loads(payload_of(e))
+            same = same_content(s.event, e)
             if not same or (e.id is not None and e.id != s.id):
                 line = steps[k].line
                 where = f"line {line}: " if line is not None else ""
+                what = (
+                    f"the same event under another id ({s.id})"
+                    if same
+                    else f"a different event ({s.type})"
+                )
                 raise ImportConflict(
-                    f"{where}session {session!r} is already stored with a different event at "
-                    f"seq {s.seq} ({s.type}); nothing was stored",
+                    f"{where}session {session!r} is already stored with {what} at seq {s.seq}; "
+                    "nothing was stored",
                     session=session,
                 )
         n_old = len(existing)

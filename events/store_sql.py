@@ -71,8 +71,9 @@ class EventRecord(SQLModel, table=True):
 
     ``position`` is global and never reused (SQLite ``AUTOINCREMENT``, a PostgreSQL sequence);
     ``(session, seq)`` and ``id`` are unique. ``payload`` is the event's content as JSON (without
-    ``type`` and envelope); ``at`` is kept as the ISO text recorded (its offset is information);
-    ``stored_at`` is UTC."""
+    ``type`` and envelope; PostgreSQL ``json``, not ``jsonb``, so the text and its key order are
+    kept as written, e.g. ``nets`` in seat order); ``at`` is kept as the ISO text recorded (its
+    offset is information); ``stored_at`` is UTC."""
 
     __tablename__ = TABLE
     __table_args__ = (
@@ -105,7 +106,7 @@ class EventRecord(SQLModel, table=True):
     v: int = Field(sa_column=Column("v", Integer(), nullable=False))
     payload: str = Field(
         sa_column=Column(
-            "payload", Text().with_variant(postgresql.JSONB(), "postgresql"), nullable=False
+            "payload", Text().with_variant(postgresql.JSON(), "postgresql"), nullable=False
         )
     )
     at: str | None = Field(default=None, sa_column=Column("at", Text(), nullable=True))
@@ -643,7 +644,7 @@ class PostgresStore(_SqlStore):
         cur = conn.cursor()
         cur.executemany(
             f"INSERT INTO {TABLE} ({INSERT_COLUMNS}) "
-            "VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s) RETURNING position",
+            "VALUES (%s, %s, %s, %s, %s, %s::json, %s, %s, %s) RETURNING position",
             [(r.session, r.seq, r.id, r.type, r.v, r.payload, r.at, r.by, stored_at) for r in rows],
             returning=True,
         )

@@ -418,6 +418,21 @@ def test_import_export_import_is_a_fixed_point(store: EventStore, tmp_path: Path
     assert other.import_log(out).stored == len(first)  # into another: the same ids, seqs, times
     assert list(other.export_lines(session)) == first
     assert store.import_log(iter(first)).stored == 0  # lines work as well as a path
+    # every backend gives back the very text it was given (key order too: nets in seat order)
+    canon = list(other.export_lines(session))
+    third = open_store("memory://")
+    third.import_log(canon)
+    assert list(third.export_lines(session)) == canon
+    end = json.loads(canon[-1])
+    assert end["type"] == "session_ended" and list(end["nets"]) == ["Ann", "Bob", "Cal"]
+
+
+def test_every_backend_keeps_the_text_it_was_given(store: EventStore) -> None:
+    src = open_store("memory://")
+    session = src.import_log(SCENARIOS / "random_all_12.jsonl").session
+    lines = list(src.export_lines(session))
+    store.import_log(lines)
+    assert list(store.export_lines(session)) == lines
 
 
 def test_import_appends_to_a_stored_prefix_and_refuses_a_different_log(

@@ -120,9 +120,9 @@ def test_every_scenario_has_a_sentence_for_every_step() -> None:
         for k in range(len(rp.events)):
             text = rp.sentence(k)
             assert text and not text.startswith(rp.events[k].type), (path.name, k)
-            for viewer in (None, *rp.seats):
-                svg = table_svg.render(view.table_view(rp.states[k], viewer, text))
-                assert svg.startswith('<div class="brag-table"><svg')
+            viewer = (None, *rp.seats)[k % (len(rp.seats) + 1)]  # each viewer in turn
+            svg = table_svg.render(view.table_view(rp.states[k], viewer, text))
+            assert svg.startswith('<div class="brag-table"><svg')
 
 
 # --- view-as ------------------------------------------------------------------------------------

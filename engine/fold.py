@@ -18,6 +18,8 @@ from events.amounts import format_amount
 from events.errors import BragError, FormatError
 from events.model import AnyEvent, PotCarried, PotWon, SessionEnded, content
 
+_DERIVED = (PotWon, PotCarried, SessionEnded)
+
 __all__ = ["Step", "complete", "fold", "replay", "summary", "verify_events"]
 
 
@@ -85,15 +87,17 @@ def complete(lines: Iterable[tuple[int, AnyEvent]], state: State | None = None) 
                 ids[e.id] = content(e)
             # Derived events are optional on import: the engine adds those the log leaves out.
             # A derived event the log gives must agree with the next conclusion of its type.
-            pending = [d.type for d in s.pending]
-            if isinstance(e, PotWon | PotCarried | SessionEnded):
-                added = pending.index(e.type) if e.type in pending else 0
-            else:
-                added = len(pending)
-            for _ in range(added):
-                d = s.pending[0]
-                s = apply(s, d)
-                yield Step(None, d, s)
+            added = 0
+            if s.pending:
+                pending = [d.type for d in s.pending]
+                if isinstance(e, _DERIVED):
+                    added = pending.index(e.type) if e.type in pending else 0
+                else:
+                    added = len(pending)
+                for _ in range(added):
+                    d = s.pending[0]
+                    s = apply(s, d)
+                    yield Step(None, d, s)
             # seq, where given, is consecutive: in the stream (docs/format.md: derived events are
             # numbered, also those the log leaves out) or, read leniently, in the file.
             if pos is not None:

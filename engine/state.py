@@ -18,9 +18,10 @@ concludes something leaves them in :attr:`State.pending`; they must be the next 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from fractions import Fraction
-from typing import Literal, assert_never
+from typing import Any, Literal, TypeVar, assert_never
 
 from engine.hands import Category, category_of_strength, strength_codes
 from events.cards import FULL_PACK, RANKS, SUITS
@@ -106,7 +107,7 @@ class Hand:
         return None if self.cards is None else card_texts(self.cards)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlayerState:
     """One player's part in the current deal.
 
@@ -152,7 +153,7 @@ class Outcome:
     seen_player: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     """The whole session after some events; build the first with :func:`initial_state`.
 
@@ -269,6 +270,27 @@ class State:
         return full if self.players[player].seen else full // 2
 
 
+_R = TypeVar("_R", State, PlayerState)
+_FIELDS: dict[type, frozenset[str]] = {
+    cls: frozenset(f.name for f in fields(cls)) for cls in (State, PlayerState)
+}
+
+
+def replace(obj: _R, /, **changes: Any) -> _R:
+    """``dataclasses.replace(obj, **changes)`` for :class:`State` and :class:`PlayerState`, made
+    for the fold's hot path: the new record's attributes are the old ones updated with
+    ``changes`` in one dictionary copy, instead of introspecting the fields and re-running the
+    frozen ``__init__`` on every call. Same result; the old record is not touched."""
+    cls = type(obj)
+    out = object.__new__(cls)
+    attrs = out.__dict__
+    attrs.update(obj.__dict__)
+    attrs.update(changes)
+    if len(attrs) != len(_FIELDS[cls]):
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - _FIELDS[cls])}")
+    return out
+
+
 def initial_state() -> State:
     """The state before any event."""
     return State()
@@ -334,6 +356,13 @@ def _fmt(x: Fraction) -> str:
 # --- the fold ------------------------------------------------------------------------------------
 
 
+_DERIVED = (PotWon, PotCarried, SessionEnded)
+"""The derived event classes, as a tuple for ``isinstance`` (built once, not per event)."""
+_DERIVED_CLASSES = frozenset(_DERIVED)
+"""The same as a set of exact classes: ``type(e) in ...`` is much cheaper than pydantic's
+``isinstance`` on the fold's hot path (event classes are not subclassed)."""
+
+
 def apply(state: State, event: AnyEvent) -> State:
     """The state after ``event``; raises RuleViolation (or FormatError for a malformed stream).
 
@@ -343,7 +372,7 @@ def apply(state: State, event: AnyEvent) -> State:
     """
     if state.pending:
         expected = state.pending[0]
-        if not isinstance(event, PotWon | PotCarried | SessionEnded):
+        if not isinstance(event, _DERIVED):
             raise FormatError(
                 f"the engine's conclusion {expected.type} must come first "
                 f"({_describe_derived(expected)})",
@@ -355,7 +384,8 @@ def apply(state: State, event: AnyEvent) -> State:
                 f"the log says {_describe_derived(event)}, but the rules give {_describe_derived(expected)}",
             )
         return replace(state, pending=state.pending[1:], seq=state.seq + 1, last_event=event)
-    if isinstance(event, PotWon | PotCarried | SessionEnded):
+    if type(event) in _DERIVED_CLASSES:
+        assert isinstance(event, _DERIVED)
         raise _viol(
             _derived_rule(event),
             f"the log says {_describe_derived(event)}, but the rules conclude nothing here",
@@ -365,7 +395,8 @@ def apply(state: State, event: AnyEvent) -> State:
             raise FormatError("a session log starts with session_started", event=event.type)
         # The session's start is position 1 of the stream (FORMAT.md ``seq``).
         return replace(_session_started(state, event), seq=state.seq + 1, last_event=event)
-    if isinstance(event, Voided):
+    if type(event) is Voided:
+        assert isinstance(event, Voided)
         return _voided(state, event)
     if state.phase is Phase.OVER:
         raise _viol(
@@ -375,45 +406,58 @@ def apply(state: State, event: AnyEvent) -> State:
             getattr(event, "player", None),
         )
     new = _dispatch(state, event)
-    return replace(
-        new,
-        seq=state.seq + 1,
-        last_event=event,
-        undo=state,
-        recorded_seq=state.seq + 1,
-    )
+    if new is state:
+        new = replace(state)
+    # ``new`` is a fresh record no one else holds yet: fill in its envelope in place rather than
+    # copying it once more (the fold's hot path).
+    new.__dict__.update(seq=state.seq + 1, last_event=event, undo=state, recorded_seq=state.seq + 1)
+    return new
 
 
 def _dispatch(state: State, event: AnyEvent) -> State:
+    handler = _HANDLERS.get(type(event))
+    if handler is not None:
+        # The fast path: one dictionary look-up instead of the ``match`` below, whose class
+        # patterns each call pydantic's (slow) ``isinstance``. The ``match`` stays the reference
+        # and the type check that every event type is handled.
+        return handler(state, event)
     match event:
-        case SessionStarted():
-            raise FormatError("a session starts only once", event=event.type)
-        case DealerChosen():
-            return _dealer_chosen(state, event)
-        case Shuffled():
-            return _shuffled(state, event)
-        case Dealt():
-            return _dealt(state, event)
-        case Looked():
-            return _looked(state, event)
-        case Kept() | Thrown():
-            return _kept_or_thrown(state, event)
         case Bet():
             return _bet(state, event)
         case Folded():
             return _folded(state, event)
-        case Saw():
-            return _saw(state, event)
+        case Looked():
+            return _looked(state, event)
         case Shown():
             return _shown(state, event)
+        case Dealt():
+            return _dealt(state, event)
+        case Saw():
+            return _saw(state, event)
         case Conceded():
             return _conceded(state, event)
         case Retained():
             return _retained(state, event)
+        case Kept() | Thrown():
+            return _kept_or_thrown(state, event)
+        case Shuffled():
+            return _shuffled(state, event)
+        case DealerChosen():
+            return _dealer_chosen(state, event)
+        case SessionStarted():
+            return _session_started_again(state, event)
         case Voided() | PotWon() | PotCarried() | SessionEnded():
             raise AssertionError("handled in apply")
         case _:
             assert_never(event)
+
+
+def _session_started_again(state: State, event: SessionStarted) -> State:
+    raise FormatError("a session starts only once", event=event.type)
+
+
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {}
+"""Recorded event class -> its rule: filled in below, once every handler is defined."""
 
 
 def _agrees(logged: DerivedEvent, expected: DerivedEvent) -> bool:
@@ -1050,3 +1094,22 @@ def _voided(state: State, e: Voided) -> State:
     if state.undo.phase is Phase.NEW:
         raise FormatError("the session's start cannot be voided", event=e.type, field="seq")
     return replace(state.undo, seq=state.seq + 1, last_event=e)
+
+
+_HANDLERS.update(
+    {
+        Bet: _bet,
+        Folded: _folded,
+        Looked: _looked,
+        Shown: _shown,
+        Dealt: _dealt,
+        Saw: _saw,
+        Conceded: _conceded,
+        Retained: _retained,
+        Kept: _kept_or_thrown,
+        Thrown: _kept_or_thrown,
+        Shuffled: _shuffled,
+        DealerChosen: _dealer_chosen,
+        SessionStarted: _session_started_again,
+    }
+)

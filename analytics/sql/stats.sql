@@ -25,36 +25,34 @@
 -- col: seen_win_rate | share of showdowns | RULES 5.8 | Share of showdowns won by the player as the one seen. | seen_win_rate_n
 -- col: carried_caused | pots | RULES 6.1 | Pots carried forward because the player survived blind. | deals
 -- col: biggest_pot_won | stake units | RULES 5.9 | The largest pot the player took (NULL if none). | pots_won
-WITH pd AS (
-    SELECT *
-    FROM player_deals
-    WHERE ($session::VARCHAR IS NULL OR session = $session)
-      AND ($player::VARCHAR IS NULL OR player = $player)
-),
-agg AS (
+WITH agg AS (
     SELECT
         player,
-        count(DISTINCT session) AS sessions,
+        -- Deals end in order and every seated player is dealt (RULES 3.4), so a player has a
+        -- row for deal 1 of each session in which they have any ended deal.
+        count_if(deal = 1) AS sessions,
         count(*) AS deals,
         sum(net_t * ($den // den)) AS net_num,
-        count(*) FILTER (WHERE won) AS pots_won,
-        count(*) FILTER (WHERE won AND role IS NOT NULL) AS pots_won_showdown,
-        count(*) FILTER (WHERE left_how = 'won_uncontested') AS pots_won_uncontested,
+        count_if(won) AS pots_won,
+        count_if(won AND role IS NOT NULL) AS pots_won_showdown,
+        count_if(left_how = 'won_uncontested') AS pots_won_uncontested,
         count(*) FILTER (WHERE first_action = 'blind') AS blind_first,
         count(first_action) AS blind_rate_n,
         sum(blind_bets) AS blind_bets,
-        count(*) FILTER (WHERE bets > 0) AS deals_with_bet,
+        count_if(bets > 0) AS deals_with_bet,
         sum(raises) AS raises,
         sum(bets) AS bets,
-        count(*) FILTER (WHERE saw) AS sees,
+        count_if(saw) AS sees,
         sum(see_chances) AS see_chances,
         count(*) FILTER (WHERE role = 'payer' AND won) AS payer_wins,
         count(*) FILTER (WHERE role = 'payer') AS payer_showdowns,
         count(*) FILTER (WHERE role = 'seen' AND won) AS seen_wins,
         count(*) FILTER (WHERE role = 'seen') AS seen_showdowns,
-        count(*) FILTER (WHERE left_how IN ('carried', 'retained')) AS carried_caused,
-        max(won_t * ($den // den)) FILTER (WHERE won) AS biggest_pot_num
-    FROM pd
+        count_if(left_how IN ('carried', 'retained')) AS carried_caused,
+        max(CASE WHEN won THEN won_t * ($den // den) END) AS biggest_pot_num
+    FROM player_deals
+    WHERE ($session::VARCHAR IS NULL OR session = $session)
+      AND ($player::VARCHAR IS NULL OR player = $player)
     GROUP BY player
 )
 SELECT
@@ -135,19 +133,22 @@ WITH sp AS (
     FROM session_players sp JOIN sessions s USING (session)
     WHERE s.finished
 ),
-ranked AS (
-    SELECT *, net_num = max(net_num) OVER (PARTITION BY session) AS top FROM sp
+tops AS (
+    SELECT session, max(net_num) AS top_num FROM sp GROUP BY session
+),
+marked AS (
+    SELECT sp.*, sp.net_num = tops.top_num AS top FROM sp JOIN tops USING (session)
 ),
 shared AS (
-    SELECT *, count(*) FILTER (WHERE top) OVER (PARTITION BY session) AS shared_by FROM ranked
+    SELECT session, count(*) AS shared_by FROM marked WHERE top GROUP BY session
 )
 SELECT player,
        count(*) AS sessions,
-       count(*) FILTER (WHERE top AND shared_by = 1) AS wins,
-       count(*) FILTER (WHERE top AND shared_by > 1) AS shared_wins,
+       count_if(top AND shared_by = 1) AS wins,
+       count_if(top AND shared_by > 1) AS shared_wins,
        sum(CASE WHEN top THEN 1.0 / shared_by ELSE 0 END) AS win_share,
        sum(net_num) AS net_num
-FROM shared
+FROM marked JOIN shared USING (session)
 GROUP BY player
 ORDER BY win_share DESC, net_num DESC, player;
 
@@ -196,23 +197,39 @@ ORDER BY c.rank DESC;
 -- col: pot_median | stake units | RULES 4.1 | Median pot (the lower middle value). | deals
 -- col: pot_max | stake units | RULES 4.1 | Largest pot. | deals
 -- col: carried_in_mean | stake units | RULES 6.3 | Mean pot carried into the deal. | deals
-SELECT coalesce(kind, 'all') AS kind,
-       count(*) AS deals,
-       sum(pot_num) AS pot_sum_num,
-       min(pot_num) AS pot_min_num,
-       quantile_disc(pot_num, 0.5) AS pot_median_num,
-       max(pot_num) AS pot_max_num,
-       sum(carried_in_num) AS carried_in_sum_num
-FROM (
+WITH counted AS (
+    -- A histogram first: pots are few distinct values, so the medians are found in it.
     SELECT CASE WHEN result = 'carried' THEN 'carried'
                 WHEN showdown THEN 'showdown' ELSE 'uncontested' END AS kind,
            pot_t * ($den // den) AS pot_num,
-           carried_in_t * ($den // den) AS carried_in_num
+           count(*) AS n,
+           sum(carried_in_t * ($den // den)) AS carried_in_num
     FROM deals
     WHERE $session::VARCHAR IS NULL OR session = $session
+    GROUP BY ALL
+),
+hist AS (
+    SELECT kind, pot_num, n, carried_in_num FROM counted
+    UNION ALL
+    SELECT 'all', pot_num, sum(n), sum(carried_in_num) FROM counted GROUP BY pot_num
+),
+cum AS (
+    SELECT *,
+           sum(n) OVER (PARTITION BY kind ORDER BY pot_num) AS upto,
+           sum(n) OVER (PARTITION BY kind) AS total
+    FROM hist
 )
-GROUP BY ROLLUP (kind)
-ORDER BY kind NULLS LAST;
+SELECT kind,
+       sum(n) AS deals,
+       sum(pot_num * n) AS pot_sum_num,
+       min(pot_num) AS pot_min_num,
+       -- the lower middle value, as quantile_disc(pot, 0.5): element floor((n - 1) / 2)
+       min(pot_num) FILTER (WHERE upto > (total - 1) // 2) AS pot_median_num,
+       max(pot_num) AS pot_max_num,
+       sum(carried_in_num) AS carried_in_sum_num
+FROM cum
+GROUP BY kind
+ORDER BY kind = 'all', kind;
 
 -- name: deal_lengths
 -- about: Deal lengths in betting actions (bets, folds and the see) by how the deal ended, and over
@@ -224,22 +241,37 @@ ORDER BY kind NULLS LAST;
 -- col: actions_median | actions | RULES 5.2 | Median (the lower middle value). | deals
 -- col: actions_max | actions | RULES 5.2 | Most. | deals
 -- col: raises_mean | raises | RULES 5.5 | Mean raises per deal. | deals
-SELECT coalesce(kind, 'all') AS kind,
-       count(*) AS deals,
-       avg(actions) AS actions_mean,
-       min(actions) AS actions_min,
-       quantile_disc(actions, 0.5) AS actions_median,
-       max(actions) AS actions_max,
-       avg(raises) AS raises_mean
-FROM (
+WITH counted AS (
     SELECT CASE WHEN result = 'carried' THEN 'carried'
                 WHEN showdown THEN 'showdown' ELSE 'uncontested' END AS kind,
-           actions, raises
+           actions,
+           count(*) AS n,
+           sum(raises) AS raises
     FROM deals
     WHERE $session::VARCHAR IS NULL OR session = $session
+    GROUP BY ALL
+),
+hist AS (
+    SELECT kind, actions, n, raises FROM counted
+    UNION ALL
+    SELECT 'all', actions, sum(n), sum(raises) FROM counted GROUP BY actions
+),
+cum AS (
+    SELECT *,
+           sum(n) OVER (PARTITION BY kind ORDER BY actions) AS upto,
+           sum(n) OVER (PARTITION BY kind) AS total
+    FROM hist
 )
-GROUP BY ROLLUP (kind)
-ORDER BY kind NULLS LAST;
+SELECT kind,
+       sum(n) AS deals,
+       sum(actions * n) / sum(n) AS actions_mean,
+       min(actions) AS actions_min,
+       min(actions) FILTER (WHERE upto > (total - 1) // 2) AS actions_median,
+       max(actions) AS actions_max,
+       sum(raises) / sum(n) AS raises_mean
+FROM cum
+GROUP BY kind
+ORDER BY kind = 'all', kind;
 
 -- name: dens
 SELECT DISTINCT den FROM sessions;

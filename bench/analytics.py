@@ -1,0 +1,455 @@
+"""Benchmark of the analytics (issue 5): projector catch-up and the statistics over >= 1,000,000 deals.
+
+What is done, so the figures can be read honestly:
+
+1. Sessions are drawn at random with ``analytics.randplay`` (every event from
+   ``engine.legal.legal_actions``; default 400 sessions of 8 pots, 2 to 6 players).
+2. *Bare replay*: the engine folds each session's events (``engine.fold.replay``), no I/O.
+   *Catch-up*: the projector applies the same events from an in-memory source (stored one session
+   after another, as a simulator appends them) into a fresh DuckDB file, rows and checkpoint
+   committed per batch of 10,000. Both are measured in CPU seconds of this process (DuckDB's
+   threads included) as the best of ``--repeat`` runs, because the machine may be shared; a
+   warm-up run first pays the one-time imports (pyarrow brings pandas in) and the hand table.
+3. The projected facts (deals, player_deals, sessions, session_players) are replicated inside
+   DuckDB under new session ids until there are at least ``--deals`` deals (default 1,000,000).
+   The refresh time for that many deals is extrapolated from the catch-up rate (events per deal
+   of the sample); the events table is not replicated (no statistic reads it).
+4. *Statistics*: every statistic of ``analytics/sql/stats.sql`` through ``analytics.queries``
+   (player stats over all sessions and for one session and one player, the leaderboard of one
+   session, the leaderboard over all finished sessions, showdown hands, pot sizes, deal lengths),
+   wall time, best of ``--repeat``. Beside it (a) pandas computing the same statistics from the
+   same fact tables already loaded as DataFrames (loading not timed; results checked equal) and
+   (b) a bare DuckDB scan of the columns each statistic reads (ungrouped sums: the limit).
+
+Targets (issue 5): statistics >= 10x faster than pandas, within 3x of the bare scan; catch-up >=
+half the replay speed. Run: ``.venv/bin/python bench/analytics.py [--deals N] [--sessions N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import analytics  # noqa: E402
+from analytics import queries  # noqa: E402
+from analytics.projector import Projector  # noqa: E402
+from analytics.randplay import random_session  # noqa: E402
+from analytics.sources import MemorySource  # noqa: E402
+from engine.fold import replay  # noqa: E402
+from events.model import AnyEvent  # noqa: E402
+
+
+def best(fn: Callable[[], Any], repeat: int, clock: Callable[[], float]) -> tuple[float, Any]:
+    times, out = [], None
+    for _ in range(repeat):
+        t = clock()
+        out = fn()
+        times.append(clock() - t)
+    return min(times), out
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# --- 1-2: replay and catch-up ----------------------------------------------------------------------
+
+
+def make_sessions(n: int, seed: int) -> dict[str, list[AnyEvent]]:
+    rng = random.Random(seed)
+    return {
+        f"b{k}": random_session(rng, f"b{k}", players=rng.randint(2, 6), pots=8) for k in range(n)
+    }
+
+
+def catch_up(src: MemorySource, path: str) -> tuple[Any, Any]:
+    if os.path.exists(path):
+        os.remove(path)
+    con = analytics.connect(path)
+    report = Projector(src, con, batch_size=10_000).refresh()
+    return con, report
+
+
+# --- 3: replication ------------------------------------------------------------------------------------
+
+
+REPLICATE = {
+    "deals": "session",
+    "player_deals": "session",
+    "sessions": "session",
+    "session_players": "session",
+}
+
+
+def replicate(con: Any, copies: int) -> None:
+    """Copies of every fact row under session ids ``S~k`` for k in 1..copies-1."""
+    for table in REPLICATE:
+        con.execute(f"CREATE TEMP TABLE base_{table} AS SELECT * FROM {table}")
+        con.execute(
+            f"INSERT INTO {table} SELECT b.* REPLACE (b.session || '~' || k AS session) "
+            f"FROM base_{table} AS b, range(1, {copies}) AS r(k)"
+        )
+        con.execute(f"DROP TABLE base_{table}")
+    con.execute("CHECKPOINT")
+
+
+# --- 4: the statistics three ways ----------------------------------------------------------------------
+
+
+def duckdb_stats(con: Any, session: str, player: str) -> dict[str, Any]:
+    return {
+        "player_stats": queries.player_stats(con),
+        "player_stats_session": queries.player_stats(con, session=session),
+        "player_stats_player": queries.player_stats(con, player=player),
+        "leaderboard_session": queries.leaderboard(con, session=session),
+        "overall_leaderboard": queries.overall_leaderboard(con),
+        "showdown_hands": queries.showdown_hands(con),
+        "pot_sizes": queries.pot_sizes(con),
+        "deal_lengths": queries.deal_lengths(con),
+    }
+
+
+BARE = {
+    # The columns each statistic reads, scanned once with ungrouped aggregates.
+    "player_stats": "SELECT count(DISTINCT 1), sum(net_t), sum(den), count(player), "
+    "count(session), sum(won::INT), count(role), count(left_how), count(first_action), "
+    "sum(blind_bets), sum(bets), sum(raises), sum(saw::INT), sum(see_chances), sum(won_t) "
+    "FROM player_deals",
+    "player_stats_session": "SELECT count(*), sum(net_t), sum(bets) FROM player_deals "
+    "WHERE session = $session",
+    "player_stats_player": "SELECT count(*), sum(net_t), sum(bets), count(session) "
+    "FROM player_deals WHERE player = $player",
+    "leaderboard_session": "SELECT count(*), sum(net_t) FROM session_players "
+    "WHERE session = $session",
+    "overall_leaderboard": "SELECT count(*), sum(sp.net_t), sum(sp.den), count(sp.player) "
+    "FROM session_players sp JOIN sessions s USING (session) WHERE s.finished",
+    "showdown_hands": "SELECT count(hand_category), sum(won::INT), sum(hand_wins) "
+    "FROM player_deals",
+    "pot_sizes": "SELECT count(*), sum(pot_t), sum(carried_in_t), sum(den), count(result), "
+    "sum(showdown::INT) FROM deals",
+    "deal_lengths": "SELECT count(*), sum(actions), sum(raises), count(result), "
+    "sum(showdown::INT) FROM deals",
+}
+
+
+def bare_scans(con: Any, session: str, player: str) -> None:
+    for sql in BARE.values():
+        params = {k: v for k, v in (("session", session), ("player", player)) if f"${k}" in sql}
+        con.execute(sql, params).fetchall()
+
+
+def pandas_stats(f: dict[str, Any], den: int, session: str, player: str) -> dict[str, Any]:
+    import numpy as np
+    import pandas as pd
+
+    pdl, deals, sp, sessions = f["player_deals"], f["deals"], f["session_players"], f["sessions"]
+
+    def player_stats(df: Any) -> Any:
+        k = den // df["den"]
+        role = df["role"]
+        won = df["won"]
+        x = pd.DataFrame(
+            {
+                "player": df["player"],
+                "session": df["session"],
+                "net_num": df["net_t"] * k,
+                "won": won,
+                "sd_won": won & role.notna(),
+                "unc": df["left_how"] == "won_uncontested",
+                "blind_first": df["first_action"] == "blind",
+                "acted": df["first_action"].notna(),
+                "blind_bets": df["blind_bets"],
+                "with_bet": df["bets"] > 0,
+                "raises": df["raises"],
+                "bets": df["bets"],
+                "sees": df["saw"],
+                "see_chances": df["see_chances"],
+                "payer_wins": (role == "payer") & won,
+                "payer": role == "payer",
+                "seen_wins": (role == "seen") & won,
+                "seen": role == "seen",
+                "carried": df["left_how"].isin(["carried", "retained"]),
+                "pot_won": np.where(won, df["won_t"] * k, np.nan),
+            }
+        )
+        g = x.groupby("player", sort=False)
+        out = g.agg(
+            sessions=("session", "nunique"),
+            deals=("session", "size"),
+            net_num=("net_num", "sum"),
+            pots_won=("won", "sum"),
+            pots_won_showdown=("sd_won", "sum"),
+            pots_won_uncontested=("unc", "sum"),
+            blind_first=("blind_first", "sum"),
+            blind_rate_n=("acted", "sum"),
+            blind_bets=("blind_bets", "sum"),
+            deals_with_bet=("with_bet", "sum"),
+            raises=("raises", "sum"),
+            bets=("bets", "sum"),
+            sees=("sees", "sum"),
+            see_chances=("see_chances", "sum"),
+            payer_wins=("payer_wins", "sum"),
+            payer_showdowns=("payer", "sum"),
+            seen_wins=("seen_wins", "sum"),
+            seen_showdowns=("seen", "sum"),
+            carried_caused=("carried", "sum"),
+            biggest_pot_num=("pot_won", "max"),
+        )
+        out["blind_rate"] = out["blind_first"] / out["blind_rate_n"].replace(0, np.nan)
+        out["avg_bets_before_looking"] = out["blind_bets"] / out["deals"]
+        out["bet_share"] = out["deals_with_bet"] / out["deals"]
+        out["raise_rate"] = out["raises"] / out["bets"].replace(0, np.nan)
+        out["see_rate"] = out["sees"] / out["see_chances"].replace(0, np.nan)
+        out["payer_win_rate"] = out["payer_wins"] / out["payer_showdowns"].replace(0, np.nan)
+        out["seen_win_rate"] = out["seen_wins"] / out["seen_showdowns"].replace(0, np.nan)
+        return out.sort_values(["net_num"], ascending=False)
+
+    def leaderboard(s: str) -> Any:
+        x = sp[sp["session"] == s].merge(sessions[["session", "finished", "deals"]], on="session")
+        x = x.assign(net_num=x["net_t"] * (den // x["den"]))
+        x["place"] = x["net_num"].rank(method="min", ascending=False)
+        x["top"] = x["net_num"] == x["net_num"].max()
+        x["winner"] = x["top"] & x["finished"]
+        x["shared_by"] = x["top"].sum()
+        return x.sort_values(["place", "seat"])
+
+    def overall() -> Any:
+        fin = sessions.loc[sessions["finished"], ["session"]]
+        x = sp.merge(fin, on="session")
+        x = x.assign(net_num=x["net_t"] * (den // x["den"]))
+        top = x.groupby("session")["net_num"].transform("max")
+        x["top"] = x["net_num"] == top
+        x["shared_by"] = x.groupby("session")["top"].transform("sum")
+        x["win"] = x["top"] & (x["shared_by"] == 1)
+        x["shared"] = x["top"] & (x["shared_by"] > 1)
+        x["share"] = np.where(x["top"], 1.0 / x["shared_by"], 0.0)
+        return (
+            x.groupby("player")
+            .agg(
+                sessions=("session", "size"),
+                wins=("win", "sum"),
+                shared_wins=("shared", "sum"),
+                win_share=("share", "sum"),
+                net_num=("net_num", "sum"),
+            )
+            .sort_values(["win_share", "net_num"], ascending=False)
+        )
+
+    def showdown() -> Any:
+        x = pdl.loc[pdl["hand_category"].notna(), ["hand_category", "won", "hand_wins"]]
+        g = x.groupby("hand_category").agg(
+            shown=("won", "size"), won=("won", "sum"), avg_wins=("hand_wins", "mean")
+        )
+        g["avg_win_chance"] = g["avg_wins"] / 18424
+        cats = f["hand_categories"].set_index("category")
+        out = cats.join(g, how="left").fillna({"shown": 0, "won": 0})
+        out["shown_share"] = out["shown"] / out["shown"].sum()
+        out["win_rate"] = out["won"] / out["shown"].replace(0, np.nan)
+        out["rules_share"] = out["hands"] / 22100
+        return out.sort_values("rank", ascending=False)
+
+    def kinds() -> Any:
+        return np.where(
+            deals["result"] == "carried",
+            "carried",
+            np.where(deals["showdown"], "showdown", "uncontested"),
+        )
+
+    def pot_sizes() -> Any:
+        x = pd.DataFrame(
+            {
+                "kind": kinds(),
+                "pot_num": deals["pot_t"] * (den // deals["den"]),
+                "carried_in_num": deals["carried_in_t"] * (den // deals["den"]),
+            }
+        )
+
+        def agg(d: Any) -> Any:
+            return d.agg(
+                deals=("pot_num", "size"),
+                pot_sum_num=("pot_num", "sum"),
+                pot_min_num=("pot_num", "min"),
+                pot_median_num=("pot_num", lambda s: s.quantile(0.5, interpolation="lower")),
+                pot_max_num=("pot_num", "max"),
+                carried_in_sum_num=("carried_in_num", "sum"),
+            )
+
+        by = agg(x.groupby("kind"))
+        allrow = agg(x.assign(kind="all").groupby("kind"))
+        return pd.concat([by, allrow])
+
+    def deal_lengths() -> Any:
+        x = pd.DataFrame({"kind": kinds(), "actions": deals["actions"], "raises": deals["raises"]})
+
+        def agg(d: Any) -> Any:
+            return d.agg(
+                deals=("actions", "size"),
+                actions_mean=("actions", "mean"),
+                actions_min=("actions", "min"),
+                actions_median=("actions", lambda s: s.quantile(0.5, interpolation="lower")),
+                actions_max=("actions", "max"),
+                raises_mean=("raises", "mean"),
+            )
+
+        return pd.concat([agg(x.groupby("kind")), agg(x.assign(kind="all").groupby("kind"))])
+
+    return {
+        "player_stats": player_stats(pdl),
+        "player_stats_session": player_stats(pdl[pdl["session"] == session]),
+        "player_stats_player": player_stats(pdl[pdl["player"] == player]),
+        "leaderboard_session": leaderboard(session),
+        "overall_leaderboard": overall(),
+        "showdown_hands": showdown(),
+        "pot_sizes": pot_sizes(),
+        "deal_lengths": deal_lengths(),
+    }
+
+
+def check_same(sql: dict[str, Any], pan: dict[str, Any]) -> None:
+    """The two ways give the same statistics (integer columns exactly, rates closely)."""
+    for name in ("player_stats", "player_stats_session", "player_stats_player"):
+        want = {r["player"]: r for r in sql[name]}
+        got = pan[name]
+        assert set(got.index) == set(want), name
+        for p, r in want.items():
+            for col in ("deals", "sessions", "net_num", "pots_won", "blind_first", "see_chances",
+                        "sees", "raises", "payer_wins", "carried_caused"):  # fmt: skip
+                a = r["see_rate_n"] if col == "see_chances" else r[col]
+                assert int(got.at[p, col]) == int(a), (name, p, col)
+            if r["blind_rate"] is not None:
+                assert math.isclose(got.at[p, "blind_rate"], r["blind_rate"]), (name, p)
+    ov = {r["player"]: r for r in sql["overall_leaderboard"]}
+    for p, r in ov.items():
+        assert int(pan["overall_leaderboard"].at[p, "wins"]) == r["wins"]
+        assert int(pan["overall_leaderboard"].at[p, "net_num"]) == int(r["net_num"])
+    pots = {r["kind"]: r for r in sql["pot_sizes"]}
+    for kind, r in pots.items():
+        assert int(pan["pot_sizes"].at[kind, "pot_sum_num"]) == int(r["pot_sum_num"]), kind
+        assert int(pan["pot_sizes"].at[kind, "pot_median_num"]) == int(r["pot_median_num"]), kind
+    lengths = {r["kind"]: r for r in sql["deal_lengths"]}
+    for kind, r in lengths.items():
+        assert int(pan["deal_lengths"].at[kind, "actions_median"]) == r["actions_median"], kind
+    hands = {r["category"]: r for r in sql["showdown_hands"]}
+    for cat, r in hands.items():
+        assert int(pan["showdown_hands"].at[cat, "shown"]) == r["shown"], cat
+    assert len(pan["leaderboard_session"]) == len(sql["leaderboard_session"])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=1_000_000)
+    ap.add_argument("--sessions", type=int, default=400)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--breakdown", action="store_true", help="time each statistic apart")
+    args = ap.parse_args()
+    cpu = time.process_time
+    wall = time.perf_counter
+
+    t = wall()
+    streams = make_sessions(args.sessions, args.seed)
+    events = sum(len(s) for s in streams.values())
+    print(f"generated {args.sessions} sessions, {events:,} events in {wall() - t:.1f} s")
+    src = MemorySource()
+    for name, stream in streams.items():
+        src.append(name, stream)
+
+    tmp = tempfile.mkdtemp(prefix="brag-bench-")
+    warm = MemorySource(src.events[:3000])
+    catch_up(warm, os.path.join(tmp, "warm.duckdb"))[0].close()
+
+    t_replay, _ = best(lambda: [replay(s) for s in streams.values()], args.repeat, cpu)
+    runs = iter(range(args.repeat))
+    opened: list[Any] = []
+
+    def one_catch_up() -> Any:
+        for c in opened:  # a file open in this process is the same database: close it first
+            c.close()
+        opened.clear()
+        out = catch_up(src, os.path.join(tmp, f"bench{next(runs)}.duckdb"))
+        opened.append(out[0])
+        return out
+
+    t_catch, (con, report) = best(one_catch_up, args.repeat, cpu)
+    assert report.events == events
+    replay_rate, catch_rate = events / t_replay, events / t_catch
+    deals = int(con.execute("SELECT count(*) FROM deals").fetchall()[0][0])
+    print(f"sample: {deals:,} deals, {events / deals:.1f} events per deal")
+    print(f"engine bare replay      {replay_rate:>12,.0f} events/s  (CPU)")
+    print(f"projector catch-up      {catch_rate:>12,.0f} events/s  (CPU, DuckDB file, batch 10,000)")
+    print(f"  ratio catch-up/replay {catch_rate / replay_rate:>12.2f}   (target >= 0.50)")
+
+    copies = max(1, math.ceil(args.deals / deals))
+    t = wall()
+    replicate(con, copies)
+    total_deals = int(con.execute("SELECT count(*) FROM deals").fetchall()[0][0])
+    rows = int(con.execute("SELECT count(*) FROM player_deals").fetchall()[0][0])
+    print(
+        f"replicated x{copies}: {total_deals:,} deals, {rows:,} player-deal rows "
+        f"in {wall() - t:.1f} s"
+    )
+    print(
+        f"refresh for {total_deals:,} deals (extrapolated from the catch-up rate): "
+        f"{total_deals * events / deals / catch_rate:,.0f} s"
+    )
+
+    session, player = "b0~7" if copies > 7 else "b0", "Ann"
+    duckdb_stats(con, session, player)  # warm
+    t_sql, sql = best(lambda: duckdb_stats(con, session, player), args.repeat, wall)
+    t_bare, _ = best(lambda: bare_scans(con, session, player), args.repeat, wall)
+
+    import pandas as pd  # noqa: F401  (timed apart: the load into DataFrames)
+
+    t = wall()
+    frames = {
+        name: con.execute(f"SELECT * FROM {name}").df()
+        for name in ("player_deals", "deals", "session_players", "sessions", "hand_categories")
+    }
+    t_load = wall() - t
+    den = queries.common_den(con)
+    t_pandas, pan = best(lambda: pandas_stats(frames, den, session, player), args.repeat, wall)
+    check_same(sql, pan)
+
+    print(f"statistics ({len(sql)} queries) over {total_deals:,} deals, wall time, best of "
+          f"{args.repeat}:")  # fmt: skip
+    print(f"  DuckDB (analytics.queries)  {t_sql:8.3f} s")
+    print(f"  bare DuckDB scans           {t_bare:8.3f} s")
+    print(f"  pandas (same statistics)    {t_pandas:8.3f} s   (+ {t_load:.1f} s to load frames)")
+    print(f"  ratio pandas/DuckDB         {t_pandas / t_sql:8.1f}   (target >= 10)")
+    print(f"  ratio DuckDB/bare scan      {t_sql / t_bare:8.2f}   (target <= 3)")
+    if args.breakdown:
+        print("  per statistic (s): DuckDB / bare scan / pandas")
+        calls = {
+            "player_stats": lambda: queries.player_stats(con),
+            "player_stats_session": lambda: queries.player_stats(con, session=session),
+            "player_stats_player": lambda: queries.player_stats(con, player=player),
+            "leaderboard_session": lambda: queries.leaderboard(con, session=session),
+            "overall_leaderboard": lambda: queries.overall_leaderboard(con),
+            "showdown_hands": lambda: queries.showdown_hands(con),
+            "pot_sizes": lambda: queries.pot_sizes(con),
+            "deal_lengths": lambda: queries.deal_lengths(con),
+        }
+        for name, fn in calls.items():
+            sql_t, _ = best(fn, args.repeat, wall)
+            bare = BARE[name]
+            params = {k: v for k, v in (("session", session), ("player", player)) if f"${k}" in bare}
+            bare_t, _ = best(lambda: con.execute(bare, params).fetchall(), args.repeat, wall)
+            print(f"    {name:22} {sql_t:7.3f} {bare_t:7.3f}")
+    print(f"peak memory (RSS) {peak_mb():,.0f} MB")
+    con.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -182,15 +182,8 @@ def events(session: str) -> list[AnyEvent]:
 
 
 def append(session: str, new: Sequence[AnyEvent], expected_seq: int) -> list[Any]:
-    """Appends recorded events (the store adds the derived ones) and forgets the cached listing."""
-    out = store().append(session, list(new), expected_seq)
-    forget()
-    return out
-
-
-def forget() -> None:
-    """Nothing to drop: the listing is keyed on the store's last position, which an append
-    moves on."""
+    """Appends recorded events (the store adds the derived ones); the stored rows."""
+    return list(store().append(session, list(new), expected_seq))
 
 
 # --- the analytics projection -----------------------------------------------------------------

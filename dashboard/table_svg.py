@@ -100,7 +100,7 @@ def _hands(x: float, y: float, hands: tuple[HandView, ...], dim: bool) -> str:
         return ""
     out = []
     if len(hands) == 1:
-        w, gap = CARD_W, 6.0
+        w, gap = float(CARD_W), 6.0
         x0 = x - (3 * w + 2 * gap) / 2
         for k, c in enumerate(hands[0].cards):
             out.append(_card(x0 + k * (w + gap), y, c, dim=dim, known=hands[0].known))

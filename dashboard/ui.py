@@ -46,7 +46,11 @@ def session_picker(
     """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the first one, when
     the link names none)."""
     wanted = param("session")
-    current = wanted if wanted in ids else (default if default in ids else ids[0])
+    current: str = ids[0]
+    if wanted is not None and wanted in ids:
+        current = wanted
+    elif default is not None and default in ids:
+        current = default
     st.session_state[key] = current
 
     def changed() -> None:
@@ -478,12 +482,12 @@ def sql_box() -> str | None:
     return st.session_state.get("sql_ran") or None
 
 
-def query_or_refusal(run: Callable[[], Any]) -> Any:
-    """The query's result, or the refusal (a write, several statements) or DuckDB's error."""
+def query_or_refusal(run: Callable[[str], Any], sql: str) -> Any:
+    """``run(sql)``, or the refusal (a write, several statements) or DuckDB's error shown."""
     from analytics import ReadOnlyError
 
     try:
-        return run()
+        return run(sql)
     except ReadOnlyError as err:
         st.error(f"Refused: {err}. This page only reads.", icon=":material/block:")
     except Exception as err:  # duckdb.Error: the analyst's SQL, shown as DuckDB words it

@@ -95,6 +95,10 @@ def append(session: str, events: Sequence[AnyEvent], expected_seq: int) -> bool:
     return True
 
 
+def _append(session: str, events: Sequence[AnyEvent], expected_seq: int) -> None:
+    append(session, events, expected_seq)
+
+
 def record(session: str, events: Sequence[AnyEvent], expected_seq: int) -> None:
     """:func:`append`, then reload the page to show the session as it now stands."""
     append(session, events, expected_seq)
@@ -161,7 +165,7 @@ def start_form() -> None:
         events = recorder.start_events(
             name,
             seats,
-            cards,
+            "all" if cards == "all" else "shown",
             table=table.strip() or None,
             dealer=lot.strip() or None,
             rules=Rules(pots=int(pots)) if int(pots) != 8 else None,
@@ -341,6 +345,6 @@ def undo_button(rp: Replay) -> None:
             icon=":material/undo:",
             width="stretch",
             help="Records a correction (voided): the log keeps both events, the replay skips them.",
-            on_click=append,
+            on_click=_append,
             args=(rp.session, [event], rp.final.seq),
         )

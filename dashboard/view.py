@@ -607,7 +607,7 @@ def leaderboard(state: State) -> list[dict[str, Any]]:
         }
         for p, v in state.nets.items()
     ]
-    order = sorted(range(len(rows)), key=lambda k: -state.nets[rows[k]["player"]])
+    order = sorted(range(len(rows)), key=lambda k: -state.nets[str(rows[k]["player"])])
     return [rows[k] for k in order]
 
 

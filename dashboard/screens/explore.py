@@ -17,7 +17,7 @@ with right:
 with left:
     sql = ui.sql_box()
     if sql:
-        result = ui.query_or_refusal(lambda: cache.run_sql(sql))
+        result = ui.query_or_refusal(cache.run_sql, sql)
         if result is not None:
             columns, rows = result
             st.caption(f"{len(rows)} rows")

@@ -361,3 +361,47 @@ def test_a_digital_table_can_let_the_app_shuffle(
         assert len(shuffled.order) == 52  # type: ignore[union-attr]
         first = dealt.hands["Ann"]  # type: ignore[union-attr]
         assert first[0] == shuffled.order[0]  # type: ignore[union-attr]
+
+
+def test_the_secret_may_come_from_streamlit_secrets(store_url: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.secrets["organiser_secret"] = SECRET
+    at.run()
+    at.switch_page("screens/record.py").run()
+    assert not at.warning  # not read-only
+    at.text_input(key="secret_input").input(SECRET)
+    at.button[0].click().run()
+    assert at.text_input(key="start_session") is not None
+
+
+def test_corrections_show_as_recorded_or_as_corrected(store_url: str) -> None:
+    from fractions import Fraction
+
+    from events.model import Bet, DealerChosen, Dealt, Looked, SessionStarted, Shuffled, Voided
+
+    with open_store(store_url) as store:
+        store.append(
+            "fixed",
+            [
+                SessionStarted(session="fixed", seats=("A", "B"), cards="shown"),
+                DealerChosen(player="B"),
+                Shuffled(),
+                Dealt(),
+                Looked(player="A"),
+                Bet(player="A", level=Fraction(5)),
+            ],
+            0,
+        )
+        store.append("fixed", [Voided(seq=6)], 6)
+    at = page("replay", session="fixed", deal="1", step="99")
+    assert "Step 2 of 2" in at.markdown[0].value and metric(at, "Pot") == "2"
+    toggle = at.toggle(key="pick_recorded")
+    assert not toggle.disabled
+    toggle.set_value(True).run()
+    assert at.query_params["log"] == "recorded"
+    button(at, "Last").click().run()
+    assert "Step 4 of 4" in at.markdown[0].value
+    assert "Correction: the event at seq 6 is withdrawn" in at.markdown[0].value
+    assert metric(at, "Pot") == "2"
+    button(at, "Previous").click().run()
+    assert metric(at, "Pot") == "7"  # the withdrawn bet, as it was recorded

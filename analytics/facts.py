@@ -522,6 +522,7 @@ class SessionFolder:
                 "won_t": s.won_t[i],
                 "net_t": s.won_t[i] - s.paid_t[i],
                 "winner": (name in winners) if s.finished else None,
+                "winners": len(winners) if s.finished else None,
             }
             for i, name in enumerate(s.seats)
         ]

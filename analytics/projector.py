@@ -57,7 +57,7 @@ __all__ = [
     "refresh",
 ]
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"

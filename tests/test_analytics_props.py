@@ -174,6 +174,26 @@ def test_sql_statistics_equal_a_python_fold(specs: list[dict[str, Any]], batch: 
     one = next(iter(streams))
     _compare(queries.player_stats(con, session=one), reference({one: streams[one]}))
     _check_nets(con, streams)
+    _check_overall(con, streams)
+
+
+def _check_overall(con: duckdb.DuckDBPyConnection, streams: dict[str, list[AnyEvent]]) -> None:
+    """Wins and shared wins over the finished sessions, from the engine's winners (RULES 1.5)."""
+    want: dict[str, Counter[str]] = defaultdict(Counter)
+    for stream in streams.values():
+        state = fold(stream)
+        if not state.finished:
+            continue
+        for p in state.seats:
+            want[p]["sessions"] += 1
+            if p in state.winners:
+                want[p]["wins" if len(state.winners) == 1 else "shared_wins"] += 1
+    got = {r["player"]: r for r in queries.overall_leaderboard(con)}
+    assert set(got) == set(want)
+    for p, w in want.items():
+        assert (got[p]["sessions"], got[p]["wins"], got[p]["shared_wins"]) == (
+            w["sessions"], w["wins"], w["shared_wins"],
+        )  # fmt: skip
 
 
 def _check_nets(con: duckdb.DuckDBPyConnection, streams: dict[str, list[AnyEvent]]) -> None:

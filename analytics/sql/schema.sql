@@ -117,6 +117,7 @@ CREATE TABLE IF NOT EXISTS session_players (
     won_t BIGINT NOT NULL,
     net_t BIGINT NOT NULL,
     winner BOOLEAN,
+    winners INTEGER,
     PRIMARY KEY (session, seat)
 );
 CREATE TABLE IF NOT EXISTS hand_categories (
@@ -179,7 +180,8 @@ COMMENT ON COLUMN player_deals.hand_ties IS 'Of those 18,424, how many are equal
 COMMENT ON COLUMN player_deals.hand_losses IS 'Of those 18,424, how many beat it.';
 COMMENT ON TABLE sessions IS 'Each session as the engine sees it after the last projected event.';
 COMMENT ON TABLE session_players IS 'Each seat''s standing after the last projected event: the engine''s nets (RULES 1.5), open deal included.';
-COMMENT ON COLUMN session_players.winner IS 'Once the session is over: has the highest net, shared when equal (RULES 1.5).';
+COMMENT ON COLUMN session_players.winner IS 'Once the session is over: the engine names the player a winner, with the highest net (RULES 1.5).';
+COMMENT ON COLUMN session_players.winners IS 'Once the session is over: how many players share the win (RULES 1.5: exactly equal highest nets).';
 COMMENT ON TABLE hand_categories IS 'RULES 2.8: hands of each category out of 22,100, counted by the engine''s ranking.';
 COMMENT ON TABLE checkpoint IS 'The last global position applied; written in the same transaction as the rows.';
 
@@ -251,7 +253,7 @@ SELECT unnest($session::VARCHAR[]), unnest($table_name::VARCHAR[]), unnest($card
 INSERT INTO session_players
 SELECT unnest($session::VARCHAR[]), unnest($seat::INTEGER[]), unnest($player::VARCHAR[]),
        unnest($den::INTEGER[]), unnest($paid_t::BIGINT[]), unnest($won_t::BIGINT[]),
-       unnest($net_t::BIGINT[]), unnest($winner::BOOLEAN[]);
+       unnest($net_t::BIGINT[]), unnest($winner::BOOLEAN[]), unnest($winners::INTEGER[]);
 
 -- name: insert_hand_categories
 INSERT INTO hand_categories

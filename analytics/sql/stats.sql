@@ -121,34 +121,21 @@ ORDER BY session, place, seat;
 
 -- name: overall_leaderboard
 -- about: Players over all finished sessions: wins, shared wins (RULES 1.5) and nets, most win
--- about: shares first.
+-- about: shares first. The winners are the engine's (session_ended), counted here.
 -- col: player | name | RULES 1.3 | The player.
 -- col: sessions | sessions | RULES 1.4 | Finished sessions played.
 -- col: wins | sessions | RULES 1.5 | Sessions won outright (the one highest net).
 -- col: shared_wins | sessions | RULES 1.5 | Sessions whose win the player shared (equal highest nets).
 -- col: win_share | sessions | RULES 1.5 | Wins counted 1/k when shared by k players. | sessions
 -- col: net | stake units | RULES 1.5 | Total net over those sessions. | sessions
-WITH sp AS (
-    SELECT sp.session, sp.player, sp.net_t * ($den // sp.den) AS net_num
-    FROM session_players sp JOIN sessions s USING (session)
-    WHERE s.finished
-),
-tops AS (
-    SELECT session, max(net_num) AS top_num FROM sp GROUP BY session
-),
-marked AS (
-    SELECT sp.*, sp.net_num = tops.top_num AS top FROM sp JOIN tops USING (session)
-),
-shared AS (
-    SELECT session, count(*) AS shared_by FROM marked WHERE top GROUP BY session
-)
 SELECT player,
        count(*) AS sessions,
-       count_if(top AND shared_by = 1) AS wins,
-       count_if(top AND shared_by > 1) AS shared_wins,
-       sum(CASE WHEN top THEN 1.0 / shared_by ELSE 0 END) AS win_share,
-       sum(net_num) AS net_num
-FROM marked JOIN shared USING (session)
+       count_if(winner AND winners = 1) AS wins,
+       count_if(winner AND winners > 1) AS shared_wins,
+       sum(CASE WHEN winner THEN 1.0 / winners ELSE 0 END) AS win_share,
+       sum(net_t * ($den // den)) AS net_num
+FROM session_players
+WHERE winner IS NOT NULL
 GROUP BY player
 ORDER BY win_share DESC, net_num DESC, player;
 

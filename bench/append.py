@@ -243,6 +243,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", default="1")
     ap.add_argument("--single-seconds", type=float, default=5.0)
     ap.add_argument(
+        "--slices",
+        type=int,
+        default=20,
+        help="the contenders take turns over this many slices of the sessions (default 20)",
+    )
+    ap.add_argument(
         "--writers",
         type=lambda t: [int(x) for x in t.split(",")],
         default=[1, 2],
@@ -288,31 +294,48 @@ def _run(args: argparse.Namespace, base: Path) -> int:
         "plain": "plain sqlite3 executemany (the limit)",
     }
     rates: dict[int, dict[str, float]] = {}
+    slices = max(1, min(args.slices, len(sessions)))
     for writers in args.writers:
         tag = f"w{writers}"
-
-        def part(data: list[Any], i: int, w: int = writers) -> list[Any]:
-            return data[i::w]
-
-        results: dict[str, tuple[int, float]] = {}
-        plain_path = fresh_dir(base, f"plain-{tag}")
-        open_store(plain_path).close()  # our very table, triggers and all
-        results["plain"] = parallel(writers, lambda i, p=plain_path: run_plain(p, part(rows, i)))
-        for kind in ("application", "aggregate"):
-            path = fresh_dir(base, f"es-{kind}-{tag}")
-            es_recorder(path, kind)[0].close()
-            results[f"es-{kind}"] = parallel(
-                writers, lambda i, k=kind, p=path: run_eventsourcing(p, k, part(es_rows, i))
-            )
-        ours = fresh_dir(base, f"bragbook-{tag}")
-        with open_store(ours) as store:
+        paths = {
+            "plain": fresh_dir(base, f"plain-{tag}"),
+            "es-application": fresh_dir(base, f"es-application-{tag}"),
+            "es-aggregate": fresh_dir(base, f"es-aggregate-{tag}"),
+            "bragbook": fresh_dir(base, f"bragbook-{tag}"),
+        }
+        open_store(paths["plain"]).close()  # our very table, triggers and all
+        with open_store(paths["bragbook"]) as store:
             assert store.settings()["synchronous"] == 2  # type: ignore[attr-defined]
+        for kind in ("application", "aggregate"):
+            es_recorder(paths[f"es-{kind}"], kind)[0].close()
 
-        def run_ours(i: int, ours: str = ours) -> int:
-            with open_store(ours) as store:
-                return run_bragbook(store, part(sessions, i))
+        def work(
+            name: str, lo: int, hi: int, w: int = writers, paths: dict[str, str] = paths
+        ) -> Callable[[int], int]:
+            """Sessions lo..hi of the run, split between the ``w`` writer processes."""
 
-        results["bragbook"] = parallel(writers, run_ours)
+            def run(i: int) -> int:
+                mine = range(lo + i, hi, w)
+                p = paths[name]
+                if name == "plain":
+                    return run_plain(p, [rows[k] for k in mine])
+                if name.startswith("es-"):
+                    return run_eventsourcing(p, name[3:], [es_rows[k] for k in mine])
+                with open_store(p) as store:
+                    return run_bragbook(store, [sessions[k] for k in mine])
+
+            return run
+
+        # The contenders take turns slice by slice (in rotating order), so that a change in the
+        # machine's load during the run falls on all of them alike.
+        order = ["bragbook", "es-application", "es-aggregate", "plain"]
+        results: dict[str, tuple[int, float]] = {k: (0, 0.0) for k in order}
+        bounds = [len(sessions) * j // slices for j in range(slices + 1)]
+        for j in range(slices):
+            turn = order[j % len(order) :] + order[: j % len(order)]
+            for name in turn:
+                n, dt = parallel(writers, work(name, bounds[j], bounds[j + 1]))
+                results[name] = (results[name][0] + n, results[name][1] + dt)
         for k, (n, _) in results.items():
             assert n == events, (k, n, events)
         rates[writers] = {k: n / dt for k, (n, dt) in results.items()}

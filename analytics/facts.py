@@ -2,7 +2,8 @@
 
 Pure: no DuckDB here. :class:`SessionFolder` applies a session's events with
 :func:`engine.state.apply` and, from the states before and after each event, writes rows into a
-:class:`Rows` buffer (columns as Python lists, flushed by :mod:`analytics.projector`):
+:class:`Rows` buffer (event rows as tuples, deal rows as columns of Python lists; flushed by
+:mod:`analytics.projector`):
 
 - ``events``: one row per event, as it arrives.
 - ``deals`` and ``player_deals``: one row per deal and one per player per deal, written when the

@@ -57,7 +57,7 @@ __all__ = [
     "refresh",
 ]
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"
@@ -279,7 +279,10 @@ class Projector:
         types = self._types.get(table)
         if types is None:
             described = self.con.execute(_sql(f"describe_{table}")).fetchall()
-            types = {name: getattr(_pa, _ARROW_TYPES[kind])() for name, kind, *_ in described}
+            types = {  # an ENUM column is written as text; DuckDB casts it on insert
+                name: getattr(_pa, _ARROW_TYPES.get(kind, "string"))()
+                for name, kind, *_ in described
+            }
             self._types[table] = types
         rows = _pa.table({k: _pa.array(v, type=types[k]) for k, v in columns.items()})
         self.con.register("brag_rows", rows)

@@ -10,6 +10,13 @@
 -- multiple of the dens as the bound parameter $den and add net_t * ($den // den).
 
 -- name: create_tables
+-- The few-valued text columns are ENUMs: stored and compared as small integers, read as text.
+CREATE TYPE first_action_kind AS ENUM ('blind', 'seen');
+CREATE TYPE role_kind AS ENUM ('payer', 'seen');
+CREATE TYPE left_kind AS ENUM (
+    'folded', 'won_uncontested', 'paid_to_see', 'was_seen', 'carried', 'retained'
+);
+CREATE TYPE result_kind AS ENUM ('won', 'carried');
 CREATE TABLE IF NOT EXISTS meta (
     key VARCHAR PRIMARY KEY,
     value VARCHAR NOT NULL
@@ -42,7 +49,7 @@ CREATE TABLE IF NOT EXISTS deals (
     den INTEGER NOT NULL,
     pot_t BIGINT NOT NULL,
     carried_in_t BIGINT NOT NULL,
-    result VARCHAR NOT NULL,
+    result result_kind NOT NULL,
     winner VARCHAR,
     showdown BOOLEAN NOT NULL,
     payer VARCHAR,
@@ -67,7 +74,7 @@ CREATE TABLE IF NOT EXISTS player_deals (
     is_dealer BOOLEAN NOT NULL,
     den INTEGER NOT NULL,
     two_hands BOOLEAN NOT NULL,
-    first_action VARCHAR,
+    first_action first_action_kind,
     looked_turn INTEGER,
     bets INTEGER NOT NULL,
     blind_bets INTEGER NOT NULL,
@@ -75,12 +82,12 @@ CREATE TABLE IF NOT EXISTS player_deals (
     actions INTEGER NOT NULL,
     see_chances INTEGER NOT NULL,
     saw BOOLEAN NOT NULL,
-    role VARCHAR,
+    role role_kind,
     paid_t BIGINT NOT NULL,
     won_t BIGINT NOT NULL,
     net_t BIGINT NOT NULL,
     won BOOLEAN NOT NULL,
-    left_how VARCHAR NOT NULL,
+    left_how left_kind NOT NULL,
     hand_cards VARCHAR,
     hand_category VARCHAR,
     hand_strength INTEGER,
@@ -171,7 +178,7 @@ COMMENT ON COLUMN player_deals.paid_t IS 'Paid into this pot: ante, bets, see (t
 COMMENT ON COLUMN player_deals.won_t IS 'The pot taken, if the player won it (ticks).';
 COMMENT ON COLUMN player_deals.net_t IS 'won_t - paid_t; summed over a session it is the net of RULES 1.5.';
 COMMENT ON COLUMN player_deals.left_how IS 'folded, won_uncontested, paid_to_see, was_seen, carried (blind survivor, hand given up) or retained (blind survivor kept the hand).';
-COMMENT ON COLUMN player_deals.hand_cards IS 'The three cards shown at the showdown (RULES 3.5), sorted by code.';
+COMMENT ON COLUMN player_deals.hand_cards IS 'The three cards shown at the showdown (RULES 3.5), in the order shown.';
 COMMENT ON COLUMN player_deals.hand_category IS 'RULES 2.2 category of the shown hand.';
 COMMENT ON COLUMN player_deals.hand_strength IS 'The engine''s strength key of the shown hand.';
 COMMENT ON COLUMN player_deals.hand_beats IS 'Of all 22,100 hands, how many the shown hand beats strictly.';
@@ -194,6 +201,10 @@ DROP TABLE IF EXISTS session_players;
 DROP TABLE IF EXISTS hand_categories;
 DROP TABLE IF EXISTS checkpoint;
 DROP TABLE IF EXISTS meta;
+DROP TYPE IF EXISTS first_action_kind;
+DROP TYPE IF EXISTS role_kind;
+DROP TYPE IF EXISTS left_kind;
+DROP TYPE IF EXISTS result_kind;
 
 -- name: insert_events
 INSERT INTO events
@@ -206,7 +217,7 @@ SELECT unnest($position::BIGINT[]), unnest($session::VARCHAR[]), unnest($seq::IN
 INSERT INTO deals
 SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($dealer::VARCHAR[]),
        unnest($dealer_seat::INTEGER[]), unnest($players::INTEGER[]), unnest($den::INTEGER[]),
-       unnest($pot_t::BIGINT[]), unnest($carried_in_t::BIGINT[]), unnest($result::VARCHAR[]),
+       unnest($pot_t::BIGINT[]), unnest($carried_in_t::BIGINT[]), unnest($result::result_kind[]),
        unnest($winner::VARCHAR[]), unnest($showdown::BOOLEAN[]), unnest($payer::VARCHAR[]),
        unnest($seen_player::VARCHAR[]), unnest($winning_category::VARCHAR[]),
        unnest($winning_strength::INTEGER[]), unnest($winning_cards::VARCHAR[]),
@@ -218,12 +229,12 @@ SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($dealer::VA
 INSERT INTO player_deals
 SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($seat::INTEGER[]),
        unnest($player::VARCHAR[]), unnest($is_dealer::BOOLEAN[]), unnest($den::INTEGER[]),
-       unnest($two_hands::BOOLEAN[]), unnest($first_action::VARCHAR[]),
+       unnest($two_hands::BOOLEAN[]), unnest($first_action::first_action_kind[]),
        unnest($looked_turn::INTEGER[]), unnest($bets::INTEGER[]), unnest($blind_bets::INTEGER[]),
        unnest($raises::INTEGER[]), unnest($actions::INTEGER[]), unnest($see_chances::INTEGER[]),
-       unnest($saw::BOOLEAN[]), unnest($role::VARCHAR[]), unnest($paid_t::BIGINT[]),
+       unnest($saw::BOOLEAN[]), unnest($role::role_kind[]), unnest($paid_t::BIGINT[]),
        unnest($won_t::BIGINT[]), unnest($net_t::BIGINT[]), unnest($won::BOOLEAN[]),
-       unnest($left_how::VARCHAR[]), unnest($hand_cards::VARCHAR[]),
+       unnest($left_how::left_kind[]), unnest($hand_cards::VARCHAR[]),
        unnest($hand_category::VARCHAR[]), unnest($hand_strength::INTEGER[]),
        unnest($hand_beats::INTEGER[]), unnest($hand_wins::INTEGER[]), unnest($hand_ties::INTEGER[]),
        unnest($hand_losses::INTEGER[]);

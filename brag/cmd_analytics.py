@@ -113,10 +113,15 @@ def _store_exists(db: str) -> bool:
 
 
 def _open(args: argparse.Namespace, *, refresh: bool, rebuild: bool = False) -> Any:
+    import duckdb
+
     import analytics
 
     path = args.analytics or default_analytics(args.db)
-    con = analytics.connect(path)
+    try:
+        con = analytics.connect(path)
+    except duckdb.Error as err:  # e.g. another process holds the file for writing
+        raise SystemExit(f"brag: cannot open the analytics file {path}: {err}") from None
     if refresh:
         if not _store_exists(args.db):
             if rebuild or not os.path.exists(path):

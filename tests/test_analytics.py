@@ -509,3 +509,21 @@ def test_arrow_and_list_inserts_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     arrow = analytics.connect()
     Projector(src, arrow, batch_size=333, arrow=True).refresh()
     assert _tables(lists) == _tables(arrow)
+
+
+def test_whole_hand_table_is_quick_and_counts_rules_2_8() -> None:
+    import time
+    from collections import Counter
+
+    from analytics.strength import table
+
+    start = time.perf_counter()
+    hands = table()
+    assert time.perf_counter() - start < 30
+    assert len(hands) == ALL_HANDS
+    assert Counter(h.category for h in hands) == {
+        "prial": 52, "running flush": 48, "run": 720, "flush": 1096, "pair": 3744,
+        "high card": 16440,
+    }  # fmt: skip
+    assert len({h.strength for h in hands}) == 741  # RULES 2.8: 741 distinct strengths
+    assert all(h.wins + h.ties + h.losses == OPPONENT_HANDS for h in hands)

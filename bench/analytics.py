@@ -360,6 +360,11 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--breakdown", action="store_true", help="time each statistic apart")
+    ap.add_argument(
+        "--store",
+        action="store_true",
+        help="also time the catch-up reading a SQLite event store (events.store) instead of memory",
+    )
     args = ap.parse_args()
     cpu = time.process_time
     wall = time.perf_counter
@@ -398,6 +403,34 @@ def main() -> int:
         f"projector catch-up      {catch_rate:>12,.0f} events/s  (CPU, DuckDB file, batch 10,000)"
     )
     print(f"  ratio catch-up/replay {catch_rate / replay_rate:>12.2f}   (target >= 0.50)")
+
+    if args.store:
+        from events.store import open_store
+
+        db = os.path.join(tmp, "store.db")
+        store = open_store(db)
+        t = wall()
+        for name, stream in streams.items():
+            store.append(name, stream, 0)
+        print(f"SQLite store written in {wall() - t:.1f} s")
+        store.close()
+        k = iter(range(args.repeat))
+
+        def from_store() -> Any:
+            path = os.path.join(tmp, f"store{next(k)}.duckdb")
+            c = analytics.connect(path)
+            s = open_store(db)
+            r = Projector(s, c, batch_size=10_000).refresh()
+            s.close()
+            c.close()
+            return r
+
+        t_store, rep = best(from_store, args.repeat, cpu)
+        assert rep.events == events
+        print(
+            f"catch-up from SQLite     {events / t_store:>12,.0f} events/s  (CPU, store reads "
+            f"included; ratio to replay {events / t_store / replay_rate:.2f})"
+        )
 
     copies = max(1, math.ceil(args.deals / deals))
     t = wall()

@@ -125,6 +125,11 @@ class DuplicateId(Exception):
     transaction is rolled back and the append done again, looking at the ids first)."""
 
 
+class SeqTaken(Exception):
+    """Raised by a backend's insert when the table's unique ``(session, seq)`` refuses a row
+    (internal: another writer appended first; the append is done again, looking)."""
+
+
 class ImportConflict(StoreError):
     """The file's session is already stored with different events."""
 
@@ -344,7 +349,9 @@ class Tx(Protocol):
 def payload_of(event: AnyEvent) -> str:
     """The JSON text stored for an event: its content without ``type`` and envelope."""
     exclude = _ENVELOPE_VOIDED if isinstance(event, Voided) else _ENVELOPE
-    return event.model_dump_json(exclude=exclude, exclude_none=True)  # type: ignore[arg-type]
+    # model_dump_json without its Python wrapper (this runs for every event stored)
+    out: bytes = event.__pydantic_serializer__.to_json(event, exclude=exclude, exclude_none=True)  # type: ignore[arg-type]
+    return out.decode()
 
 
 def same_content(a: AnyEvent, b: AnyEvent) -> bool:
@@ -631,35 +638,41 @@ class EventStore:
         return self._write(plan, retry=True)
 
     def _write(self, plan: Plan, *, retry: bool) -> list[StoredEvent]:
-        """The write transaction: the seq check (:class:`ConcurrencyConflict`), then the insert;
-        all or nothing.
+        """The write transaction: insert the rows, all or nothing; a taken seq or id means look.
 
-        Ids the caller gave are looked up only when needed: when the seq does not match (a retry
-        after a lost answer is stale by construction) or when the insert meets the table's unique
-        id (then the transaction is rolled back and done again, looking first). A retry returns
-        the rows stored then; an id stored with other content is an :class:`IdConflict`."""
+        The first try only inserts. The plan was validated against a stream of at least
+        ``expected`` events (streams only grow), so the seq is free exactly when the stream is
+        still at ``expected``: the table's unique ``(session, seq)`` is the seq check, and its
+        unique ``id`` meets any id already stored. Either refusal rolls the transaction back and
+        the append is done again, looking first under the lock: a retry of events already stored
+        (a lost answer; stale by construction) returns the rows stored then, an id stored with
+        other content is an :class:`IdConflict`, another writer's seq a
+        :class:`ConcurrencyConflict`."""
         for look in (False, True):
             try:
                 with self._transaction() as tx:
-                    actual = tx.last_seq(plan.session)
-                    if plan.given_ids and (look or actual != plan.expected):
-                        found = tx.find(list(plan.given_ids))
-                        if found:
-                            if not retry:
-                                s = found[0]
-                                raise IdConflict(
-                                    s.id,
-                                    s.session,
-                                    s.seq,
-                                    f"event id {s.id} is already stored in session "
-                                    f"{s.session!r} (seq {s.seq})",
+                    if look:
+                        actual = tx.last_seq(plan.session)
+                        if plan.given_ids:
+                            found = tx.find(list(plan.given_ids))
+                            if found:
+                                if not retry:
+                                    s = found[0]
+                                    raise IdConflict(
+                                        s.id,
+                                        s.session,
+                                        s.seq,
+                                        f"event id {s.id} is already stored in session "
+                                        f"{s.session!r} (seq {s.seq})",
+                                    )
+                                decided = self._retry(
+                                    plan.session, [r.event for r in plan.rows], found
                                 )
-                            decided = self._retry(plan.session, [r.event for r in plan.rows], found)
-                            if decided and isinstance(decided[0], StoredEvent):
-                                return decided
-                            plan = self._plan(plan.session, decided, plan.expected)  # type: ignore[arg-type]
-                    if actual != plan.expected:
-                        raise ConcurrencyConflict(plan.session, plan.expected, actual)
+                                if decided and isinstance(decided[0], StoredEvent):
+                                    return decided
+                                plan = self._plan(plan.session, decided, plan.expected)  # type: ignore[arg-type]
+                        if actual != plan.expected:
+                            raise ConcurrencyConflict(plan.session, plan.expected, actual)
                     if not plan.rows:
                         return []
                     now = utc_now()
@@ -667,11 +680,11 @@ class EventStore:
                     if self._before_commit is not None:
                         self._before_commit(plan)  # tests: fault injection inside the transaction
                 break
-            except DuplicateId:
+            except (DuplicateId, SeqTaken):
                 if look:  # we looked under the lock: only a writer bypassing it gets here
                     raise StoreError(
-                        f"session {plan.session!r}: an event id was stored concurrently by a "
-                        "writer that does not take the store's lock; nothing was stored"
+                        f"session {plan.session!r}: a row was stored concurrently by a writer "
+                        "that does not take the store's lock; nothing was stored"
                     ) from None
         self._remember(plan.session, plan.state)
         return [_stored(r, p, now) for r, p in zip(plan.rows, positions, strict=True)]
@@ -735,20 +748,22 @@ class EventStore:
     ) -> list[Row]:
         fresh = iter(new_ids(sum(1 for e in events if e.id is None)))
         rows: list[Row] = []
+        seq = after
         for k, e in enumerate(events):
             t = e.at if e.at is not None else at[k]
+            seq += 1
             rows.append(
                 Row(
-                    session=session,
-                    seq=after + k + 1,
-                    id=str(e.id) if e.id is not None else next(fresh),
-                    type=e.type,
-                    v=e.v,
-                    payload=payload_of(e),
-                    at=t.isoformat() if t is not None else None,
-                    by=e.by,
-                    event=e,
-                    at_dt=t,
+                    session,
+                    seq,
+                    str(e.id) if e.id is not None else next(fresh),
+                    e.type,
+                    e.v,
+                    payload_of(e),
+                    t.isoformat() if t is not None else None,
+                    e.by,
+                    e,
+                    t,
                 )
             )
         return rows

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from events.store import DuplicateId, EventStore, Row, StoredEvent, event_from_row
+from events.store import DuplicateId, EventStore, Row, SeqTaken, StoredEvent, event_from_row
 
 __all__ = ["MemoryStore"]
 
@@ -48,7 +48,7 @@ class _MemoryTx:
                 raise DuplicateId(r.id)  # as the SQL table's unique id would
             key = (r.session, r.seq)
             if key in seen or r.seq <= self.last_seq(r.session):
-                raise AssertionError(f"duplicate seq {key}")
+                raise SeqTaken(f"{key}")  # as the SQL table's unique (session, seq) would
             seen.add(key)
         positions = []
         for r in rows:

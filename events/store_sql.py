@@ -22,11 +22,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-
-try:
-    import fcntl
-except ImportError:  # not on Windows: SQLite's busy handler alone
-    fcntl = None  # type: ignore[assignment]
 from datetime import datetime
 from typing import Any, ClassVar, Final
 from uuid import UUID
@@ -50,12 +45,18 @@ from events.store import (
     DuplicateId,
     EventStore,
     Row,
+    SeqTaken,
     StoredEvent,
     StoreError,
     StoreUnavailable,
     event_from_row,
     parse_stored_at,
 )
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: SQLite's busy handler alone
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["BUSY_TIMEOUT_S", "LOCK_TIMEOUT_S", "EventRecord", "PostgresStore", "SqliteStore"]
 
@@ -181,8 +182,11 @@ class _SqlTx:
         try:
             return self.store._insert(self.conn, rows, stored_at)
         except Exception as err:
-            if self.store._is_duplicate_id(err):
+            taken = self.store._taken(err)
+            if taken == "id":
                 raise DuplicateId(str(err)) from None
+            if taken == "seq":
+                raise SeqTaken(str(err)) from None
             raise
 
 
@@ -190,7 +194,8 @@ class _SqlStore(EventStore):
     MARK: ClassVar[str] = "?"
     PAYLOAD_TEXT: ClassVar[str] = "payload"
 
-    def _is_duplicate_id(self, err: Exception) -> bool:
+    def _taken(self, err: Exception) -> str | None:
+        """``"id"`` or ``"seq"`` when ``err`` is the table's unique id or (session, seq)."""
         raise NotImplementedError
 
     def _conn(self) -> Any:
@@ -493,8 +498,15 @@ class SqliteStore(_SqlStore):
                         conn.execute("ROLLBACK")
                 raise
 
-    def _is_duplicate_id(self, err: Exception) -> bool:
-        return isinstance(err, sqlite3.IntegrityError) and f"{TABLE}.id" in str(err)
+    def _taken(self, err: Exception) -> str | None:
+        if not isinstance(err, sqlite3.IntegrityError):
+            return None
+        text = str(err)
+        if f"{TABLE}.session, {TABLE}.seq" in text:
+            return "seq"
+        if f"{TABLE}.id" in text:
+            return "id"
+        return None
 
     def _insert(self, conn: sqlite3.Connection, rows: list[Row], stored_at: datetime) -> list[int]:
         at = stored_at.isoformat()
@@ -634,10 +646,11 @@ class PostgresStore(_SqlStore):
                 # Only a writer that bypasses the lock could get here; still never a driver error.
                 raise StoreError(f"PostgreSQL store {self._shown}: {err}") from None
 
-    def _is_duplicate_id(self, err: Exception) -> bool:
-        return (
-            isinstance(err, self._psycopg.errors.UniqueViolation)
-            and err.diag.constraint_name == "events_id_key"
+    def _taken(self, err: Exception) -> str | None:
+        if not isinstance(err, self._psycopg.errors.UniqueViolation):
+            return None
+        return {"events_id_key": "id", "events_session_seq_key": "seq"}.get(
+            err.diag.constraint_name or ""
         )
 
     def _insert(self, conn: Any, rows: list[Row], stored_at: datetime) -> list[int]:

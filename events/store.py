@@ -427,7 +427,8 @@ class EventStore:
     """The contract every backend keeps; the backends implement the ``_`` primitives.
 
     Thread-safe: SQL backends keep one connection per thread. Appends validate outside the write
-    lock against the (immutable) prefix the caller saw, and check ids and the seq inside it."""
+    lock against the (immutable) prefix the caller saw; inside it the insert itself checks the seq
+    and the ids (the table's unique constraints), and only a refusal reads the stream again."""
 
     url: str
     cache_size: int = 64

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -69,7 +70,15 @@ def complete(lines: Iterable[tuple[int, AnyEvent]], state: State | None = None) 
     FORMAT.md envelope rules checked here: ``seq``, where given, is consecutive; an ``id`` seen
     before is a no-op when the content is the same and a FormatError otherwise. Raises
     :class:`~events.errors.BragError` naming the source line and event type."""
-    s = state or initial_state()
+    for line, e, s in _fold_log(lines, state or initial_state()):
+        yield Step(line, e, s)
+
+
+def _fold_log(
+    lines: Iterable[tuple[int, AnyEvent]], s: State
+) -> Iterator[tuple[int | None, AnyEvent, State]]:
+    """:func:`complete` as plain ``(line, event, state)`` tuples (cheaper than Steps when only
+    the final state is wanted, as in :func:`verify_events`)."""
     ids: dict[Any, dict[str, Any]] = {}
     pos: dict[str, int] | None = None  # this event's position in each numbering, once known
     fits = {"file", "stream"}  # the numberings the log's seqs still fit
@@ -97,7 +106,7 @@ def complete(lines: Iterable[tuple[int, AnyEvent]], state: State | None = None) 
                 for _ in range(added):
                     d = s.pending[0]
                     s = apply(s, d)
-                    yield Step(None, d, s)
+                    yield None, d, s
             # seq, where given, is consecutive: in the stream (docs/format.md: derived events are
             # numbered, also those the log leaves out) or, read leniently, in the file.
             if pos is not None:
@@ -112,18 +121,28 @@ def complete(lines: Iterable[tuple[int, AnyEvent]], state: State | None = None) 
             s = apply(s, e)
         except BragError as err:
             raise err.at(line=line, event=e.type) from None
-        yield Step(line, e, s)
+        yield line, e, s
     while s.pending:
         d = s.pending[0]
         s = apply(s, d)
-        yield Step(None, d, s)
+        yield None, d, s
 
 
 def verify_events(lines: Iterable[tuple[int, AnyEvent]]) -> State:
     """The final state of a log read from a file, every rule checked (see :func:`complete`)."""
     s = initial_state()
-    for step in complete(lines):
-        s = step.state
+    # The fold makes no reference cycles (states point only to older states and to events), so
+    # refcounting frees everything; pausing the cyclic collector spares it from walking the
+    # session's growing chain of states again and again (a tenth of bench/replay.py).
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        for _, _, after in _fold_log(lines, s):
+            s = after
+    finally:
+        if paused:
+            gc.enable()
     return s
 
 

@@ -20,9 +20,11 @@ from pydantic import ValidationError
 
 from events.errors import FormatError
 from events.model import EVENT_ADAPTER, EVENT_CLASSES, AnyEvent, Voided
-from events.upcast import DEFAULT_UPCASTING, Upcasting
+from events.upcast import CURRENT_VERSIONS, DEFAULT_UPCASTING, Upcasting
 
 _ENVELOPE = ("v", "id", "seq", "at", "by")
+_VALIDATE_JSON = EVENT_ADAPTER.validator.validate_json
+"""``EVENT_ADAPTER.validate_json`` without the adapter's per-call Python wrapper (hot path)."""
 
 
 def _reject_constant(name: str) -> Any:
@@ -78,12 +80,12 @@ def parse_line(
     text: str | bytes, *, line: int | None = None, upcasting: Upcasting = DEFAULT_UPCASTING
 ) -> AnyEvent:
     """One JSON Lines line to its event (see :func:`parse_raw`); raises :class:`FormatError`."""
-    if upcasting.trivial:
+    if (upcasting is DEFAULT_UPCASTING and not CURRENT_VERSIONS) or upcasting.trivial:
         # Fast path: with no upcaster registered, pydantic parses and validates in one pass.
         # Floats are refused there as they are here, so both paths accept the same lines.
         # Every type is at version 1 then; any other ``v`` takes the slow path, which refuses it.
         try:
-            event = EVENT_ADAPTER.validate_json(text)
+            event: AnyEvent = _VALIDATE_JSON(text)
         except ValidationError:
             pass  # the slow path below explains the problem precisely
         else:
@@ -100,9 +102,19 @@ def read_events(
     lines: Iterable[str | bytes], *, upcasting: Upcasting = DEFAULT_UPCASTING
 ) -> Iterator[tuple[int, AnyEvent]]:
     """Yields ``(line_number, event)`` for every non-blank line (1-based numbers)."""
+    fast = (upcasting is DEFAULT_UPCASTING and not CURRENT_VERSIONS) or upcasting.trivial
     for n, text in enumerate(lines, start=1):
-        if not text.strip():
+        if not text or text.isspace():
             continue
+        if fast:  # parse_line's fast path, inline (the reader's hot loop)
+            try:
+                event: AnyEvent = _VALIDATE_JSON(text)
+            except ValidationError:
+                pass
+            else:
+                if event.v == 1:
+                    yield n, event
+                    continue
         yield n, parse_line(text, line=n, upcasting=upcasting)
 
 

@@ -32,9 +32,22 @@ from pydantic import (
 from events.amounts import format_amount, parse_amount
 from events.cards import canonical
 
+_WHOLE: Final = {k: Fraction(k) for k in range(-64, 1025)}
+"""The common whole amounts, made once (a Fraction is immutable, so one object serves all)."""
+
+
+def _amount(value: Any) -> Fraction:
+    """:func:`~events.amounts.parse_amount`, with the common whole amounts looked up."""
+    if type(value) is int:
+        whole = _WHOLE.get(value)
+        if whole is not None:
+            return whole
+    return parse_amount(value)
+
+
 Amount = Annotated[
     Fraction,
-    PlainValidator(parse_amount),
+    PlainValidator(_amount),
     PlainSerializer(format_amount),
     WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "string"}]}),
 ]

@@ -182,6 +182,7 @@ class Projector:
         self.max_sessions = max_sessions
         self.arrow = _pa is not None if arrow is None else arrow and _pa is not None
         self._types: dict[str, dict[str, Any]] = {}
+        self._count: int | None = None
         self.folders: dict[str, SessionFolder] = {}
         self._hook = _Hook()
         if ensure_schema(con):
@@ -192,7 +193,7 @@ class Projector:
         start = time.perf_counter()
         if ensure_schema(self.con):
             self.folders.clear()
-        position, _ = checkpoint(self.con)
+        position, self._count = checkpoint(self.con)
         applied = batches = 0
         while max_batches is None or batches < max_batches:
             events = self.source.read_all(after=position, limit=self.batch_size)
@@ -212,6 +213,7 @@ class Projector:
         """Drops the projection and projects the whole store again."""
         drop_schema(self.con)
         self.folders.clear()
+        self._count = None
         return self.refresh()
 
     # --- one batch -----------------------------------------------------------------------------
@@ -231,21 +233,25 @@ class Projector:
         return folder
 
     def _batch(self, events: list[StoredLike] | Any) -> None:
-        rows = Rows()
-        touched: dict[str, SessionFolder] = {}
         # The fold makes no reference cycles (states are immutable and chain only backwards), so
-        # the cyclic collector has nothing to find; pausing it saves its scans of every live state.
+        # the cyclic collector has nothing to find in a batch; left on, it would scan every live
+        # state (each session keeps its chain) again and again. Paused for the batch, it meets
+        # each new object a few times afterwards instead.
         paused = gc.isenabled()
         gc.disable()
         try:
-            for e in events:
-                folder = touched.get(e.session) or self._folder(e)
-                folder.apply(e.position, e.seq, e.event, rows)
-                touched[e.session] = folder
+            self._fold_and_write(events)
         finally:
             if paused:
                 gc.enable()
-        _, count = checkpoint(self.con)
+
+    def _fold_and_write(self, events: list[StoredLike] | Any) -> None:
+        rows = Rows()
+        touched: dict[str, SessionFolder] = {}
+        for e in events:
+            folder = touched.get(e.session) or self._folder(e)
+            folder.apply(e.position, e.seq, e.event, rows)
+            touched[e.session] = folder
         con = self.con
         con.begin()
         try:
@@ -259,17 +265,24 @@ class Projector:
                 self._insert("player_deals", rows.player_deals)
             self._write_sessions(touched)
             self._hook("after_rows")
+            self._count = self._counted() + len(events)
             con.execute(
                 _sql("write_checkpoint"),
-                {"position": events[-1].position, "events": count + len(events)},
+                {"position": events[-1].position, "events": self._count},
             )
             self._hook("after_checkpoint")
             con.commit()
         except BaseException:
+            self._count = None
             con.rollback()
             raise
         self._hook("after_commit")
         self._evict(touched)
+
+    def _counted(self) -> int:
+        if self._count is None:
+            self._count = checkpoint(self.con)[1]
+        return self._count
 
     def _insert(self, table: str, columns: dict[str, list[Any]]) -> None:
         if not self.arrow or len(columns["session"]) < ARROW_MIN_ROWS:

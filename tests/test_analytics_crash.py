@@ -57,13 +57,13 @@ def test_sigkill_fifty_times_then_equal_to_a_rebuild(tmp_path: Path) -> None:
             void_rate=0.04,
             max_events=None if k % 5 else 60,
         )
-        for k in range(60)
+        for k in range(120)
     }
     events = interleave(streams, seed=1).events
     store = tmp_path / "store.jsonl"
     # The store grows while the projector is being killed: some events at first, more before
     # every restart, the rest before the final catch-up.
-    written = len(events) // 5
+    written = len(events) // 8
     JsonlSource.write(str(store), events[:written])
     db = tmp_path / "brag.duckdb"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -72,7 +72,7 @@ def test_sigkill_fifty_times_then_equal_to_a_rebuild(tmp_path: Path) -> None:
     while kills < KILLS:
         runs += 1
         assert runs < 3 * KILLS
-        more = rng.randint(20, 70)
+        more = rng.randint(15, 45)
         JsonlSource.write(str(store), events[written : written + more])
         written += more
         child_env = dict(env)

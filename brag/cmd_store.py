@@ -82,8 +82,15 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "included) to stdout or FILE. Importing it again is a no-op; import, export and import "
         "again is a fixed point.",
     )
-    p.add_argument("session", help="the session id (see brag sessions)")
+    p.add_argument("session", nargs="?", help="the session id (see brag sessions)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument(
+        "--parquet",
+        metavar="DIR",
+        help="instead: write the analytics fact tables as DIR/TABLE.parquet "
+        "(same as brag analytics export --parquet DIR)",
+    )
+    p.add_argument("--analytics", metavar="PATH", help="the DuckDB projection, with --parquet")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser(
@@ -218,6 +225,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 @one_line_errors
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.parquet:
+        from brag import cmd_analytics
+
+        args.no_refresh = False
+        return cmd_analytics.cmd_export(args)
+    if not args.session:
+        raise SystemExit("brag export: name a SESSION (see brag sessions), or give --parquet DIR")
     with _open(args) as store:
         lines = list(store.export_lines(args.session))
     text = "".join(line + "\n" for line in lines)

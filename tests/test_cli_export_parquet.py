@@ -1,0 +1,33 @@
+"""``brag export --parquet DIR`` (issue 5): the fact tables as Parquet, read back by DuckDB."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from brag.cli import main
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "examples"
+
+
+def test_export_parquet_writes_the_fact_tables(tmp_path: Path) -> None:
+    db = str(tmp_path / "brag.db")
+    assert main(["import", "--db", db, str(DATA / "card_example.jsonl")]) == 0
+    out = tmp_path / "pq"
+    assert main(["export", "--db", db, "--parquet", str(out)]) == 0
+    con = duckdb.connect()
+    deals = con.execute(f"select count(*) from '{out / 'deals.parquet'}'").fetchone()
+    assert deals == (1,)
+    # RULES 5.10: the card's example, four players, one deal.
+    rows = con.execute(f"select count(*) from '{out / 'player_deals.parquet'}'").fetchone()
+    assert rows == (4,)
+
+
+def test_export_without_session_or_parquet_is_one_clear_error(tmp_path: Path) -> None:
+    db = str(tmp_path / "brag.db")
+    try:
+        code = main(["export", "--db", db])
+    except SystemExit as exit_:
+        code = exit_.code  # type: ignore[assignment]
+    assert code not in (0, None)

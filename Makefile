@@ -20,7 +20,7 @@ run: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict events/model.py events/codec.py events/upcast.py events/amounts.py events/cards.py engine
+	$(BIN)/mypy --strict events/model.py events/codec.py events/upcast.py events/amounts.py events/cards.py events/errors.py engine
 	$(BIN)/lint-imports
 
 test: install
@@ -33,6 +33,9 @@ scenarios: install
 bench: install
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/append.py
+	$(BIN)/python bench/simulate.py
+	$(BIN)/python bench/analytics.py
+	$(BIN)/python bench/dashboard.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -295,6 +295,10 @@ _new = object.__new__
 _set_attr = object.__setattr__
 
 
+_NEW, _BETTING, _OVER = Phase.NEW, Phase.BETTING, Phase.OVER
+_MAY_LEAVE_LOOKING = frozenset({Looked, Voided})
+"""The only events after which a holder of two hands can be looking at one (RULES 6.4)."""
+
 _UNKNOWN_NEW = (Hand(None, "new"),)
 """A fresh hand whose cards the log does not record (``cards: "shown"``); immutable, so shared."""
 _NEW_PLAYER = PlayerState(name="")
@@ -385,7 +389,7 @@ def apply(state: State, event: AnyEvent) -> State:
     against RULES 1-6; a derived event must equal the engine's next conclusion in ``state.pending``.
     The envelope (``id``, ``seq``, ``at``, ``by``) is not checked here: the stream owner does that.
     """
-    if not state.pending and state.phase is not Phase.NEW and state.phase is not Phase.OVER:
+    if not state.pending and state.phase is not _NEW and state.phase is not _OVER:
         handler = _HANDLERS.get(type(event))
         if handler is not None:
             # The usual case: a recorded event during the session (the checks below in short).
@@ -647,13 +651,14 @@ def _dealt(state: State, e: Dealt) -> State:
         dealt_to: dict[int, str] = {}  # card -> the player it was dealt to
         for i in order:
             name = state.seats[i]
-            codes = card_codes(e.hands[name])
+            a, b, c3 = e.hands[name]
+            codes = (_CODE[a], _CODE[b], _CODE[c3])
             for c in codes:
                 if c in kept or c in dealt_to:
                     where = kept.get(c) or f"{dealt_to[c]}'s hand"
                     raise _viol("3.4", f"{_TEXT[c]} dealt to {name} is already in {where}", name)
                 dealt_to[c] = name
-            hands[i] = (codes[0], codes[1], codes[2])
+            hands[i] = codes
         if pack is not None:
             for k, i in enumerate(order):
                 expect = (pack[k], pack[n + k], pack[2 * n + k])  # one card a round (RULES 3.4)
@@ -716,6 +721,8 @@ def _acting(state: State, player: str, what: str) -> tuple[int, PlayerState]:
     p = players[i]
     if p.folded:
         raise _viol("5.6", f"{player} has folded and is out of this deal", player)
+    if type(state.last_event) not in _MAY_LEAVE_LOOKING:
+        return i, p  # nobody can be looking at one of two hands now
     for q in players:
         if q.looking is not None and q.name != player:
             raise _viol(
@@ -728,14 +735,14 @@ def _acting(state: State, player: str, what: str) -> tuple[int, PlayerState]:
 
 def _betting_turn(state: State, player: str, what: str) -> tuple[int, PlayerState]:
     i = state.turn
-    if i is not None and state.phase is Phase.BETTING and player == state.seats[i]:
-        # The usual case, checked first: the player whose turn it is bets, folds or sees.
+    if i is not None and state.phase is _BETTING and player == state.seats[i]:
+        # The usual case, checked first: the player whose turn it is bets, folds or sees. Only a
+        # ``looked`` (or a ``voided`` going back to one) can leave someone looking (RULES 6.4).
         p = state.players[i]
-        if not p.folded and p.looking is None:
-            for q in state.players:
-                if q.looking is not None:
-                    break
-            else:
+        if not p.folded:
+            if type(state.last_event) not in _MAY_LEAVE_LOOKING:
+                return i, p
+            if all(q.looking is None for q in state.players):
                 return i, p
     i, p = _acting(state, player, what)
     if state.phase is Phase.SHOWDOWN:
@@ -762,14 +769,14 @@ def _looked(state: State, e: Looked) -> State:
     if state.phase is Phase.SHOWDOWN:
         if not p.two_hands:
             raise _viol("5.8", f"at the showdown {e.player}'s cards are shown, not looked at", e.player)
-    elif state.betting_started and state.turn != i:
+    elif state.actions > 0 and state.turn != i:  # betting has started
         raise _viol(
             "5.1",
             f"betting has begun: blind {e.player} may look only at the start of their own turn "
             f"(it is {state.turn_name}'s)",
             e.player,
         )
-    if p.two_hands:
+    if len(p.hands) == 2:
         if e.hand is None:
             raise _viol("6.4", f"{e.player} holds two hands and must say which one is looked at", e.player)
         _the_hand(p, e.hand)

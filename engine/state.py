@@ -837,7 +837,7 @@ def _bet(state: State, e: Bet) -> State:
     ticks = full if p.seen else full // 2  # RULES 5.3 (State.cost)
     if e.paid is not None:
         _check_paid(state, e.paid, ticks, "5.3", e.player)
-    q = replace(p, paid=p.paid + ticks, bets=p.bets + 1)
+    q = _pays(p, ticks)
     players = _set_player(state.players, i, q)
     return replace(
         state,
@@ -848,6 +848,16 @@ def _bet(state: State, e: Bet) -> State:
         actions=state.actions + 1,
         turn=_next_active(players, i),
     )
+
+
+def _pays(p: PlayerState, ticks: int) -> PlayerState:
+    """``replace(p, paid=p.paid + ticks, bets=p.bets + 1)``, spelt out for the hot path."""
+    attrs = p.__dict__.copy()
+    attrs["paid"] = p.paid + ticks
+    attrs["bets"] = p.bets + 1
+    out = _new(PlayerState)
+    _set_attr(out, "__dict__", attrs)
+    return out
 
 
 def _add(values: tuple[int, ...], i: int, x: int) -> tuple[int, ...]:
@@ -976,7 +986,7 @@ def _saw(state: State, e: Saw) -> State:
     full = state.level * state.scale
     ticks = 2 * full if p.seen else full  # seen v seen: 2 x level; blind: the level (RULES 5.7)
     _check_paid(state, e.paid, ticks, "5.7", e.player)
-    q = replace(p, paid=p.paid + ticks, bets=p.bets + 1)
+    q = _pays(p, ticks)
     return replace(
         state,
         phase=Phase.SHOWDOWN,

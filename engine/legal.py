@@ -1,9 +1,9 @@
 """Every legal next recorded event, with what it costs (the recorder, simulator and tests use it).
 
-:func:`legal_actions` lists :class:`LegalAction` values for a :class:`~engine.state.State`. Each holds
-a ready event; where the log needs an input the engine cannot know (the cards shown at a real table,
-a shuffle's order), ``needs`` names it and the event is a template to complete. Corrections
-(``voided``) are not table actions and are not listed: see :func:`can_void`.
+:func:`legal_actions` lists :class:`LegalAction` values for a :class:`~engine.state.State`.
+Each holds a ready event; where the log needs an input the engine cannot know (the cards shown at
+a real table, a shuffle's order), ``needs`` names it and the event is a template to complete.
+Corrections (``voided``) are not table actions and are not listed: see :func:`can_void`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from engine.state import Phase, PlayerState, State, card_texts
 from events.model import (
     Bet,
     Conceded,
-    Dealt,
     DealerChosen,
+    Dealt,
     Folded,
     Kept,
     Looked,
@@ -124,14 +124,18 @@ def _carried(state: State) -> list[LegalAction]:
     if p.two_hands:
         out += [
             LegalAction(
-                Retained(player=p.name, hand=h.origin), p.name, Fraction(0),
+                Retained(player=p.name, hand=h.origin),
+                p.name,
+                Fraction(0),
                 label=f"{p.name} retains the {h.origin} hand",
             )
             for h in p.hands
         ]
     else:
         out.append(
-            LegalAction(Retained(player=p.name), p.name, Fraction(0), label=f"{p.name} retains the hand")
+            LegalAction(
+                Retained(player=p.name), p.name, Fraction(0), label=f"{p.name} retains the hand"
+            )
         )
     out.append(_deal_action(state))
     return out
@@ -141,7 +145,9 @@ def _looks(state: State, i: int, p: PlayerState) -> list[LegalAction]:
     if p.two_hands:
         return [
             LegalAction(
-                Looked(player=p.name, hand=h.origin), p.name, Fraction(0),
+                Looked(player=p.name, hand=h.origin),
+                p.name,
+                Fraction(0),
                 label=f"{p.name} looks at the {h.origin} hand",
             )
             for h in p.hands
@@ -151,8 +157,15 @@ def _looks(state: State, i: int, p: PlayerState) -> list[LegalAction]:
 
 def _keep_throw(p: PlayerState) -> list[LegalAction]:
     return [
-        LegalAction(Kept(player=p.name), p.name, Fraction(0), label=f"{p.name} keeps the {p.looking} hand"),
-        LegalAction(Thrown(player=p.name), p.name, Fraction(0), label=f"{p.name} throws the {p.looking} hand"),
+        LegalAction(
+            Kept(player=p.name), p.name, Fraction(0), label=f"{p.name} keeps the {p.looking} hand"
+        ),
+        LegalAction(
+            Thrown(player=p.name),
+            p.name,
+            Fraction(0),
+            label=f"{p.name} throws the {p.looking} hand",
+        ),
     ]
 
 
@@ -182,8 +195,11 @@ def _betting(state: State) -> list[LegalAction]:
         verb = "bets" if state.level is None or lv == state.level else "raises to"
         out.append(
             LegalAction(
-                Bet(player=p.name, level=Fraction(lv)), p.name, cost,
-                label=f"{p.name} {verb} level {lv}: pays {_amt(cost)}" + (", blind" if p.blind else ""),
+                Bet(player=p.name, level=Fraction(lv)),
+                p.name,
+                cost,
+                label=f"{p.name} {verb} level {lv}: pays {_amt(cost)}"
+                + (", blind" if p.blind else ""),
             )
         )
     out.append(LegalAction(Folded(player=p.name), p.name, Fraction(0), label=f"{p.name} folds"))
@@ -196,7 +212,9 @@ def _betting(state: State) -> list[LegalAction]:
             why = "twice the level" if p.seen else "the level, being blind"
             out.append(
                 LegalAction(
-                    Saw(player=p.name), p.name, cost,
+                    Saw(player=p.name),
+                    p.name,
+                    cost,
                     label=f"{p.name} sees {opp.name}: pays {_amt(cost)}, {why}",
                 )
             )
@@ -240,14 +258,26 @@ def _show_cards(state: State, p: PlayerState, *, one: bool) -> list[LegalAction]
         return [
             LegalAction(
                 Shown(player=p.name, cards=("2c",) if one else ("2c", "3c", "4c")),
-                p.name, Fraction(0), ("cards",), label=f"{p.name} shows {what}",
+                p.name,
+                Fraction(0),
+                ("cards",),
+                label=f"{p.name} shows {what}",
             )
         ]
     if not one:
         cs = card_texts(hand)
-        return [LegalAction(Shown(player=p.name, cards=cs), p.name, Fraction(0), label=f"{p.name} shows {' '.join(cs)}")]
+        return [
+            LegalAction(
+                Shown(player=p.name, cards=cs),
+                p.name,
+                Fraction(0),
+                label=f"{p.name} shows {' '.join(cs)}",
+            )
+        ]
     return [
-        LegalAction(Shown(player=p.name, cards=(c,)), p.name, Fraction(0), label=f"{p.name} turns {c}")
+        LegalAction(
+            Shown(player=p.name, cards=(c,)), p.name, Fraction(0), label=f"{p.name} turns {c}"
+        )
         for c in card_texts(tuple(x for x in hand if x not in p.shown))
     ]
 

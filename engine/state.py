@@ -24,14 +24,14 @@ from fractions import Fraction
 from typing import Any, Literal, TypeVar, assert_never
 
 from engine.hands import Category, category_of_strength, strength_codes
-from events.cards import FULL_PACK, RANKS, SUITS
+from events.cards import RANKS, SUITS
 from events.errors import FormatError, RuleViolation
 from events.model import (
     AnyEvent,
     Bet,
     Conceded,
-    Dealt,
     DealerChosen,
+    Dealt,
     DerivedEvent,
     Folded,
     Kept,
@@ -214,11 +214,18 @@ class State:
     @property
     def nets(self) -> dict[str, Fraction]:
         """Each player's net (RULES 1.5); ``sum(nets) + pot == 0`` always."""
-        return {p: Fraction(w - d, self.scale) for p, w, d in zip(self.seats, self.won_t, self.paid_t)}
+        return {
+            p: Fraction(w - d, self.scale)
+            for p, w, d in zip(self.seats, self.won_t, self.paid_t, strict=True)
+        }
 
     def paid_in_deal(self, player: str) -> Fraction:
         """What the player has paid into the current pot in this deal (ante included)."""
-        return Fraction(self.players[self.seat(player)].paid, self.scale) if self.players else Fraction(0)
+        return (
+            Fraction(self.players[self.seat(player)].paid, self.scale)
+            if self.players
+            else Fraction(0)
+        )
 
     # --- questions -------------------------------------------------------------------------------
 
@@ -253,11 +260,11 @@ class State:
     @property
     def winners(self) -> tuple[str, ...]:
         """Everyone with the highest net (RULES 1.5: exactly equal highest nets share the win)."""
-        nets = [w - d for w, d in zip(self.won_t, self.paid_t)]
+        nets = [w - d for w, d in zip(self.won_t, self.paid_t, strict=True)]
         if not nets:
             return ()
         top = max(nets)
-        return tuple(p for p, n in zip(self.seats, nets) if n == top)
+        return tuple(p for p, n in zip(self.seats, nets, strict=True) if n == top)
 
     @property
     def betting_started(self) -> bool:
@@ -325,7 +332,9 @@ def _next_active(players: tuple[PlayerState, ...], start: int) -> int:
     return i
 
 
-def _set_player(players: tuple[PlayerState, ...], i: int, p: PlayerState) -> tuple[PlayerState, ...]:
+def _set_player(
+    players: tuple[PlayerState, ...], i: int, p: PlayerState
+) -> tuple[PlayerState, ...]:
     out = list(players)
     out[i] = p
     return tuple(out)
@@ -405,7 +414,8 @@ def apply(state: State, event: AnyEvent) -> State:
         if not _agrees(event, expected):
             raise _viol(
                 _derived_rule(expected),
-                f"the log says {_describe_derived(event)}, but the rules give {_describe_derived(expected)}",
+                f"the log says {_describe_derived(event)}, "
+                f"but the rules give {_describe_derived(expected)}",
             )
         return replace(state, pending=state.pending[1:], seq=state.seq + 1, last_event=event)
     if type(event) in _DERIVED_CLASSES:
@@ -539,7 +549,7 @@ def _describe_derived(e: DerivedEvent) -> str:
     return f"the session ends (nets {nets}; winners {', '.join(e.winners)})"
 
 
-# --- session set-up --------------------------------------------------------------------------------
+# --- session set-up ------------------------------------------------------------------------------
 
 
 def _session_started(state: State, e: SessionStarted) -> State:
@@ -594,11 +604,16 @@ def _shuffled(state: State, e: Shuffled) -> State:
         if state.phase in (Phase.BETTING, Phase.SHOWDOWN):
             why = "the pack is not shuffled during a deal"
         elif state.phase is Phase.CARRIED:
-            why = "the pack is shuffled only after a showdown won by a prial, not after a carried pot"
+            why = (
+                "the pack is shuffled only after a showdown won by a prial, not after a carried pot"
+            )
         elif state.shuffled_once and state.deals == 0:
             why = "the pack is already shuffled for the first deal"
         else:
-            why = "the pack is shuffled only before the first deal and after a showdown won by a prial"
+            why = (
+                "the pack is shuffled only before the first deal "
+                "and after a showdown won by a prial"
+            )
         raise _viol("3.2", why)
     pack: tuple[int, ...] | None = None
     if e.order is not None:
@@ -616,13 +631,17 @@ def _shuffled(state: State, e: Shuffled) -> State:
 
 def _dealt(state: State, e: Dealt) -> State:
     if state.phase in (Phase.BETTING, Phase.SHOWDOWN):
-        raise _viol("3.4", f"deal {state.deals} is still in progress; a new deal starts after it ends")
+        raise _viol(
+            "3.4", f"deal {state.deals} is still in progress; a new deal starts after it ends"
+        )
     if state.first_dealer is None:
         raise _viol("3.1", "the first dealer must be chosen by lot before the first deal")
     if state.shuffle_due:
         if state.deals == 0:
             raise _viol("3.2", "the pack must be shuffled before the first deal")
-        raise _viol("3.2", "the last deal ended in a showdown won by a prial: shuffle before dealing")
+        raise _viol(
+            "3.2", "the last deal ended in a showdown won by a prial: shuffle before dealing"
+        )
     n = len(state.seats)
     pack = state.pack
     retained = state.retained
@@ -637,7 +656,9 @@ def _dealt(state: State, e: Dealt) -> State:
     if state.cards_mode == "all":
         if e.hands is None:
             raise FormatError(
-                "every dealt card is recorded in this session (cards: all)", event=e.type, field="hands"
+                "every dealt card is recorded in this session (cards: all)",
+                event=e.type,
+                field="hands",
             )
         if set(e.hands) != set(state.seats):
             missing = [s for s in state.seats if s not in e.hands]
@@ -674,7 +695,9 @@ def _dealt(state: State, e: Dealt) -> State:
             pack = pack[3 * n :]
     elif e.hands is not None:
         raise FormatError(
-            "dealt cards are not recorded in a session with cards: shown", event=e.type, field="hands"
+            "dealt cards are not recorded in a session with cards: shown",
+            event=e.type,
+            field="hands",
         )
     ante = _amount(state.rules.ante, state.scale) or 0
     blind_play = state.rules.blind_play
@@ -748,7 +771,11 @@ def _betting_turn(state: State, player: str, what: str) -> tuple[int, PlayerStat
     if state.phase is Phase.SHOWDOWN:
         raise _viol("5.8", f"the showdown has begun: {player} cannot {what}", player)
     if p.looking is not None:
-        raise _viol("6.4", f"{player} looked at the {p.looking} hand and must keep or throw it first", player)
+        raise _viol(
+            "6.4",
+            f"{player} looked at the {p.looking} hand and must keep or throw it first",
+            player,
+        )
     if state.turn != i:
         raise _viol("5.2", f"it is {state.turn_name}'s turn, not {player}'s", player)
     return i, p
@@ -759,16 +786,23 @@ def _looked(state: State, e: Looked) -> State:
     if not state.rules.blind_play:
         raise _viol("5.1", f"blind play is off: {e.player} is seen from the deal", e.player)
     if p.seen:
-        raise _viol("5.1", f"{e.player} has already looked; a seen player never becomes blind again", e.player)
+        raise _viol(
+            "5.1",
+            f"{e.player} has already looked; a seen player never becomes blind again",
+            e.player,
+        )
     if p.looking is not None:
         raise _viol(
             "6.4",
-            f"{e.player} looked at the {p.looking} hand and must keep or throw it before looking again",
+            f"{e.player} looked at the {p.looking} hand and must keep or throw it "
+            "before looking again",
             e.player,
         )
     if state.phase is Phase.SHOWDOWN:
         if not p.two_hands:
-            raise _viol("5.8", f"at the showdown {e.player}'s cards are shown, not looked at", e.player)
+            raise _viol(
+                "5.8", f"at the showdown {e.player}'s cards are shown, not looked at", e.player
+            )
     elif state.actions > 0 and state.turn != i:  # betting has started
         raise _viol(
             "5.1",
@@ -778,7 +812,9 @@ def _looked(state: State, e: Looked) -> State:
         )
     if len(p.hands) == 2:
         if e.hand is None:
-            raise _viol("6.4", f"{e.player} holds two hands and must say which one is looked at", e.player)
+            raise _viol(
+                "6.4", f"{e.player} holds two hands and must say which one is looked at", e.player
+            )
         _the_hand(p, e.hand)
         return replace(state, players=_set_player(state.players, i, replace(p, looking=e.hand)))
     if e.hand is not None and p.hands[0].origin != e.hand:
@@ -817,7 +853,8 @@ def _bet(state: State, e: Bet) -> State:
         if not r.open_min <= level <= r.open_max:
             raise _viol(
                 "5.5",
-                f"the first bet sets the level to {r.open_min}..{r.open_max}; {e.player} bet level {level}",
+                f"the first bet sets the level to {r.open_min}..{r.open_max}; "
+                f"{e.player} bet level {level}",
                 e.player,
             )
     elif level < state.level:
@@ -970,11 +1007,14 @@ def _saw(state: State, e: Saw) -> State:
     if len(left) != 2:
         raise _viol(
             "5.7",
-            f"a see needs exactly two players left; {len(left)} are in, so {e.player} must bet or fold",
+            f"a see needs exactly two players left; {len(left)} are in, "
+            f"so {e.player} must bet or fold",
             e.player,
         )
     if state.level is None:
-        raise _viol("5.7", f"nothing has been bet yet: {e.player} cannot see before the first bet", e.player)
+        raise _viol(
+            "5.7", f"nothing has been bet yet: {e.player} cannot see before the first bet", e.player
+        )
     o = left[0] if left[1] == i else left[1]
     opp = state.players[o]
     if p.seen and opp.blind:
@@ -1006,7 +1046,9 @@ def _saw(state: State, e: Saw) -> State:
 
 def _showdown_checks(state: State, player: str, what: str) -> tuple[int, PlayerState]:
     if state.phase is not Phase.SHOWDOWN:
-        raise _viol("5.8", f"there is no showdown: {player} cannot {what} (only after a see)", player)
+        raise _viol(
+            "5.8", f"there is no showdown: {player} cannot {what} (only after a see)", player
+        )
     i = state.seat(player)
     if i not in (state.payer, state.opponent):
         raise _viol("5.8", f"{player} is not in the showdown", player)
@@ -1037,7 +1079,8 @@ def _shown(state: State, e: Shown) -> State:
         if len(cards) != 1:
             raise _viol(
                 "5.8",
-                f"both players are blind: cards are turned one at a time, {e.player} showed {len(cards)}",
+                "both players are blind: cards are turned one at a time, "
+                f"{e.player} showed {len(cards)}",
                 e.player,
             )
         n_opp, n_pay = len(opp.shown), len(payer.shown)
@@ -1053,7 +1096,11 @@ def _shown(state: State, e: Shown) -> State:
             )
     else:
         if len(cards) != 3:
-            raise _viol("5.8", f"{e.player} shows all three cards (only two blind players turn one at a time)", e.player)
+            raise _viol(
+                "5.8",
+                f"{e.player} shows all three cards (only two blind players turn one at a time)",
+                e.player,
+            )
         if i == state.payer and len(opp.shown) < 3:
             raise _viol("5.8", f"{opp.name}, the one seen, shows first", e.player)
         if len(p.shown) == 3:
@@ -1103,13 +1150,16 @@ def _conceded(state: State, e: Conceded) -> State:
         raise _viol("5.8", f"only the payer may concede; {e.player} was seen and shows", e.player)
     opp = state.players[state.opponent]
     if len(opp.shown) < 3:
-        raise _viol("5.8", f"{e.player} may concede only once {opp.name}'s three cards are shown", e.player)
+        raise _viol(
+            "5.8", f"{e.player} may concede only once {opp.name}'s three cards are shown", e.player
+        )
     ks_opp = strength_codes(*opp.shown)
     mine = p.hands[0].cards
     if mine is not None and strength_codes(*mine) > ks_opp:
         raise _viol(
             "5.8",
-            f"{e.player}'s hand {' '.join(card_texts(mine))} beats {opp.name}'s; only a losing payer concedes",
+            f"{e.player}'s hand {' '.join(card_texts(mine))} beats {opp.name}'s; "
+            "only a losing payer concedes",
             e.player,
         )
     pack = _under(state.pack, opp.hands + p.hands)
@@ -1122,12 +1172,16 @@ def _conceded(state: State, e: Conceded) -> State:
     )
 
 
-# --- carried pot and retained hands ----------------------------------------------------------------
+# --- carried pot and retained hands --------------------------------------------------------------
 
 
 def _retained(state: State, e: Retained) -> State:
     if state.phase is not Phase.CARRIED or state.survivor is None:
-        raise _viol("6.2", f"only a blind survivor whose pot was carried may retain a hand ({e.player})", e.player)
+        raise _viol(
+            "6.2",
+            f"only a blind survivor whose pot was carried may retain a hand ({e.player})",
+            e.player,
+        )
     i = state.seat(e.player)
     if i != state.survivor:
         raise _viol(
@@ -1140,7 +1194,8 @@ def _retained(state: State, e: Retained) -> State:
         if e.hand is None:
             raise _viol(
                 "6.7",
-                f"{e.player} holds two unseen hands and may retain only one; say which (old or new)",
+                f"{e.player} holds two unseen hands and may retain only one; "
+                "say which (old or new)",
                 e.player,
             )
         k = _the_hand(p, e.hand)
@@ -1154,7 +1209,7 @@ def _retained(state: State, e: Retained) -> State:
     return replace(state, phase=Phase.BETWEEN, retained=(i, keep), survivor=None, pack=pack)
 
 
-# --- corrections -----------------------------------------------------------------------------------
+# --- corrections ---------------------------------------------------------------------------------
 
 
 def _voided(state: State, e: Voided) -> State:

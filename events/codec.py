@@ -5,8 +5,9 @@ raw object first (:mod:`events.upcast`). Malformed input raises :class:`~events.
 naming the line, the event type and the field. Numbers with a fraction part are read as
 :class:`~decimal.Decimal`, never as binary floats (FORMAT.md "Amounts").
 
-Writing: :func:`dumps` writes the canonical form: ``type`` first, then the event's fields, then the
-envelope (``v``, ``id``, ``seq``, ``at``, ``by``); cards canonical, amounts as integers or ``"n/d"``.
+Writing: :func:`dumps` writes the canonical form: ``type`` first, then the event's fields, then
+the envelope (``v``, ``id``, ``seq``, ``at``, ``by``); cards canonical, amounts as integers or
+``"n/d"``.
 """
 
 from __future__ import annotations

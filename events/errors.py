@@ -1,9 +1,9 @@
 """The one error family of Bragbook: every refusal is a :class:`BragError` (a ``ValueError``).
 
-- :class:`RuleViolation`: an event the rules forbid; carries the RULES section ("5.7") and a sentence
-  naming the player: ``RULES 5.7: B is seen and cannot see a blind player``.
-- :class:`FormatError`: input that is not a well-formed event of FORMAT.md (bad JSON, unknown type or
-  field, a bad card or amount); ``rule`` is ``"FORMAT"``.
+- :class:`RuleViolation`: an event the rules forbid; carries the RULES section ("5.7") and a
+  sentence naming the player: ``RULES 5.7: B is seen and cannot see a blind player``.
+- :class:`FormatError`: input that is not a well-formed event of FORMAT.md (bad JSON, unknown
+  type or field, a bad card or amount); ``rule`` is ``"FORMAT"``.
 
 Both may carry ``line`` (1-based line of the source file) and ``event`` (its ``type``) once known.
 """
@@ -54,7 +54,8 @@ class BragError(ValueError):
         return f"{prefix}{self.heading()}: {self.message}"
 
     def to_json(self) -> dict[str, object]:
-        """``{"line": N, "rule": "x.y", "message": "...", "event": "bet"}`` (FORMAT for bad input)."""
+        """``{"line": N, "rule": "x.y", "message": "...", "event": "bet"}`` (rule ``FORMAT`` for
+        bad input)."""
         out: dict[str, object] = {"line": self.line, "rule": self.rule, "message": self.message}
         if self.event:
             out["event"] = self.event

@@ -3,8 +3,8 @@
 Recorded events say what happened at the table; derived events are the engine's conclusions
 (pot won, pot carried, session ended), appended right after the recorded event that causes them.
 Every model is frozen, forbids unknown fields and carries its FORMAT.md ``type`` tag and schema
-version ``v``. :data:`Event` is the discriminated union of them all and :data:`EVENT_ADAPTER` the one
-:class:`~pydantic.TypeAdapter` built for it.
+version ``v``. :data:`Event` is the discriminated union of them all and :data:`EVENT_ADAPTER`
+the one :class:`~pydantic.TypeAdapter` built for it.
 
 Amounts are :class:`~fractions.Fraction` in stake units (RULES 1.2); cards are canonical
 two-character strings (``"Kc"``; FORMAT.md "Cards").
@@ -51,7 +51,8 @@ Amount = Annotated[
     PlainSerializer(format_amount),
     WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "string"}]}),
 ]
-"""An exact amount in stake units: reads ``3``, ``"1.5"`` or ``"3/2"``; writes ``3`` or ``"3/2"``."""
+"""An exact amount in stake units: reads ``3``, ``"1.5"`` or ``"3/2"``; writes ``3`` or
+``"3/2"``."""
 
 
 def _card(value: Any) -> str:
@@ -191,7 +192,9 @@ class Saw(_Event):
 
 def _one_or_three(cards: tuple[str, ...]) -> tuple[str, ...]:
     if len(cards) not in (1, 3):
-        raise ValueError(f"a showing is 3 cards, or 1 at a time when both are blind, not {len(cards)}")
+        raise ValueError(
+            f"a showing is 3 cards, or 1 at a time when both are blind, not {len(cards)}"
+        )
     if len(set(cards)) != len(cards):
         raise ValueError("the same card twice")
     return cards
@@ -249,7 +252,8 @@ class PotWon(_Event):
 
 
 class PotCarried(_Event):
-    """Derived (RULES 6.1): the blind survivor ``player`` leaves the pot of ``amount`` on the table."""
+    """Derived (RULES 6.1): the blind survivor ``player`` leaves the pot of ``amount`` on the
+    table."""
 
     type: Literal["pot_carried"] = "pot_carried"
     deal: Annotated[int, Field(ge=1)]
@@ -288,15 +292,10 @@ Event: TypeAlias = Annotated[RecordedEvent | DerivedEvent, Field(discriminator="
 EVENT_ADAPTER: Final[TypeAdapter[RecordedEvent | DerivedEvent]] = TypeAdapter(Event)
 """Validates one raw event (a dict) into its model: ``EVENT_ADAPTER.validate_python(raw)``."""
 
-RECORDED_TYPES: Final = frozenset(
-    m.model_fields["type"].default for m in RecordedEvent.__args__
-)
-DERIVED_TYPES: Final = frozenset(
-    m.model_fields["type"].default for m in DerivedEvent.__args__
-)
+RECORDED_TYPES: Final = frozenset(m.model_fields["type"].default for m in RecordedEvent.__args__)
+DERIVED_TYPES: Final = frozenset(m.model_fields["type"].default for m in DerivedEvent.__args__)
 EVENT_CLASSES: Final[dict[str, type[_Event]]] = {
-    m.model_fields["type"].default: m
-    for m in (*RecordedEvent.__args__, *DerivedEvent.__args__)
+    m.model_fields["type"].default: m for m in (*RecordedEvent.__args__, *DerivedEvent.__args__)
 }
 
 AnyEvent: TypeAlias = RecordedEvent | DerivedEvent
@@ -308,7 +307,8 @@ def is_derived(event: AnyEvent) -> bool:
 
 
 def content(event: AnyEvent) -> dict[str, Any]:
-    """The event's meaning without its envelope (``v``, ``id``, ``seq``, ``at``, ``by``), as JSON data.
+    """The event's meaning without its envelope (``v``, ``id``, ``seq``, ``at``, ``by``), as JSON
+    data.
 
     Two events with equal content say the same thing; used for idempotent retries and to check
     derived events against the engine's conclusions."""
@@ -329,8 +329,8 @@ __all__ = [
     "Bet",
     "CardText",
     "Conceded",
-    "Dealt",
     "DealerChosen",
+    "Dealt",
     "DerivedEvent",
     "Event",
     "Folded",

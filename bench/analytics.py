@@ -250,10 +250,10 @@ def pandas_stats(f: dict[str, Any], den: int, session: str, player: str) -> dict
                 sessions=("win", "size"),
                 wins=("win", "sum"),
                 shared_wins=("shared", "sum"),
-                win_share=("share", "sum"),
+                win_points=("share", "sum"),
                 net_num=("net_num", "sum"),
             )
-            .sort_values(["win_share", "net_num"], ascending=False)
+            .sort_values(["win_points", "net_num"], ascending=False)
         )
 
     def showdown() -> Any:

@@ -225,10 +225,21 @@ def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
 # --- commands -------------------------------------------------------------------------------------
 
 
+def _known(con: Any, session: str | None, player: str | None) -> None:
+    """One clear error for a session or player the projection has never seen."""
+    if session and not con.execute("SELECT 1 FROM sessions WHERE session = ?", [session]).fetchone():
+        raise SystemExit(f"brag: no session {session!r} in the store (see brag sessions)")
+    if player and not con.execute(
+        "SELECT 1 FROM session_players WHERE player = ? LIMIT 1", [player]
+    ).fetchone():
+        raise SystemExit(f"brag: no player {player!r} in the store (names are case-sensitive)")
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     from analytics import queries
 
     con = _open(args, refresh=not args.no_refresh)
+    _known(con, args.session, args.player)
     rows = queries.player_stats(con, session=args.session, player=args.player)
     where = f"session {args.session}" if args.session else "all sessions"
     _print("player_stats", rows, args.format, f"Players, {where} (rates: share of N)")
@@ -239,6 +250,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from analytics import queries
 
     con = _open(args, refresh=not args.no_refresh)
+    _known(con, args.session, None)
     rows = queries.leaderboard(con, session=args.session)
     if args.format != "table":
         _print("leaderboard", rows, args.format, "")

@@ -75,13 +75,16 @@ def _analytics_path(args: argparse.Namespace) -> str:
 
 
 def free_port(preferred: int, address: str = "localhost") -> int:
-    """``preferred`` when nothing listens there, else a free port the OS picks."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        try:
-            s.bind((address, preferred))
-            return preferred
-        except OSError:
-            pass
+    """``preferred`` when nothing listens there, else the next free one of the 20 after it, else
+    a free port the OS picks. A port left in TIME_WAIT by an earlier run counts as free."""
+    for port in range(preferred, preferred + 21):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind((address, port))
+                return port
+            except OSError:
+                continue
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((address, 0))
         return int(s.getsockname()[1])

@@ -55,6 +55,7 @@ from events.store import (
     StoreUnavailable,
     UnknownSession,
     open_store,
+    resolve_url,
 )
 
 PROGRESS_FROM = 5
@@ -135,8 +136,23 @@ def one_line_errors(fn: Callable[[argparse.Namespace], int]) -> Callable[[argpar
     return run
 
 
-def _open(args: argparse.Namespace) -> EventStore:
-    return open_store(getattr(args, "db", None))
+def _open(args: argparse.Namespace, *, create: bool = False) -> EventStore:
+    """The store of ``--db``. Reading commands refuse a SQLite file that does not exist (a typo in
+    ``--db`` must not silently make an empty store); ``brag import`` creates it."""
+    db = getattr(args, "db", None)
+    url = resolve_url(db)
+    if not url.strip():
+        raise StoreUnavailable("--db is empty: give a SQLite file path or a database URL")
+    if not create:
+        if url.startswith("sqlite:///"):
+            path: str | None = url[len("sqlite:///") :]
+        else:
+            path = None if "://" in url else url
+        if path and path != ":memory:" and not os.path.exists(path):
+            raise StoreUnavailable(
+                f"no event store at {path} (store sessions first: brag import FILE...)"
+            )
+    return open_store(db)
 
 
 def _console(*, stderr: bool = False) -> Any:
@@ -168,7 +184,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     files: list[str] = args.files
-    store = _open(args)
+    store = _open(args, create=True)
     out = _console()
     err_console = _console(stderr=True)
     show = len(files) >= PROGRESS_FROM and err_console.is_terminal

@@ -10,7 +10,7 @@ from typing import Any
 from engine import summary, verify_events
 from events.amounts import amount_text, parse_amount
 from events.codec import read_file
-from events.errors import BragError
+from events.errors import BragError, FormatError
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -30,6 +30,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 def cmd_verify(args: argparse.Namespace) -> int:
     try:
         events = read_file(args.file)
+        if not events:
+            raise FormatError("the log is empty: a session log starts with session_started", line=1)
         state = verify_events(events)
     except BragError as err:
         if args.json:

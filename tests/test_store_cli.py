@@ -63,7 +63,8 @@ def test_import_export_sessions_replay(tmp_path: Path, capsys: pytest.CaptureFix
         (["replay", "card-example", "--deal", "9"], "has 1 deal(s)"),
         (["--db", "postgresql://nobody@127.0.0.1:1/none", "sessions"], "cannot connect"),
         (["--db", "mysql://root@localhost/x", "sessions"], "unsupported database"),
-        (["--db", "/no/such/dir/x.db", "sessions"], "no directory"),
+        (["--db", "/no/such/dir/x.db", "sessions"], "no event store"),
+        (["--db", "/no/such/dir/x.db", "import", "x.jsonl"], "no directory"),
     ],
 )
 def test_errors_are_one_line(
@@ -79,5 +80,19 @@ def test_errors_are_one_line(
 
 
 def test_empty_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from events.store import open_store
+
+    open_store(f"sqlite:///{tmp_path / 'e.db'}").close()
     code, out, _ = run(capsys, "--db", f"sqlite:///{tmp_path / 'e.db'}", "sessions")
     assert code == 0 and "no sessions" in out
+
+
+def test_reading_commands_do_not_create_a_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A typo in --db must not silently make an empty store."""
+    typo = tmp_path / "clbu.db"
+    for argv in (["sessions"], ["export", "x"], ["replay", "x"]):
+        code, _, err = run(capsys, "--db", str(typo), *argv)
+        assert code == 1 and "no event store at" in err
+    assert not typo.exists()

@@ -127,18 +127,18 @@ ORDER BY session, place, seat;
 -- col: sessions | sessions | RULES 1.4 | Finished sessions played.
 -- col: wins | sessions | RULES 1.5 | Sessions won outright (the one highest net).
 -- col: shared_wins | sessions | RULES 1.5 | Sessions whose win the player shared (equal highest nets).
--- col: win_share | sessions | RULES 1.5 | Wins counted 1/k when shared by k players. | sessions
+-- col: win_points | sessions | RULES 1.5 | Wins counted 1/k when shared by k players. | sessions
 -- col: net | stake units | RULES 1.5 | Total net over those sessions. | sessions
 SELECT player,
        count(*) AS sessions,
        count_if(winner AND winners = 1) AS wins,
        count_if(winner AND winners > 1) AS shared_wins,
-       sum(CASE WHEN winner THEN 1.0 / winners ELSE 0 END) AS win_share,
+       sum(CASE WHEN winner THEN 1.0 / winners ELSE 0 END) AS win_points,
        sum(net_t * ($den // den)) AS net_num
 FROM session_players
 WHERE winner IS NOT NULL
 GROUP BY player
-ORDER BY win_share DESC, net_num DESC, player;
+ORDER BY win_points DESC, net_num DESC, player;
 
 -- name: showdown_hands
 -- about: The hand categories shown at showdowns beside their frequency in the pack (RULES 2.8):

@@ -31,3 +31,21 @@ def test_export_without_session_or_parquet_is_one_clear_error(tmp_path: Path) ->
     except SystemExit as exit_:
         code = exit_.code  # type: ignore[assignment]
     assert code not in (0, None)
+
+
+def test_stats_for_an_unknown_session_or_player_is_an_error(tmp_path: Path) -> None:
+    db = str(tmp_path / "brag.db")
+    assert main(["import", "--db", db, str(DATA / "card_example.jsonl")]) == 0
+    for argv in (["stats", "--session", "nosuch"], ["stats", "--player", "Nobody"]):
+        try:
+            main([*argv, "--db", db])
+        except SystemExit as exit_:
+            assert "no " in str(exit_.code)
+        else:
+            raise AssertionError(f"{argv} exited 0")
+
+
+def test_verify_refuses_an_empty_log(tmp_path: Path, capsys: object) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n", encoding="utf-8")
+    assert main(["verify", str(empty), "--json"]) == 1

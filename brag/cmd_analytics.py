@@ -227,11 +227,15 @@ def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
 
 def _known(con: Any, session: str | None, player: str | None) -> None:
     """One clear error for a session or player the projection has never seen."""
-    if session and not con.execute("SELECT 1 FROM sessions WHERE session = ?", [session]).fetchone():
+    known = con.execute("SELECT 1 FROM sessions WHERE session = ?", [session]).fetchone()
+    if session and not known:
         raise SystemExit(f"brag: no session {session!r} in the store (see brag sessions)")
-    if player and not con.execute(
-        "SELECT 1 FROM session_players WHERE player = ? LIMIT 1", [player]
-    ).fetchone():
+    if (
+        player
+        and not con.execute(
+            "SELECT 1 FROM session_players WHERE player = ? LIMIT 1", [player]
+        ).fetchone()
+    ):
         raise SystemExit(f"brag: no player {player!r} in the store (names are case-sensitive)")
 
 

@@ -1,7 +1,8 @@
 """Exact amounts in stake units (FORMAT.md "Amounts", RULES 1.2).
 
-Readers accept an integer, a decimal string (``"1.5"``) or a fraction string (``"3/2"``) and never go
-through a binary float. Writers write an integer when the amount is whole, else the fraction string.
+Readers accept an integer, a decimal string (``"1.5"``) or a fraction string (``"3/2"``) and
+never go through a binary float. Writers write an integer when the amount is whole, else the
+fraction string.
 
 >>> parse_amount("3/2"), parse_amount("1.5"), parse_amount(7)
 (Fraction(3, 2), Fraction(3, 2), Fraction(7, 1))
@@ -45,9 +46,9 @@ def parse_amount(value: object) -> Fraction:
         s = value.strip()
         if _FRACTION.fullmatch(s) or _DECIMAL.fullmatch(s):
             return Fraction(s)
-        raise AmountError(f"{value!r} is not an amount (write 3, \"1.5\" or \"3/2\")")
+        raise AmountError(f'{value!r} is not an amount (write 3, "1.5" or "3/2")')
     if isinstance(value, float):
-        raise AmountError(f"{value!r} is a binary float; write amounts as 3, \"1.5\" or \"3/2\"")
+        raise AmountError(f'{value!r} is a binary float; write amounts as 3, "1.5" or "3/2"')
     raise AmountError(f"{value!r} is not an amount")
 
 

@@ -21,7 +21,16 @@ RANKS: Final = "23456789TJQKA"
 SUITS: Final = "cdhs"
 """Suit characters; suits have no order (RULES 2.1), this is only a stable numbering."""
 
-_SUIT_ALIASES: Final = {"♣": "c", "♦": "d", "♥": "h", "♠": "s", "♧": "c", "♢": "d", "♡": "h", "♤": "s"}
+_SUIT_ALIASES: Final = {
+    "♣": "c",
+    "♦": "d",
+    "♥": "h",
+    "♠": "s",
+    "♧": "c",
+    "♢": "d",
+    "♡": "h",
+    "♤": "s",
+}
 
 
 class CardError(ValueError):

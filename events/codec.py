@@ -92,9 +92,17 @@ def parse_line(
         else:
             if event.v == 1:
                 return event
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise FormatError(
+                f"not UTF-8 text (byte {err.object[err.start]:#04x} at column {err.start + 1})",
+                line=line,
+            ) from None
     try:
-        raw = _loads(text.decode("utf-8") if isinstance(text, bytes) else text)
-    except (ValueError, UnicodeDecodeError) as err:
+        raw = _loads(text)
+    except ValueError as err:
         raise FormatError(f"not valid JSON ({err})", line=line) from None
     return parse_raw(raw, line=line, upcasting=upcasting)
 
@@ -120,10 +128,14 @@ def read_events(
 
 
 def read_file(path: str, *, upcasting: Upcasting = DEFAULT_UPCASTING) -> list[tuple[int, AnyEvent]]:
-    """Reads a whole log file; raises :class:`FormatError` for the first malformed line and
-    ``OSError`` when the file cannot be read."""
-    with open(path, encoding="utf-8") as fp:
-        return list(read_events(fp, upcasting=upcasting))
+    """Reads a whole log file; raises :class:`FormatError` for the first malformed line (text that
+    is not UTF-8 included) and ``OSError`` when the file cannot be read. A UTF-8 byte order mark
+    at the start is ignored."""
+    with open(path, "rb") as fp:
+        lines = fp.read().split(b"\n")
+    if lines and lines[0].startswith(b"\xef\xbb\xbf"):
+        lines[0] = lines[0][3:]
+    return list(read_events(lines, upcasting=upcasting))
 
 
 def to_json(event: AnyEvent) -> dict[str, Any]:

@@ -319,3 +319,29 @@ def test_a_made_up_version_2_model_read_from_version_1_lines() -> None:
         Upcasting(current={"folded": 2}, steps={("folded", 1): lambda raw: raw}).upcast(
             {"type": "folded", "player": "B"}
         )
+
+
+def test_a_line_that_is_not_utf8_is_a_format_error_naming_the_line(tmp_path: Path) -> None:
+    from events.codec import read_file
+
+    log = tmp_path / "bad.jsonl"
+    log.write_bytes(
+        b'{"type": "session_started", "session": "x", "seats": ["A", "B"], "cards": "shown"}\n'
+        b'{"type": "dealer_chosen", "player": "\xff"}\n'
+    )
+    with pytest.raises(FormatError) as err:
+        read_file(str(log))
+    assert err.value.line == 2 and "UTF-8" in err.value.message
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_are_read(tmp_path: Path) -> None:
+    from events.codec import read_file
+
+    log = tmp_path / "bom.jsonl"
+    log.write_bytes(
+        b'\xef\xbb\xbf{"type": "session_started", "session": "x", "seats": ["A", "B"], '
+        b'"cards": "shown"}\r\n{"type": "dealer_chosen", "player": "A"}\r\n'
+    )
+    events = read_file(str(log))
+    assert [n for n, _ in events] == [1, 2]
+    assert events[1][1].type == "dealer_chosen"

@@ -13,6 +13,7 @@ import csv
 import json
 import os
 import sys
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -176,6 +177,10 @@ def _cell(key: str, row: dict[str, Any]) -> str:
     if isinstance(v, float):
         text = f"{v:.0%}" if ("rate" in key or "share" in key) else f"{v:.2f}"
         return f"{text} of {n}" if n is not None else text
+    if key == "net_per_deal" and v not in ("", None):
+        # An average: shown to two decimals (exact in JSON and CSV), rounded without a float.
+        f = Fraction(v)
+        return f"{Decimal(f.numerator) / Decimal(f.denominator):.2f}"
     if (isinstance(v, str) and "/" in v) or key in ("net", "net_per_deal", "biggest_pot_won"):
         try:
             return amount_text(Fraction(v))

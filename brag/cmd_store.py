@@ -456,7 +456,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
     console.print(t)
     if last.finished:
-        console.print(f"finished: won by {', '.join(last.winners)}")
+        console.print(f"the session is over; its winner(s) (RULES 1.5): {', '.join(last.winners)}")
     else:
         console.print(
             f"after seq {last.seq}: {last.resolved} of {last.rules.pots} pots resolved; "

@@ -189,6 +189,14 @@ def _cell(key: str, row: dict[str, Any]) -> str:
     return str(v)
 
 
+def _wide_console() -> Any:
+    """A rich console; wide when the output is a file or a pipe (rich would assume 80 columns)."""
+    from rich.console import Console
+
+    width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS") or 200)
+    return Console(width=width)
+
+
 def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
     public = _public(name, rows)
     if fmt == "json":
@@ -200,7 +208,6 @@ def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
             w.writeheader()
             w.writerows(public)
         return
-    from rich.console import Console
     from rich.table import Table
 
     from analytics.queries import columns
@@ -214,7 +221,7 @@ def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
             table.add_column(str(r["player"]), justify="right")
         for k in shown[1:]:
             table.add_row(k.replace("_", " "), *(_cell(k, r) for r in public))
-        Console().print(table)
+        _wide_console().print(table)
         return
     table = Table(title=title)
     for k in shown:
@@ -222,7 +229,7 @@ def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
                          "category", "kind") else "right")  # fmt: skip
     for r in public:
         table.add_row(*(_cell(k, r) for k in shown))
-    Console().print(table)
+    _wide_console().print(table)
     if not public:
         print("(no ended deals yet)")
 

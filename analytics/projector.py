@@ -4,6 +4,9 @@ Each batch of events read with ``source.read_all(after=checkpoint)`` is folded i
 (:class:`analytics.facts.SessionFolder`, one per session) and written, with the new checkpoint, in
 ONE DuckDB transaction: after a crash at any point the tables and the checkpoint agree, and the
 next refresh starts after the last committed position, so every event is applied exactly once.
+In the same transaction, ``player_session_summary`` (the counts and tick sums ``player_stats``
+reads) is re-aggregated from ``player_deals`` for every session whose facts the batch changed
+(rows added or retracted by a void): plain SQL aggregation, so it always equals a full build.
 
 Per-session folding state is not stored: it lives in memory while the projector runs and is
 rebuilt when needed by re-folding the session's earlier events from the store
@@ -57,7 +60,7 @@ __all__ = [
     "refresh",
 ]
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"
@@ -263,6 +266,7 @@ class Projector:
             if rows.deals["session"]:
                 self._insert("deals", rows.deals)
                 self._insert("player_deals", rows.player_deals)
+            self._summarize({*rows.retract, *rows.player_deals["session"]})
             self._write_sessions(touched)
             self._hook("after_rows")
             self._count = self._counted() + len(events)
@@ -278,6 +282,14 @@ class Projector:
             raise
         self._hook("after_commit")
         self._evict(touched)
+
+    def _summarize(self, sessions: set[str]) -> None:
+        """Re-aggregates ``player_session_summary`` for the sessions whose facts changed."""
+        if not sessions:
+            return
+        names = sorted(sessions)
+        self.con.execute(_sql("forget_summary"), {"sessions": names})
+        self.con.execute(_sql("insert_summary"), {"sessions": names})
 
     def _counted(self) -> int:
         if self._count is None:

@@ -22,6 +22,7 @@ from analytics.facts import SessionFolder
 from analytics.projector import Projector
 from analytics.randplay import random_session
 from analytics.sources import MemorySource, from_logs, interleave
+from analytics.sqlfiles import query
 from analytics.strength import ALL_HANDS, OPPONENT_HANDS, hand_strength
 from engine.fold import complete, fold, summary
 from engine.hands import strength_codes
@@ -296,7 +297,14 @@ def test_nets_equal_verify_for_every_scenario(con: duckdb.DuckDBPyConnection) ->
 
 def _tables(c: duckdb.DuckDBPyConnection) -> dict[str, list[tuple]]:
     out = {}
-    for t in ("events", "deals", "player_deals", "sessions", "session_players"):
+    for t in (
+        "events",
+        "deals",
+        "player_deals",
+        "player_session_summary",
+        "sessions",
+        "session_players",
+    ):
         out[t] = sorted(c.execute(f"SELECT * FROM {t}").fetchall(), key=repr)
     out["checkpoint"] = c.execute("SELECT position, events FROM checkpoint").fetchall()
     return out
@@ -337,6 +345,13 @@ def test_incremental_equals_rebuild_and_each_event_once() -> None:
         (n, n)
     ]
     assert analytics.refresh(src, two).events == 0  # nothing twice
+    # The summary kept batch by batch equals one aggregation of all the facts.
+    kept = _tables(two)["player_session_summary"]
+    assert kept
+    sessions = [r[0] for r in two.execute("SELECT DISTINCT session FROM player_deals").fetchall()]
+    two.execute("DELETE FROM player_session_summary")
+    two.execute(query("schema.sql", "insert_summary").sql, {"sessions": sessions})
+    assert _tables(two)["player_session_summary"] == kept
 
 
 def test_refresh_follows_appends_and_rebuild_matches() -> None:

@@ -38,7 +38,8 @@ KILLS = 50
 
 def _tables(con) -> dict[str, list[tuple]]:  # type: ignore[no-untyped-def]
     out = {}
-    for t in ("events", "deals", "player_deals", "sessions", "session_players", "checkpoint"):
+    tables = ("events", "deals", "player_deals", "player_session_summary", "sessions")
+    for t in (*tables, "session_players", "checkpoint"):
         out[t] = sorted(con.execute(f"SELECT * FROM {t}").fetchall(), key=repr)
     return out
 

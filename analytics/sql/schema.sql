@@ -96,6 +96,31 @@ CREATE TABLE IF NOT EXISTS player_deals (
     hand_ties INTEGER,
     hand_losses INTEGER
 );
+CREATE TABLE IF NOT EXISTS player_session_summary (
+    session VARCHAR NOT NULL,
+    player VARCHAR NOT NULL,
+    den INTEGER NOT NULL,
+    first_deals BIGINT NOT NULL,
+    deals BIGINT NOT NULL,
+    net_t BIGINT NOT NULL,
+    pots_won BIGINT NOT NULL,
+    pots_won_showdown BIGINT NOT NULL,
+    pots_won_uncontested BIGINT NOT NULL,
+    blind_first BIGINT NOT NULL,
+    acted BIGINT NOT NULL,
+    blind_bets BIGINT NOT NULL,
+    deals_with_bet BIGINT NOT NULL,
+    bets BIGINT NOT NULL,
+    raises BIGINT NOT NULL,
+    see_chances BIGINT NOT NULL,
+    sees BIGINT NOT NULL,
+    payer_showdowns BIGINT NOT NULL,
+    payer_wins BIGINT NOT NULL,
+    seen_showdowns BIGINT NOT NULL,
+    seen_wins BIGINT NOT NULL,
+    carried_caused BIGINT NOT NULL,
+    biggest_pot_t BIGINT
+);
 CREATE TABLE IF NOT EXISTS sessions (
     session VARCHAR PRIMARY KEY,
     table_name VARCHAR,
@@ -185,6 +210,11 @@ COMMENT ON COLUMN player_deals.hand_beats IS 'Of all 22,100 hands, how many the 
 COMMENT ON COLUMN player_deals.hand_wins IS 'Of the 18,424 hands from the other 49 cards, how many it beats strictly (heads-up win chance = hand_wins / 18424).';
 COMMENT ON COLUMN player_deals.hand_ties IS 'Of those 18,424, how many are equal (RULES 2.7).';
 COMMENT ON COLUMN player_deals.hand_losses IS 'Of those 18,424, how many beat it.';
+COMMENT ON TABLE player_session_summary IS 'One row per (session, player) with ended deals: counts and tick sums of player_deals, re-aggregated by the projector for every session a batch changes (same transaction). player_stats reads it.';
+COMMENT ON COLUMN player_session_summary.first_deals IS 'Rows for deal 1 (1 when the player has any ended deal in the session).';
+COMMENT ON COLUMN player_session_summary.net_t IS 'sum(player_deals.net_t), ticks of the session''s den.';
+COMMENT ON COLUMN player_session_summary.acted IS 'Deals with a first betting action (first_action not NULL).';
+COMMENT ON COLUMN player_session_summary.biggest_pot_t IS 'max(won_t) over the deals the player won (NULL if none), ticks.';
 COMMENT ON TABLE sessions IS 'Each session as the engine sees it after the last projected event.';
 COMMENT ON TABLE session_players IS 'Each seat''s standing after the last projected event: the engine''s nets (RULES 1.5), open deal included.';
 COMMENT ON COLUMN session_players.winner IS 'Once the session is over: the engine names the player a winner, with the highest net (RULES 1.5).';
@@ -196,6 +226,7 @@ COMMENT ON TABLE checkpoint IS 'The last global position applied; written in the
 DROP TABLE IF EXISTS events;
 DROP TABLE IF EXISTS deals;
 DROP TABLE IF EXISTS player_deals;
+DROP TABLE IF EXISTS player_session_summary;
 DROP TABLE IF EXISTS sessions;
 DROP TABLE IF EXISTS session_players;
 DROP TABLE IF EXISTS hand_categories;
@@ -244,6 +275,25 @@ DELETE FROM deals WHERE session = $session AND deal > $deal;
 
 -- name: retract_player_deals
 DELETE FROM player_deals WHERE session = $session AND deal > $deal;
+
+-- name: forget_summary
+DELETE FROM player_session_summary WHERE session IN (SELECT unnest($sessions::VARCHAR[]));
+
+-- name: insert_summary
+-- Pure aggregation of the facts (every rule was applied by the engine when they were written).
+INSERT INTO player_session_summary
+SELECT session, player, den,
+       count(*) FILTER (WHERE deal = 1), count(*), sum(net_t),
+       count(*) FILTER (WHERE won), count(*) FILTER (WHERE won AND role IS NOT NULL), count(*) FILTER (WHERE left_how = 'won_uncontested'),
+       count(*) FILTER (WHERE first_action = 'blind'), count(first_action), sum(blind_bets),
+       count(*) FILTER (WHERE bets > 0), sum(bets), sum(raises), sum(see_chances), count(*) FILTER (WHERE saw),
+       count(*) FILTER (WHERE role = 'payer'), count(*) FILTER (WHERE role = 'payer' AND won),
+       count(*) FILTER (WHERE role = 'seen'), count(*) FILTER (WHERE role = 'seen' AND won),
+       count(*) FILTER (WHERE left_how IN ('carried', 'retained')),
+       max(CASE WHEN won THEN won_t END)
+FROM player_deals
+WHERE session IN (SELECT unnest($sessions::VARCHAR[]))
+GROUP BY session, player, den;
 
 -- name: forget_sessions
 DELETE FROM sessions WHERE session IN (SELECT unnest($sessions::VARCHAR[]));

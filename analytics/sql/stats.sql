@@ -26,32 +26,34 @@
 -- col: carried_caused | pots | RULES 6.1 | Pots carried forward because the player survived blind. | deals
 -- col: biggest_pot_won | stake units | RULES 5.9 | The largest pot the player took (NULL if none). | pots_won
 WITH agg AS (
+    -- Sums of the per-(session, player) counts the projector keeps in player_session_summary
+    -- (schema.sql: a pure aggregation of player_deals, refreshed with the facts), so the rates
+    -- and the exact net are the same as over player_deals, from a table of a few rows per session.
     SELECT
         player,
         -- Deals end in order and every seated player is dealt (RULES 3.4), so a player has a
         -- row for deal 1 of each session in which they have any ended deal.
-        count_if(deal = 1) AS sessions,
-        count(*) AS deals,
+        sum(first_deals) AS sessions,
+        sum(deals)::BIGINT AS deals,
         sum(net_t * ($den // den)) AS net_num,
-        count_if(won) AS pots_won,
-        count_if(won AND role IS NOT NULL) AS pots_won_showdown,
-        count_if(left_how = 'won_uncontested') AS pots_won_uncontested,
-        -- sum(bool::INT) is NULL when every row is NULL: coalesced below
-        sum((first_action = 'blind')::INT) AS blind_first,
-        count(first_action) AS blind_rate_n,
+        sum(pots_won) AS pots_won,
+        sum(pots_won_showdown) AS pots_won_showdown,
+        sum(pots_won_uncontested) AS pots_won_uncontested,
+        sum(blind_first) AS blind_first,
+        sum(acted)::BIGINT AS blind_rate_n,
         sum(blind_bets) AS blind_bets,
-        count_if(bets > 0) AS deals_with_bet,
+        sum(deals_with_bet) AS deals_with_bet,
         sum(raises) AS raises,
         sum(bets) AS bets,
-        count_if(saw) AS sees,
+        sum(sees) AS sees,
         sum(see_chances) AS see_chances,
-        sum((role = 'payer' AND won)::INT) AS payer_wins,
-        sum((role = 'payer')::INT) AS payer_showdowns,
-        sum((role = 'seen' AND won)::INT) AS seen_wins,
-        sum((role = 'seen')::INT) AS seen_showdowns,
-        count_if(left_how IN ('carried', 'retained')) AS carried_caused,
-        max(CASE WHEN won THEN won_t * ($den // den) END) AS biggest_pot_num
-    FROM player_deals
+        sum(payer_wins) AS payer_wins,
+        sum(payer_showdowns) AS payer_showdowns,
+        sum(seen_wins) AS seen_wins,
+        sum(seen_showdowns) AS seen_showdowns,
+        sum(carried_caused) AS carried_caused,
+        max(biggest_pot_t * ($den // den)) AS biggest_pot_num
+    FROM player_session_summary
     WHERE ($session::VARCHAR IS NULL OR session = $session)
       AND ($player::VARCHAR IS NULL OR player = $player)
     GROUP BY player

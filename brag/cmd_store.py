@@ -24,28 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.fold import replay
+from engine.narrate import sentence
 from engine.state import Phase, PlayerState, State
 from events.amounts import amount_text
 from events.errors import BragError
 from events.model import (
-    AnyEvent,
-    Bet,
-    Conceded,
-    DealerChosen,
-    Dealt,
-    Folded,
-    Kept,
-    Looked,
-    PotCarried,
-    PotWon,
-    Retained,
-    Saw,
-    SessionEnded,
     SessionStarted,
-    Shown,
-    Shuffled,
-    Thrown,
-    Voided,
 )
 from events.store import (
     EventStore,
@@ -334,66 +318,6 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 # --- replay ---------------------------------------------------------------------------------------
 
 
-def _cards(cards: tuple[str, ...] | None) -> str:
-    return " ".join(cards) if cards else ""
-
-
-def describe(event: AnyEvent, before: State, after: State) -> str:
-    """The event in a sentence, with what it cost the player."""
-
-    def paid(player: str) -> str:
-        if not after.players:
-            return ""
-        x = after.paid_in_deal(player) - (before.paid_in_deal(player) if before.players else 0)
-        return f" (pays {amount_text(x)})" if x else ""
-
-    match event:
-        case SessionStarted():
-            extra = f" at {event.table}" if event.table else ""
-            return f"session {event.session}{extra}: {', '.join(event.seats)}; cards {event.cards}"
-        case DealerChosen():
-            return f"{event.player} deals first"
-        case Shuffled():
-            return "the pack is shuffled" + (" (order recorded)" if event.order else "")
-        case Dealt():
-            return f"deal {after.deals}: {after.dealer_name} deals; everyone antes"
-        case Looked():
-            which = f" at the {event.hand} hand" if event.hand else ""
-            return f"{event.player} looks{which}"
-        case Kept():
-            return f"{event.player} keeps the hand looked at"
-        case Thrown():
-            return f"{event.player} throws the hand looked at"
-        case Bet():
-            verb = "bets" if before.level is None or event.level == before.level else "raises to"
-            return f"{event.player} {verb} level {amount_text(event.level)}{paid(event.player)}"
-        case Folded():
-            return f"{event.player} folds"
-        case Saw():
-            return f"{event.player} sees{paid(event.player)}"
-        case Shown():
-            return f"{event.player} shows {_cards(event.cards)}"
-        case Conceded():
-            return f"{event.player} concedes"
-        case Retained():
-            which = f" the {event.hand} hand" if event.hand else " the hand"
-            return f"{event.player} retains{which} for the next deal"
-        case Voided():
-            return f"correction: seq {event.seq} is withdrawn"
-        case PotWon():
-            how = f"at the showdown ({event.hand})" if event.showdown else "uncontested"
-            return f"→ {event.player} wins the pot of {amount_text(event.amount)} {how}"
-        case PotCarried():
-            return (
-                f"→ the pot of {amount_text(event.amount)} is carried forward "
-                f"(blind survivor {event.player})"
-            )
-        case SessionEnded():
-            nets = ", ".join(f"{p} {amount_text(v)}" for p, v in event.nets.items())
-            return f"→ the session ends: {nets}; won by {', '.join(event.winners)}"
-    return event.type
-
-
 def status(p: PlayerState, state: State) -> str:
     """blind / seen / folded / two hands, what the player paid in this deal, and known cards."""
     if p.folded:
@@ -447,7 +371,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         cells = [status(by_name[n], st) if n in by_name else "" for n in first.seats]
         t.add_row(
             str(row.seq),
-            describe(ev, before, st),
+            sentence(before, ev, st),
             amount_text(st.pot),
             str(st.level) if st.level is not None and in_deal else "",
             (st.turn_name or "") if in_deal else "",

@@ -12,33 +12,16 @@ shuffle); deal ``d`` starts with its ``dealt`` event and runs to the next one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from engine.hands import describe
+from engine.narrate import amount, pretty_card, pretty_cards, sentence, signed
 from engine.state import Phase, PlayerState, State, card_texts
-from events.amounts import amount_text
-from events.cards import card
 from events.model import (
     AnyEvent,
-    Bet,
-    Conceded,
-    DealerChosen,
-    Dealt,
-    Folded,
-    Kept,
-    Looked,
-    PotCarried,
     PotWon,
-    Retained,
-    Saw,
-    SessionEnded,
-    SessionStarted,
-    Shown,
-    Shuffled,
-    Thrown,
     Voided,
 )
 
@@ -67,35 +50,6 @@ __all__ = [
 
 EVERYONE = "Everyone"
 """The viewer who sees every card the log knows."""
-
-_SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-
-
-def amount(x: Fraction) -> str:
-    """An exact amount for people: ``8½``, ``-3``, ``7/3``."""
-    return amount_text(x)
-
-
-def signed(x: Fraction) -> str:
-    """An amount with its sign: ``+9``, ``-7``, ``0``."""
-    return f"+{amount_text(x)}" if x > 0 else amount_text(x)
-
-
-def pretty_card(text: str) -> str:
-    """``"Td"`` as ``"10♦"``: the rank as printed on the card, the suit as its symbol."""
-    rank = "10" if text[0] == "T" else text[0]
-    return rank + _SUIT_SYMBOL[text[1]]
-
-
-def pretty_cards(cards: Iterable[str]) -> str:
-    return " ".join(pretty_card(c) for c in cards)
-
-
-def _names(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
 
 # --- the stream as corrected and its deals --------------------------------------------------------
 
@@ -398,122 +352,6 @@ def table_view(state: State, viewer: str | None = None, text: str = "") -> Table
 
 
 # --- the sentence for each event ------------------------------------------------------------------
-
-
-def _paid(before: State, after: State, player: str) -> Fraction:
-    return after.paid_in_deal(player) - (
-        before.paid_in_deal(player) if before.players else Fraction(0)
-    )
-
-
-def sentence(before: State, event: AnyEvent, after: State) -> str:
-    """The step in words, e.g. ``"B sees A: pays 6, the level, being blind"``.
-
-    ``before`` and ``after`` are the states either side of ``event``; what was paid is read off them
-    (no rule is applied here)."""
-    match event:
-        case SessionStarted():
-            where = f" at table {event.table}" if event.table else ""
-            cards = (
-                "every card is recorded"
-                if event.cards == "all"
-                else "only the cards shown at a showdown are recorded"
-            )
-            return (
-                f"Session {event.session} starts{where}: {_names(event.seats)}, clockwise; {cards}"
-            )
-        case DealerChosen():
-            return f"{event.player} deals first (chosen by lot)"
-        case Shuffled():
-            why = " before the first deal" if before.deals == 0 else " after a prial won the pot"
-            return (
-                "The pack is shuffled" + why + (" (its order is recorded)" if event.order else "")
-            )
-        case Dealt():
-            ante = after.rules.ante
-            carried = before.pot
-            into = f" into the carried pot of {amount(carried)}" if carried else ""
-            held = [p.name for p in after.players if p.two_hands]
-            two = f"; {_names(held)} also holds the retained hand" if held else ""
-            return (
-                f"Deal {after.deals}: {after.dealer_name} deals; everyone antes {amount(ante)}"
-                f"{into}: pot {amount(after.pot)}{two}"
-            )
-        case Looked():
-            what = f"the {event.hand} hand" if event.hand else "their cards"
-            return f"{event.player} looks at {what}"
-        case Kept():
-            p = before.players[before.seat(event.player)]
-            other = "new" if p.looking == "old" else "old"
-            return f"{event.player} keeps the {p.looking} hand and throws the {other} one unseen"
-        case Thrown():
-            p = before.players[before.seat(event.player)]
-            other = "new" if p.looking == "old" else "old"
-            return f"{event.player} throws the {p.looking} hand and keeps the {other} one, blind"
-        case Bet():
-            paid = _paid(before, after, event.player)
-            lv = int(event.level)
-            if before.level is None:
-                verb = f"bets level {lv}"
-            elif lv > before.level:
-                verb = f"raises to level {lv}"
-            else:
-                verb = f"bets level {lv}"
-            blind = not before.players[before.seat(event.player)].seen
-            return f"{event.player} {verb}: pays {amount(paid)}" + (
-                ", half the level, being blind" if blind else ""
-            )
-        case Folded():
-            paid = before.paid_in_deal(event.player)
-            return f"{event.player} folds, leaving {amount(paid)} in the pot"
-        case Saw():
-            paid = _paid(before, after, event.player)
-            opp = after.seats[after.opponent] if after.opponent is not None else "the other"
-            blind = not before.players[before.seat(event.player)].seen
-            why = "the level, being blind" if blind else "twice the level"
-            return f"{event.player} sees {opp}: pays {amount(paid)}, {why}"
-        case Shown():
-            if len(event.cards) == 1:
-                return f"{event.player} turns {pretty_card(event.cards[0])}"
-            return (
-                f"{event.player} shows {pretty_cards(event.cards)}: "
-                f"{describe(card(c) for c in event.cards)}"
-            )
-        case Conceded():
-            return f"{event.player} concedes without showing"
-        case Retained():
-            what = f"the {event.hand} hand" if event.hand else "the unseen hand"
-            return f"{event.player} keeps {what} face down for the next deal"
-        case Voided():
-            return (
-                f"Correction: the event at seq {event.seq} is withdrawn; "
-                "the table goes back to before it"
-            )
-        case PotWon():
-            if event.showdown:
-                hand = f" with a {event.hand}" if event.hand else ""
-                cards = f" ({pretty_cards(event.cards)})" if event.cards else ""
-                return (
-                    f"{event.player} wins the pot of {amount(event.amount)} "
-                    f"at the showdown{hand}{cards}"
-                )
-            return (
-                f"{event.player} wins the pot of {amount(event.amount)} "
-                "uncontested, without showing"
-            )
-        case PotCarried():
-            return (
-                f"The pot of {amount(event.amount)} is carried forward: "
-                f"{event.player} was left in blind"
-            )
-        case SessionEnded():
-            nets = ", ".join(f"{p} {signed(v)}" for p, v in event.nets.items())
-            if len(event.winners) > 1:
-                who = f"{_names(event.winners)} share the win"
-            else:
-                who = f"{event.winners[0]} wins the session"
-            return f"The session ends: {who} ({nets})"
-    return event.type  # pragma: no cover - every type is matched above
 
 
 # --- lists beside the table -----------------------------------------------------------------------

@@ -50,7 +50,13 @@ def test_import_export_sessions_replay(tmp_path: Path, capsys: pytest.CaptureFix
 
     code, out, _ = run(capsys, "--db", db, "replay", "card-example", "--deal", "1")
     assert code == 0
-    for text in ("A bets level 2 (pays 2)", "A sees (pays 4)", "B wins the pot of 12", "folded"):
+    # The same narration as the dashboard's replayer (engine.narrate).
+    for text in (
+        "A bets level 2: pays 2",
+        "A sees B: pays 4, twice the level",
+        "B wins the pot of 12",
+        "folded",
+    ):
         assert text in out, text
     assert "seen 7" in out  # what A has paid in the deal after seeing
 

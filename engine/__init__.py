@@ -6,7 +6,7 @@ event with its cost. Refusals are :class:`~events.errors.RuleViolation` (a ``Val
 the RULES section. This package imports no database, DuckDB or Streamlit.
 """
 
-from engine.fold import Step, complete, fold, replay, summary, verify_events
+from engine.fold import Step, complete, conclude, fold, record, replay, summary, verify_events
 from engine.state import Hand, Outcome, Phase, PlayerState, State, apply, initial_state
 from events.errors import BragError, FormatError, RuleViolation
 
@@ -22,8 +22,10 @@ __all__ = [
     "Step",
     "apply",
     "complete",
+    "conclude",
     "fold",
     "initial_state",
+    "record",
     "replay",
     "summary",
     "verify_events",

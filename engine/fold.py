@@ -4,6 +4,8 @@
 - :func:`complete` reads a log as FORMAT.md allows it on import (envelope optional, derived events
   optional) and yields the full stream: every recorded event followed by the engine's conclusions,
   checking any derived event the log already has. Errors carry the source line.
+- :func:`record` applies one recorded event and the conclusions it leaves pending (what a
+  recorder, the simulator and the store do with each event); :func:`conclude` applies just those.
 - :func:`summary` is the contract of ``brag verify --json`` (``../shared/scenarios/README.md``).
 """
 
@@ -17,11 +19,35 @@ from typing import Any
 from engine.state import Outcome, State, apply, initial_state
 from events.amounts import format_amount
 from events.errors import BragError, FormatError
-from events.model import AnyEvent, PotCarried, PotWon, SessionEnded, content
+from events.model import AnyEvent, DerivedEvent, PotCarried, PotWon, SessionEnded, content
 
 _DERIVED = (PotWon, PotCarried, SessionEnded)
 
-__all__ = ["Step", "complete", "fold", "replay", "summary", "verify_events"]
+__all__ = ["Step", "complete", "conclude", "fold", "record", "replay", "summary", "verify_events"]
+
+
+def conclude(state: State) -> tuple[State, list[DerivedEvent]]:
+    """Applies the engine's pending conclusions (``state.pending``, in order).
+
+    Shape: ``(state after them, [the derived events])``; no derived event when nothing is pending.
+    """
+    derived: list[DerivedEvent] = []
+    while state.pending:
+        d = state.pending[0]
+        state = apply(state, d)
+        derived.append(d)
+    return state, derived
+
+
+def record(state: State, event: AnyEvent) -> tuple[State, list[AnyEvent]]:
+    """Applies a recorded event, then the conclusions it causes (pot won, pot carried, session
+    ended), as the stream stores them.
+
+    Shape: ``(new state, [event, *derived events])``. Raises what :func:`~engine.state.apply`
+    raises (RuleViolation, FormatError); the input state is unchanged either way."""
+    state = apply(state, event)
+    state, derived = conclude(state)
+    return state, [event, *derived]
 
 
 def fold(events: Iterable[AnyEvent], state: State | None = None) -> State:

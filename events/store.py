@@ -42,7 +42,7 @@ from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 from uuid import UUID
 
-from engine.fold import complete
+from engine.fold import complete, conclude
 from engine.state import State, apply, initial_state
 from events.codec import dumps, parse_raw, read_events, read_file
 from events.errors import BragError, FormatError
@@ -716,11 +716,9 @@ class EventStore:
                         field="session",
                     )
                 if not isinstance(e, _DERIVED):
-                    while state.pending:
-                        d = state.pending[0]
-                        state = apply(state, d)
-                        out.append(d)
-                        cause_at.append(at)
+                    state, derived = conclude(state)
+                    out += derived
+                    cause_at += [at] * len(derived)
                     at = e.at
                 state = apply(state, e)
                 expect = expected_seq + len(out) + 1
@@ -732,11 +730,9 @@ class EventStore:
                 raise err.at(line=k, event=e.type) from None
             out.append(e)
             cause_at.append(e.at if e.at is not None else at)
-        while state.pending:
-            d = state.pending[0]
-            state = apply(state, d)
-            out.append(d)
-            cause_at.append(at)
+        state, derived = conclude(state)
+        out += derived
+        cause_at += [at] * len(derived)
         rows = self._rows(session, expected_seq, out, cause_at)
         given = {
             r.id: i for i, (r, e) in enumerate(zip(rows, out, strict=True)) if e.id is not None

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Final, Literal
 
+from engine.fold import record
 from engine.legal import LegalAction, legal_actions
-from engine.state import Phase, State, apply, card_texts, initial_state
+from engine.state import Phase, State, card_texts, initial_state
 from events.model import (
     AnyEvent,
     Bet,
@@ -145,12 +146,8 @@ class _Table:
 
     def record(self, event: AnyEvent) -> None:
         try:
-            s = apply(self.state, event)
-            self.events.append(event)
-            while s.pending:
-                d = s.pending[0]
-                s = apply(s, d)
-                self.events.append(d)
+            s, stream = record(self.state, event)
+            self.events += stream
         except ValueError as err:
             raise SimulationError(
                 f"{self.spec.session}: the engine refused {event!r}: {err}"

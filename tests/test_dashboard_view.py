@@ -11,7 +11,7 @@ import pytest
 
 from dashboard import recorder, table_svg, view
 from dashboard.view import EVERYONE, Replay
-from engine import complete
+from engine import complete, record
 from engine.legal import legal_actions
 from engine.state import apply, initial_state
 from events.codec import read_file
@@ -184,12 +184,8 @@ def _two_hands_all_cards() -> list[AnyEvent]:
 
     def do(e: AnyEvent) -> None:
         nonlocal s
-        s = apply(s, e)
-        events.append(e)
-        while s.pending:
-            d = s.pending[0]
-            s = apply(s, d)
-            events.append(d)
+        s, stream = record(s, e)
+        events.extend(stream)
 
     deal = next(a.event for a in legal_actions(s) if a.kind == "dealt")
     do(deal)

@@ -2,7 +2,7 @@
 
 What is done, so the figures can be read honestly:
 
-1. Sessions are drawn at random with ``analytics.randplay`` (every event from
+1. Sessions are drawn at random with ``sim.randplay`` (every event from
    ``engine.legal.legal_actions``; default 400 sessions of 8 pots, 2 to 6 players).
 2. *Bare replay*: the engine folds each session's events (``engine.fold.replay``), no I/O.
    *Catch-up*: the projector applies the same events from an in-memory source (stored one session
@@ -51,11 +51,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import analytics
 from analytics import queries
 from analytics.projector import Projector
-from analytics.randplay import random_session
 from analytics.sources import MemorySource
 from analytics.sqlfiles import query
 from engine.fold import replay
 from events.model import AnyEvent
+from sim.randplay import random_session
 
 
 def best(fn: Callable[[], Any], repeat: int, clock: Callable[[], float]) -> tuple[float, Any]:

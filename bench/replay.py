@@ -36,83 +36,19 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine import State, apply, initial_state, verify_events  # noqa: E402
-from engine.legal import LegalAction, legal_actions  # noqa: E402
-from events.cards import FULL_PACK  # noqa: E402
+from engine import verify_events  # noqa: E402
 from events.codec import read_file, write_events  # noqa: E402
-from events.model import AnyEvent, Rules, SessionStarted, Shown, Shuffled  # noqa: E402
+from events.model import AnyEvent, SessionStarted  # noqa: E402
+from sim import randplay  # noqa: E402
 
-NAMES = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
-CARDS = tuple(str(c) for c in FULL_PACK)
 TARGET = 5.0
 
-# How often each kind of action is picked when it is legal: enough folds and sees that deals end.
-WEIGHTS = {
-    "dealer_chosen": 1.0,
-    "shuffled": 1.0,
-    "dealt": 1.0,
-    "looked": 0.4,
-    "kept": 1.0,
-    "thrown": 1.0,
-    "bet": 1.0,
-    "folded": 0.35,
-    "saw": 0.6,
-    "shown": 1.0,
-    "conceded": 0.4,
-    "retained": 0.6,
-}
 
-
-def choose(rng: random.Random, actions: list[LegalAction]) -> LegalAction:
-    by_kind: dict[str, list[LegalAction]] = {}
-    for a in actions:
-        by_kind.setdefault(a.kind, []).append(a)
-    kinds = list(by_kind)
-    kind = rng.choices(kinds, [WEIGHTS.get(k, 1.0) for k in kinds])[0]
-    group = by_kind[kind]
-    if kind == "bet" and len(group) > 1 and rng.random() < 0.75:
-        return group[0]  # mostly keep the level; raise now and then
-    return rng.choice(group)
-
-
-def fill(rng: random.Random, action: LegalAction, state: State) -> AnyEvent:
-    """Completes an action the engine cannot fill in: a shuffle's order, the cards shown at a
-    ``cards: "shown"`` table (never a card already shown in this showdown)."""
-    event = action.event
-    if "order" in action.needs:
-        if state.cards_mode == "all":
-            order = list(CARDS)
-            rng.shuffle(order)
-            return Shuffled(order=tuple(order))
-        return Shuffled()
-    if "cards" in action.needs:
-        assert isinstance(event, Shown)
-        taken = {CARDS[c] for p in state.players for c in p.shown}
-        free = [c for c in CARDS if c not in taken]
-        return Shown(player=event.player, cards=tuple(rng.sample(free, len(event.cards))))
-    return event
-
-
-def random_session(rng: random.Random, k: int, max_events: int = 5000) -> list[AnyEvent]:
-    """One legal session of 8 resolved pots (complete stream), drawn from ``legal_actions``."""
-    n = rng.randint(2, 10)
-    mode = "all" if k % 2 == 0 else "shown"
-    seats = tuple(rng.sample(NAMES, n))
-    start = SessionStarted(session=f"bench-{k}", seats=seats, cards=mode, rules=Rules())
-    state = apply(initial_state(), start)
-    events: list[AnyEvent] = [start]
-    while not state.finished and len(events) < max_events:
-        if state.pending:
-            e: AnyEvent = state.pending[0]
-        else:
-            e = fill(rng, choose(rng, legal_actions(state)), state)
-        state = apply(state, e)
-        events.append(e)
-    while state.pending:
-        d = state.pending[0]
-        state = apply(state, d)
-        events.append(d)
-    return events
+def random_session(rng: random.Random, k: int) -> list[AnyEvent]:
+    """One legal session of 8 resolved pots (complete stream) from :mod:`sim.randplay`."""
+    return randplay.random_session(
+        rng, f"bench-{k}", players=rng.randint(2, 10), cards="all" if k % 2 == 0 else "shown"
+    )
 
 
 def generate_some(folder: str, seed: int, ks: range) -> Counter[str]:

@@ -1,9 +1,10 @@
-"""Random legal sessions for tests and the benchmark, drawn from ``engine.legal.legal_actions``.
+"""Uniformly random legal play for tests and benchmarks, drawn from ``engine.legal.legal_actions``.
 
-This is not the simulator (``sim/``, ``brag simulate``): it is a small, dependency-free source of
-valid complete streams (recorded events followed by the engine's derived events) so the analytics
-can be built and tested without the simulator or the store. Every event is checked by
-:func:`engine.state.apply` as it is drawn, so every stream it returns is valid.
+Not the styled players of :mod:`sim.players` (``brag simulate``): a small source of valid complete
+streams (recorded events followed by the engine's derived events), with voids, unfinished sessions
+and rule parameters on request. Every event is checked by :func:`engine.state.apply` as it is
+drawn, so every stream it returns is valid. The one random player the store, analytics and engine
+benchmarks and tests share.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
+from engine.fold import record
 from engine.legal import LegalAction, can_void, legal_actions
 from engine.state import State, apply, initial_state
 from events.cards import FULL_PACK
 from events.model import AnyEvent, Rules, SessionStarted, Shown, Shuffled, Voided
 
-__all__ = ["random_session"]
+__all__ = ["next_event", "random_session"]
 
 _NAMES = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
 
@@ -67,6 +69,15 @@ def _fill(rng: random.Random, action: LegalAction, state: State) -> AnyEvent:
     return event
 
 
+def next_event(rng: random.Random, state: State) -> AnyEvent | None:
+    """A random legal next recorded event, inputs filled in (shuffle order, shown cards), or
+    ``None`` when the rules allow none (the session is over, or conclusions are pending)."""
+    actions = legal_actions(state)
+    if not actions:
+        return None
+    return _fill(rng, _choose(rng, actions, state), state)
+
+
 def random_session(
     rng: random.Random,
     session: str,
@@ -94,16 +105,11 @@ def random_session(
     out: list[AnyEvent] = [start]
     while not state.finished and (max_events is None or len(out) < max_events):
         if void_rate and rng.random() < void_rate and can_void(state) is not None:
-            event: AnyEvent = Voided(seq=can_void(state) or 0)
+            event: AnyEvent | None = Voided(seq=can_void(state) or 0)
         else:
-            actions = legal_actions(state)
-            if not actions:
+            event = next_event(rng, state)
+            if event is None:
                 break
-            event = _fill(rng, _choose(rng, actions, state), state)
-        state = apply(state, event)
-        out.append(event)
-        while state.pending:
-            derived = state.pending[0]
-            state = apply(state, derived)
-            out.append(derived)
+        state, stream = record(state, event)
+        out += stream
     return out

@@ -15,25 +15,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from engine.legal import legal_actions
-from engine.state import State, apply, initial_state
-from events.cards import FULL_PACK
+from engine.fold import record
+from engine.state import State, initial_state
 from events.model import (
     AnyEvent,
     PotCarried,
     PotWon,
-    RecordedEvent,
     Rules,
     SessionEnded,
     SessionStarted,
-    Shown,
-    Shuffled,
     is_derived,
 )
+from sim.randplay import next_event
 
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
 NAMES = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus")
-_PACK = tuple(str(c) for c in FULL_PACK)
 
 
 def pg_url() -> str:
@@ -113,60 +109,15 @@ def start(
     )
 
 
-def choose(state: State, rng: random.Random) -> RecordedEvent | None:
-    """A random legal next recorded event (inputs completed), or ``None`` when there is none."""
-    acts = legal_actions(state)
-    if not acts:
-        return None
-    # Bias against endless raising so that deals end in a realistic number of events.
-    weights = []
-    for a in acts:
-        w = 1.0
-        if a.kind == "bet" and state.level is not None and a.event.level > state.level:  # type: ignore[union-attr]
-            w = 0.25
-        weights.append(w)
-    a = rng.choices(acts, weights)[0]
-    e = a.event
-    if "order" in a.needs:
-        if state.cards_mode == "all":
-            order = list(_PACK)
-            rng.shuffle(order)
-            return Shuffled(order=tuple(order))
-        return Shuffled()
-    if "cards" in a.needs:
-        assert isinstance(e, Shown)
-        return _shown_cards(state, e, rng)
-    if a.needs:
-        raise AssertionError(f"cannot complete {a.needs} for {e}")
-    return e
-
-
-def _shown_cards(state: State, e: Shown, rng: random.Random) -> Shown:
-    """Cards for a ``shown`` at a ``cards: "shown"`` table: any not shown yet in this showdown."""
-    used = set()
-    for p in state.players:
-        used.update(p.shown)
-    from engine.state import card_texts
-
-    taken = set(card_texts(tuple(used)))
-    me = state.players[state.seat(e.player)]
-    mine = card_texts(me.shown)
-    free = [c for c in _PACK if c not in taken]
-    need = len(e.cards) if len(e.cards) == 1 else 3 - len(mine)
-    if len(e.cards) == 3 and mine:
-        return Shown(player=e.player, cards=tuple(mine) + tuple(rng.sample(free, need)))
-    return Shown(player=e.player, cards=tuple(rng.sample(free, need)))
+def choose(state: State, rng: random.Random) -> AnyEvent | None:
+    """A random legal next recorded event (inputs completed), or ``None`` when there is none
+    (the shared random player, :func:`sim.randplay.next_event`)."""
+    return next_event(rng, state)
 
 
 def advance(state: State, event: AnyEvent) -> tuple[State, list[AnyEvent]]:
     """Applies a recorded event and its conclusions: the new state and the events (with them)."""
-    out = [event]
-    state = apply(state, event)
-    while state.pending:
-        d = state.pending[0]
-        state = apply(state, d)
-        out.append(d)
-    return state, out
+    return record(state, event)
 
 
 def random_session(

@@ -20,13 +20,13 @@ import analytics
 from analytics import queries
 from analytics.facts import SessionFolder
 from analytics.projector import Projector
-from analytics.randplay import random_session
 from analytics.sources import MemorySource, from_logs, interleave
 from analytics.sqlfiles import query
 from analytics.strength import ALL_HANDS, OPPONENT_HANDS, hand_strength
 from engine.fold import complete, fold, summary
 from engine.hands import strength_codes
 from events.codec import read_file
+from sim.randplay import random_session
 
 SCENARIOS = Path(__file__).resolve().parents[1].parent / "shared" / "scenarios"
 if not SCENARIOS.is_dir():

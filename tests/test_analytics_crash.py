@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 import analytics
-from analytics.randplay import random_session
 from analytics.sources import JsonlSource, interleave
+from sim.randplay import random_session
 
 ROOT = Path(__file__).resolve().parents[1]
 CHILD = """

@@ -1,6 +1,6 @@
 """Properties: the SQL statistics equal a plain Python fold over the same logs.
 
-Logs are drawn with :mod:`analytics.randplay`, which picks every event from
+Logs are drawn with :mod:`sim.randplay`, which picks every event from
 ``engine.legal.legal_actions`` (so every log is valid), with corrections (``voided``) and
 unfinished sessions among them. The reference fold below is written independently of
 ``analytics.facts``: it first drops withdrawn events (FORMAT.md ``voided``), replays what is left
@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 
 import analytics
 from analytics import queries
-from analytics.randplay import random_session
 from analytics.sources import interleave
 from engine.fold import fold, summary
 from engine.state import apply, initial_state
 from events.model import AnyEvent, Bet, Folded, Saw, Voided, is_derived
+from sim.randplay import random_session
 
 
 def in_force(stream: list[AnyEvent]) -> list[AnyEvent]:

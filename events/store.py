@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 from uuid import UUID
+from uuid_utils.compat import uuid7
 
 from engine.fold import complete, conclude
 from engine.state import State, apply, initial_state
@@ -360,17 +361,13 @@ def same_content(a: AnyEvent, b: AnyEvent) -> bool:
 
 
 def new_ids(n: int) -> list[str]:
-    """``n`` random (version 4) UUIDs as text, in one call to the OS."""
-    raw = bytearray(os.urandom(16 * n))
-    for k in range(6, 16 * n, 16):
-        raw[k] = (raw[k] & 0x0F) | 0x40
-        raw[k + 2] = (raw[k + 2] & 0x3F) | 0x80
-    h = raw.hex()
-    return [
-        f"{h[j : j + 8]}-{h[j + 8 : j + 12]}-{h[j + 12 : j + 16]}-"
-        f"{h[j + 16 : j + 20]}-{h[j + 20 : j + 32]}"
-        for j in range(0, 32 * n, 32)
-    ]
+    """``n`` new event ids as text: UUID version 7 (RFC 9562 section 5.7), from ``uuid-utils``.
+
+    Their first 48 bits are the Unix time in milliseconds and they increase within a process, so
+    the store's unique index on ``id`` grows at its end: an append writes one or two of its pages
+    instead of a random page per event (with random version 4 ids, SQLite appends ran about 2.4
+    times slower; ``bench/append.py --ids v4`` measures it)."""
+    return [str(uuid7()) for _ in range(n)]
 
 
 def event_from_row(

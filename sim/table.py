@@ -21,7 +21,7 @@ import random
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Final, Literal
 
 from engine.fold import record
@@ -44,6 +44,7 @@ __all__ = [
     "BY",
     "NAMESPACE",
     "SessionSpec",
+    "event_id",
     "finish",
     "play",
     "simulate",
@@ -53,7 +54,7 @@ __all__ = [
 BY: Final = "simulator"
 """The ``by`` of every simulated event (FORMAT.md envelope)."""
 NAMESPACE: Final = uuid.UUID("5b2a1c7e-8f0d-4e55-9a43-b7a9c1d0e2f3")
-"""Event ids are ``uuid5(NAMESPACE, "<session>/<cards>/<seq>")``: stable across runs."""
+"""The namespace of the name-based bits of simulated event ids (see :func:`event_id`)."""
 MAX_DEALS: Final = 500
 """A guard: a session that has not ended after this many deals is a simulator bug."""
 
@@ -269,6 +270,28 @@ def _shown_only(event: AnyEvent) -> AnyEvent:
     return event
 
 
+def event_id(session: str, cards: str, seq: int, at: datetime | None) -> uuid.UUID:
+    """The id of a simulated event: stable across runs, and time-ordered like the recorder's.
+
+    With a time, a UUID version 7 (RFC 9562 section 5.7) whose 48-bit timestamp is ``at`` in Unix
+    milliseconds, as :func:`events.store.new_ids` gives the events it records, so that the store's
+    unique index on ``id`` grows at its end instead of at a random page per event. Its other 74
+    bits come from ``uuid5(NAMESPACE, "<session>/<cards>/<seq>")``, so the same spec gives the same
+    bytes. Without a time, that ``uuid5`` itself."""
+    named = uuid.uuid5(NAMESPACE, f"{session}/{cards}/{seq}")
+    if at is None:
+        return named
+    epoch = _EPOCH if at.tzinfo is not None else _EPOCH.replace(tzinfo=None)
+    ms = (at - epoch) // timedelta(milliseconds=1)
+    # ms (48 bits) | version 7 (4) | rand_a (12) | variant 0b10 (2) | rand_b (62): the uuid5's
+    # last 76 bits (its variant bits are already 0b10) under the time and version.
+    low = named.int & ((1 << 76) - 1)
+    return uuid.UUID(int=(ms & 0xFFFF_FFFF_FFFF) << 80 | 0x7 << 76 | low)
+
+
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
 def finish(
     events: Iterable[AnyEvent],
     spec: SessionSpec,
@@ -289,7 +312,7 @@ def finish(
             event.model_copy(
                 update={
                     "seq": seq,
-                    "id": uuid.uuid5(NAMESPACE, f"{spec.session}/{spec.cards}/{seq}"),
+                    "id": event_id(spec.session, spec.cards, seq, at),
                     "at": at,
                     "by": spec.by,
                 }

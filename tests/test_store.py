@@ -30,6 +30,7 @@ from store_helpers import (
 )
 
 from engine.fold import complete, fold, summary
+from engine.legal import can_void
 from engine.state import initial_state
 from events.codec import read_file
 from events.errors import BragError, FormatError, RuleViolation
@@ -313,6 +314,25 @@ def test_cached_state_is_never_used_stale(store: EventStore) -> None:
         writer.append("s", [e], writer.last_seq("s"))
     assert a.state("s").seq == b.state("s").seq == state.seq
     assert summary(a.state("s")) == summary(b.state("s")) == summary(state)
+
+
+def test_voids_in_later_batches_walk_back_through_earlier_ones(store: EventStore) -> None:
+    # The store caches states without their undo chain (engine.state.without_history): each
+    # batch holding a voided folds the session again from the log, so a void may reach back into
+    # a batch stored long before (FORMAT.md voided: the latest recorded event still in force).
+    example = card_example("s")
+    store.append("s", example, 0)  # seq 1..12
+    store.append("s", [Bet(player="A", level=2)], 12)  # 13
+    store.append("s", [Voided(seq=13)], 13)  # 14: A's bet withdrawn
+    store.append("s", [Bet(player="A", level=3)], 14)  # 15
+    store.append("s", [Voided(seq=15)], 15)  # 16
+    assert can_void(store.state("s")) == 12  # now the example's last event is the latest in force
+    store.append("s", [Voided(seq=12)], 16)  # 17: back into the first batch
+    assert summary(store.state("s")) == summary(fold(example[:11]))
+    assert store.state("s").seq == 17 and can_void(store.state("s")) == 11
+    with pytest.raises(FormatError, match="seq 11"):
+        store.append("s", [Voided(seq=12)], 17)  # 12 is withdrawn already; 11 is in force
+    assert store.last_seq("s") == 17
 
 
 def test_random_sessions_deal_by_deal_fold_like_the_engine(store: EventStore) -> None:

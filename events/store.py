@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 from uuid import UUID
+
 from uuid_utils.compat import uuid7
 
 from engine.fold import complete, conclude
@@ -156,34 +157,17 @@ class StoredEvent:
     event itself (envelope filled in: ``id``, ``seq`` (not for ``voided``), ``at``, ``by``), and
     ``stored_at`` (UTC, when the store wrote it).
 
-    Immutable. The rows an append returns build ``event`` and ``id`` on first access (most callers
-    only want the seq)."""
+    Immutable. It keeps the :class:`Row` it was written or read as; the rows an append returns
+    build ``event`` and ``id`` on first access (most callers only want the seq), and cost three
+    attribute stores each (an append returns one per event)."""
 
-    __slots__ = (
-        "_base",
-        "_event",
-        "_id",
-        "at",
-        "by",
-        "position",
-        "seq",
-        "session",
-        "stored_at",
-        "type",
-        "v",
-    )
+    __slots__ = ("_event", "_id", "_row", "position", "stored_at")
 
     position: int
-    session: str
-    seq: int
-    type: str
-    v: int
-    at: datetime | None
-    by: str | None
     stored_at: datetime
-    _id: UUID | str
+    _row: Row
+    _id: UUID | None
     _event: AnyEvent | None
-    _base: AnyEvent | None
 
     def __init__(
         self,
@@ -193,33 +177,63 @@ class StoredEvent:
         id: UUID | str,
         type: str,
         v: int,
-        event: AnyEvent | None,
+        event: AnyEvent,
         at: datetime | None,
         by: str | None,
         stored_at: datetime,
-        base: AnyEvent | None = None,
     ) -> None:
+        """A row read back (``event`` complete, envelope included)."""
         init = object.__setattr__
         init(self, "position", position)
-        init(self, "session", session)
-        init(self, "seq", seq)
-        init(self, "_id", id)
-        init(self, "type", type)
-        init(self, "v", v)
-        init(self, "_event", event)
-        init(self, "_base", base)
-        init(self, "at", at)
-        init(self, "by", by)
         init(self, "stored_at", stored_at)
+        init(self, "_row", Row(session, seq, str(id), type, v, None, None, by, event, at))
+        init(self, "_id", id if isinstance(id, UUID) else None)
+        init(self, "_event", event)
+
+    @classmethod
+    def _written(cls, row: Row, position: int, stored_at: datetime) -> StoredEvent:
+        """The row an append just wrote (``row.event`` may lack its envelope: built lazily)."""
+        out = _new_object(cls)
+        init = object.__setattr__
+        init(out, "position", position)
+        init(out, "stored_at", stored_at)
+        init(out, "_row", row)
+        init(out, "_id", None)
+        init(out, "_event", None)
+        return out
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"StoredEvent is immutable ({name})")
 
     @property
+    def session(self) -> str:
+        return self._row.session
+
+    @property
+    def seq(self) -> int:
+        return self._row.seq
+
+    @property
+    def type(self) -> str:
+        return self._row.type
+
+    @property
+    def v(self) -> int:
+        return self._row.v
+
+    @property
+    def at(self) -> datetime | None:
+        return self._row.at_dt
+
+    @property
+    def by(self) -> str | None:
+        return self._row.by
+
+    @property
     def id(self) -> UUID:
         i = self._id
-        if not isinstance(i, UUID):
-            i = UUID(i)
+        if i is None:
+            i = UUID(self._row.id)
             object.__setattr__(self, "_id", i)
         return i
 
@@ -227,11 +241,11 @@ class StoredEvent:
     def event(self) -> AnyEvent:
         e = self._event
         if e is None:
-            update: dict[str, Any] = {"id": self.id, "at": self.at}
-            if self.type != "voided":
-                update["seq"] = self.seq
-            assert self._base is not None
-            e = self._base.model_copy(update=update)
+            row = self._row
+            update: dict[str, Any] = {"id": self.id, "at": row.at_dt}
+            if row.type != "voided":
+                update["seq"] = row.seq
+            e = row.event.model_copy(update=update)
             object.__setattr__(self, "_event", e)
         return e
 
@@ -305,14 +319,16 @@ class ImportResult:
 
 @dataclass(slots=True)
 class Row:
-    """A row about to be written (backend-neutral): text id, JSON payload, ISO ``at``."""
+    """A row about to be written (backend-neutral): text id, JSON payload, ISO ``at``; or one read
+    back, inside its :class:`StoredEvent` (then ``payload`` and ``at`` are ``None``: ``event`` is
+    complete)."""
 
     session: str
     seq: int
     id: str
     type: str
     v: int
-    payload: str
+    payload: str | None
     at: str | None
     by: str | None
     event: AnyEvent
@@ -692,7 +708,8 @@ class EventStore:
                         "that does not take the store's lock; nothing was stored"
                     ) from None
         self._remember(plan.session, plan.state)
-        return [_stored(r, p, now) for r, p in zip(plan.rows, positions, strict=True)]
+        written = StoredEvent._written
+        return [written(r, p, now) for r, p in zip(plan.rows, positions, strict=True)]
 
     def _plan(self, session: str, events: list[AnyEvent], expected_seq: int) -> Plan:
         """Folds the batch onto the state at ``expected_seq``; builds the rows (no I/O but reading
@@ -753,9 +770,7 @@ class EventStore:
             else:
                 id_text = str(eid)
                 given[id_text] = len(rows)
-            rows.append(
-                Row(session, seq, id_text, e.type, e.v, payload_of(e), t_text, e.by, e, t)
-            )
+            rows.append(Row(session, seq, id_text, e.type, e.v, payload_of(e), t_text, e.by, e, t))
         if state.pending:
             state, derived = conclude(state)
             _add_rows(rows, session, seq, derived, at, at_text)
@@ -907,10 +922,7 @@ def _add_rows(
     return seq
 
 
-def _stored(r: Row, position: int, stored_at: datetime) -> StoredEvent:
-    return StoredEvent(
-        position, r.session, r.seq, r.id, r.type, r.v, None, r.at_dt, r.by, stored_at, base=r.event
-    )
+_new_object = object.__new__
 
 
 def parse_stored_at(value: str | datetime) -> datetime:

@@ -21,7 +21,7 @@ import random
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Final, Literal
 
 from engine.fold import record
@@ -289,7 +289,7 @@ def event_id(session: str, cards: str, seq: int, at: datetime | None) -> uuid.UU
     return uuid.UUID(int=(ms & 0xFFFF_FFFF_FFFF) << 80 | 0x7 << 76 | low)
 
 
-_EPOCH: Final = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def finish(

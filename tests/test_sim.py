@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import io
 import random
+import uuid
 from collections import Counter
+from datetime import datetime, timedelta, timezone
 from fractions import Fraction
 from pathlib import Path
 
@@ -130,6 +132,21 @@ def test_same_seed_same_bytes() -> None:
     c = [_text(s) for s in generate(43, 5, (2, 10), "shown")]
     assert a != c
     assert _text(simulate_session(9, 6)) == _text(simulate_session(9, 6))
+
+
+def test_event_ids_are_version_7_from_the_event_time_and_stable() -> None:
+    # Time-ordered ids keep the store's unique id index growing at its end (events.store.new_ids).
+    at = datetime(2026, 9, 24, 19, 30, 5, 250_000, tzinfo=timezone(timedelta(hours=1)))
+    one = sim.table.event_id("2026-09-24-top-1", "all", 7, at)
+    assert one.version == 7 and one.variant == uuid.RFC_4122
+    assert one.int >> 80 == 1_790_274_605_250  # 18:30:05.250 UTC in Unix milliseconds (timegm)
+    assert one == sim.table.event_id("2026-09-24-top-1", "all", 7, at)
+    assert one != sim.table.event_id("2026-09-24-top-1", "shown", 7, at)
+    later = sim.table.event_id("2026-09-24-top-1", "all", 8, at + timedelta(seconds=1))
+    assert later > one
+    named = uuid.uuid5(sim.table.NAMESPACE, "2026-09-24-top-1/all/7")
+    assert sim.table.event_id("2026-09-24-top-1", "all", 7, None) == named
+    assert one.int & ((1 << 76) - 1) == named.int & ((1 << 76) - 1)
 
 
 def test_cli_writes_byte_identical_files(tmp_path: Path) -> None:

@@ -54,6 +54,7 @@ from events.store import (
     StoreError,
     StoreUnavailable,
     UnknownSession,
+    new_ids,
     open_store,
 )
 
@@ -314,6 +315,14 @@ def test_cached_state_is_never_used_stale(store: EventStore) -> None:
         writer.append("s", [e], writer.last_seq("s"))
     assert a.state("s").seq == b.state("s").seq == state.seq
     assert summary(a.state("s")) == summary(b.state("s")) == summary(state)
+
+
+def test_new_ids_are_time_ordered_version_7() -> None:
+    ids = [uuid.UUID(x) for x in new_ids(2000)]
+    assert all(u.version == 7 for u in ids) and len(set(ids)) == 2000
+    assert ids == sorted(ids)  # increasing within the process, also within one millisecond
+    now_ms = datetime.now(UTC).timestamp() * 1000
+    assert abs((ids[0].int >> 80) - now_ms) < 60_000
 
 
 def test_voids_in_later_batches_walk_back_through_earlier_ones(store: EventStore) -> None:

@@ -175,8 +175,10 @@ def _cell(key: str, row: dict[str, Any]) -> str:
         return "yes" if v else ""
     n = row.get(f"{key}_n")
     if isinstance(v, float):
-        text = f"{v:.0%}" if ("rate" in key or "share" in key) else f"{v:.2f}"
-        return f"{text} of {n}" if n is not None else text
+        if "rate" in key or "share" in key:  # a share of n: "99.6% of 231" (not rounded to 100%)
+            text = f"{v:.0%}" if v in (0.0, 1.0) else f"{v:.1%}"
+            return f"{text} of {n}" if n is not None else text
+        return f"{v:.2f} over {n}" if n is not None else f"{v:.2f}"  # an average over n
     if key == "net_per_deal" and v not in ("", None):
         # An average: shown to two decimals (exact in JSON and CSV), rounded without a float.
         f = Fraction(v)

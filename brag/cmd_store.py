@@ -24,11 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.fold import replay
-from engine.narrate import sentence
-from engine.state import Phase, PlayerState, State
+from engine.narrate import pretty_cards, sentence
+from engine.state import Phase, PlayerState, State, card_texts
 from events.amounts import amount_text
 from events.errors import BragError
 from events.model import (
+    PotCarried,
+    PotWon,
     SessionStarted,
 )
 from events.store import (
@@ -328,11 +330,9 @@ def status(p: PlayerState, state: State) -> str:
         word = "seen" if p.seen else "blind"
     cards = ""
     if p.hands and p.hands[-1].cards is not None and not p.folded:
-        cards = " " + " ".join(p.hands[-1].texts() or ())
+        cards = " " + pretty_cards(p.hands[-1].texts() or ())
     elif p.shown:
-        from engine.state import card_texts
-
-        cards = " " + " ".join(card_texts(p.shown))
+        cards = " " + pretty_cards(card_texts(p.shown))
     return f"{word} {amount_text(state.paid_in_deal(p.name))}{cards}"
 
 
@@ -362,24 +362,33 @@ def cmd_replay(args: argparse.Namespace) -> int:
     t.add_column("turn")
     for name in first.seats:
         t.add_column(name)
+    ended: str | None = None  # how the deal asked for ended: its pot_won / pot_carried sentence
     for k, (row, ev, st) in enumerate(zip(rows, events, states, strict=True)):
         if args.deal is not None and st.deals != args.deal:
             continue
         before = states[k - 1] if k else st
+        if type(ev) in (PotWon, PotCarried):
+            ended = sentence(before, ev, st)
         in_deal = st.phase in (Phase.BETTING, Phase.SHOWDOWN)
         by_name = {p.name: p for p in st.players}
         cells = [status(by_name[n], st) if n in by_name else "" for n in first.seats]
         t.add_row(
             str(row.seq),
             sentence(before, ev, st),
-            amount_text(st.pot),
+            amount_text(st.pot_on_table),
             str(st.level) if st.level is not None and in_deal else "",
             (st.turn_name or "") if in_deal else "",
             *cells,
             style="bold" if row.derived else None,
         )
     console.print(t)
-    if last.finished:
+    if args.deal is not None:
+        console.print(
+            f"deal {args.deal}: {ended}"
+            if ended
+            else f"deal {args.deal} is in progress: pot on the table {amount_text(last.pot)}"
+        )
+    elif last.finished:
         console.print(f"the session is over; its winner(s) (RULES 1.5): {', '.join(last.winners)}")
     else:
         console.print(

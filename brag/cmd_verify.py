@@ -62,8 +62,9 @@ def print_summary(name: str, out: dict[str, Any]) -> None:
     finished = "finished" if out["finished"] else "not finished"
     pot = amount_text(parse_amount(out["pot"]))
     console.print(
-        f"[bold]{name}[/]: valid. {out['deals']} deals, {out['resolved_pots']} resolved pots, "
-        f"{out['carried_pots']} carried; {finished}; pot on the table {pot}"
+        f"[bold]{name}[/]: valid. {_count(out['deals'], 'deal')}, "
+        f"{_count(out['resolved_pots'], 'resolved pot')}, {out['carried_pots']} carried; "
+        f"{finished}; pot on the table {pot}"
     )
     deals = Table(title="Deals")
     for col in ("deal", "dealer", "result", "winner", "pot", "showdown"):
@@ -86,3 +87,8 @@ def print_summary(name: str, out: dict[str, Any]) -> None:
     for p, v in out["nets"].items():
         nets.add_row(p + (" (winner)" if p in winners else ""), amount_text(parse_amount(v)))
     console.print(nets)
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 deal``, ``2 deals``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

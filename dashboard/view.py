@@ -335,7 +335,7 @@ def table_view(state: State, viewer: str | None = None, text: str = "") -> Table
         session=state.session,
         table=state.table,
         deal=state.deals,
-        pot=state.pot,
+        pot=state.pot_on_table,
         level=state.level if state.phase in (Phase.BETTING, Phase.SHOWDOWN) else None,
         turn=state.turn_name if state.phase in (Phase.BETTING, Phase.SHOWDOWN) else None,
         dealer=state.dealer_name
@@ -371,7 +371,7 @@ def event_rows(
                 "step": k - sl.start + 1,
                 "seq": e.seq if e.seq is not None else k + 1,
                 "event": sentence(before, e, states[k]),
-                "pot": amount(states[k].pot),
+                "pot": amount(states[k].pot_on_table),
                 "current": k == current,
             }
         )

@@ -207,6 +207,15 @@ class State:
         """The pot on the table, in stake units (a carried pot included)."""
         return Fraction(self.pot_t, self.scale)
 
+    @property
+    def pot_on_table(self) -> Fraction:
+        """The pot as the table sees it, in stake units: :attr:`pot` plus a pot the rules have
+        just awarded whose ``pot_won`` is still pending (the engine moves the money at the event
+        that decides it; the winner takes it at ``pot_won``, RULES 5.6 and 5.9). Replays show this
+        one, so the pot leaves the table on the ``pot_won`` line, not one line before."""
+        awarded = sum((d.amount for d in self.pending if isinstance(d, PotWon)), Fraction(0))
+        return self.pot + awarded
+
     def net(self, player: str) -> Fraction:
         """Everything won minus everything paid over the session (RULES 1.5), in stake units."""
         i = self.seat(player)
@@ -389,6 +398,12 @@ def _check_paid(state: State, given: Fraction | None, ticks: int, rule: str, who
         )
 
 
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _fmt(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
@@ -447,7 +462,8 @@ def apply(state: State, event: AnyEvent) -> State:
     if state.phase is Phase.OVER:
         raise _viol(
             "1.4",
-            f"the session ended with pot {state.rules.pots}; nothing may follow"
+            f"the session ended when its {_ordinal(state.rules.pots)} pot was resolved; "
+            "nothing may follow"
             + (f" ({who}'s {event.type})" if (who := getattr(event, "player", None)) else ""),
             getattr(event, "player", None),
         )

@@ -49,3 +49,19 @@ def test_verify_refuses_an_empty_log(tmp_path: Path, capsys: object) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n\n", encoding="utf-8")
     assert main(["verify", str(empty), "--json"]) == 1
+
+
+def test_stats_cells_show_shares_and_averages_with_their_counts() -> None:
+    from brag.cmd_analytics import _cell
+
+    row = {
+        "blind_rate": 230 / 231,
+        "blind_rate_n": 231,
+        "see_rate": 1.0,
+        "see_rate_n": 4,
+        "avg_bets_before_looking": 816 / 231,
+        "avg_bets_before_looking_n": 231,
+    }
+    assert _cell("blind_rate", row) == "99.6% of 231"  # not rounded up to 100%
+    assert _cell("see_rate", row) == "100% of 4"
+    assert _cell("avg_bets_before_looking", row) == "3.53 over 231"  # an average, not a share

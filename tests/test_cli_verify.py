@@ -146,6 +146,7 @@ def test_human_table_shows_the_outcomes_and_the_nets(
     assert main(["verify", write(tmp_path, CARD_EXAMPLE)]) == 0
     out = capsys.readouterr().out
     assert "valid" in out and "Nets" in out
+    assert "valid. 1 deal, 1 resolved pot, 0 carried" in " ".join(out.split())
     rows = {
         ln.split("│")[1].strip(): ln.split("│")[2].strip()
         for ln in out.splitlines()

@@ -110,6 +110,20 @@ def test_sentences_of_the_card_example() -> None:
     assert texts[-1] == "B wins the pot of 12 at the showdown with a run (5♠ 6♥ 7♦)"
 
 
+def test_the_pot_leaves_the_table_on_the_pot_won_step() -> None:
+    # The engine moves the money at B's last shown card (pot_won pending); the picture and the
+    # step list keep the pot on the table until the pot_won step (State.pot_on_table).
+    rp = Replay.of(stream("card_example"))
+    last_shown, won = len(rp.events) - 2, len(rp.events) - 1
+    assert rp.states[last_shown].pot == 0 and rp.states[last_shown].pending  # already awarded
+    assert rp.states[last_shown].pot_on_table == 12
+    sl = rp.slices[1]  # deal 1; steps count from 1 within the deal
+    assert rp.view(rp.position(1, last_shown - sl.start + 1)).pot == 12
+    assert rp.view(rp.position(1, won - sl.start + 1)).pot == 0
+    rows = view.event_rows(rp.events, rp.states, sl)
+    assert [r["pot"] for r in rows[-2:]] == ["12", "0"]
+
+
 def test_every_scenario_has_a_sentence_for_every_step() -> None:
     for path in sorted(SCENARIOS.glob("*.jsonl")):
         try:

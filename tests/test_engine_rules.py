@@ -185,7 +185,8 @@ def test_1_4_session_ends_after_the_eighth_resolved_pot_and_1_5_shared_win() -> 
     assert isinstance(end, SessionEnded)
     assert end.nets == {"A": 0, "B": 0} and end.winners == ("A", "B")
     # Nothing may follow (RULES 1.4).
-    refused([*log, dealt()], "1.4")
+    err = refused([*log, dealt()], "1.4")
+    assert "ended when its 8th pot was resolved" in err.message, err.message
     refused([*log, bet("A", 1)], "1.4", "A")
 
 

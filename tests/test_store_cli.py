@@ -59,6 +59,14 @@ def test_import_export_sessions_replay(tmp_path: Path, capsys: pytest.CaptureFix
     ):
         assert text in out, text
     assert "seen 7" in out  # what A has paid in the deal after seeing
+    # The pot stays on the table until the pot_won line (engine State.pot_on_table) ...
+    shown = next(line for line in out.splitlines() if line.startswith("│  15 │"))
+    won = next(line for line in out.splitlines() if line.startswith("│  16 │"))
+    assert [c.strip() for c in shown.split("│")][3] == "12", shown
+    assert [c.strip() for c in won.split("│")][3] == "0", won
+    assert "5♠ 6♥ 7♦" in won  # cards as the sentences write them (not 5s 6h 7d)
+    # ... and a deal's replay ends with how that deal ended, not with the session's state.
+    assert out.rstrip().splitlines()[-1].startswith("deal 1: B wins the pot of 12 at the showdown")
 
 
 @pytest.mark.parametrize(

@@ -328,7 +328,7 @@ def _run(args: argparse.Namespace, base: Path) -> int:
         "bragbook": "bragbook EventStore.append (validated)",
         "es-application": "eventsourcing SQLiteApplicationRecorder",
         "es-aggregate": "eventsourcing SQLiteAggregateRecorder",
-        "plain": "plain sqlite3 executemany (the limit)",
+        "plain": "plain sqlite3 executemany, our rows (the limit)",
     }
     rates: dict[int, dict[str, float]] = {}
     slices = max(1, min(args.slices, len(sessions)))

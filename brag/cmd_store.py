@@ -85,7 +85,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         parents=[common],
         help="list the stored sessions",
         description="A table of the stored sessions: id, table, first event time, players, "
-        "deals, resolved pots, finished, winners.",
+        "deals, resolved pots, finished, winners; oldest first (by the recorded time of "
+        "session_started, or by when it was stored for a log without times).",
     )
     p.add_argument("--json", action="store_true", help="one JSON object per session")
     p.set_defaults(func=cmd_sessions)
@@ -263,7 +264,12 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     with _open(args) as store:
-        infos = store.sessions()
+        # Oldest first: the recorded start, else when the session was stored (store.sessions()
+        # lists them in the order they were stored, which puts a log imported late anywhere).
+        infos = sorted(
+            store.sessions(),
+            key=lambda i: (i.started is None, i.started.timestamp() if i.started else 0),
+        )
         where = store.where
     if args.json:
         for i in infos:

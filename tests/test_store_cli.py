@@ -110,3 +110,19 @@ def test_reading_commands_do_not_create_a_store(
         code, _, err = run(capsys, "--db", str(typo), *argv)
         assert code == 1 and "no event store at" in err
     assert not typo.exists()
+
+
+def test_sessions_are_listed_oldest_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The card example has no times (dated by its import, today); the season's sessions were
+    # recorded in September and November 2026, and are imported after it, newest first.
+    db = str(tmp_path / "club.db")
+    season = Path(__file__).resolve().parents[1] / "data" / "season"
+    files = [SCENARIOS / "card_example.jsonl"]
+    files += [season / "2026-11-20-back-1.jsonl", season / "2026-09-24-top-1.jsonl"]
+    code, _, _ = run(capsys, "--db", db, "import", *map(str, files))
+    assert code == 0
+    code, out, _ = run(capsys, "--db", db, "sessions", "--json")
+    order = [json.loads(line)["session"] for line in out.splitlines()]
+    assert order == ["2026-09-24-top-1", "2026-11-20-back-1", "card-example"]

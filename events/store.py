@@ -304,13 +304,15 @@ class SessionInfo:
 
 @dataclass(frozen=True, slots=True)
 class ImportResult:
-    """What ``import_log`` did: ``stored`` new events; ``unchanged`` events already in the store."""
+    """What ``import_log`` did: ``stored`` new events; ``unchanged`` events already in the store,
+    ``other_ids`` of them stored under other ids than the file gives (the stored ids are kept)."""
 
     session: str
     stored: int
     unchanged: int
     events: int
     last_seq: int
+    other_ids: int = 0
 
     @property
     def skipped(self) -> int:
@@ -859,7 +861,9 @@ class EventStore:
         The whole file is checked first (any error → nothing stored, the error names the line,
         the event and the rule). A session already stored with the same events is unchanged; one
         whose stream is a prefix of the file gets the rest; any difference is an
-        :class:`ImportConflict`."""
+        :class:`ImportConflict`. Events are compared by content: the same event stored under
+        another id (an earlier export from another device, or the bundled data of an earlier
+        version, whose ids were version 5) counts as already stored, and keeps its stored id."""
         if isinstance(source, str | os.PathLike):
             lines = read_file(os.fspath(source))
         else:
@@ -872,24 +876,21 @@ class EventStore:
         session = first.session
         events = [s.event for s in steps]
         existing = self._load(session)
+        other_ids = 0
         for k, (s, e) in enumerate(zip(existing, events, strict=False)):
-            same = same_content(s.event, e)
-            if not same or (e.id is not None and e.id != s.id):
+            if not same_content(s.event, e):
                 line = steps[k].line
                 where = f"line {line}: " if line is not None else ""
-                what = (
-                    f"the same event under another id ({s.id})"
-                    if same
-                    else f"a different event ({s.type})"
-                )
                 raise ImportConflict(
-                    f"{where}session {session!r} is already stored with {what} at seq {s.seq}; "
-                    "nothing was stored",
+                    f"{where}session {session!r} is already stored with a different event "
+                    f"({s.type}) at seq {s.seq}; nothing was stored",
                     session=session,
                 )
+            if e.id is not None and e.id != s.id:
+                other_ids += 1
         n_old = len(existing)
         if n_old >= len(events):
-            return ImportResult(session, 0, len(events), len(events), n_old)
+            return ImportResult(session, 0, len(events), len(events), n_old, other_ids)
         cause_at: list[datetime | None] = []
         at: datetime | None = None
         for e in events:
@@ -903,7 +904,7 @@ class EventStore:
         }
         plan = Plan(session, n_old, rows, steps[-1].state, given)
         stored = self._write(plan, retry=False)
-        return ImportResult(session, len(stored), n_old, len(events), len(events))
+        return ImportResult(session, len(stored), n_old, len(events), len(events), other_ids)
 
 
 def _add_rows(

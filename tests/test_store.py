@@ -478,6 +478,29 @@ def test_import_appends_to_a_stored_prefix_and_refuses_a_different_log(
     assert store.last_position() == n
 
 
+def test_import_of_the_same_events_under_other_ids_changes_nothing(store: EventStore) -> None:
+    # An earlier export from another device, or the bundled season of an earlier version (its ids
+    # were version 5): the same events under other ids are already stored; the stored ids stay.
+    def with_new_ids(lines: list[str]) -> list[str]:
+        return [json.dumps({**json.loads(x), "id": str(uuid.uuid4())}) for x in lines]
+
+    lines = (SCENARIOS / "card_example.jsonl").read_text().splitlines()
+    first = with_new_ids(lines[:9])
+    store.import_log(first)
+    kept = [str(r.id) for r in store.read("card-example")]
+    assert kept == [json.loads(x)["id"] for x in first]
+    again = with_new_ids(lines)  # the whole session, every id different
+    result = store.import_log(again)
+    assert (result.stored, result.unchanged, result.other_ids) == (16 - 9, 9, 9)
+    rows = store.read("card-example")
+    assert [str(r.id) for r in rows[:9]] == kept  # the stored ids are kept
+    assert [str(r.id) for r in rows[9:15]] == [json.loads(x)["id"] for x in again[9:15]]
+    n = store.last_position()
+    result = store.import_log(with_new_ids(lines))
+    assert (result.stored, result.unchanged, result.other_ids) == (0, 16, 15)  # pot_won: no id
+    assert store.last_position() == n
+
+
 def result_events(lines: list[str]) -> list[Any]:
     from events.codec import read_events
 

@@ -167,6 +167,19 @@ def _public(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _share(v: float) -> str:
+    """A share as a percentage to one decimal that reads 0% or 100% only when it is exactly so
+    (4999/5000 is ">99.9%", not "100.0%")."""
+    if v in (0.0, 1.0):
+        return f"{v:.0%}"
+    text = f"{v:.1%}"
+    if text == "100.0%":
+        return ">99.9%"
+    if text == "0.0%":
+        return "<0.1%"
+    return text
+
+
 def _cell(key: str, row: dict[str, Any]) -> str:
     v = row.get(key)
     if v is None:
@@ -175,8 +188,8 @@ def _cell(key: str, row: dict[str, Any]) -> str:
         return "yes" if v else ""
     n = row.get(f"{key}_n")
     if isinstance(v, float):
-        if "rate" in key or "share" in key:  # a share of n: "99.6% of 231" (not rounded to 100%)
-            text = f"{v:.0%}" if v in (0.0, 1.0) else f"{v:.1%}"
+        if "rate" in key or "share" in key:  # a share of n: "99.6% of 231"
+            text = _share(v)
             return f"{text} of {n}" if n is not None else text
         return f"{v:.2f} over {n}" if n is not None else f"{v:.2f}"  # an average over n
     if key == "net_per_deal" and v not in ("", None):

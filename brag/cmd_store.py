@@ -155,12 +155,13 @@ def _console(*, stderr: bool = False) -> Any:
 
 
 def _summary(path: str, r: ImportResult) -> str:
+    ids = f"; {r.other_ids} under other ids, which are kept" if r.other_ids else ""
     if r.stored == 0:
-        return f"{path}: session {r.session}: unchanged ({r.unchanged} events already stored)"
+        return f"{path}: session {r.session}: unchanged ({r.unchanged} events already stored{ids})"
     if r.unchanged:
         return (
             f"{path}: session {r.session}: stored {r.stored} new events after the "
-            f"{r.unchanged} already stored (seq {r.last_seq})"
+            f"{r.unchanged} already stored (seq {r.last_seq}{ids})"
         )
     return f"{path}: session {r.session}: stored {r.stored} events"
 
@@ -389,11 +390,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
     console.print(t)
     if args.deal is not None:
-        console.print(
-            f"deal {args.deal}: {ended}"
-            if ended
-            else f"deal {args.deal} is in progress: pot on the table {amount_text(last.pot)}"
-        )
+        # Whether the deal ended is the final state's say (a voided may have withdrawn a pot_won
+        # shown above); its last pot_won / pot_carried line is then the one in force.
+        if ended and any(o.deal == args.deal for o in last.outcomes):
+            console.print(f"deal {args.deal}: {ended}")
+        else:
+            console.print(
+                f"deal {args.deal} is in progress: pot on the table {amount_text(last.pot)}"
+            )
     elif last.finished:
         console.print(f"the session is over; its winner(s) (RULES 1.5): {', '.join(last.winners)}")
     else:

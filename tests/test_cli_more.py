@@ -64,4 +64,7 @@ def test_stats_cells_show_shares_and_averages_with_their_counts() -> None:
     }
     assert _cell("blind_rate", row) == "99.6% of 231"  # not rounded up to 100%
     assert _cell("see_rate", row) == "100% of 4"
+    assert _cell("blind_rate", {"blind_rate": 4999 / 5000}) == ">99.9%"
+    assert _cell("blind_rate", {"blind_rate": 1 / 3000}) == "<0.1%"
+    assert _cell("blind_rate", {"blind_rate": 0.0}) == "0%"
     assert _cell("avg_bets_before_looking", row) == "3.53 over 231"  # an average, not a share

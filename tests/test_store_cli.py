@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -115,14 +116,47 @@ def test_reading_commands_do_not_create_a_store(
 def test_sessions_are_listed_oldest_first(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The card example has no times (dated by its import, today); the season's sessions were
-    # recorded in September and November 2026, and are imported after it, newest first.
+    # brag sessions sorts by the recorded start (store.sessions() lists them as stored).
     db = str(tmp_path / "club.db")
     season = Path(__file__).resolve().parents[1] / "data" / "season"
-    files = [SCENARIOS / "card_example.jsonl"]
-    files += [season / "2026-11-20-back-1.jsonl", season / "2026-09-24-top-1.jsonl"]
-    code, _, _ = run(capsys, "--db", db, "import", *map(str, files))
+    names = ["2026-11-20-back-1", "2026-09-24-top-1", "2026-10-01-top-1"]
+    code, _, _ = run(capsys, "--db", db, "import", *(str(season / f"{n}.jsonl") for n in names))
     assert code == 0
     code, out, _ = run(capsys, "--db", db, "sessions", "--json")
     order = [json.loads(line)["session"] for line in out.splitlines()]
-    assert order == ["2026-09-24-top-1", "2026-11-20-back-1", "card-example"]
+    assert order == ["2026-09-24-top-1", "2026-10-01-top-1", "2026-11-20-back-1"]
+
+
+def test_import_of_a_session_stored_under_other_ids_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A store filled from the bundled season of an earlier version (other ids): unchanged.
+    db = str(tmp_path / "club.db")
+    src = Path(__file__).resolve().parents[1] / "data" / "season" / "2026-09-24-top-1.jsonl"
+    lines = src.read_text().splitlines()
+    old = tmp_path / "old.jsonl"
+    old.write_text(
+        "".join(json.dumps({**json.loads(x), "id": str(uuid.uuid4())}) + "\n" for x in lines)
+    )
+    assert run(capsys, "--db", db, "import", str(old))[0] == 0
+    code, out, _ = run(capsys, "--db", db, "import", str(src))
+    assert code == 0
+    n = len(lines)
+    assert f"unchanged ({n} events already stored; {n} under other ids, which are kept)" in out
+
+
+def test_replay_of_a_deal_whose_pot_was_voided_says_it_is_in_progress(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from events.model import Voided
+    from events.store import open_store
+
+    db = str(tmp_path / "club.db")
+    assert run(capsys, "--db", db, "import", str(SCENARIOS / "card_example.jsonl"))[0] == 0
+    code, out, _ = run(capsys, "--db", db, "replay", "card-example", "--deal", "1")
+    assert out.rstrip().splitlines()[-1].startswith("deal 1: B wins the pot of 12")
+    with open_store(db) as store:  # B's last shown card (seq 15) withdrawn, and its pot_won
+        store.append("card-example", [Voided(seq=15)], 16)
+    code, out, _ = run(capsys, "--db", db, "replay", "card-example", "--deal", "1")
+    assert code == 0 and "B wins the pot of 12" in out  # the withdrawn line is still listed
+    assert out.rstrip().splitlines()[-1] == "deal 1 is in progress: pot on the table 12"

@@ -103,6 +103,17 @@ DEAL_COLUMNS = (
     "events",
     "end_position",
 )
+HAND_COLUMNS = (
+    "hand_cards",
+    "hand_category",
+    "hand_strength",
+    "hand_beats",
+    "hand_wins",
+    "hand_ties",
+    "hand_losses",
+)
+"""The shown hand of a player-deal row (all ``None`` when no three cards were shown)."""
+
 PLAYER_DEAL_COLUMNS = (
     "session",
     "deal",
@@ -125,13 +136,7 @@ PLAYER_DEAL_COLUMNS = (
     "net_t",
     "won",
     "left_how",
-    "hand_cards",
-    "hand_category",
-    "hand_strength",
-    "hand_beats",
-    "hand_wins",
-    "hand_ties",
-    "hand_losses",
+    *HAND_COLUMNS,
 )
 
 
@@ -473,15 +478,7 @@ class SessionFolder:
                 pd["hand_ties"].append(hs.ties)
                 pd["hand_losses"].append(hs.losses)
             else:
-                for col in (
-                    "hand_cards",
-                    "hand_category",
-                    "hand_strength",
-                    "hand_beats",
-                    "hand_wins",
-                    "hand_ties",
-                    "hand_losses",
-                ):
+                for col in HAND_COLUMNS:
                     pd[col].append(None)
 
     # --- the session's standing ----------------------------------------------------------------

@@ -58,7 +58,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from engine.fold import complete
 from engine.state import initial_state
 from events.model import AnyEvent, is_derived
-from events.store import EventStore, new_ids, open_store, payload_of
+from events.store import EventStore, open_store, payload_of
+from events.store import _rows as store_rows
 from events.store_sql import INSERT_COLUMNS, TABLE
 
 Row = tuple[str, int, str, str, int, str, str | None, str | None, str]
@@ -81,18 +82,14 @@ def sessions_from_random(n: int, seed: str) -> list[list[list[AnyEvent]]]:
 
 
 def rows_of(session: str, chunks: list[list[AnyEvent]], stored_at: str) -> list[list[Row]]:
-    """The rows our store writes for these deals (ids: the event's, else fresh)."""
+    """The rows our store writes for these deals (built by the store's own ``_rows``)."""
+    rows, _ = store_rows(session, 0, [e for chunk in chunks for e in chunk])
     out: list[list[Row]] = []
-    seq = 0
     for chunk in chunks:
-        fresh = iter(new_ids(len(chunk)))
-        batch: list[Row] = []
-        for e in chunk:
-            seq += 1
-            at = e.at.isoformat() if e.at is not None else None
-            eid = str(e.id) if e.id is not None else next(fresh)
-            batch.append((session, seq, eid, e.type, e.v, payload_of(e), at, e.by, stored_at))
-        out.append(batch)
+        batch, rows = rows[: len(chunk)], rows[len(chunk) :]
+        out.append(
+            [(r.session, r.seq, r.id, r.type, r.v, r.payload, r.at, r.by, stored_at) for r in batch]
+        )
     return out
 
 

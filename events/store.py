@@ -718,16 +718,11 @@ class EventStore:
         the prefix when the cache is stale).
 
         This loop runs for every event appended; it tests classes with ``type(e) is ...`` rather
-        than pydantic's ``isinstance`` (a Python-level check, several per event otherwise) and
-        builds each row as soon as its event is accepted."""
+        than pydantic's ``isinstance`` (a Python-level check, several per event otherwise)."""
         history = any(type(e) is Voided for e in events)
         state = self._state_at(session, expected_seq, history=history)
-        rows: list[Row] = []
-        given: dict[str, int] = {}
+        out: list[AnyEvent] = []
         seen: dict[int, AnyEvent] = {}
-        at: datetime | None = None
-        at_text: str | None = None
-        seq = expected_seq
         for k, e in enumerate(events, start=1):
             cls = type(e)
             eid = e.id
@@ -747,62 +742,23 @@ class EventStore:
                         f"this batch is for session {session!r}, not {e.session!r}",  # type: ignore[union-attr]
                         field="session",
                     )
-                if cls not in _DERIVED_CLASSES:
-                    if state.pending:
-                        state, derived = conclude(state)
-                        seq = _add_rows(rows, session, seq, derived, at, at_text)
-                    if e.at is not at:
-                        at = e.at
-                        at_text = at.isoformat() if at is not None else None
+                if cls not in _DERIVED_CLASSES and state.pending:
+                    state, derived = conclude(state)
+                    out += derived
                 state = apply(state, e)
-                if e.seq is not None and cls is not Voided and e.seq != seq + 1:
+                expect = expected_seq + len(out) + 1
+                if e.seq is not None and cls is not Voided and e.seq != expect:
                     raise FormatError(
-                        f"seq {e.seq} given, but this event would be seq {seq + 1}", field="seq"
+                        f"seq {e.seq} given, but this event would be seq {expect}", field="seq"
                     )
             except BragError as err:
                 raise err.at(line=k, event=e.type) from None
-            seq += 1
-            t = e.at
-            if t is None:
-                t, t_text = at, at_text
-            else:
-                t_text = at_text if t is at else t.isoformat()
-            if eid is None:
-                id_text = new_ids(1)[0]
-            else:
-                id_text = str(eid)
-                given[id_text] = len(rows)
-            rows.append(Row(session, seq, id_text, e.type, e.v, payload_of(e), t_text, e.by, e, t))
+            out.append(e)
         if state.pending:
             state, derived = conclude(state)
-            _add_rows(rows, session, seq, derived, at, at_text)
+            out += derived
+        rows, given = _rows(session, expected_seq, out)
         return Plan(session, expected_seq, rows, state, given)
-
-    @staticmethod
-    def _rows(
-        session: str, after: int, events: list[AnyEvent], at: list[datetime | None]
-    ) -> list[Row]:
-        fresh = iter(new_ids(sum(1 for e in events if e.id is None)))
-        rows: list[Row] = []
-        seq = after
-        for k, e in enumerate(events):
-            t = e.at if e.at is not None else at[k]
-            seq += 1
-            rows.append(
-                Row(
-                    session,
-                    seq,
-                    str(e.id) if e.id is not None else next(fresh),
-                    e.type,
-                    e.v,
-                    payload_of(e),
-                    t.isoformat() if t is not None else None,
-                    e.by,
-                    e,
-                    t,
-                )
-            )
-        return rows
 
     def _known(self, session: str, events: list[AnyEvent], found: list[StoredEvent]) -> set[str]:
         """The ids of ``events`` already stored with the same content in ``session``.
@@ -891,36 +847,46 @@ class EventStore:
         n_old = len(existing)
         if n_old >= len(events):
             return ImportResult(session, 0, len(events), len(events), n_old, other_ids)
-        cause_at: list[datetime | None] = []
-        at: datetime | None = None
-        for e in events:
-            if not isinstance(e, _DERIVED):
-                at = e.at
-            cause_at.append(e.at if e.at is not None else at)
-        rest = events[n_old:]
-        rows = self._rows(session, n_old, rest, cause_at[n_old:])
-        given = {
-            r.id: i for i, (r, e) in enumerate(zip(rows, rest, strict=True)) if e.id is not None
-        }
+        # The time of a derived event at the start of the rest is that of its cause, stored already.
+        cause_at = next(
+            (e.at for e in reversed(events[:n_old]) if type(e) not in _DERIVED_CLASSES), None
+        )
+        rows, given = _rows(session, n_old, events[n_old:], cause_at)
         plan = Plan(session, n_old, rows, steps[-1].state, given)
         stored = self._write(plan, retry=False)
         return ImportResult(session, len(stored), n_old, len(events), len(events), other_ids)
 
 
-def _add_rows(
-    rows: list[Row],
-    session: str,
-    seq: int,
-    derived: Sequence[AnyEvent],
-    at: datetime | None,
-    at_text: str | None,
-) -> int:
-    """Appends the rows of the engine's derived events (fresh ids, the time of their cause);
-    returns the last seq."""
-    for d, id_text in zip(derived, new_ids(len(derived)), strict=True):
-        seq += 1
-        rows.append(Row(session, seq, id_text, d.type, d.v, payload_of(d), at_text, d.by, d, at))
-    return seq
+def _rows(
+    session: str, after: int, events: Sequence[AnyEvent], cause_at: datetime | None = None
+) -> tuple[list[Row], dict[str, int]]:
+    """The rows of ``events`` stored after seq ``after``, and the ids their events gave (id text
+    → index in the rows: checked against the store in the write transaction).
+
+    An event's time is its own ``at``, else, for a derived event, that of the recorded event
+    that caused it (``cause_at`` for derived events before the first recorded one); events
+    without an id get :func:`new_ids`."""
+    rows: list[Row] = []
+    given: dict[str, int] = {}
+    cause_text = cause_at.isoformat() if cause_at is not None else None
+    for seq, e in enumerate(events, start=after + 1):
+        t = e.at
+        if type(e) not in _DERIVED_CLASSES:
+            if t is not cause_at:
+                cause_at = t
+                cause_text = t.isoformat() if t is not None else None
+            t_text = cause_text
+        elif t is None:
+            t, t_text = cause_at, cause_text
+        else:
+            t_text = t.isoformat()
+        if e.id is None:
+            id_text = new_ids(1)[0]
+        else:
+            id_text = str(e.id)
+            given[id_text] = len(rows)
+        rows.append(Row(session, seq, id_text, e.type, e.v, payload_of(e), t_text, e.by, e, t))
+    return rows, given
 
 
 _new_object = object.__new__

@@ -212,6 +212,46 @@ def _wide_console() -> Any:
     return Console(width=width)
 
 
+def _table(title: str, headers: list[tuple[str, str]], rows: list[list[str]]) -> Any:
+    from rich.table import Table
+
+    table = Table(title=title)
+    for text, justify in headers:
+        table.add_column(text, justify=justify)  # type: ignore[arg-type]
+    for r in rows:
+        table.add_row(*r)
+    return table
+
+
+def fitted_tables(
+    console: Any, title: str, headers: list[tuple[str, str]], rows: list[list[str]]
+) -> list[Any]:
+    """The table, or, when it is wider than the console, several tables of consecutive columns,
+    each led by the first (key) column, so that every cell is shown whole (rich would otherwise
+    squeeze 17 statistics into an 80-column terminal as ``…``). Later parts are titled
+    "(continued)"."""
+    from rich.measure import Measurement
+
+    def width(cols: list[int]) -> int:
+        t = _table("", [headers[c] for c in cols], [[r[c] for c in cols] for r in rows])
+        return Measurement.get(console, unlimited, t).maximum
+
+    unlimited = console.options.update_width(1_000_000)
+    groups: list[list[int]] = [[0]]
+    for c in range(1, len(headers)):
+        if len(groups[-1]) > 1 and width([*groups[-1], c]) > console.width:
+            groups.append([0])
+        groups[-1].append(c)
+    return [
+        _table(
+            title if k == 0 else f"{title} (continued)" if title else "",
+            [headers[c] for c in cols],
+            [[r[c] for c in cols] for r in rows],
+        )
+        for k, cols in enumerate(groups)
+    ]
+
+
 def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
     public = _public(name, rows)
     if fmt == "json":
@@ -223,28 +263,25 @@ def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
             w.writeheader()
             w.writerows(public)
         return
-    from rich.table import Table
-
     from analytics.queries import columns
 
+    console = _wide_console()
     shown = [c.name for c in columns(name)]
     if name == "player_stats" and 0 < len(public) <= 6:
-        # Few players: one column each, one line per statistic (fits a terminal).
-        table = Table(title=title)
-        table.add_column("statistic")
-        for r in public:
-            table.add_column(str(r["player"]), justify="right")
-        for k in shown[1:]:
-            table.add_row(k.replace("_", " "), *(_cell(k, r) for r in public))
-        _wide_console().print(table)
-        return
-    table = Table(title=title)
-    for k in shown:
-        table.add_column(k.replace("_", " "), justify="left" if k in ("player", "session",
-                         "category", "kind") else "right")  # fmt: skip
-    for r in public:
-        table.add_row(*(_cell(k, r) for k in shown))
-    _wide_console().print(table)
+        # Few players: one column each, one line per statistic.
+        headers = [("statistic", "left")] + [(str(r["player"]), "right") for r in public]
+        cells = [[k.replace("_", " "), *(_cell(k, r) for r in public)] for k in shown[1:]]
+    else:
+        headers = [
+            (
+                k.replace("_", " "),
+                "left" if k in ("player", "session", "category", "kind") else "right",
+            )
+            for k in shown
+        ]
+        cells = [[_cell(k, r) for k in shown] for r in public]
+    for table in fitted_tables(console, title, headers, cells):
+        console.print(table)
     if not public:
         print("(no ended deals yet)")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from brag.cli import main
 
@@ -68,3 +69,32 @@ def test_stats_cells_show_shares_and_averages_with_their_counts() -> None:
     assert _cell("blind_rate", {"blind_rate": 1 / 3000}) == "<0.1%"
     assert _cell("blind_rate", {"blind_rate": 0.0}) == "0%"
     assert _cell("avg_bets_before_looking", row) == "3.53 over 231"  # an average, not a share
+
+
+def test_stats_on_an_80_column_terminal_are_split_not_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nine players do not fit one 80-column table: the statistics come as several tables, each
+    led by the player, every cell whole (rich alone would cut them to ``…``)."""
+    db = str(tmp_path / "brag.db")
+    for name in ("card_example", "seed002_open_example", "seed002_blind_example"):
+        assert main(["import", "--db", db, str(DATA / f"{name}.jsonl")]) == 0
+    season = DATA.parent / "season" / "2026-09-24-top-1.jsonl"  # four more players
+    assert main(["import", "--db", db, str(season)]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["stats", "--db", db]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in out
+    tables = out.count("┏")
+    assert tables >= 3
+    assert out.count("(continued)") == tables - 1
+    # Every statistic's header is there, and player A's row in every part.
+    for header in ("net per deal", "blind rate", "payer win rate", "biggest pot won"):
+        assert header in " ".join(out.split())
+    assert sum(1 for line in lines if line.startswith("│ A ")) == tables
+    # A's net over the three examples, whole: -7 (RULES 5.10) + 97 (seed 002 open) - 12 (blind).
+    row = next(line for line in lines if line.startswith("│ A "))
+    assert row.split("│")[4].strip() == "78"

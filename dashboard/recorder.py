@@ -14,12 +14,14 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from datetime import datetime
+from typing import Literal, TypeVar
 
 from engine.legal import LegalAction, can_void, legal_actions
 from engine.state import Phase, State, card_texts
 from events.cards import FULL_PACK
 from events.model import (
+    AnyEvent,
     DealerChosen,
     RecordedEvent,
     Rules,
@@ -36,6 +38,7 @@ __all__ = [
     "complete",
     "free_cards",
     "parse_seats",
+    "stamped",
     "start_events",
     "undo",
 ]
@@ -117,6 +120,24 @@ def complete(
     data = e.model_dump(exclude_none=True)
     data.update(update)
     return type(e).model_validate(data)
+
+
+_E = TypeVar("_E", bound=AnyEvent)
+
+
+def stamped(events: Sequence[_E], at: datetime | None = None) -> list[_E]:
+    """``events`` with ``at`` (FORMAT.md: when it happened at the table) set to ``at``; by
+    default the recording device's clock now, to the second, with its UTC offset
+    (``2026-11-29T22:31:05+00:00``). An event that already has a time keeps it. Raises
+    ValueError for a time without an offset. Without times, a session recorded live would seem,
+    once exported and imported elsewhere, to have started when it was imported."""
+    when = at if at is not None else datetime.now().astimezone().replace(microsecond=0)
+    if when.tzinfo is None:
+        raise ValueError("a recorded time needs its UTC offset (FORMAT.md at)")
+    out: list[_E] = []
+    for e in events:
+        out.append(e if e.at is not None else e.model_copy(update={"at": when}))  # type: ignore[arg-type]
+    return out
 
 
 def random_order(rng: random.Random | None = None) -> tuple[str, ...]:

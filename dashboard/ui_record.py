@@ -74,12 +74,13 @@ def show_flash() -> None:
 
 
 def append(session: str, events: Sequence[AnyEvent], expected_seq: int) -> bool:
-    """Appends ``events`` after ``expected_seq`` (the last seq the organiser saw) and leaves a
-    message for the next run of the page. True when stored. Safe inside a widget callback."""
+    """Appends ``events`` after ``expected_seq`` (the last seq the organiser saw), each timed now
+    (:func:`dashboard.recorder.stamped`), and leaves a message for the next run of the page. True
+    when stored. Safe inside a widget callback."""
     from events.store import ConcurrencyConflict
 
     try:
-        stored = cache.append(session, events, expected_seq)
+        stored = cache.append(session, recorder.stamped(events), expected_seq)
     except ConcurrencyConflict as err:
         flash(
             "warning",

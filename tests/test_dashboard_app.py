@@ -237,6 +237,10 @@ def test_recording_appends_exactly_the_events_clicked(
         types = [e.type for e in store.events("friday")]
         assert types == ["session_started", "dealer_chosen", "shuffled", "dealt", "looked", "bet"]
         assert store.events("friday")[-1].by == "organiser"
+        # Each event is timed as recorded (FORMAT.md at), with the device's UTC offset.
+        times = [e.at for e in store.events("friday")]
+        assert all(t is not None and t.utcoffset() is not None for t in times), times
+        assert times == sorted(times)  # type: ignore[type-var]
     undo = next(b for b in at.button if b.key and b.key.startswith("undo-"))
     assert undo.label == "Undo: Ann bets level 2: pays 1, half the level, being blind"
     undo.click().run()

@@ -287,6 +287,27 @@ def test_undo_is_a_voided_of_the_latest_recorded_event() -> None:
     assert recorder.undo(start.final) is None
 
 
+def test_recorded_events_are_timed_unless_they_already_are() -> None:
+    """FORMAT.md ``at``: the Record page times what it records (with the device's UTC offset), so
+    a session recorded live keeps its times through export and import."""
+    from datetime import UTC, datetime, timedelta, timezone
+
+    rp = Replay.of(stream("card_example")[:9], recorded=True)
+    undo = recorder.undo(rp.final)
+    assert undo is not None and undo.at is None
+    earlier = datetime(2026, 11, 27, 21, 0, tzinfo=timezone(timedelta(hours=1)))
+    kept = Voided(seq=9, at=earlier)
+    when = datetime(2026, 11, 29, 22, 31, 5, tzinfo=UTC)
+    out = recorder.stamped([undo, kept], when)
+    assert [e.at for e in out] == [when, earlier]
+    assert out[0].seq == 9 and undo.at is None  # a copy: the event given is unchanged
+    now = recorder.stamped([undo])[0].at
+    assert now is not None and now.utcoffset() is not None and now.microsecond == 0
+    assert abs(now - datetime.now(UTC)) < timedelta(minutes=1)
+    with pytest.raises(ValueError, match="offset"):
+        recorder.stamped([undo], datetime(2026, 11, 29, 22, 31))
+
+
 def test_start_events_and_seats() -> None:
     assert recorder.parse_seats(" Ann, Bob\nCal\n\n") == ("Ann", "Bob", "Cal")
     started, chosen = recorder.start_events("s", ("Ann", "Bob"), "shown", rng=random.Random(1))

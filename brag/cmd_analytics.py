@@ -119,14 +119,18 @@ def _open(args: argparse.Namespace, *, refresh: bool, rebuild: bool = False) -> 
     import analytics
 
     path = args.analytics or default_analytics(args.db)
+    # No store (a mistyped --db): say so before connecting, which would create the file.
+    stale = refresh and not _store_exists(args.db)
+    if stale and (rebuild or not os.path.exists(path)):
+        raise SystemExit(
+            f"brag: no event store at {args.db} (store sessions first: brag import FILE...)"
+        )
     try:
         con = analytics.connect(path)
     except duckdb.Error as err:  # e.g. another process holds the file for writing
         raise SystemExit(f"brag: cannot open the analytics file {path}: {err}") from None
     if refresh:
-        if not _store_exists(args.db):
-            if rebuild or not os.path.exists(path):
-                raise SystemExit(f"brag: no event store at {args.db}")
+        if stale:
             print(f"brag: no event store at {args.db}; showing {path} as it is", file=sys.stderr)
             return con
         from analytics.sources import open_source

@@ -121,7 +121,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not args.quiet:
         dt = time.perf_counter() - t0
         print(
-            f"{n} sessions, {deals} deals, {events} events {sink.where} in {dt:.1f}s",
+            f"{n} session{'' if n == 1 else 's'}, {deals} deals, {events} events in "
+            f"{dt:.1f}s; {sink.where}",
             file=sys.stderr,
         )
     return 0
@@ -150,14 +151,25 @@ class _StoreSink:
                 "the event store is not available in this version; use --out DIR"
             ) from None
         self.store = open_store(url)
-        self.where = f"stored in {url}"
+        self.new = self.known = 0
+
+    @property
+    def where(self) -> str:
+        """What was stored: the same seed again finds its sessions already there (their event
+        ids are the simulator's, so appending them again is a no-op)."""
+        known = f" ({self.known} were stored already)" if self.known else ""
+        return f"{self.new} new events stored in {self.store.where}{known}"
 
     def put(self, stream: list[AnyEvent]) -> None:
         from sim.batch import deal_chunks
 
         first = stream[0]
         session = getattr(first, "session", "session")
+        before = self.store.last_seq(session)
         seq = 0
         for chunk in deal_chunks(stream):
             self.store.append(session, chunk, seq)
             seq += len(chunk)
+        added = self.store.last_seq(session) - before
+        self.new += added
+        self.known += len(stream) - added

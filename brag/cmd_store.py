@@ -160,10 +160,14 @@ def _summary(path: str, r: ImportResult) -> str:
         return f"{path}: session {r.session}: unchanged ({r.unchanged} events already stored{ids})"
     if r.unchanged:
         return (
-            f"{path}: session {r.session}: stored {r.stored} new events after the "
+            f"{path}: session {r.session}: stored {_events(r.stored)} new after the "
             f"{r.unchanged} already stored (seq {r.last_seq}{ids})"
         )
-    return f"{path}: session {r.session}: stored {r.stored} events"
+    return f"{path}: session {r.session}: stored {_events(r.stored)}"
+
+
+def _events(n: int) -> str:
+    return "1 event" if n == 1 else f"{n} events"
 
 
 @one_line_errors
@@ -216,11 +220,12 @@ def cmd_import(args: argparse.Namespace) -> int:
                 line = _summary(path, r)
                 (progress.console if show else out).print(line, soft_wrap=True)
             progress.advance(task)
-    if len(files) > 1:
-        out.print(
-            f"{len(files)} files: {stored} stored, {unchanged} unchanged, {refused} refused",
-            soft_wrap=True,
-        )
+    files_text = f"{len(files)} files" if len(files) > 1 else "1 file"
+    out.print(
+        f"{files_text}: {stored} stored, {unchanged} unchanged, {refused} refused; "
+        f"store {store.where}",
+        soft_wrap=True,
+    )
     return 1 if refused else 0
 
 
@@ -241,9 +246,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     text = "".join(line + "\n" for line in lines)
     if args.output:
         target = Path(args.output)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
+        if not target.parent.is_dir():
+            raise SystemExit(f"brag export: no folder {str(target.parent)!r} for {args.output}")
+        tmp = target.with_name(target.name + ".tmp")  # a reader never sees half a log
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, target)
+        except OSError as err:
+            tmp.unlink(missing_ok=True)
+            raise SystemExit(f"brag export: cannot write {args.output}: {err.strerror}") from None
         print(f"{args.output}: session {args.session}: {len(lines)} events", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -428,6 +428,11 @@ class SqliteStore(_SqlStore):
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r})"
 
+    @property
+    def where(self) -> str:
+        """The file's absolute path (a relative ``--db`` depends on the working directory)."""
+        return os.path.abspath(self.path)
+
     @contextmanager
     def _errors(self) -> Iterator[None]:
         try:

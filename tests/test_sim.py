@@ -380,7 +380,9 @@ def test_blind_lover_retains_and_rock_does_not(
     assert retained["rock"] == 0
 
 
-def test_simulate_into_the_store_one_deal_per_append(tmp_path: Path) -> None:
+def test_simulate_into_the_store_one_deal_per_append(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``--db``: the sessions go to the store one deal per append; the store's export is the same
     log byte for byte as ``--out`` writes, and running it again changes nothing (same ids)."""
     pytest.importorskip("events.store")
@@ -390,7 +392,11 @@ def test_simulate_into_the_store_one_deal_per_append(tmp_path: Path) -> None:
     args = ["simulate", "--players", "2-10", "--sessions", "3", "--seed", "8", "--quiet"]
     assert main([*args, "--db", str(db)]) == 0
     assert main([*args, "--out", str(tmp_path / "out")]) == 0
-    assert main([*args, "--db", str(db)]) == 0  # idempotent: same ids, nothing new
+    loud = [a for a in args if a != "--quiet"]
+    capsys.readouterr()
+    assert main([*loud, "--db", str(db)]) == 0  # idempotent: same ids, nothing new
+    said = capsys.readouterr().err
+    assert f"; 0 new events stored in {db} (" in said and " were stored already)" in said
     store = open_store(str(db))
     assert [s.session for s in store.sessions()] == [f"sim-8-{k:04d}" for k in range(1, 4)]
     for info in store.sessions():

@@ -26,12 +26,13 @@ def test_import_export_sessions_replay(tmp_path: Path, capsys: pytest.CaptureFix
     code, out, err = run(capsys, "import", good, bad, "--db", db)  # --db after the command
     assert code == 1
     assert f"{good}: session card-example: stored 16 events" in out
-    assert "2 files: 1 stored, 0 unchanged, 1 refused" in out
+    assert f"2 files: 1 stored, 0 unchanged, 1 refused; store {db}" in out  # which store
     assert f"{bad}: invalid, nothing stored: line 8, bet: RULES 5.5:" in err
     assert "Traceback" not in err
 
     code, out, _ = run(capsys, "--db", db, "import", good)
     assert code == 0 and "unchanged (16 events already stored)" in out
+    assert f"1 file: 0 stored, 1 unchanged, 0 refused; store {db}" in out
 
     code, out, _ = run(capsys, "--db", db, "sessions")
     assert code == 0 and "card-example" in out and "A, B, C, D" in out
@@ -105,12 +106,26 @@ def test_empty_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 def test_reading_commands_do_not_create_a_store(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A typo in --db must not silently make an empty store."""
+    """A typo in --db must not silently make an empty store (nor an empty statistics file)."""
     typo = tmp_path / "clbu.db"
     for argv in (["sessions"], ["export", "x"], ["replay", "x"]):
         code, _, err = run(capsys, "--db", str(typo), *argv)
         assert code == 1 and "no event store at" in err
-    assert not typo.exists()
+    for argv in (["stats"], ["leaderboard"]):
+        with pytest.raises(SystemExit, match="no event store at"):
+            main(["--db", str(typo), *argv])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_export_to_a_missing_folder_names_the_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "club.db")
+    run(capsys, "--db", db, "import", str(SCENARIOS / "card_example.jsonl"))
+    target = tmp_path / "no" / "such" / "x.jsonl"
+    with pytest.raises(SystemExit, match=r"no folder .*such'? for .*x\.jsonl$"):
+        main(["--db", db, "export", "card-example", "-o", str(target)])
+    assert not (tmp_path / "no").exists()
 
 
 def test_sessions_are_listed_oldest_first(

@@ -17,6 +17,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from brag.tables import fitted_tables
 from events.amounts import amount_text, format_amount
 
 FORMATS = ("table", "json", "csv")
@@ -214,46 +215,6 @@ def _wide_console() -> Any:
 
     width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS") or 200)
     return Console(width=width)
-
-
-def _table(title: str, headers: list[tuple[str, str]], rows: list[list[str]]) -> Any:
-    from rich.table import Table
-
-    table = Table(title=title)
-    for text, justify in headers:
-        table.add_column(text, justify=justify)  # type: ignore[arg-type]
-    for r in rows:
-        table.add_row(*r)
-    return table
-
-
-def fitted_tables(
-    console: Any, title: str, headers: list[tuple[str, str]], rows: list[list[str]]
-) -> list[Any]:
-    """The table, or, when it is wider than the console, several tables of consecutive columns,
-    each led by the first (key) column, so that every cell is shown whole (rich would otherwise
-    squeeze 17 statistics into an 80-column terminal as ``…``). Later parts are titled
-    "(continued)"."""
-    from rich.measure import Measurement
-
-    def width(cols: list[int]) -> int:
-        t = _table("", [headers[c] for c in cols], [[r[c] for c in cols] for r in rows])
-        return Measurement.get(console, unlimited, t).maximum
-
-    unlimited = console.options.update_width(1_000_000)
-    groups: list[list[int]] = [[0]]
-    for c in range(1, len(headers)):
-        if len(groups[-1]) > 1 and width([*groups[-1], c]) > console.width:
-            groups.append([0])
-        groups[-1].append(c)
-    return [
-        _table(
-            title if k == 0 else f"{title} (continued)" if title else "",
-            [headers[c] for c in cols],
-            [[r[c] for c in cols] for r in rows],
-        )
-        for k, cols in enumerate(groups)
-    ]
 
 
 def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:

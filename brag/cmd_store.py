@@ -273,7 +273,7 @@ def _time(info: SessionInfo) -> str:
 
 @one_line_errors
 def cmd_sessions(args: argparse.Namespace) -> int:
-    from rich.table import Table
+    from brag.tables import fitted_tables
 
     with _open(args) as store:
         # Oldest first: the recorded start, else when the session was stored (store.sessions()
@@ -308,30 +308,33 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     if not infos:
         console.print(f"no sessions in {where}", highlight=False)
         return 0
-    t = Table(title=f"Sessions in {where}", title_justify="left")
-    for col, just in (
+    # Split into parts led by the session id (what `replay` and `export` take) when the
+    # terminal is too narrow, never cut; players last, as the widest column.
+    headers = [
         ("session", "left"),
-        ("table", "left"),
         ("first event", "left"),
-        ("players", "left"),
+        ("table", "left"),
         ("deals", "right"),
         ("resolved pots", "right"),
         ("finished", "left"),
         ("winners", "left"),
-    ):
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
-    for i in infos:
-        t.add_row(
+        ("players", "left"),
+    ]
+    rows = [
+        [
             i.session,
-            i.table or "",
             _time(i),
-            ", ".join(i.players),
+            i.table or "",
             str(i.deals),
             str(i.resolved_pots),
             "yes" if i.finished else "no",
             ", ".join(i.winners),
-        )
-    console.print(t)
+            ", ".join(i.players),
+        ]
+        for i in infos
+    ]
+    for t in fitted_tables(console, f"Sessions in {where}", headers, rows, title_justify="left"):
+        console.print(t)
     return 0
 
 

@@ -213,11 +213,11 @@ def test_leaderboard_shared_win(con: duckdb.DuckDBPyConnection) -> None:
         ("B", 0, 1, True, 2),
     ]
     rows = queries.leaderboard(con, session="card-example")
-    assert [(r["player"], r["place"], r["top"], r["winner"]) for r in rows] == [
-        ("B", 1, True, False),  # leads, but the session is not over (RULES 1.4)
-        ("C", 2, False, False),
-        ("D", 2, False, False),
-        ("A", 4, False, False),
+    assert [(r["player"], r["place"], r["top"], r["winner"], r["shared_by"]) for r in rows] == [
+        ("B", 1, True, False, 1),  # leads, but the session is not over (RULES 1.4)
+        ("C", 2, False, False, None),  # shared_by only where the highest net is held
+        ("D", 2, False, False, None),
+        ("A", 4, False, False, None),
     ]
     overall = {r["player"]: r for r in queries.overall_leaderboard(con)}
     # "eight" is the only finished session A and B share: 1/2 each.

@@ -175,3 +175,24 @@ def test_replay_of_a_deal_whose_pot_was_voided_says_it_is_in_progress(
     code, out, _ = run(capsys, "--db", db, "replay", "card-example", "--deal", "1")
     assert code == 0 and "B wins the pot of 12" in out  # the withdrawn line is still listed
     assert out.rstrip().splitlines()[-1] == "deal 1 is in progress: pot on the table 12"
+
+
+def test_sessions_on_an_80_column_terminal_keep_the_ids_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session id is what ``replay`` and ``export`` take: a narrow terminal splits the table
+    into parts led by the id rather than cutting it to ``2026-0…``."""
+    db = str(tmp_path / "club.db")
+    season = Path(__file__).resolve().parents[1] / "data" / "season"
+    files = sorted(season.glob("*.jsonl"))[:3]
+    run(capsys, "--db", db, "import", *map(str, files))
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, "--db", db, "sessions")
+    assert code == 0
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "…" not in out
+    parts = out.count("┏")
+    assert parts >= 2 and out.count("(continued)") == parts - 1
+    for f in files:  # each id whole, once per part
+        assert sum(1 for line in lines if line.startswith(f"│ {f.stem} ")) == parts
+    assert "Jean, Margaret, Colin, Sandra" in out  # 2026-09-24-top-1's seats, whole

@@ -104,7 +104,7 @@ ORDER BY net_num DESC, player;
 -- col: place | place | RULES 1.5 | 1 + the number of players with a higher net.
 -- col: top | yes/no | RULES 1.5 | Holds the highest net of the session.
 -- col: winner | yes/no | RULES 1.5 | The session is over and the player holds the highest net.
--- col: shared_by | players | RULES 1.5 | How many players hold the highest net (a shared win when above 1).
+-- col: shared_by | players | RULES 1.5 | On the rows holding the highest net: how many players hold it (a shared win when above 1); empty on the others.
 WITH sp AS (
     SELECT sp.session, sp.seat, sp.player, sp.net_t * ($den // sp.den) AS net_num,
            s.finished, s.deals
@@ -118,7 +118,7 @@ ranked AS (
     FROM sp
 )
 SELECT session, finished, player, net_num, deals, place, top, top AND finished AS winner,
-       count(*) FILTER (WHERE top) OVER (PARTITION BY session) AS shared_by
+       CASE WHEN top THEN count(*) FILTER (WHERE top) OVER (PARTITION BY session) END AS shared_by
 FROM ranked
 ORDER BY session, place, seat;
 

@@ -74,17 +74,23 @@ def _analytics_path(args: argparse.Namespace) -> str:
     return default_analytics(args.db)
 
 
+def port_is_free(port: int, address: str = "localhost") -> bool:
+    """Whether nothing listens on ``port`` (a port left in TIME_WAIT by an earlier run is free)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((address, port))
+        except OSError:
+            return False
+    return True
+
+
 def free_port(preferred: int, address: str = "localhost") -> int:
     """``preferred`` when nothing listens there, else the next free one of the 20 after it, else
-    a free port the OS picks. A port left in TIME_WAIT by an earlier run counts as free."""
+    a free port the OS picks."""
     for port in range(preferred, preferred + 21):
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                s.bind((address, port))
-                return port
-            except OSError:
-                continue
+        if port_is_free(port, address):
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((address, 0))
         return int(s.getsockname()[1])
@@ -115,6 +121,13 @@ def streamlit_command(port: int, address: str = "localhost") -> list[str]:
 
 def serve(db: str, analytics: str, port: int | None, address: str = "localhost") -> int:
     """Runs the dashboard in the foreground until Ctrl-C; returns its exit status."""
+    if port is not None and not port_is_free(port, address):
+        print(
+            f"brag: port {port} on {address} is in use (another dashboard?); give another "
+            "--port, or none to take a free one",
+            file=sys.stderr,
+        )
+        return 1
     chosen = port if port is not None else free_port(DEFAULT_PORT, address)
     env = dict(os.environ, BRAG_DB=db, BRAG_ANALYTICS=analytics)
     print(f"Bragbook dashboard: http://{address}:{chosen}  (store {db}; Ctrl-C stops it)")

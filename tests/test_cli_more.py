@@ -98,3 +98,24 @@ def test_stats_on_an_80_column_terminal_are_split_not_cut(
     # A's net over the three examples, whole: -7 (RULES 5.10) + 97 (seed 002 open) - 12 (blind).
     row = next(line for line in lines if line.startswith("│ A "))
     assert row.split("│")[4].strip() == "78"
+
+
+def test_dashboard_on_a_busy_port_is_one_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An explicit --port that something listens on: refused before anything is started or
+    announced (no URL printed for a server that will not come up)."""
+    import socket
+
+    from brag.cmd_app import free_port, port_is_free, serve
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as busy:
+        busy.bind(("localhost", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert not port_is_free(port)
+        assert free_port(port) != port
+        assert serve(str(tmp_path / "brag.db"), str(tmp_path / "a.duckdb"), port) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and f"port {port} on localhost is in use" in err
+    assert list(tmp_path.iterdir()) == []

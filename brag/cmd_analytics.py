@@ -114,12 +114,22 @@ def _store_exists(db: str) -> bool:
     return os.path.exists(path)
 
 
-def _open(args: argparse.Namespace, *, refresh: bool, rebuild: bool = False) -> Any:
+def _open(
+    args: argparse.Namespace, *, refresh: bool, rebuild: bool = False, create: bool = False
+) -> Any:
+    """The DuckDB projection beside ``--db`` (or ``--analytics``), brought up to date from the
+    store when ``refresh``. Reading without refreshing needs the file (``create``: the refresh
+    command makes it); nothing is created for a store that does not exist (a mistyped ``--db``)."""
     import duckdb
 
     import analytics
 
     path = args.analytics or default_analytics(args.db)
+    if not refresh and not create and not os.path.exists(path):
+        raise SystemExit(
+            f"brag: no statistics file at {path} (leave out --no-refresh to build it from the "
+            "store, or run brag analytics refresh)"
+        )
     # No store (a mistyped --db): say so before connecting, which would create the file.
     stale = refresh and not _store_exists(args.db)
     if stale and (rebuild or not os.path.exists(path)):
@@ -232,6 +242,11 @@ def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
 
     console = _wide_console()
     shown = [c.name for c in columns(name)]
+    keys = 1
+    if name == "leaderboard":  # a row is a session's player: both lead every part
+        shown.remove("player")
+        shown.insert(1, "player")
+        keys = 2
     if name == "player_stats" and 0 < len(public) <= 6:
         # Few players: one column each, one line per statistic.
         headers = [("statistic", "left")] + [(str(r["player"]), "right") for r in public]
@@ -245,7 +260,7 @@ def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
             for k in shown
         ]
         cells = [[_cell(k, r) for k in shown] for r in public]
-    for table in fitted_tables(console, title, headers, cells):
+    for table in fitted_tables(console, title, headers, cells, keys=keys):
         console.print(table)
     if not public:
         print("(no ended deals yet)")
@@ -298,7 +313,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 def cmd_refresh(args: argparse.Namespace) -> int:
     import analytics
 
-    con = _open(args, refresh=False)
+    con = _open(args, refresh=False, create=True)
     from analytics.sources import open_source
 
     if not _store_exists(args.db):

@@ -14,6 +14,7 @@ allow recording, ``BRAG_ORGANISER_SECRET`` (or ``organiser_secret`` in Streamlit
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import socket
@@ -32,7 +33,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     opts = argparse.ArgumentParser(add_help=False)
     opts.add_argument(
         "--port",
-        type=int,
+        type=_port,
         help=f"the port on localhost (default {DEFAULT_PORT}, or the next free one)",
     )
     opts.add_argument(
@@ -75,14 +76,27 @@ def _analytics_path(args: argparse.Namespace) -> str:
 
 
 def port_is_free(port: int, address: str = "localhost") -> bool:
-    """Whether nothing listens on ``port`` (a port left in TIME_WAIT by an earlier run is free)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
+    """False only when something listens on ``port`` (``EADDRINUSE``; a port left in TIME_WAIT by
+    an earlier run is free). Any other trouble (an IPv6 or unknown address, a privileged port) is
+    left to the server, which says what it is."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind((address, port))
-        except OSError:
-            return False
+    except OSError as err:
+        return err.errno != errno.EADDRINUSE
     return True
+
+
+def _port(text: str) -> int:
+    """``--port``: a TCP port, 1 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {port}")
+    return port
 
 
 def free_port(preferred: int, address: str = "localhost") -> int:

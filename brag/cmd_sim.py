@@ -158,7 +158,8 @@ class _StoreSink:
         """What was stored: the same seed again finds its sessions already there (their event
         ids are the simulator's, so appending them again is a no-op)."""
         known = f" ({self.known} were stored already)" if self.known else ""
-        return f"{self.new} new events stored in {self.store.where}{known}"
+        new = "1 new event" if self.new == 1 else f"{self.new} new events"
+        return f"{new} stored in {self.store.where}{known}"
 
     def put(self, stream: list[AnyEvent]) -> None:
         from sim.batch import deal_chunks

@@ -254,7 +254,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             os.replace(tmp, target)
         except OSError as err:
             tmp.unlink(missing_ok=True)
-            raise SystemExit(f"brag export: cannot write {args.output}: {err.strerror}") from None
+            why = err.strerror or str(err)
+            raise SystemExit(f"brag export: cannot write {args.output}: {why}") from None
         print(f"{args.output}: session {args.session}: {len(lines)} events", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -25,13 +25,17 @@ def fitted_tables(
     title: str,
     headers: list[tuple[str, str]],
     rows: list[list[str]],
+    *,
+    keys: int = 1,
     **options: Any,
 ) -> list[Any]:
     """The table, or, when it is wider than the console, several tables of consecutive columns,
-    each led by the first (key) column, so that every cell is shown whole (rich would otherwise
-    squeeze 17 statistics into an 80-column terminal as ``…``). Later parts are titled
-    "(continued)". ``headers``: (text, justify) per column; ``rows``: the cells as text;
-    ``options``: for each ``rich.table.Table``."""
+    each led by the first ``keys`` columns (what names a row: the player; the session and the
+    player), so that cells are shown whole rather than squeezed to ``…`` (17 statistics on an
+    80-column terminal). A column too wide to share a part with the keys gets a part of its own,
+    where rich wraps it as it must. Later parts are titled "(continued)". ``headers``: (text,
+    justify) per column; ``rows``: the cells as text; ``options``: for each ``rich.table.Table``.
+    No rows: one table of the headers."""
     from rich.measure import Measurement
 
     def width(cols: list[int]) -> int:
@@ -39,11 +43,15 @@ def fitted_tables(
         return Measurement.get(console, unlimited, t).maximum
 
     unlimited = console.options.update_width(1_000_000)
-    groups: list[list[int]] = [[0]]
-    for c in range(1, len(headers)):
-        if len(groups[-1]) > 1 and width([*groups[-1], c]) > console.width:
-            groups.append([0])
-        groups[-1].append(c)
+    lead = list(range(min(keys, len(headers))))
+    groups: list[list[int]] = [list(lead)]
+    if rows:
+        for c in range(len(lead), len(headers)):
+            if len(groups[-1]) > len(lead) and width([*groups[-1], c]) > console.width:
+                groups.append(list(lead))
+            groups[-1].append(c)
+    else:
+        groups[0] = list(range(len(headers)))
     return [
         _table(
             title if k == 0 else f"{title} (continued)" if title else "",

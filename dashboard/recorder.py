@@ -14,8 +14,9 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.legal import LegalAction, can_void, legal_actions
 from engine.state import Phase, State, card_texts
@@ -37,6 +38,7 @@ __all__ = [
     "choices",
     "complete",
     "free_cards",
+    "now_in",
     "parse_seats",
     "stamped",
     "start_events",
@@ -125,12 +127,26 @@ def complete(
 _E = TypeVar("_E", bound=AnyEvent)
 
 
+def now_in(zone: str | None, now: datetime | None = None) -> datetime:
+    """``now`` (default: the clock now), to the second, in the IANA time zone ``zone`` (the
+    organiser's browser's, e.g. ``Europe/London``), else in this machine's own zone when ``zone``
+    is missing or unknown. Always with its UTC offset (FORMAT.md ``at``)."""
+    when = (now if now is not None else datetime.now(UTC)).replace(microsecond=0)
+    if zone:
+        try:
+            return when.astimezone(ZoneInfo(zone))
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return when.astimezone()
+
+
 def stamped(events: Sequence[_E], at: datetime | None = None) -> list[_E]:
     """``events`` with ``at`` (FORMAT.md: when it happened at the table) set to ``at``; by
-    default the recording device's clock now, to the second, with its UTC offset
-    (``2026-11-29T22:31:05+00:00``). An event that already has a time keeps it. Raises
-    ValueError for a time without an offset. Without times, a session recorded live would seem,
-    once exported and imported elsewhere, to have started when it was imported."""
+    default this machine's clock now, to the second, with its UTC offset
+    (``2026-11-29T22:31:05+00:00``; the Record page passes the time in the organiser's browser's
+    zone). An event that already has a time keeps it. Raises ValueError for a time without an
+    offset. Without times, a session recorded live would seem, once exported and imported
+    elsewhere, to have started when it was imported."""
     when = at if at is not None else datetime.now().astimezone().replace(microsecond=0)
     if when.tzinfo is None:
         raise ValueError("a recorded time needs its UTC offset (FORMAT.md at)")

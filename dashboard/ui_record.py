@@ -9,6 +9,7 @@ first and reloads the page with the session as it now stands.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import streamlit as st
@@ -75,12 +76,13 @@ def show_flash() -> None:
 
 def append(session: str, events: Sequence[AnyEvent], expected_seq: int) -> bool:
     """Appends ``events`` after ``expected_seq`` (the last seq the organiser saw), each timed now
-    (:func:`dashboard.recorder.stamped`), and leaves a message for the next run of the page. True
-    when stored. Safe inside a widget callback."""
+    in the organiser's time zone (:func:`device_now`, :func:`dashboard.recorder.stamped`), and
+    leaves a message for the next run of the page. True when stored. Safe inside a widget
+    callback."""
     from events.store import ConcurrencyConflict
 
     try:
-        stored = cache.append(session, recorder.stamped(events), expected_seq)
+        stored = cache.append(session, recorder.stamped(events, device_now()), expected_seq)
     except ConcurrencyConflict as err:
         flash(
             "warning",
@@ -94,6 +96,13 @@ def append(session: str, events: Sequence[AnyEvent], expected_seq: int) -> bool:
         return False
     flash("success", "Recorded: " + "; ".join(_describe(session, stored)))
     return True
+
+
+def device_now() -> datetime:
+    """Now in the time zone of the organiser's browser (``st.context.timezone``), so that a phone
+    at the table records the table's local time whatever the server's zone
+    (:func:`dashboard.recorder.now_in`)."""
+    return recorder.now_in(st.context.timezone)
 
 
 def _append(session: str, events: Sequence[AnyEvent], expected_seq: int) -> None:

@@ -118,4 +118,57 @@ def test_dashboard_on_a_busy_port_is_one_clear_error(
         assert serve(str(tmp_path / "brag.db"), str(tmp_path / "a.duckdb"), port) == 1
     out, err = capsys.readouterr()
     assert out == "" and f"port {port} on localhost is in use" in err
+    # Only a listener makes a port busy: another address's trouble is left to the server.
+    assert port_is_free(port, "no-such-host.invalid")
+
+
+@pytest.mark.parametrize("port", ["0", "70000", "web"])
+def test_dashboard_port_must_be_a_port(port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["dashboard", "--port", port])
+    assert exit_.value.code == 2 and "--port" in capsys.readouterr().err
+
+
+def test_leaderboard_parts_are_led_by_session_and_player(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A leaderboard row is a session's player: on a narrow terminal both lead every part."""
+    db = str(tmp_path / "brag.db")
+    assert main(["import", "--db", db, str(DATA.parent / "season" / "2026-09-24-top-1.jsonl")]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main(["leaderboard", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 60
+    sessions, overall = out.split("Over all finished sessions", 1)
+    assert "Colin" in overall  # then the players over all finished sessions
+    parts = sessions.split("┏")[1:]
+    assert len(parts) >= 2
+    for part in parts:
+        header = part.splitlines()[1]
+        assert [c.strip() for c in header.split("┃")[1:3]] == ["session", "player"]
+        # 2026-09-24-top-1: Colin won with 49 (RULES 1.5), in every part beside the session.
+        assert any(line.startswith("│ 2026-09-24-top-1 │ Colin ") for line in part.splitlines())
+
+
+def test_an_empty_statistic_is_one_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from events.store import open_store
+
+    db = str(tmp_path / "brag.db")
+    open_store(db).close()
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["stats", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert out.count("┏") == 1 and "(continued)" not in out and "(no ended deals yet)" in out
+
+
+def test_no_refresh_without_a_statistics_file_makes_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typo = str(tmp_path / "clbu.db")
+    for argv in (["stats"], ["leaderboard"], ["analytics", "show", "pot_sizes"]):
+        with pytest.raises(SystemExit, match=r"no statistics file at .*clbu\.duckdb"):
+            main(["--db", typo, *argv, "--no-refresh"])
     assert list(tmp_path.iterdir()) == []

@@ -308,6 +308,22 @@ def test_recorded_events_are_timed_unless_they_already_are() -> None:
         recorder.stamped([undo], datetime(2026, 11, 29, 22, 31))
 
 
+def test_recorded_times_are_in_the_organisers_time_zone() -> None:
+    """The Record page passes the browser's IANA zone: a London table in summer records +01:00,
+    whatever the server's zone; no zone or an unknown one falls back to the server's."""
+    from datetime import UTC, datetime
+
+    t = datetime(2026, 7, 1, 12, 0, 0, 123456, tzinfo=UTC)
+    london = recorder.now_in("Europe/London", t)
+    assert london.isoformat() == "2026-07-01T13:00:00+01:00"
+    assert recorder.now_in("Europe/London", t.replace(month=12)).isoformat() == (
+        "2026-12-01T12:00:00+00:00"
+    )
+    for zone in (None, "", "Nowhere/Else", "../etc/passwd"):
+        here = recorder.now_in(zone, t)
+        assert here == t.replace(microsecond=0) and here.utcoffset() is not None
+
+
 def test_start_events_and_seats() -> None:
     assert recorder.parse_seats(" Ann, Bob\nCal\n\n") == ("Ann", "Bob", "Cal")
     started, chosen = recorder.start_events("s", ("Ann", "Bob"), "shown", rng=random.Random(1))

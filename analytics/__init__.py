@@ -4,7 +4,7 @@ What the command line and the dashboard call::
 
     con = analytics.connect("brag.duckdb")          # tables created if missing
     analytics.refresh(store, con)                  # catch up with the store (resumable)
-    analytics.queries.player_stats(con, session=None, player=None)   # list[dict]
+    analytics.queries.player_stats(con, session=None, player=None, table=None)   # list[dict]
     analytics.queries.leaderboard(con, session=None)
     analytics.schema(con); analytics.run_readonly(con, "SELECT ...")
     analytics.export_parquet(con, "out/")

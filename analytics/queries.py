@@ -28,6 +28,7 @@ __all__ = [
     "pot_sizes",
     "run",
     "showdown_hands",
+    "tables",
 ]
 
 STATS = "stats.sql"
@@ -79,11 +80,16 @@ def _money(rows: list[dict[str, Any]], den: int, **sums: str | tuple[str, str]) 
 
 
 def player_stats(
-    con: duckdb.DuckDBPyConnection, session: str | None = None, player: str | None = None
+    con: duckdb.DuckDBPyConnection,
+    session: str | None = None,
+    player: str | None = None,
+    table: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Per player: deals, net, pots won, rates with their counts (``stats.sql`` player_stats)."""
+    """Per player: deals, net, pots won, rates with their counts (``stats.sql`` player_stats);
+    over one session, the sessions played at one ``table`` (``session_started.table``), or all."""
     den = common_den(con)
-    rows = run(con, "player_stats", {"session": session, "player": player, "den": den})
+    params = {"session": session, "player": player, "table_name": table, "den": den}
+    rows = run(con, "player_stats", params)
     _money(
         rows,
         den,
@@ -92,6 +98,15 @@ def player_stats(
         biggest_pot_won="biggest_pot_num",
     )
     return rows
+
+
+def tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The names of the tables the sessions were played at (``session_started.table``), sorted;
+    sessions recorded without one are in no table."""
+    rows = con.execute(
+        "SELECT DISTINCT table_name FROM sessions WHERE table_name IS NOT NULL ORDER BY 1"
+    ).fetchall()
+    return [str(r[0]) for r in rows]
 
 
 def leaderboard(con: duckdb.DuckDBPyConnection, session: str | None = None) -> list[dict[str, Any]]:

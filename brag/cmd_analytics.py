@@ -53,6 +53,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     stats.add_argument("--session", help="one session only")
     stats.add_argument("--player", help="one player only")
+    stats.add_argument(
+        "--table", help="the sessions played at one table only (as recorded, e.g. 'Top table')"
+    )
     stats.add_argument("--format", choices=FORMATS, default="table")
     stats.add_argument("--no-refresh", action="store_true", help="do not read the store first")
     stats.set_defaults(func=cmd_stats)
@@ -288,8 +291,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     con = _open(args, refresh=not args.no_refresh)
     _known(con, args.session, args.player)
-    rows = queries.player_stats(con, session=args.session, player=args.player)
+    if args.table is not None and args.table not in (known := queries.tables(con)):
+        listed = ", ".join(known) if known else "no session records its table"
+        raise SystemExit(f"brag: no table {args.table!r} in the store (tables: {listed})")
+    rows = queries.player_stats(con, session=args.session, player=args.player, table=args.table)
     where = f"session {args.session}" if args.session else "all sessions"
+    if args.table is not None:
+        where += f", table {args.table}"
     _print("player_stats", rows, args.format, f"Players, {where} (rates: share of N)")
     return 0
 

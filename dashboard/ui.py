@@ -421,6 +421,32 @@ def plain_table(rows: list[dict[str, Any]]) -> None:
     st.dataframe(rows, hide_index=True, width="stretch")
 
 
+ALL_TABLES = "All tables"
+
+
+def table_choice(tables: Sequence[str]) -> str | None:
+    """The table whose sessions the statistics cover (``?table=``), or ``None`` for all of them.
+    Shown only when some session records its table (``session_started.table``)."""
+    if not tables:
+        return None
+    options = [ALL_TABLES, *tables]
+    wanted = param("table")
+    st.session_state["pick_table"] = wanted if wanted in tables else ALL_TABLES
+    chosen = st.selectbox(
+        "Sessions played at",
+        options,
+        key="pick_table",
+        on_change=lambda: set_params(
+            table=None
+            if st.session_state["pick_table"] == ALL_TABLES
+            else st.session_state["pick_table"]
+        ),
+        help="The statistics over the sessions of one table, or over every session (the "
+        "examples of the rule card, players A to E, are at no table).",
+    )
+    return None if chosen == ALL_TABLES else str(chosen)
+
+
 def two_players(names: Sequence[str]) -> tuple[str, str | None]:
     """A player, and another to compare with (``?player=`` and ``?vs=``)."""
     a, b = st.columns(2)

@@ -172,3 +172,20 @@ def test_no_refresh_without_a_statistics_file_makes_none(
         with pytest.raises(SystemExit, match=r"no statistics file at .*clbu\.duckdb"):
             main(["--db", typo, *argv, "--no-refresh"])
     assert list(tmp_path.iterdir()) == []
+
+
+def test_stats_at_one_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--table``: the sessions played at that table (``session_started.table``) only; the same
+    numbers as the one session there; an unknown table names the known ones."""
+    db = str(tmp_path / "brag.db")
+    season = DATA.parent / "season"
+    for log in (DATA / "card_example.jsonl", season / "2026-09-24-top-1.jsonl"):
+        assert main(["import", "--db", db, str(log)]) == 0
+    capsys.readouterr()
+    assert main(["stats", "--db", db, "--table", "Top table", "--format", "csv"]) == 0
+    at_table = capsys.readouterr().out
+    assert main(["stats", "--db", db, "--session", "2026-09-24-top-1", "--format", "csv"]) == 0
+    assert at_table == capsys.readouterr().out
+    assert "\nA," not in at_table and "\nColin,1,8,49," in at_table  # RULES 1.5: Colin won 49
+    with pytest.raises(SystemExit, match=r"no table 'Top' in the store \(tables: Top table\)"):
+        main(["stats", "--db", db, "--table", "Top"])

@@ -326,6 +326,19 @@ def test_players_side_by_side(store_url: str) -> None:
     assert columns == ["statistic", "Jean", "Colin"]
 
 
+def test_players_at_one_table(store_url: str) -> None:
+    """?table= narrows the statistics to the sessions played at that table: the rule card's
+    example (players A to D, at no table) drops out; ``All tables`` keeps every session."""
+    at = page("players", table="Top table")
+    assert not at.exception
+    assert at.selectbox(key="pick_table").value == "Top table"
+    assert at.selectbox(key="pick_table").options == ["All tables", "Top table"]
+    assert sorted(at.dataframe[0].value["player"]) == ["Colin", "Jean", "Margaret", "Sandra"]
+    every = page("players")
+    assert every.selectbox(key="pick_table").value == "All tables"
+    assert {"A", "Colin"} <= set(every.dataframe[0].value["player"])
+
+
 def test_a_digital_table_records_every_card(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,8 +6,8 @@
 -- named in the last field of its "col:" line), so a figure from 3 deals is not read as a trend.
 
 -- name: player_stats
--- about: Each player's play and results over the ended deals (one session with $session, or
--- about: all sessions), best net first.
+-- about: Each player's play and results over the ended deals (one session with $session, the
+-- about: sessions of one table with $table_name, or all sessions), best net first.
 -- col: player | name | RULES 1.3 | The player's name as seated; one name across sessions is one player.
 -- col: sessions | sessions | RULES 1 | Sessions with at least one ended deal for the player.
 -- col: deals | deals | RULES 3.4, 4.1 | Ended deals the player was dealt into (every seated player antes and is dealt).
@@ -56,6 +56,8 @@ WITH agg AS (
     FROM player_session_summary
     WHERE ($session::VARCHAR IS NULL OR session = $session)
       AND ($player::VARCHAR IS NULL OR player = $player)
+      AND ($table_name::VARCHAR IS NULL
+           OR session IN (SELECT session FROM sessions WHERE table_name = $table_name))
     GROUP BY player
 )
 SELECT

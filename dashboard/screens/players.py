@@ -1,5 +1,6 @@
-"""Players: each player's statistics with their counts, net over time, showdown hands beside
-RULES 2.8, blind and see habits; two players side by side."""
+"""Players: each player's statistics with their counts (over every session, or the sessions of
+one table), net over time, showdown hands beside RULES 2.8, blind and see habits; two players
+side by side."""
 
 import streamlit as st
 
@@ -7,12 +8,13 @@ from dashboard import cache, stats_view, ui
 
 st.title("Players")
 
-stats = ui.analytics_or_stop(lambda: cache.stat("player_stats"))
+table = ui.table_choice(ui.analytics_or_stop(lambda: cache.stat("tables")))
+stats = ui.analytics_or_stop(lambda: cache.stat("player_stats", table=table))
 if not stats:
     st.info("No deal has ended yet, so there are no statistics.")
     st.stop()
 
-st.subheader("Every player")
+st.subheader(f"Every player, {table}" if table else "Every player")
 ui.plain_table(stats_view.stats_table(stats))
 
 names = [r["player"] for r in stats]

@@ -37,6 +37,7 @@ from events.store import (
     EventStore,
     ImportResult,
     SessionInfo,
+    StoredEvent,
     StoreError,
     StoreUnavailable,
     UnknownSession,
@@ -342,6 +343,28 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 # --- replay ---------------------------------------------------------------------------------------
 
 
+def _packed(items: list[str], width: int, sep: str = "; ") -> list[str]:
+    """``items`` joined by ``sep`` into lines of at most ``width`` cells, never breaking an item
+    (one longer than ``width`` gets a line of its own)."""
+    from rich.cells import cell_len
+
+    lines: list[str] = []
+    for item in items:
+        if lines and cell_len(lines[-1] + sep + item) <= width:
+            lines[-1] += sep + item
+        else:
+            lines.append(item)
+    return lines
+
+
+def _width(console: Any, renderable: Any) -> int:
+    """The width ``renderable`` takes when nothing limits it (rich's measurement)."""
+    from rich.measure import Measurement
+
+    unlimited = console.options.update_width(1_000_000)
+    return Measurement.get(console, unlimited, renderable).maximum
+
+
 def status(p: PlayerState, state: State) -> str:
     """blind / seen / folded / two hands, what the player paid in this deal, and known cards."""
     if p.folded:
@@ -385,6 +408,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for name in first.seats:
         t.add_column(name)
     ended: str | None = None  # how the deal asked for ended: its pot_won / pot_carried sentence
+    steps: list[tuple[StoredEvent, str, list[str], list[str]]] = []
     for k, (row, ev, st) in enumerate(zip(rows, events, states, strict=True)):
         if args.deal is not None and st.deals != args.deal:
             continue
@@ -393,17 +417,32 @@ def cmd_replay(args: argparse.Namespace) -> int:
             ended = sentence(before, ev, st)
         in_deal = st.phase in (Phase.BETTING, Phase.SHOWDOWN)
         by_name = {p.name: p for p in st.players}
-        cells = [status(by_name[n], st) if n in by_name else "" for n in first.seats]
-        t.add_row(
-            str(row.seq),
-            sentence(before, ev, st),
+        table = [
             amount_text(st.pot_on_table),
             str(st.level) if st.level is not None and in_deal else "",
             (st.turn_name or "") if in_deal else "",
+        ]
+        cells = [status(by_name[n], st) if n in by_name else "" for n in first.seats]
+        steps.append((row, sentence(before, ev, st), table, cells))
+        t.add_row(
+            str(row.seq),
+            steps[-1][1],
+            *table,
             *cells,
             style="bold" if row.derived else None,
         )
-    console.print(t)
+    if _width(console, t) <= console.width:
+        console.print(t)
+    else:  # too narrow for a column per player: each step as a few lines, nothing cut
+        console.print(title, style="italic", soft_wrap=True)
+        for row, text, (pot, level, turn), cells in steps:
+            console.print(f"{row.seq:>4}  {text}", style="bold" if row.derived else None)
+            where = f"pot {pot}" + (f", level {level}" if level else "")
+            where += f", {turn} to act" if turn else ""
+            console.print(f"      {where}")
+            people = [f"{n}: {c}" for n, c in zip(first.seats, cells, strict=True) if c]
+            for line in _packed(people, console.width - 6):
+                console.print("      " + line, soft_wrap=True)
     if args.deal is not None:
         # Whether the deal ended is the final state's say (a voided may have withdrawn a pot_won
         # shown above); its last pot_won / pot_carried line is then the one in force.

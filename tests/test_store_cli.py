@@ -196,3 +196,28 @@ def test_sessions_on_an_80_column_terminal_keep_the_ids_whole(
     for f in files:  # each id whole, once per part
         assert sum(1 for line in lines if line.startswith(f"│ {f.stem} ")) == parts
     assert "Jean, Margaret, Colin, Sandra" in out  # 2026-09-24-top-1's seats, whole
+
+
+def test_replay_on_an_80_column_terminal_is_a_few_lines_per_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four players' columns do not fit 80 columns: each step comes as its sentence, the table
+    (pot, level, whose turn) and the players' status, nothing cut to ``…``."""
+    from rich.cells import cell_len
+
+    db = str(tmp_path / "club.db")
+    season = Path(__file__).resolve().parents[1] / "data" / "season"
+    run(capsys, "--db", db, "import", str(season / "2026-09-24-top-1.jsonl"))
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, "--db", db, "replay", "2026-09-24-top-1", "--deal", "1")
+    assert code == 0 and "…" not in out and "┃" not in out
+    lines = out.splitlines()
+    assert max(cell_len(line) for line in lines) <= 80
+    bet = lines.index("   7  Jean bets level 2: pays 1, half the level, being blind")
+    assert lines[bet + 1] == "      pot 5, level 2, Margaret to act"  # RULES 5.3: blind pays half
+    status = " ".join(lines[bet + 2 : bet + 4])
+    assert "Jean: blind 2 6♣ 9♥ Q♥" in status and "Margaret: seen 1 A♥ 8♠ K♦" in status
+    assert lines[-1].startswith("deal 1: Sandra wins the pot of 14 at the showdown")
+    monkeypatch.setenv("COLUMNS", "250")  # wide enough: the table, a column per player
+    code, out, _ = run(capsys, "--db", db, "replay", "2026-09-24-top-1", "--deal", "1")
+    assert "┃ Jean " in out and "│   7 │ Jean bets level 2" in out

@@ -210,7 +210,7 @@ def _cell(key: str, row: dict[str, Any]) -> str:
             text = _share(v)
             return f"{text} of {n}" if n is not None else text
         return f"{v:.2f} over {n}" if n is not None else f"{v:.2f}"  # an average over n
-    if key == "net_per_deal" and v not in ("", None):
+    if (key == "net_per_deal" or key.endswith("_mean")) and v not in ("", None):
         # An average: shown to two decimals (exact in JSON and CSV), rounded without a float.
         f = Fraction(v)
         return f"{Decimal(f.numerator) / Decimal(f.denominator):.2f}"
@@ -283,7 +283,19 @@ def _known(con: Any, session: str | None, player: str | None) -> None:
             "SELECT 1 FROM session_players WHERE player = ? LIMIT 1", [player]
         ).fetchone()
     ):
-        raise SystemExit(f"brag: no player {player!r} in the store (names are case-sensitive)")
+        folded = con.execute(
+            "SELECT DISTINCT player FROM session_players WHERE lower(player) = lower(?)", [player]
+        ).fetchall()
+        hint = f" (did you mean {folded[0][0]!r}? names are case-sensitive)" if folded else ""
+        raise SystemExit(f"brag: no player {player!r} in the store{hint}")
+    if (
+        session
+        and player
+        and not con.execute(
+            "SELECT 1 FROM session_players WHERE session = ? AND player = ?", [session, player]
+        ).fetchone()
+    ):
+        raise SystemExit(f"brag: {player} did not play in session {session!r}")
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -365,6 +377,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     fn = getattr(queries, args.name)
     import inspect
 
-    accepted = {k: v for k, v in params.items() if k in inspect.signature(fn).parameters}
+    takes = inspect.signature(fn).parameters
+    for k, v in params.items():
+        if v is not None and k not in takes:
+            raise SystemExit(
+                f"brag: {args.name} has no --{k}: it covers every {k} (see --describe)"
+            )
+    _known(con, args.session, args.player)
+    accepted = {k: v for k, v in params.items() if k in takes}
     _print(args.name, fn(con, **accepted), args.format, args.name.replace("_", " "))
     return 0

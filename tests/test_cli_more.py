@@ -69,6 +69,26 @@ def test_stats_cells_show_shares_and_averages_with_their_counts() -> None:
     assert _cell("blind_rate", {"blind_rate": 1 / 3000}) == "<0.1%"
     assert _cell("blind_rate", {"blind_rate": 0.0}) == "0%"
     assert _cell("avg_bets_before_looking", row) == "3.53 over 231"  # an average, not a share
+    # Money averages to two decimals (exact in JSON and CSV); other amounts exact, as ½.
+    assert _cell("pot_mean", {"pot_mean": "56725/606"}) == "93.61"
+    assert _cell("net_per_deal", {"net_per_deal": "-7/3"}) == "-2.33"
+    assert _cell("pot_median", {"pot_median": "27/2"}) == "13½"
+
+
+def test_show_refuses_a_filter_it_does_not_take_and_unknown_names(tmp_path: Path) -> None:
+    db = str(tmp_path / "brag.db")
+    for name in ("card_example", "seed002_open_example"):  # A to D, then A to E
+        assert main(["import", "--db", db, str(DATA / f"{name}.jsonl")]) == 0
+    cases = [
+        (["analytics", "show", "pot_sizes", "--player", "A"], "pot_sizes has no --player"),
+        (["analytics", "show", "pot_sizes", "--session", "nosuch"], "no session 'nosuch'"),
+        (["stats", "--player", "a"], "no player 'a' in the store (did you mean 'A'?"),
+        (["stats", "--player", "E", "--session", "card-example"], "E did not play in session"),
+    ]
+    for argv, message in cases:
+        with pytest.raises(SystemExit) as exit_:
+            main(["--db", db, *argv])
+        assert message in str(exit_.value.code), argv
 
 
 def test_stats_on_an_80_column_terminal_are_split_not_cut(

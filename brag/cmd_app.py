@@ -75,17 +75,41 @@ def _analytics_path(args: argparse.Namespace) -> str:
     return default_analytics(args.db)
 
 
+def _bind(address: str, port: int) -> None:
+    """Binds ``(address, port)`` in the address's own family (IPv4 or IPv6) and lets it go;
+    raises OSError (``socket.gaierror`` for an address that does not resolve)."""
+    problem: OSError | None = None
+    for family, kind, proto, _, where in socket.getaddrinfo(address, port, type=socket.SOCK_STREAM):
+        try:
+            with socket.socket(family, kind, proto) as s:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind(where)
+            return
+        except OSError as err:
+            problem = err
+    raise problem or OSError(f"{address} has no address to serve on")
+
+
 def port_is_free(port: int, address: str = "localhost") -> bool:
     """False only when something listens on ``port`` (``EADDRINUSE``; a port left in TIME_WAIT by
-    an earlier run is free). Any other trouble (an IPv6 or unknown address, a privileged port) is
-    left to the server, which says what it is."""
+    an earlier run is free). Other trouble is :func:`address_problem`'s."""
     try:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.bind((address, port))
+        _bind(address, port)
     except OSError as err:
         return err.errno != errno.EADDRINUSE
     return True
+
+
+def address_problem(address: str) -> str | None:
+    """Why the dashboard cannot be served on ``address`` (unknown, not this machine's), or
+    ``None``."""
+    try:
+        _bind(address, 0)
+    except socket.gaierror:
+        return f"the address {address!r} is unknown"
+    except OSError as err:
+        return f"cannot serve on {address}: {err.strerror or err}"
+    return None
 
 
 def _port(text: str) -> int:
@@ -135,6 +159,10 @@ def streamlit_command(port: int, address: str = "localhost") -> list[str]:
 
 def serve(db: str, analytics: str, port: int | None, address: str = "localhost") -> int:
     """Runs the dashboard in the foreground until Ctrl-C; returns its exit status."""
+    problem = address_problem(address)
+    if problem:
+        print(f"brag: {problem}", file=sys.stderr)
+        return 1
     if port is not None and not port_is_free(port, address):
         print(
             f"brag: port {port} on {address} is in use (another dashboard?); give another "
@@ -168,6 +196,14 @@ def serve(db: str, analytics: str, port: int | None, address: str = "localhost")
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
+    from brag.cmd_analytics import _store_exists
+
+    if not _store_exists(args.db):
+        print(
+            f"brag: no event store at {args.db} yet: the Record page makes it with the first "
+            "session it records (brag run imports the bundled sessions)",
+            file=sys.stderr,
+        )
     return serve(args.db, _analytics_path(args), args.port, args.address)
 
 

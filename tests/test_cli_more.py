@@ -138,8 +138,18 @@ def test_dashboard_on_a_busy_port_is_one_clear_error(
         assert serve(str(tmp_path / "brag.db"), str(tmp_path / "a.duckdb"), port) == 1
     out, err = capsys.readouterr()
     assert out == "" and f"port {port} on localhost is in use" in err
-    # Only a listener makes a port busy: another address's trouble is left to the server.
+    # Only a listener makes a port busy; an address that cannot be served on is said so.
     assert port_is_free(port, "no-such-host.invalid")
+    from brag.cmd_app import address_problem
+
+    assert address_problem("localhost") is None
+    assert (
+        address_problem("no-such-host.invalid") == "the address 'no-such-host.invalid' is unknown"
+    )
+    problem = address_problem("192.0.2.1")  # TEST-NET-1 (RFC 5737): never this machine's
+    assert problem is not None and problem.startswith("cannot serve on 192.0.2.1: ")
+    assert serve(str(tmp_path / "brag.db"), str(tmp_path / "a.duckdb"), None, "192.0.2.1") == 1
+    assert capsys.readouterr().err.startswith("brag: cannot serve on 192.0.2.1")
 
 
 @pytest.mark.parametrize("port", ["0", "70000", "web"])

@@ -15,19 +15,22 @@ Errors are one line on stderr and a non-zero exit, never a traceback (``BRAG_DEB
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
 import sys
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.fold import replay
+from engine.fold import complete, replay
 from engine.narrate import pretty_cards, sentence
 from engine.state import Phase, PlayerState, State, card_texts
 from events.amounts import amount_text
-from events.errors import BragError
+from events.codec import read_file
+from events.errors import BragError, FormatError
 from events.model import (
     PotCarried,
     PotWon,
@@ -124,6 +127,21 @@ def one_line_errors(fn: Callable[[argparse.Namespace], int]) -> Callable[[argpar
     return run
 
 
+def _check(path: str) -> None:
+    """Reads and folds a session log as :meth:`EventStore.import_log` does, storing nothing;
+    raises its :class:`BragError` (line, event, rule) or OSError."""
+    lines = read_file(path)
+    if not lines:
+        raise FormatError("the log is empty: a session log starts with session_started")
+    deque(complete(lines), maxlen=0)
+
+
+def _sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL or plain path; ``None`` for a server or in-memory store."""
+    path = url[len("sqlite:///") :] if url.startswith("sqlite:///") else url
+    return None if "://" in path or path in ("", ":memory:") else path
+
+
 def _open(args: argparse.Namespace, *, create: bool = False) -> EventStore:
     """The store of ``--db``. Reading commands refuse a SQLite file that does not exist (a typo in
     ``--db`` must not silently make an empty store); ``brag import`` creates it."""
@@ -177,7 +195,17 @@ def cmd_import(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     files: list[str] = args.files
-    store = _open(args, create=True)
+    # A store that does not exist yet is made only for a file that will be stored: refusing every
+    # file (or a mistyped --db) leaves no empty store behind.
+    new_store = _sqlite_path(resolve_url(getattr(args, "db", None)))
+    if (
+        new_store is None
+        or os.path.exists(new_store)
+        or not os.path.isdir(os.path.dirname(os.path.abspath(new_store)))  # said at once
+    ):
+        store: EventStore | None = _open(args, create=True)
+    else:
+        store = None
     out = _console()
     err_console = _console(stderr=True)
     show = len(files) >= PROGRESS_FROM and err_console.is_terminal
@@ -191,11 +219,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         transient=True,
         disable=not show,
     )
-    with progress, store:
+    with progress, contextlib.ExitStack() as closing:
+        closing.callback(lambda: store.close() if store is not None else None)
         task = progress.add_task("import", total=len(files), name="")
         for path in files:
             progress.update(task, name=Path(path).name)
             try:
+                if store is None:
+                    _check(path)  # the whole check, before the store is made
+                    store = _open(args, create=True)
                 r = store.import_log(path)
             except StoreUnavailable:
                 raise
@@ -222,9 +254,9 @@ def cmd_import(args: argparse.Namespace) -> int:
                 (progress.console if show else out).print(line, soft_wrap=True)
             progress.advance(task)
     files_text = f"{len(files)} files" if len(files) > 1 else "1 file"
+    where = f"no store made at {new_store}" if store is None else f"store {store.where}"
     out.print(
-        f"{files_text}: {stored} stored, {unchanged} unchanged, {refused} refused; "
-        f"store {store.where}",
+        f"{files_text}: {stored} stored, {unchanged} unchanged, {refused} refused; {where}",
         soft_wrap=True,
     )
     return 1 if refused else 0

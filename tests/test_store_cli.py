@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from brag.cli import main
+from events.store import open_store
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 
@@ -115,6 +116,25 @@ def test_reading_commands_do_not_create_a_store(
         with pytest.raises(SystemExit, match="no event store at"):
             main(["--db", str(typo), *argv])
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_import_that_stores_nothing_makes_no_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every file refused: no empty store is left behind (a later `brag sessions` says there is
+    no store, as for a typo); the first file stored makes it."""
+    db = tmp_path / "new.db"
+    bad = str(SCENARIOS / "bet_below_level.jsonl")
+    code, out, err = run(capsys, "--db", str(db), "import", bad, str(tmp_path / "missing.jsonl"))
+    assert code == 1 and "RULES 5.5" in err and "cannot read" in err
+    assert f"2 files: 0 stored, 0 unchanged, 2 refused; no store made at {db}" in out
+    assert list(tmp_path.iterdir()) == []
+    code, out, _ = run(
+        capsys, "--db", str(db), "import", bad, str(SCENARIOS / "card_example.jsonl")
+    )
+    assert code == 1 and f"1 stored, 0 unchanged, 1 refused; store {db}" in out
+    with open_store(str(db)) as store:
+        assert [s.session for s in store.sessions()] == ["card-example"]
 
 
 def test_export_to_a_missing_folder_names_the_folder(

@@ -175,6 +175,11 @@ def _console(*, stderr: bool = False) -> Any:
 
 def _summary(path: str, r: ImportResult) -> str:
     ids = f"; {r.other_ids} under other ids, which are kept" if r.other_ids else ""
+    if r.other_envelope:
+        ids += (
+            f"; {r.other_envelope} with another time (at) or recorder (by) in the file: "
+            "the stored ones are kept"
+        )
     if r.stored == 0:
         return f"{path}: session {r.session}: unchanged ({r.unchanged} events already stored{ids})"
     if r.unchanged:

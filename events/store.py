@@ -305,7 +305,9 @@ class SessionInfo:
 @dataclass(frozen=True, slots=True)
 class ImportResult:
     """What ``import_log`` did: ``stored`` new events; ``unchanged`` events already in the store,
-    ``other_ids`` of them stored under other ids than the file gives (the stored ids are kept)."""
+    ``other_ids`` of them stored under other ids than the file gives, ``other_envelope`` of them
+    with another ``at`` or ``by`` in the file (the stored ids, times and recorders are kept: the
+    log is append-only)."""
 
     session: str
     stored: int
@@ -313,6 +315,7 @@ class ImportResult:
     events: int
     last_seq: int
     other_ids: int = 0
+    other_envelope: int = 0
 
     @property
     def skipped(self) -> int:
@@ -832,7 +835,7 @@ class EventStore:
         session = first.session
         events = [s.event for s in steps]
         existing = self._load(session)
-        other_ids = 0
+        other_ids = other_envelope = 0
         for k, (s, e) in enumerate(zip(existing, events, strict=False)):
             if not same_content(s.event, e):
                 line = steps[k].line
@@ -844,9 +847,14 @@ class EventStore:
                 )
             if e.id is not None and e.id != s.id:
                 other_ids += 1
+            kept = s.event
+            if (e.at is not None and e.at != kept.at) or (e.by is not None and e.by != kept.by):
+                other_envelope += 1
         n_old = len(existing)
         if n_old >= len(events):
-            return ImportResult(session, 0, len(events), len(events), n_old, other_ids)
+            return ImportResult(
+                session, 0, len(events), len(events), n_old, other_ids, other_envelope
+            )
         # The time of a derived event at the start of the rest is that of its cause, stored already.
         cause_at = next(
             (e.at for e in reversed(events[:n_old]) if type(e) not in _DERIVED_CLASSES), None
@@ -854,7 +862,9 @@ class EventStore:
         rows, given = _rows(session, n_old, events[n_old:], cause_at)
         plan = Plan(session, n_old, rows, steps[-1].state, given)
         stored = self._write(plan, retry=False)
-        return ImportResult(session, len(stored), n_old, len(events), len(events), other_ids)
+        return ImportResult(
+            session, len(stored), n_old, len(events), len(events), other_ids, other_envelope
+        )
 
 
 def _rows(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -241,3 +242,27 @@ def test_replay_on_an_80_column_terminal_is_a_few_lines_per_step(
     monkeypatch.setenv("COLUMNS", "250")  # wide enough: the table, a column per player
     code, out, _ = run(capsys, "--db", db, "replay", "2026-09-24-top-1", "--deal", "1")
     assert "┃ Jean " in out and "│   7 │ Jean bets level 2" in out
+
+
+def test_import_says_when_the_file_gives_other_times_or_recorders(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The log is append-only: a file whose events differ from the stored ones only in ``at`` or
+    ``by`` stores nothing, keeps the stored envelope, and says how many differ."""
+    db = str(tmp_path / "club.db")
+    season = Path(__file__).resolve().parents[1] / "data" / "season" / "2026-09-24-top-1.jsonl"
+    run(capsys, "--db", db, "import", str(season))
+    lines = season.read_text(encoding="utf-8").splitlines()
+    edited = [json.loads(line) for line in lines]
+    edited[9]["by"] = "somebody else"
+    edited[10]["at"] = "2026-09-24T19:59:00+01:00"
+    other = tmp_path / "edited.jsonl"
+    other.write_text("".join(json.dumps(e) + "\n" for e in edited), encoding="utf-8")
+    code, out, _ = run(capsys, "--db", db, "import", str(other))
+    assert code == 0
+    assert f"unchanged ({len(lines)} events already stored; 2 with another time (at) or " in out
+    with open_store(db) as store:
+        kept = store.events("2026-09-24-top-1")
+    original = datetime.fromisoformat(json.loads(lines[10])["at"])
+    assert kept[9].by == "simulator" and kept[10].at == original
+    assert original != datetime.fromisoformat(edited[10]["at"])

@@ -68,7 +68,13 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "win); without --session, also the players over all finished sessions.",
     )
     board.add_argument("--session", help="one session only")
-    board.add_argument("--format", choices=FORMATS, default="table")
+    board.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="table (the sessions, then the standings over all finished sessions), or json/csv "
+        "of the sessions' rows (the standings: brag analytics show overall_leaderboard)",
+    )
     board.add_argument("--no-refresh", action="store_true", help="do not read the store first")
     board.set_defaults(func=cmd_leaderboard)
 

@@ -275,6 +275,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.parquet:
         from brag import cmd_analytics
 
+        if args.session or args.output:
+            raise SystemExit(
+                "brag export: --parquet writes the fact tables of every session; give it alone "
+                "(a SESSION is exported as its log: brag export SESSION [-o FILE])"
+            )
         args.no_refresh = False
         return cmd_analytics.cmd_export(args)
     if not args.session:

@@ -32,6 +32,10 @@ def test_export_without_session_or_parquet_is_one_clear_error(tmp_path: Path) ->
     except SystemExit as exit_:
         code = exit_.code  # type: ignore[assignment]
     assert code not in (0, None)
+    # A session with --parquet would be ignored (every session's facts are written): refused.
+    with pytest.raises(SystemExit, match="--parquet writes the fact tables of every session"):
+        main(["export", "card-example", "--db", db, "--parquet", str(tmp_path / "pq")])
+    assert not (tmp_path / "pq").exists()
 
 
 def test_stats_for_an_unknown_session_or_player_is_an_error(tmp_path: Path) -> None:

@@ -271,7 +271,9 @@ class SessionFolder:
         elif kind == "dealt":
             if self.carry is not None:
                 self._settle_carry(retained=False, out=out)
-            carried_in = before.pot_t if before.phase is Phase.CARRIED else 0
+            # RULES 6.3: the pot on the table before the antes is the carried one (0 after a
+            # pot was won), whether the blind survivor retained (phase BETWEEN) or not (CARRIED).
+            carried_in = before.pot_t
             self.deal = _Deal.start(after, carried_in)
             self.deal.events = 1
             return

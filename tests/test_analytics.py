@@ -160,6 +160,14 @@ def test_blind_survivor_pot_carried(con: duckdb.DuckDBPyConnection) -> None:
     assert (d2["carried_in_t"], d2["pot_t"], d2["winner"], d2["showdown"]) == (8, 18, "A", False)
     pd = _pd(con, "carry-simple")
     assert pd[(1, "A")]["left_how"] == "carried" and pd[(1, "A")]["net_t"] == -4
+    # RULES 6.2, 6.3: when the blind survivor retains, the pot is carried in all the same.
+    season = Path(__file__).resolve().parents[1] / "data" / "season" / "2026-09-24-top-3.jsonl"
+    c = analytics.connect()
+    analytics.refresh(from_logs([str(season)]), c)
+    d4, d5 = _deal(c, "2026-09-24-top-3", 4), _deal(c, "2026-09-24-top-3", 5)
+    assert (d4["result"], d4["retained"], d4["pot_t"]) == ("carried", True, 20)
+    assert d5["carried_in_t"] == d4["pot_t"]
+    assert c.execute("SELECT count(*) FROM deals WHERE carried_in_t > 0").fetchone() == (1,)
     assert pd[(2, "A")]["left_how"] == "won_uncontested" and pd[(2, "A")]["net_t"] == 14
 
 

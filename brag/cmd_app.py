@@ -75,41 +75,45 @@ def _analytics_path(args: argparse.Namespace) -> str:
     return default_analytics(args.db)
 
 
-def _bind(address: str, port: int) -> None:
-    """Binds ``(address, port)`` in the address's own family (IPv4 or IPv6) and lets it go;
-    raises OSError (``socket.gaierror`` for an address that does not resolve)."""
-    problem: OSError | None = None
+def _bind_each(address: str, port: int) -> list[OSError | None]:
+    """Binds ``(address, port)`` on each address the name resolves to (IPv4, IPv6), letting each
+    go at once: per address, ``None`` or the error. Raises ``socket.gaierror`` for a name that
+    does not resolve."""
+    out: list[OSError | None] = []
     for family, kind, proto, _, where in socket.getaddrinfo(address, port, type=socket.SOCK_STREAM):
         try:
             with socket.socket(family, kind, proto) as s:
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 s.bind(where)
-            return
+            out.append(None)
         except OSError as err:
-            problem = err
-    raise problem or OSError(f"{address} has no address to serve on")
+            out.append(err)
+    return out
 
 
 def port_is_free(port: int, address: str = "localhost") -> bool:
-    """False only when something listens on ``port`` (``EADDRINUSE``; a port left in TIME_WAIT by
-    an earlier run is free). Other trouble is :func:`address_problem`'s."""
+    """False when something listens on ``port`` at any of the addresses ``address`` names
+    (``EADDRINUSE``: ``localhost`` may be both ``127.0.0.1`` and ``::1``); a port left in
+    TIME_WAIT by an earlier run is free. Other trouble is :func:`address_problem`'s."""
     try:
-        _bind(address, port)
-    except OSError as err:
-        return err.errno != errno.EADDRINUSE
-    return True
+        results = _bind_each(address, port)
+    except OSError:
+        return True
+    return not any(r is not None and r.errno == errno.EADDRINUSE for r in results)
 
 
 def address_problem(address: str) -> str | None:
     """Why the dashboard cannot be served on ``address`` (unknown, not this machine's), or
-    ``None``."""
+    ``None`` when at least one of its addresses can be bound."""
     try:
-        _bind(address, 0)
+        results = _bind_each(address, 0)
     except socket.gaierror:
         return f"the address {address!r} is unknown"
-    except OSError as err:
-        return f"cannot serve on {address}: {err.strerror or err}"
-    return None
+    if any(r is None for r in results):
+        return None
+    err = next((r for r in results if r is not None), None)
+    why = (err.strerror or str(err)) if err is not None else "it names no address"
+    return f"cannot serve on {address}: {why}"
 
 
 def _port(text: str) -> int:
@@ -129,8 +133,9 @@ def free_port(preferred: int, address: str = "localhost") -> int:
     for port in range(preferred, preferred + 21):
         if port_is_free(port, address):
             return port
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((address, 0))
+    family, kind, proto, _, where = socket.getaddrinfo(address, 0, type=socket.SOCK_STREAM)[0]
+    with socket.socket(family, kind, proto) as s:
+        s.bind(where)
         return int(s.getsockname()[1])
 
 
@@ -172,7 +177,8 @@ def serve(db: str, analytics: str, port: int | None, address: str = "localhost")
         return 1
     chosen = port if port is not None else free_port(DEFAULT_PORT, address)
     env = dict(os.environ, BRAG_DB=db, BRAG_ANALYTICS=analytics)
-    print(f"Bragbook dashboard: http://{address}:{chosen}  (store {db}; Ctrl-C stops it)")
+    host = f"[{address}]" if ":" in address else address  # an IPv6 address in a URL
+    print(f"Bragbook dashboard: http://{host}:{chosen}  (store {db}; Ctrl-C stops it)")
     if not env.get("BRAG_ORGANISER_SECRET"):
         print("Recording is off (read-only): set BRAG_ORGANISER_SECRET to record at the table.")
     sys.stdout.flush()

@@ -223,3 +223,29 @@ def test_stats_at_one_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "\nA," not in at_table and "\nColin,1,8,49," in at_table  # RULES 1.5: Colin won 49
     with pytest.raises(SystemExit, match=r"no table 'Top' in the store \(tables: Top table\)"):
         main(["stats", "--db", db, "--table", "Top"])
+
+
+def test_a_port_busy_on_one_of_the_names_addresses_is_busy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``localhost`` is often ``::1`` then ``127.0.0.1``: a listener on either makes it busy."""
+    import socket
+
+    from brag import cmd_app
+
+    real = socket.getaddrinfo
+
+    def both(host: str, port: int, *args: object, **kwargs: object) -> list[object]:
+        if host != "localhost":
+            return real(host, port, *args, **kwargs)  # type: ignore[arg-type]
+        six = (socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("::1", port, 0, 0))
+        four = (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))
+        return [six, four]
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        monkeypatch.setattr(cmd_app.socket, "getaddrinfo", both)
+        assert not cmd_app.port_is_free(port, "localhost")
+        assert cmd_app.address_problem("localhost") is None

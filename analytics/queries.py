@@ -109,10 +109,13 @@ def tables(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [str(r[0]) for r in rows]
 
 
-def leaderboard(con: duckdb.DuckDBPyConnection, session: str | None = None) -> list[dict[str, Any]]:
-    """Each session's standing with the shared win of RULES 1.5 (``stats.sql`` leaderboard)."""
+def leaderboard(
+    con: duckdb.DuckDBPyConnection, session: str | None = None, table: str | None = None
+) -> list[dict[str, Any]]:
+    """Each session's standing with the shared win of RULES 1.5 (``stats.sql`` leaderboard); one
+    session, the sessions of one ``table``, or all."""
     den = common_den(con)
-    rows = run(con, "leaderboard", {"session": session, "den": den})
+    rows = run(con, "leaderboard", {"session": session, "table_name": table, "den": den})
     _money(rows, den, net="net_num")
     return rows
 
@@ -126,10 +129,13 @@ def overall_leaderboard(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
 
 
 def showdown_hands(
-    con: duckdb.DuckDBPyConnection, session: str | None = None, player: str | None = None
+    con: duckdb.DuckDBPyConnection,
+    session: str | None = None,
+    player: str | None = None,
+    table: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Hand categories shown at showdowns beside RULES 2.8."""
-    return run(con, "showdown_hands", {"session": session, "player": player})
+    """Hand categories shown at showdowns beside RULES 2.8 (one session, one table's, or all)."""
+    return run(con, "showdown_hands", {"session": session, "player": player, "table_name": table})
 
 
 def pot_sizes(con: duckdb.DuckDBPyConnection, session: str | None = None) -> list[dict[str, Any]]:

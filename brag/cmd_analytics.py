@@ -68,6 +68,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "win); without --session, also the players over all finished sessions.",
     )
     board.add_argument("--session", help="one session only")
+    board.add_argument("--table", help="the sessions played at one table only")
     board.add_argument(
         "--format",
         choices=FORMATS,
@@ -107,6 +108,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     show.add_argument("name", choices=SHOW)
     show.add_argument("--session", help="one session only (where the statistic allows it)")
     show.add_argument("--player", help="one player only (where the statistic allows it)")
+    show.add_argument("--table", help="one table's sessions only (where the statistic allows it)")
     show.add_argument("--format", choices=FORMATS, default="table")
     show.add_argument("--describe", action="store_true", help="print the columns' definitions")
     show.add_argument("--no-refresh", action="store_true", help="do not read the store first")
@@ -236,7 +238,13 @@ def _wide_console() -> Any:
     return Console(width=width)
 
 
-def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
+def _print(
+    name: str,
+    rows: list[dict[str, Any]],
+    fmt: str,
+    title: str,
+    empty: str = "(no ended deals yet)",
+) -> None:
     public = _public(name, rows)
     if fmt == "json":
         print(json.dumps(public, ensure_ascii=False, indent=1))
@@ -272,7 +280,7 @@ def _print(name: str, rows: list[dict[str, Any]], fmt: str, title: str) -> None:
     for table in fitted_tables(console, title, headers, cells, keys=keys):
         console.print(table)
     if not public:
-        print("(no ended deals yet)")
+        print(empty)
 
 
 # --- commands -------------------------------------------------------------------------------------
@@ -304,19 +312,40 @@ def _known(con: Any, session: str | None, player: str | None) -> None:
         raise SystemExit(f"brag: {player} did not play in session {session!r}")
 
 
+def _known_table(con: Any, table: str | None) -> None:
+    """One clear error for a table no session was played at, naming the known ones."""
+    from analytics import queries
+
+    if table is not None and table not in (known := queries.tables(con)):
+        listed = ", ".join(known) if known else "no session records its table"
+        raise SystemExit(f"brag: no table {table!r} in the store (tables: {listed})")
+
+
+def _scope(session: str | None, table: str | None, player: str | None = None) -> str:
+    """``session S``, ``all sessions, table T``...: what a filtered statistic covers."""
+    where = f"session {session}" if session else "all sessions"
+    if table is not None:
+        where += f", table {table}"
+    return where + (f", {player}" if player else "")
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     from analytics import queries
 
     con = _open(args, refresh=not args.no_refresh)
     _known(con, args.session, args.player)
-    if args.table is not None and args.table not in (known := queries.tables(con)):
-        listed = ", ".join(known) if known else "no session records its table"
-        raise SystemExit(f"brag: no table {args.table!r} in the store (tables: {listed})")
+    _known_table(con, args.table)
     rows = queries.player_stats(con, session=args.session, player=args.player, table=args.table)
-    where = f"session {args.session}" if args.session else "all sessions"
-    if args.table is not None:
-        where += f", table {args.table}"
-    _print("player_stats", rows, args.format, f"Players, {where} (rates: share of N)")
+    where = _scope(args.session, args.table)
+    filtered = args.session or args.table or args.player
+    empty = f"no ended deals in {_scope(args.session, args.table, args.player)}"
+    _print(
+        "player_stats",
+        rows,
+        args.format,
+        f"Players, {where} (rates: share of N)",
+        empty if filtered else "(no ended deals yet)",
+    )
     return 0
 
 
@@ -325,12 +354,13 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
     con = _open(args, refresh=not args.no_refresh)
     _known(con, args.session, None)
-    rows = queries.leaderboard(con, session=args.session)
+    _known_table(con, args.table)
+    rows = queries.leaderboard(con, session=args.session, table=args.table)
     if args.format != "table":
         _print("leaderboard", rows, args.format, "")
         return 0
     _print("leaderboard", rows, "table", "Sessions (RULES 1.5: equal highest nets share the win)")
-    if not args.session:
+    if not args.session and not args.table:
         _print("overall_leaderboard", queries.overall_leaderboard(con), "table",
                "Over all finished sessions")  # fmt: skip
     return 0
@@ -379,7 +409,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(f"{c.name} [{c.unit}]{rules}: {c.definition}{count}")
         return 0
     con = _open(args, refresh=not args.no_refresh)
-    params: dict[str, Any] = {"session": args.session, "player": args.player}
+    params: dict[str, Any] = {"session": args.session, "player": args.player, "table": args.table}
     fn = getattr(queries, args.name)
     import inspect
 
@@ -390,6 +420,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                 f"brag: {args.name} has no --{k}: it covers every {k} (see --describe)"
             )
     _known(con, args.session, args.player)
+    _known_table(con, args.table)
     accepted = {k: v for k, v in params.items() if k in takes}
     _print(args.name, fn(con, **accepted), args.format, args.name.replace("_", " "))
     return 0

@@ -223,6 +223,18 @@ def test_stats_at_one_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "\nA," not in at_table and "\nColin,1,8,49," in at_table  # RULES 1.5: Colin won 49
     with pytest.raises(SystemExit, match=r"no table 'Top' in the store \(tables: Top table\)"):
         main(["stats", "--db", db, "--table", "Top"])
+    # The card example is at no table: none of its players' deals are at the Top table.
+    assert main(["stats", "--db", db, "--table", "Top table", "--player", "A"]) == 0
+    assert "no ended deals in all sessions, table Top table, A" in capsys.readouterr().out
+    assert main(["leaderboard", "--db", db, "--table", "Top table", "--format", "csv"]) == 0
+    sessions = {line.split(",")[0] for line in capsys.readouterr().out.splitlines()[1:]}
+    assert sessions == {"2026-09-24-top-1"}
+    argv = ["analytics", "show", "showdown_hands", "--table", "Top table", "--format", "csv"]
+    assert main(["--db", db, *argv]) == 0
+    at_table = capsys.readouterr().out
+    argv[3:5] = ["--session", "2026-09-24-top-1"]  # the one session at the Top table
+    assert main(["--db", db, *argv]) == 0
+    assert capsys.readouterr().out == at_table
 
 
 def test_a_port_busy_on_one_of_the_names_addresses_is_busy(

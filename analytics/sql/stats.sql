@@ -111,7 +111,8 @@ WITH sp AS (
     SELECT sp.session, sp.seat, sp.player, sp.net_t * ($den // sp.den) AS net_num,
            s.finished, s.deals
     FROM session_players sp JOIN sessions s USING (session)
-    WHERE $session::VARCHAR IS NULL OR sp.session = $session
+    WHERE ($session::VARCHAR IS NULL OR sp.session = $session)
+      AND ($table_name::VARCHAR IS NULL OR s.table_name = $table_name)
 ),
 ranked AS (
     SELECT *,
@@ -166,6 +167,8 @@ WITH shown AS (
     WHERE hand_category IS NOT NULL
       AND ($session::VARCHAR IS NULL OR session = $session)
       AND ($player::VARCHAR IS NULL OR player = $player)
+      AND ($table_name::VARCHAR IS NULL
+           OR session IN (SELECT session FROM sessions WHERE table_name = $table_name))
     GROUP BY hand_category
 )
 SELECT c.category,

@@ -28,11 +28,13 @@ ui.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HAB
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]
 ui.net_over_time(
-    stats_view.net_over_time(cache.stat("leaderboard"), cache.listing().started, chosen)
+    stats_view.net_over_time(
+        cache.stat("leaderboard", table=table), cache.listing().started, chosen
+    )
 )
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
-hands = {p: cache.stat("showdown_hands", player=p) for p in chosen}
+hands = {p: cache.stat("showdown_hands", player=p, table=table) for p in chosen}
 ui.categories_chart(stats_view.categories_vs_rules(hands))
 cols = st.columns(len(chosen))
 for col, p in zip(cols, chosen, strict=True):

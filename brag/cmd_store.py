@@ -138,8 +138,11 @@ def _check(path: str) -> None:
 
 def _sqlite_path(url: str) -> str | None:
     """The file of a SQLite URL or plain path; ``None`` for a server or in-memory store."""
-    path = url[len("sqlite:///") :] if url.startswith("sqlite:///") else url
-    return None if "://" in path or path in ("", ":memory:") else path
+    if url.startswith("memory:"):
+        return None
+    from events.store_sql import sqlite_file
+
+    return sqlite_file(url)
 
 
 def _open(args: argparse.Namespace, *, create: bool = False) -> EventStore:

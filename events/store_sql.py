@@ -129,6 +129,20 @@ def create_table_sql(dialect: Any) -> str:
     return str(CreateTable(EventRecord.__table__, if_not_exists=True).compile(dialect=dialect))  # type: ignore[attr-defined]
 
 
+def sqlite_file(url: str) -> str | None:
+    """The file of a SQLite store named by a plain path or a ``sqlite:///`` URL (query and
+    escapes read as :func:`open_sql_store` reads them); ``None`` for any other store."""
+    if "://" not in url:
+        return url or None
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        return None
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    return u.database
+
+
 def open_sql_store(url: str, *, schema: str | None = None) -> EventStore:
     """A SQL store for a SQLAlchemy URL or a plain SQLite file path."""
     if "://" not in url:

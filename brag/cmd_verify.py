@@ -64,7 +64,8 @@ def print_summary(name: str, out: dict[str, Any]) -> None:
     console.print(
         f"[bold]{name}[/]: valid. {_count(out['deals'], 'deal')}, "
         f"{_count(out['resolved_pots'], 'resolved pot')}, {out['carried_pots']} carried; "
-        f"{finished}; pot on the table {pot}"
+        f"{finished}; pot on the table {pot}",
+        soft_wrap=not console.is_terminal,  # one line in a pipe, for grep and scripts
     )
     deals = Table(title="Deals")
     for col in ("deal", "dealer", "result", "winner", "pot", "showdown"):

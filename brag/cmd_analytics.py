@@ -119,10 +119,11 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _store_exists(db: str) -> bool:
-    path = db[len("sqlite:///") :] if db.startswith("sqlite:///") else db
-    if "://" in path:
-        return True
-    return os.path.exists(path)
+    """False only for a SQLite store whose file is missing (a server is asked when opened)."""
+    from events.store_sql import sqlite_file
+
+    path = sqlite_file(db)
+    return path is None or os.path.exists(path)
 
 
 def _open(
@@ -238,6 +239,10 @@ def _wide_console() -> Any:
     return Console(width=width)
 
 
+_ROW_KEYS: dict[str, list[str]] = {"leaderboard": ["session", "player"]}
+"""The columns that name a row and lead every part of a split table (default: the first)."""
+
+
 def _print(
     name: str,
     rows: list[dict[str, Any]],
@@ -259,11 +264,8 @@ def _print(
 
     console = _wide_console()
     shown = [c.name for c in columns(name)]
-    keys = 1
-    if name == "leaderboard":  # a row is a session's player: both lead every part
-        shown.remove("player")
-        shown.insert(1, "player")
-        keys = 2
+    lead = _ROW_KEYS.get(name, shown[:1])
+    shown = [*lead, *(k for k in shown if k not in lead)]
     if name == "player_stats" and 0 < len(public) <= 6:
         # Few players: one column each, one line per statistic.
         headers = [("statistic", "left")] + [(str(r["player"]), "right") for r in public]
@@ -277,7 +279,7 @@ def _print(
             for k in shown
         ]
         cells = [[_cell(k, r) for k in shown] for r in public]
-    for table in fitted_tables(console, title, headers, cells, keys=keys):
+    for table in fitted_tables(console, title, headers, cells, keys=len(lead)):
         console.print(table)
     if not public:
         print(empty)

@@ -20,17 +20,15 @@ import functools
 import json
 import os
 import sys
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.fold import complete, replay
+from engine.fold import replay
 from engine.narrate import pretty_cards, sentence
 from engine.state import Phase, PlayerState, State, card_texts
 from events.amounts import amount_text
-from events.codec import read_file
-from events.errors import BragError, FormatError
+from events.errors import BragError
 from events.model import (
     PotCarried,
     PotWon,
@@ -44,6 +42,7 @@ from events.store import (
     StoreError,
     StoreUnavailable,
     UnknownSession,
+    checked_log,
     open_store,
     resolve_url,
 )
@@ -127,19 +126,8 @@ def one_line_errors(fn: Callable[[argparse.Namespace], int]) -> Callable[[argpar
     return run
 
 
-def _check(path: str) -> None:
-    """Reads and folds a session log as :meth:`EventStore.import_log` does, storing nothing;
-    raises its :class:`BragError` (line, event, rule) or OSError."""
-    lines = read_file(path)
-    if not lines:
-        raise FormatError("the log is empty: a session log starts with session_started")
-    deque(complete(lines), maxlen=0)
-
-
 def _sqlite_path(url: str) -> str | None:
     """The file of a SQLite URL or plain path; ``None`` for a server or in-memory store."""
-    if url.startswith("memory:"):
-        return None
     from events.store_sql import sqlite_file
 
     return sqlite_file(url)
@@ -153,11 +141,8 @@ def _open(args: argparse.Namespace, *, create: bool = False) -> EventStore:
     if not url.strip():
         raise StoreUnavailable("--db is empty: give a SQLite file path or a database URL")
     if not create:
-        if url.startswith("sqlite:///"):
-            path: str | None = url[len("sqlite:///") :]
-        else:
-            path = None if "://" in url else url
-        if path and path != ":memory:" and not os.path.exists(path):
+        path = _sqlite_path(url)
+        if path and not os.path.exists(path):
             raise StoreUnavailable(
                 f"no event store at {path} (store sessions first: brag import FILE...)"
             )
@@ -234,7 +219,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             progress.update(task, name=Path(path).name)
             try:
                 if store is None:
-                    _check(path)  # the whole check, before the store is made
+                    checked_log(path)  # the import's own check, storing nothing
                     store = _open(args, create=True)
                 r = store.import_log(path)
             except StoreUnavailable:
@@ -402,14 +387,6 @@ def _packed(items: list[str], width: int, sep: str = "; ") -> list[str]:
     return lines
 
 
-def _width(console: Any, renderable: Any) -> int:
-    """The width ``renderable`` takes when nothing limits it (rich's measurement)."""
-    from rich.measure import Measurement
-
-    unlimited = console.options.update_width(1_000_000)
-    return Measurement.get(console, unlimited, renderable).maximum
-
-
 def status(p: PlayerState, state: State) -> str:
     """blind / seen / folded / two hands, what the player paid in this deal, and known cards."""
     if p.folded:
@@ -429,6 +406,8 @@ def status(p: PlayerState, state: State) -> str:
 @one_line_errors
 def cmd_replay(args: argparse.Namespace) -> int:
     from rich.table import Table
+
+    from brag.tables import natural_width
 
     with _open(args) as store:
         rows = store.read(args.session)
@@ -476,7 +455,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             *cells,
             style="bold" if row.derived else None,
         )
-    if _width(console, t) <= console.width:
+    if natural_width(console, t) <= console.width:
         console.print(t)
     else:  # too narrow for a column per player: each step as a few lines, nothing cut
         console.print(title, style="italic", soft_wrap=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["fitted_tables"]
+__all__ = ["fitted_tables", "natural_width"]
 
 
 def _table(
@@ -18,6 +18,14 @@ def _table(
     for r in rows:
         table.add_row(*r)
     return table
+
+
+def natural_width(console: Any, renderable: Any) -> int:
+    """The width ``renderable`` takes when nothing limits it (rich's measurement)."""
+    from rich.measure import Measurement
+
+    unlimited = console.options.update_width(1_000_000)
+    return Measurement.get(console, unlimited, renderable).maximum
 
 
 def fitted_tables(
@@ -36,13 +44,11 @@ def fitted_tables(
     where rich wraps it as it must. Later parts are titled "(continued)". ``headers``: (text,
     justify) per column; ``rows``: the cells as text; ``options``: for each ``rich.table.Table``.
     No rows: one table of the headers."""
-    from rich.measure import Measurement
 
     def width(cols: list[int]) -> int:
         t = _table("", [headers[c] for c in cols], [[r[c] for c in cols] for r in rows])
-        return Measurement.get(console, unlimited, t).maximum
+        return natural_width(console, t)
 
-    unlimited = console.options.update_width(1_000_000)
     lead = list(range(min(keys, len(headers))))
     groups: list[list[int]] = [list(lead)]
     if rows:

@@ -44,7 +44,7 @@ from uuid import UUID
 
 from uuid_utils.compat import uuid7
 
-from engine.fold import complete, conclude
+from engine.fold import Step, complete, conclude
 from engine.state import State, apply, initial_state, without_history
 from events.codec import dumps, parse_raw, read_events, read_file
 from events.errors import BragError, FormatError
@@ -70,6 +70,7 @@ __all__ = [
     "StoreUnavailable",
     "StoredEvent",
     "UnknownSession",
+    "checked_log",
     "open_store",
     "resolve_url",
 ]
@@ -823,13 +824,7 @@ class EventStore:
         :class:`ImportConflict`. Events are compared by content: the same event stored under
         another id (an earlier export from another device, or the bundled data of an earlier
         version, whose ids were version 5) counts as already stored, and keeps its stored id."""
-        if isinstance(source, str | os.PathLike):
-            lines = read_file(os.fspath(source))
-        else:
-            lines = list(read_events(source))
-        if not lines:
-            raise FormatError("the log is empty: a session log starts with session_started")
-        steps = list(complete(lines))
+        steps = checked_log(source)
         first = steps[0].event
         assert isinstance(first, SessionStarted)  # complete() refuses anything else
         session = first.session
@@ -865,6 +860,20 @@ class EventStore:
         return ImportResult(
             session, len(stored), n_old, len(events), len(events), other_ids, other_envelope
         )
+
+
+def checked_log(source: str | os.PathLike[str] | Iterable[str]) -> list[Step]:
+    """A session log (a FORMAT.md file path, or its lines) read and folded by the engine, derived
+    events added: every step of the full stream, nothing stored. What :meth:`EventStore.import_log`
+    checks first; raises its :class:`~events.errors.BragError` (line, event, rule), or OSError
+    for a file that cannot be read."""
+    if isinstance(source, str | os.PathLike):
+        lines = read_file(os.fspath(source))
+    else:
+        lines = list(read_events(source))
+    if not lines:
+        raise FormatError("the log is empty: a session log starts with session_started")
+    return list(complete(lines))
 
 
 def _rows(

@@ -133,7 +133,7 @@ def sqlite_file(url: str) -> str | None:
     """The file of a SQLite store named by a plain path or a ``sqlite:///`` URL (query and
     escapes read as :func:`open_sql_store` reads them); ``None`` for any other store."""
     if "://" not in url:
-        return url or None
+        return url if url and url != ":memory:" else None
     try:
         u = make_url(url)
     except ArgumentError:

@@ -2,10 +2,12 @@
 
 - ``brag dashboard [--db URL] [--port N] [--analytics PATH]`` serves the dashboard on localhost,
   headless (no browser is started; open the printed address).
-- ``brag run`` is the newcomer's path (``make run``): it imports the bundled sessions
-  (``data/**/*.jsonl``) into the store, idempotently (a session already stored the same is left
-  alone), brings the analytics projection up to date, prints the sessions, then serves the
-  dashboard.
+- ``brag run`` is the newcomer's path (``make run``): it imports the bundled club season
+  (``data/season/*.jsonl``) into the store, idempotently (a session already stored the same is
+  left alone), brings the analytics projection up to date, prints the sessions, then serves the
+  dashboard. The rule card's worked examples (``data/examples/``, players A to E, no times) stay
+  out of the club's store unless ``--examples`` asks for them: they would be the first sessions
+  listed (dated by their import) and rank among the club's players.
 
 The dashboard reads its settings from the environment: ``BRAG_DB``, ``BRAG_ANALYTICS`` and, to
 allow recording, ``BRAG_ORGANISER_SECRET`` (or ``organiser_secret`` in Streamlit secrets).
@@ -26,6 +28,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "dashboard" / "app.py"
 DATA = ROOT / "data"
+SEASON = DATA / "season"
+EXAMPLES = DATA / "examples"
 DEFAULT_PORT = 8501
 
 
@@ -56,11 +60,22 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "run",
         parents=[common, opts],
         help="import the bundled sessions, refresh the statistics, serve the dashboard",
-        description="The newcomer's path (make run): import data/**/*.jsonl into the store "
-        "(idempotent), refresh the analytics projection, list the sessions and serve the "
-        "dashboard.",
+        description="The newcomer's path (make run): import the club season data/season/*.jsonl "
+        "into the store (idempotent), refresh the analytics projection, list the sessions and "
+        "serve the dashboard. The rule card's examples (players A to E) only with --examples.",
     )
-    r.add_argument("--data", default=str(DATA), help="the folder of bundled logs (default data/)")
+    r.add_argument(
+        "--data",
+        default=str(SEASON),
+        help="the folder of session logs to import (default data/season/)",
+    )
+    r.add_argument(
+        "--examples",
+        action="store_true",
+        help="also import the rule card's worked examples (data/examples/, players A to E) into "
+        "this store; they are kept out of a club's store by default (verify them with "
+        "brag verify data/examples/*.jsonl, or give them a store of their own)",
+    )
     r.add_argument(
         "--no-serve", action="store_true", help="import and refresh only; do not start the app"
     )
@@ -259,6 +274,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     analytics = _analytics_path(args)
     with open_store(args.db) as store:
         new, same, problems = import_bundled(store, args.data)
+        if args.examples:
+            n2, s2, p2 = import_bundled(store, EXAMPLES)
+            new, same, problems = new + n2, same + s2, problems + p2
         print(f"bundled sessions: {new} imported, {same} already in {store.url}")
         for p in problems:
             print(f"  not imported: {p}", file=sys.stderr)

@@ -167,13 +167,19 @@ def _replay(url: str, session: str, version: int, recorded: bool) -> Replay:
     return Replay.of(_store(url).events(session), recorded=recorded)
 
 
+def last_seq(session: str) -> int:
+    """The seq of the session's last event in the store now (0 for a session it does not hold):
+    one indexed query, never cached, the live pages' poll (:mod:`dashboard.live`)."""
+    return int(store().last_seq(session) or 0)
+
+
 def replay(session: str, *, recorded: bool = False) -> Replay | None:
     """The session replayed by the engine (as corrected, or ``recorded`` with its corrections);
     ``None`` for a session the store does not hold."""
-    version = store().last_seq(session)
+    version = last_seq(session)
     if not version:
         return None
-    return _replay(db_url(), session, int(version), recorded)
+    return _replay(db_url(), session, version, recorded)
 
 
 def events(session: str) -> list[AnyEvent]:

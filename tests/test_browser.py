@@ -8,17 +8,13 @@ Set ``BRAG_DOCS_SCREENSHOT=1`` to also write ``docs/replayer.png`` (the README's
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
 
-from brag.cmd_app import free_port, streamlit_command
 from dashboard.view import Replay
 from events.model import AnyEvent
 from events.store import open_store
@@ -27,71 +23,20 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 SESSION = "2026-09-24-top-1"  # a bundled session that records every card
 LOG = ROOT / "data" / "season" / f"{SESSION}.jsonl"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 pytestmark = pytest.mark.browser
-
-
-def chromium() -> str:
-    for candidate in (os.environ.get("BRAG_CHROMIUM"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).exists():
-            return candidate
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not found:
-        pytest.skip(
-            "real-browser test skipped: Chromium is not installed (apt-get install chromium)"
-        )
-    return found
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The dashboard served by ``streamlit run`` on a free port, over a store holding one
     bundled session."""
-    pytest.importorskip(
-        "playwright.sync_api",
-        reason="real-browser test skipped: Playwright is not installed (pip install playwright)",
-    )
     chromium()
     tmp = tmp_path_factory.mktemp("browser")
     db = str(tmp / "brag.db")
     with open_store(db) as store:
         store.import_log(str(LOG))
-    port = free_port(8599)
-    env = dict(os.environ, BRAG_DB=db, BRAG_ANALYTICS=str(tmp / "brag.duckdb"))
-    env.pop("BRAG_ORGANISER_SECRET", None)
-    log = open(tmp / "streamlit.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(streamlit_command(port), env=env, stdout=log, stderr=log, cwd=tmp)
-    url = f"http://localhost:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail(f"the dashboard did not start: {(tmp / 'streamlit.log').read_text()}")
-            time.sleep(0.3)
+    with dashboard(tmp, {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def test_replay_link_next_and_the_pot(server: str) -> None:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import cache, ui
+from dashboard import cache, live, ui
 
 st.title("Session")
 
@@ -12,6 +12,7 @@ if not ids:
     st.stop()
 
 session = ui.session_picker(ids)
+seen = cache.last_seq(session)
 rp = cache.replay(session)
 if rp is None or not rp.states:
     st.warning(f"Session {session} has no events.")
@@ -29,3 +30,6 @@ with right:
 
 st.subheader("Deals")
 ui.deal_table(rp.session, rp.deal_rows())
+
+if not rp.final.finished:  # a session in progress: show what another device records
+    live.follow(session, seen)

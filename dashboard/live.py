@@ -1,0 +1,71 @@
+"""Live follow: a page showing a session in progress learns, within :data:`EVERY` seconds and
+without a reload, of events recorded on another device (STYLE.md "Live pages follow the store").
+
+It is cheap: a small ``st.fragment(run_every=EVERY)`` asks the store for the session's last seq
+(:func:`dashboard.cache.last_seq`, one indexed query, the same on SQLite and PostgreSQL) and does
+nothing more while that number has not moved. Only when it moved does the page rerun (or the
+caller's ``on_new`` draw a mark), so the events are read again only when there are new ones.
+
+How a page uses it::
+
+    seen = cache.last_seq(session)        # 1. read the last seq BEFORE the events it draws
+    rp = cache.replay(session)            # 2. draw the session as usual
+    ...
+    live.follow(session, seen)            # 3. rerun the whole page when the session moved on
+
+A page that must not lose what its viewer is doing keeps that in ``st.query_params`` or
+``st.session_state`` (a full rerun keeps both), or passes ``rerun=False`` and an ``on_new`` that
+draws a mark inside the poll's fragment, e.g. for the Replay page::
+
+    def mark(last: int) -> None:
+        st.caption(f"New events: {last - seen} since this replay was drawn")
+
+    live.follow(session, seen, rerun=False, on_new=mark)
+
+``on_new(last)`` is called on every poll while ``last != seen`` (so a mark stays drawn); with
+``rerun=True`` the page is rerun once per new last seq (a page that draws from an older seq than
+it was given is not rerun again and again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from dashboard import cache
+
+EVERY = 1.0
+"""Seconds between two polls: an event recorded elsewhere shows within about this (2 s at most)."""
+
+
+def follow(
+    session: str,
+    seen: int,
+    *,
+    every: float = EVERY,
+    rerun: bool = True,
+    on_new: Callable[[int], None] | None = None,
+    key: str = "live",
+) -> None:
+    """Follows ``session`` live from its last seq ``seen`` (the one the page was drawn from; 0 for
+    a session not stored yet). Draws nothing itself while nothing moved. When the store's last
+    seq differs from ``seen``: calls ``on_new(last)`` (inside the fragment: what it draws shows
+    where :func:`follow` was called), then, with ``rerun``, reruns the whole page once for that
+    seq. ``key`` tells apart two follows on one page. Raises nothing of its own: a store that
+    cannot be read shows Streamlit's error in the fragment and the next poll tries again."""
+    done = f"_live_{key}_{session}"
+
+    @st.fragment(run_every=every)
+    def poll() -> None:
+        last = cache.last_seq(session)
+        if last == seen:
+            st.session_state.pop(done, None)
+            return
+        if on_new is not None:
+            on_new(last)
+        if rerun and st.session_state.get(done) != last:
+            st.session_state[done] = last
+            st.rerun(scope="app")
+
+    poll()

@@ -1,0 +1,84 @@
+"""What the real-browser tests share: Debian's Chromium for Playwright, and the dashboard served by
+``streamlit run`` on a free port for the length of a test module."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from brag.cmd_app import free_port, streamlit_command
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium() -> str:
+    """Chromium's path (``$BRAG_CHROMIUM``, Debian's ``/usr/bin/chromium``, or on the PATH); skips
+    the test, saying why, where there is none or Playwright is missing."""
+    pytest.importorskip(
+        "playwright.sync_api",
+        reason="real-browser test skipped: Playwright is not installed (pip install playwright)",
+    )
+    for candidate in (os.environ.get("BRAG_CHROMIUM"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).exists():
+            return candidate
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found:
+        pytest.skip(
+            "real-browser test skipped: Chromium is not installed (apt-get install chromium)"
+        )
+    return found
+
+
+@contextmanager
+def dashboard(
+    folder: Path, env: dict[str, str], port: int = 8599, address: str = "localhost"
+) -> Iterator[str]:
+    """The dashboard served from ``folder`` with ``env`` added to this environment (``BRAG_DB``
+    ...; ``BRAG_ORGANISER_SECRET`` only when given), on the first free port from ``port``; yields
+    its URL and stops it after. Fails the test, with Streamlit's log, when it does not start."""
+    port = free_port(port, address)
+    full = {k: v for k, v in os.environ.items() if k != "BRAG_ORGANISER_SECRET"}
+    full.update(env)
+    log_path = folder / f"streamlit-{port}.log"
+    log = open(log_path, "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        streamlit_command(port, address), env=full, stdout=log, stderr=log, cwd=folder
+    )
+    url = f"http://{address}:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail(f"the dashboard did not start: {log_path.read_text()}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()

@@ -185,7 +185,8 @@ class JsonlSource:
 
 
 def open_source(url: str) -> Source:
-    """The event store at ``url`` (``events.store.open_store``); a ``.jsonl`` file is read as a
+    """The event store at ``url`` opened for reading (``events.store.open_store(url,
+    readonly=True)``: nothing is created or migrated); a ``.jsonl`` file is read as a
     :class:`JsonlSource`."""
     if url.endswith(".jsonl"):
         return JsonlSource(url)
@@ -193,4 +194,4 @@ def open_source(url: str) -> Source:
         from events import store
     except ImportError as err:  # the store is another engineer's work in progress
         raise RuntimeError(f"the event store is not available ({err})") from err
-    return store.open_store(url)  # type: ignore[no-any-return,attr-defined,unused-ignore]
+    return store.open_store(url, readonly=True)  # type: ignore[no-any-return,attr-defined,unused-ignore]

@@ -148,26 +148,27 @@ def _open(
         raise SystemExit(
             f"brag: no event store at {args.db} (store sessions first: brag import FILE...)"
         )
-    try:
-        con = analytics.connect(path)
-    except duckdb.Error as err:  # e.g. another process holds the file for writing
-        raise SystemExit(f"brag: cannot open the analytics file {path}: {err}") from None
-    if refresh:
-        if stale:
-            print(f"brag: no event store at {args.db}; showing {path} as it is", file=sys.stderr)
-            return con
+    store = None
+    if refresh and not stale:
         from analytics.sources import open_source
 
-        store = open_source(args.db)
+        store = open_source(args.db)  # a store it refuses: nothing is made beside it
+    try:
         try:
+            con = analytics.connect(path)
+        except duckdb.Error as err:  # e.g. another process holds the file for writing
+            raise SystemExit(f"brag: cannot open the analytics file {path}: {err}") from None
+        if stale:
+            print(f"brag: no event store at {args.db}; showing {path} as it is", file=sys.stderr)
+        elif store is not None:
             if rebuild:
                 analytics.rebuild(store, con)
             else:
                 analytics.refresh(store, con)
-        finally:
-            close = getattr(store, "close", None)
-            if close:
-                close()
+    finally:
+        close = getattr(store, "close", None)
+        if close:
+            close()
     return con
 
 
@@ -370,15 +371,14 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
 def cmd_refresh(args: argparse.Namespace) -> int:
     import analytics
-
-    con = _open(args, refresh=False, create=True)
     from analytics.sources import open_source
 
     if not _store_exists(args.db):
         print(f"brag: no event store at {args.db}", file=sys.stderr)
         return 2
-    store = open_source(args.db)
+    store = open_source(args.db)  # before the projection file is made
     try:
+        con = _open(args, refresh=False, create=True)
         report = analytics.rebuild(store, con) if args.rebuild else analytics.refresh(store, con)
     finally:
         close = getattr(store, "close", None)

@@ -24,7 +24,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.fold import replay
 from engine.narrate import pretty_cards, sentence
 from engine.state import Phase, PlayerState, State, card_texts
 from events.amounts import amount_text
@@ -45,6 +44,7 @@ from events.store import (
     checked_log,
     open_store,
     resolve_url,
+    stored_states,
 )
 
 PROGRESS_FROM = 5
@@ -134,8 +134,10 @@ def _sqlite_path(url: str) -> str | None:
 
 
 def _open(args: argparse.Namespace, *, create: bool = False) -> EventStore:
-    """The store of ``--db``. Reading commands refuse a SQLite file that does not exist (a typo in
-    ``--db`` must not silently make an empty store); ``brag import`` creates it."""
+    """The store of ``--db``. Reading commands open it read-only (they create, change and migrate
+    nothing, and work for a user who may not write it) and refuse a SQLite file that does not
+    exist (a typo in ``--db`` must not silently make an empty store); ``brag import`` creates
+    it."""
     db = getattr(args, "db", None)
     url = resolve_url(db)
     if not url.strip():
@@ -146,7 +148,7 @@ def _open(args: argparse.Namespace, *, create: bool = False) -> EventStore:
             raise StoreUnavailable(
                 f"no event store at {path} (store sessions first: brag import FILE...)"
             )
-    return open_store(db)
+    return open_store(db, readonly=not create)
 
 
 def _console(*, stderr: bool = False) -> Any:
@@ -414,7 +416,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not rows:
         raise UnknownSession(args.session)
     events = [r.event for r in rows]
-    states = replay(events)
+    states = stored_states(args.session, rows)  # a tampered stream: one line, session and seq
     last = states[-1]
     if args.deal is not None and not 1 <= args.deal <= last.deals:
         raise StoreError(

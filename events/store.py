@@ -61,6 +61,7 @@ from events.model import (
 __all__ = [
     "DEFAULT_DB",
     "ConcurrencyConflict",
+    "CorruptSession",
     "EventStore",
     "IdConflict",
     "ImportConflict",
@@ -73,6 +74,7 @@ __all__ = [
     "checked_log",
     "open_store",
     "resolve_url",
+    "stored_states",
 ]
 
 DEFAULT_DB: Final = "brag.db"
@@ -143,6 +145,21 @@ class UnknownSession(StoreError):
 
     def __init__(self, session: str) -> None:
         super().__init__(f"no session {session!r} in the store", session=session)
+
+
+class CorruptSession(StoreError):
+    """A stored row that cannot be read (its payload is not a FORMAT.md event) or a stored stream
+    that no longer folds under the rules: the store was changed outside Bragbook. Names the
+    session, the seq and the reason in one line."""
+
+    def __init__(self, session: str, seq: int | None, type_: str | None, reason: str) -> None:
+        self.seq = seq
+        where = f"session {session!r}" + (f", seq {seq}" if seq is not None else "")
+        if type_:
+            where += f" ({type_})"
+        super().__init__(
+            f"{where}: {reason}; the store was changed outside Bragbook", session=session
+        )
 
 
 class StoreUnavailable(StoreError):
@@ -423,13 +440,20 @@ def resolve_url(url_or_path: str | os.PathLike[str] | None) -> str:
     return os.fspath(url_or_path)
 
 
-def open_store(url_or_path: str | os.PathLike[str] | None = None, **options: Any) -> EventStore:
-    """Opens (creating the table if needed) the store named by a URL or a SQLite file path.
+def open_store(
+    url_or_path: str | os.PathLike[str] | None = None, *, readonly: bool = False, **options: Any
+) -> EventStore:
+    """Opens the store named by a URL or a SQLite file path (creating or migrating its schema,
+    :mod:`events.store_sql`, unless ``readonly``).
 
     ``None`` → ``$BRAG_DB`` or ``./brag.db``; ``memory://`` → a fresh in-memory store;
     ``sqlite:///path`` or a plain path → SQLite; ``postgresql://user@host/db`` → PostgreSQL
     (psycopg 3; ``schema=NAME`` puts the table in that schema, created if needed).
-    Raises :class:`StoreUnavailable` for a bad URL, an unreachable server or wrong settings."""
+    ``readonly`` (for reading commands): nothing is created or changed (SQLite ``mode=ro``,
+    PostgreSQL read-only transactions); a store not made yet is a :class:`StoreUnavailable`, an
+    append a :class:`StoreError`. Raises :class:`StoreUnavailable` for a bad URL, an unreachable
+    server, wrong settings, or a database that is not a Bragbook store (another program's table
+    or database, a newer store version)."""
     url = resolve_url(url_or_path)
     if url.startswith("memory:"):
         from events.store_memory import MemoryStore
@@ -437,7 +461,7 @@ def open_store(url_or_path: str | os.PathLike[str] | None = None, **options: Any
         return MemoryStore(url)
     from events.store_sql import open_sql_store
 
-    return open_sql_store(url, **options)
+    return open_sql_store(url, readonly=readonly, **options)
 
 
 # --- the store ------------------------------------------------------------------------------------
@@ -534,11 +558,13 @@ class EventStore:
         return self._state_at(session, last, history=True)
 
     def export(self, session: str) -> list[AnyEvent]:
-        """The session as FORMAT.md events, envelope included; :class:`UnknownSession` if none."""
-        events = self.events(session)
-        if not events:
+        """The session as FORMAT.md events, envelope included; :class:`UnknownSession` if none,
+        :class:`CorruptSession` if the stored stream no longer folds (never a tampered log)."""
+        rows = self._load(session)
+        if not rows:
             raise UnknownSession(session)
-        return events
+        _fold(session, rows)
+        return [r.event for r in rows]
 
     def export_lines(self, session: str) -> Iterator[str]:
         """The session as JSON Lines (without newlines): ``type``, fields, then the envelope."""
@@ -626,9 +652,7 @@ class EventStore:
         rows = self._load(session, upto=seq)
         if len(rows) < seq:
             raise ConcurrencyConflict(session, seq, len(rows))
-        st = initial_state()
-        for r in rows:
-            st = apply(st, r.event)
+        st = _fold(session, rows)
         self._remember(session, st)
         return st
 
@@ -860,6 +884,32 @@ class EventStore:
         return ImportResult(
             session, len(stored), n_old, len(events), len(events), other_ids, other_envelope
         )
+
+
+def stored_states(session: str, rows: Sequence[StoredEvent]) -> list[State]:
+    """The state after each stored row of a session read from seq 1 (``engine.fold.replay`` of
+    their events); :class:`CorruptSession` naming the session and the seq of the first row the
+    rules refuse (a store changed outside Bragbook), never the engine's error about a "line"."""
+    st = initial_state()
+    out: list[State] = []
+    for r in rows:
+        try:
+            st = apply(st, r.event)
+        except BragError as err:
+            raise CorruptSession(
+                session,
+                r.seq,
+                r.type,
+                f"the stored stream no longer folds ({err.heading()}: {err.message})",
+            ) from None
+        out.append(st)
+    return out
+
+
+def _fold(session: str, rows: Sequence[StoredEvent]) -> State:
+    """The state after the stored ``rows``; :class:`CorruptSession` as :func:`stored_states`."""
+    states = stored_states(session, rows)
+    return states[-1] if states else initial_state()
 
 
 def checked_log(source: str | os.PathLike[str] | Iterable[str]) -> list[Step]:

@@ -12,15 +12,33 @@ Append transactions:
   upgrade. Threads of one process queue on a Python lock first (the SQLite busy handler polls).
 - PostgreSQL: ``SET LOCAL lock_timeout`` then ``LOCK TABLE events IN EXCLUSIVE MODE``: appends are
   serialised, so positions (a sequence) become visible in order; readers are not blocked.
+
+The store's schema is recognised by its marker, never by column names alone: the table
+``brag_meta(key, value)`` holds ``('schema', 'bragbook')`` and ``('version', N)``
+(:data:`STORE_VERSION`), and the ``events`` table must have Bragbook's columns, unique constraints
+and append-only triggers. A store made before the marker (version 1: our table, our triggers, no
+``brag_meta``) is migrated when a writer opens it, and read as it is by a reader. Anything else (a
+look-alike ``events`` table of another program, another program's database, a newer version) is
+refused with one line. Readers (``readonly=True``) open SQLite read-only (``mode=ro``) and
+PostgreSQL in read-only transactions: they create and change nothing.
+
+Version history: 1, the ``events`` table with UPDATE/DELETE (and on PostgreSQL TRUNCATE) refused by
+triggers; 2, the marker and, on SQLite, a ``BEFORE INSERT`` trigger refusing a row whose position,
+``id`` or ``(session, seq)`` is stored already, so ``INSERT OR REPLACE``, ``REPLACE INTO`` and an
+UPSERT cannot rewrite a stored event (SQLite runs no DELETE trigger for REPLACE's implicit delete;
+on PostgreSQL an ``ON CONFLICT DO UPDATE`` runs the UPDATE trigger). A new version adds its step
+to :data:`MIGRATIONS`.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+import urllib.parse
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any, ClassVar, Final
@@ -42,6 +60,7 @@ from sqlalchemy.schema import CreateTable
 from sqlmodel import Field, SQLModel
 
 from events.store import (
+    CorruptSession,
     DuplicateId,
     EventStore,
     Row,
@@ -58,13 +77,29 @@ try:
 except ImportError:  # not on Windows: SQLite's busy handler alone
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["BUSY_TIMEOUT_S", "LOCK_TIMEOUT_S", "EventRecord", "PostgresStore", "SqliteStore"]
+__all__ = [
+    "BUSY_TIMEOUT_S",
+    "LOCK_TIMEOUT_S",
+    "META",
+    "STORE_SCHEMA",
+    "STORE_VERSION",
+    "EventRecord",
+    "PostgresStore",
+    "SqliteStore",
+]
 
 BUSY_TIMEOUT_S: Final = 10.0
 """SQLite ``busy_timeout``: how long a writer waits for another's transaction (at least 5 s)."""
 LOCK_TIMEOUT_S: Final = 10
 """PostgreSQL ``lock_timeout`` of an append's table lock."""
 TABLE: Final = "events"
+META: Final = "brag_meta"
+"""The schema marker table: ``(key TEXT PRIMARY KEY, value TEXT NOT NULL)``."""
+STORE_SCHEMA: Final = "bragbook"
+"""``brag_meta`` value of ``schema`` in a Bragbook store."""
+STORE_VERSION: Final = 2
+"""``brag_meta`` value of ``version`` this code writes (see the module docstring's history)."""
+META_DDL: Final = f"CREATE TABLE IF NOT EXISTS {META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 
 
 class EventRecord(SQLModel, table=True):
@@ -143,10 +178,11 @@ def sqlite_file(url: str) -> str | None:
     return u.database
 
 
-def open_sql_store(url: str, *, schema: str | None = None) -> EventStore:
-    """A SQL store for a SQLAlchemy URL or a plain SQLite file path."""
+def open_sql_store(url: str, *, schema: str | None = None, readonly: bool = False) -> EventStore:
+    """A SQL store for a SQLAlchemy URL or a plain SQLite file path (``readonly``: see
+    :func:`events.store.open_store`)."""
     if "://" not in url:
-        return SqliteStore(url, url)
+        return SqliteStore(url, url, readonly=readonly)
     try:
         u = make_url(url)
     except ArgumentError as err:
@@ -158,9 +194,9 @@ def open_sql_store(url: str, *, schema: str | None = None) -> EventStore:
                 "an SQLite store needs a file (WAL and synchronous=FULL); for a throw-away "
                 "store use memory://"
             )
-        return SqliteStore(url, u.database)
+        return SqliteStore(url, u.database, readonly=readonly)
     if backend in ("postgresql", "postgres"):
-        return PostgresStore(url, schema=schema)
+        return PostgresStore(url, schema=schema, readonly=readonly)
     raise StoreUnavailable(
         f"unsupported database {backend!r} in {url!r}: use a file path, sqlite:///FILE, "
         "postgresql://USER@HOST/DB or memory://"
@@ -207,6 +243,100 @@ class _SqlTx:
 class _SqlStore(EventStore):
     MARK: ClassVar[str] = "?"
     PAYLOAD_TEXT: ClassVar[str] = "payload"
+    readonly: bool = False
+
+    # -- the schema: marker, version, checks, migrations ----------------------------------------
+
+    def _tables(self, conn: Any) -> set[str]:
+        """The names of the tables where the store's tables live (SQLite's own excluded)."""
+        raise NotImplementedError
+
+    def _problems(self, conn: Any, version: int) -> list[str]:
+        """What makes the ``events`` table other than Bragbook's at ``version`` (empty: ours)."""
+        raise NotImplementedError
+
+    def _create(self, conn: Any) -> None:
+        """Makes a new store at :data:`STORE_VERSION` (inside the caller's transaction)."""
+        raise NotImplementedError
+
+    MIGRATIONS: ClassVar[dict[int, Callable[[Any, Any], None]]] = {}
+    """Version ``n`` → the step that takes a store from ``n`` to ``n + 1`` (``(store, conn)``,
+    inside the opening transaction; the version row is written after each step)."""
+
+    def _refuse(self, why: str) -> StoreUnavailable:
+        return StoreUnavailable(f"{self.where}: {why}; it was not opened")
+
+    def _set_version(self, conn: Any, version: int) -> None:
+        conn.execute(self._sql(f"DELETE FROM {META} WHERE key = 'version'"))
+        conn.execute(
+            self._sql(f"INSERT INTO {META} (key, value) VALUES ('version', ?)"), (str(version),)
+        )
+
+    def _mark(self, conn: Any) -> None:
+        """Creates ``brag_meta`` with the schema row (the version row follows)."""
+        conn.execute(META_DDL)
+        conn.execute(
+            self._sql(f"INSERT INTO {META} (key, value) VALUES ('schema', ?)"), (STORE_SCHEMA,)
+        )
+        self._set_version(conn, STORE_VERSION)
+
+    def _open_schema(self, conn: Any, *, change: bool) -> int:
+        """Recognises the store inside the caller's transaction (a writer's is exclusive) and,
+        with ``change``, creates a new one or migrates an older one; refuses anything else with
+        one line (:class:`StoreUnavailable`). Returns the version of the store as it is now (0:
+        nothing there yet, without ``change``)."""
+        tables = self._tables(conn)
+        marked = META in tables
+        if marked:
+            meta = {str(k): str(v) for k, v in conn.execute(f"SELECT key, value FROM {META}")}
+            if meta.get("schema") != STORE_SCHEMA:
+                raise self._refuse(
+                    f"its table {META} does not mark a Bragbook store "
+                    f"(schema {meta.get('schema')!r})"
+                )
+            text = meta.get("version", "")
+            if not (text.isascii() and text.isdigit()):
+                raise self._refuse(f"its store version {text!r} is not a number")
+            version = int(text)
+            if version > STORE_VERSION:
+                raise self._refuse(
+                    f"store version {version} was made by a newer Bragbook (this one knows "
+                    f"versions up to {STORE_VERSION})"
+                )
+            if TABLE not in tables:
+                raise self._refuse(f"it is marked as a Bragbook store but has no {TABLE} table")
+        elif TABLE in tables:
+            version = 1  # made before the marker: ours if its table and triggers are
+        elif tables:
+            shown = ", ".join(sorted(tables)[:4]) + (", ..." if len(tables) > 4 else "")
+            raise self._refuse(f"it is another program's database (tables {shown})")
+        else:
+            if not change:
+                return 0
+            self._create(conn)
+            self._mark(conn)
+            return STORE_VERSION
+        problems = self._problems(conn, version)
+        if problems:
+            raise self._refuse(
+                f"its table {TABLE!r} is not Bragbook's event log ({'; '.join(problems)})"
+            )
+        if not change:
+            return version
+        if not marked:
+            conn.execute(META_DDL)
+            conn.execute(
+                self._sql(f"INSERT INTO {META} (key, value) VALUES ('schema', ?)"), (STORE_SCHEMA,)
+            )
+        while version < STORE_VERSION:
+            self.MIGRATIONS[version](self, conn)
+            version += 1
+            self._set_version(conn, version)
+        return version
+
+    def _check_writable(self) -> None:
+        if self.readonly:
+            raise StoreError(f"{self.where} was opened for reading: nothing can be stored")
 
     def _taken(self, err: Exception) -> str | None:
         """``"id"`` or ``"seq"`` when ``err`` is the table's unique id or (session, seq)."""
@@ -220,7 +350,16 @@ class _SqlStore(EventStore):
 
     def _row(self, r: Any) -> StoredEvent:
         position, session, seq, id_, type_, v, payload, at, by, stored_at = r
-        event = event_from_row(type_, v, payload, id_, seq, at, by)
+        try:
+            event = event_from_row(type_, v, payload, id_, seq, at, by)
+        except (ValueError, TypeError, RecursionError) as err:  # BragError, JSON, UUID
+            text = str(err).strip().splitlines()
+            raise CorruptSession(
+                str(session),
+                seq,
+                str(type_),
+                f"the stored event cannot be read ({text[0] if text else type(err).__name__})",
+            ) from None
         return StoredEvent(
             position=position,
             session=session,
@@ -301,7 +440,15 @@ class _SqlStore(EventStore):
 
         out = []
         for session, last, _, deals, won, carried, voided, ended, first, at, stored in rows:
-            f = json.loads(first) if first else {}
+            try:
+                f = json.loads(first) if first else {}
+                ended = json.loads(ended) if ended else None
+                if not isinstance(f, dict) or not (ended is None or isinstance(ended, dict)):
+                    raise ValueError("not a JSON object")
+            except ValueError as err:
+                raise CorruptSession(
+                    str(session), None, None, f"a stored event cannot be read ({err})"
+                ) from None
             f["at_dt"] = datetime.fromisoformat(at) if at else None
             out.append(
                 {
@@ -311,7 +458,7 @@ class _SqlStore(EventStore):
                     "won": int(won),
                     "carried": int(carried),
                     "voided": int(voided),
-                    "ended": json.loads(ended) if ended else None,
+                    "ended": ended,
                     "first": f,
                     "stored_at": parse_stored_at(stored),
                 }
@@ -395,20 +542,66 @@ class _Appenders:
         self.fd = None
 
 
-SQLITE_TRIGGERS: Final = (
-    f"""CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON {TABLE}
+SQLITE_TRIGGERS: Final = {
+    "events_no_update": f"""CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON {TABLE}
     BEGIN SELECT RAISE(ABORT, 'the events table is append-only: UPDATE is refused'); END""",
-    f"""CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON {TABLE}
+    "events_no_delete": f"""CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON {TABLE}
     BEGIN SELECT RAISE(ABORT, 'the events table is append-only: DELETE is refused'); END""",
-)
+    # Version 2. REPLACE deletes the conflicting row without running the DELETE trigger (unless
+    # recursive_triggers is on): a row may only be inserted where none is stored. The messages
+    # name the columns as SQLite's own UNIQUE errors do (SqliteStore._taken reads them).
+    "events_no_overwrite": f"""CREATE TRIGGER IF NOT EXISTS events_no_overwrite
+    BEFORE INSERT ON {TABLE}
+    BEGIN
+      SELECT RAISE(ABORT, 'the events table is append-only: {TABLE}.id is stored already')
+        WHERE EXISTS (SELECT 1 FROM {TABLE} WHERE id = NEW.id);
+      SELECT RAISE(ABORT,
+        'the events table is append-only: {TABLE}.session, {TABLE}.seq is stored already')
+        WHERE EXISTS (SELECT 1 FROM {TABLE} WHERE session = NEW.session AND seq = NEW.seq);
+      SELECT RAISE(ABORT, 'the events table is append-only: {TABLE}.position is stored already')
+        WHERE EXISTS (SELECT 1 FROM {TABLE} WHERE position = NEW.position);
+    END""",
+}
+SQLITE_TRIGGERS_OF: Final = {1: ("events_no_update", "events_no_delete"), 2: tuple(SQLITE_TRIGGERS)}
+"""The triggers a SQLite store of each version has."""
+
+
+@functools.cache
+def _sqlite_reference() -> tuple[list[tuple[Any, ...]], set[tuple[str, ...]]]:
+    """Bragbook's table as SQLite describes it (``PRAGMA table_info`` rows without the column
+    number; the column tuples of the unique indexes), made in a scratch in-memory database."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute(create_table_sql(sqlite.dialect()))
+        return _sqlite_shape(conn)
+    finally:
+        conn.close()
+
+
+def _sqlite_shape(conn: sqlite3.Connection) -> tuple[list[tuple[Any, ...]], set[tuple[str, ...]]]:
+    cols = [tuple(r[1:]) for r in conn.execute(f"PRAGMA table_info({TABLE})")]
+    uniques = set()
+    for idx in conn.execute(f"PRAGMA index_list({TABLE})").fetchall():
+        if idx[2]:  # unique
+            name = idx[1].replace('"', '""')
+            uniques.add(tuple(r[2] for r in conn.execute(f'PRAGMA index_info("{name}")')))
+    return cols, uniques
+
+
+def _sqlite_v2(store: Any, conn: sqlite3.Connection) -> None:
+    conn.execute(SQLITE_TRIGGERS["events_no_overwrite"])
 
 
 class SqliteStore(_SqlStore):
-    """The embedded store: one SQLite file in WAL mode, ``synchronous=FULL``."""
+    """The embedded store: one SQLite file in WAL mode, ``synchronous=FULL``. ``readonly`` opens
+    the file read-only (it must exist; nothing is created, changed or migrated)."""
 
-    def __init__(self, url: str, path: str) -> None:
+    MIGRATIONS: ClassVar[dict[int, Callable[[Any, Any], None]]] = {1: _sqlite_v2}
+
+    def __init__(self, url: str, path: str, *, readonly: bool = False) -> None:
         super().__init__(url)
         self.path = path
+        self.readonly = readonly
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._all_guard = threading.Lock()
@@ -419,25 +612,85 @@ class SqliteStore(_SqlStore):
             raise StoreUnavailable(
                 f"cannot open the SQLite store {path!r}: no directory {parent!r}"
             )
+        if readonly and not os.path.exists(path):
+            raise StoreUnavailable(
+                f"no event store at {path} (store sessions first: brag import FILE...)"
+            )
         with self._errors():
+            if readonly or (os.path.exists(path) and os.path.getsize(path) > 0):
+                # Looked at read-only first: a foreign database is refused before a writer's
+                # connection switches it to WAL.
+                self.version = self._look()
+                if readonly:
+                    if self.version == 0:
+                        raise StoreUnavailable(
+                            f"no event store at {path} yet (store sessions first: brag import "
+                            "FILE...)"
+                        )
+                    return
             conn = self._conn()
             with self._appenders.hold():
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    conn.execute(create_table_sql(sqlite.dialect()))
-                    for t in SQLITE_TRIGGERS:
-                        conn.execute(t)
+                    self.version = self._open_schema(conn, change=True)
                     conn.execute("COMMIT")
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
-            cols = {r[1] for r in conn.execute(f"PRAGMA table_info({TABLE})")}
-            want = set(COLUMNS.split(", "))
-            if not want <= cols:
-                raise StoreUnavailable(
-                    f"{path}: the table {TABLE!r} is not Bragbook's event log "
-                    f"(missing {', '.join(sorted(want - cols))})"
-                )
+
+    def _look(self) -> int:
+        """The store's version, seen on a read-only connection (0: an empty database)."""
+        conn = self._conn() if self.readonly else self._connect_readonly()
+        try:
+            conn.execute("BEGIN")  # one snapshot for the checks
+            try:
+                return self._open_schema(conn, change=False)
+            finally:
+                conn.execute("ROLLBACK")
+        finally:
+            if not self.readonly:
+                conn.close()
+
+    def _tables(self, conn: Any) -> set[str]:
+        rows = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+        return {r[0] for r in rows}
+
+    def _problems(self, conn: Any, version: int) -> list[str]:
+        cols, uniques = _sqlite_shape(conn)
+        want_cols, want_uniques = _sqlite_reference()
+        out = []
+        if cols != want_cols:
+            names = [c[0] for c in cols]
+            want = [c[0] for c in want_cols]
+            out.append(
+                f"columns {', '.join(names)}; Bragbook's are {', '.join(want)}"
+                if names != want
+                else "its columns' types or constraints differ from Bragbook's"
+            )
+        for u in sorted(want_uniques - uniques):
+            out.append(f"no unique ({', '.join(u)})")
+        ddl = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,)
+        ).fetchone()[0]
+        if "AUTOINCREMENT" not in str(ddl).upper():
+            out.append("its positions are not AUTOINCREMENT")
+        triggers = {
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", (TABLE,)
+            )
+        }
+        missing = [t for t in SQLITE_TRIGGERS_OF[version] if t not in triggers]
+        if missing:
+            out.append(f"no append-only trigger {', '.join(missing)}")
+        return out
+
+    def _create(self, conn: Any) -> None:
+        conn.execute(create_table_sql(sqlite.dialect()))
+        for t in SQLITE_TRIGGERS.values():
+            conn.execute(t)
 
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r})"
@@ -468,6 +721,8 @@ class SqliteStore(_SqlStore):
         return conn
 
     def _open_connection(self) -> sqlite3.Connection:
+        if self.readonly:
+            return self._connect_readonly()
         try:
             conn = sqlite3.connect(
                 self.path,
@@ -494,6 +749,42 @@ class SqliteStore(_SqlStore):
             raise StoreUnavailable(f"SQLite store {self.path}: {'; '.join(problems)}")
         return conn
 
+    def _connect_readonly(self) -> sqlite3.Connection:
+        """A ``mode=ro`` connection. A WAL store needs its ``-shm`` file to be read; when neither
+        it nor ``-wal`` exists and the reader may not create them (a user who may read but not
+        write the store's folder), nothing is being written: the file is read ``immutable``."""
+        base = f"file:{urllib.parse.quote(os.path.abspath(self.path))}?mode=ro"
+        try:
+            try:
+                conn = self._uri_connect(base)
+            except sqlite3.OperationalError as err:
+                gone = not any(os.path.exists(self.path + x) for x in ("-wal", "-shm"))
+                if not gone or "readonly" not in str(err):
+                    raise
+                conn = self._uri_connect(base + "&immutable=1")
+        except sqlite3.Error as err:
+            raise StoreUnavailable(
+                f"cannot open the SQLite store {self.path!r} for reading: {err}"
+            ) from None
+        return conn
+
+    def _uri_connect(self, uri: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            uri,
+            uri=True,
+            timeout=BUSY_TIMEOUT_S,
+            isolation_level=None,
+            check_same_thread=False,
+            cached_statements=64,
+        )
+        try:
+            conn.execute("PRAGMA query_only=ON")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error:
+            conn.close()
+            raise
+        return conn
+
     def settings(self) -> dict[str, Any]:
         """The connection's settings as SQLite reports them (checked when the store opens)."""
         c = self._conn()
@@ -505,6 +796,7 @@ class SqliteStore(_SqlStore):
 
     @contextmanager
     def _transaction(self) -> Iterator[_SqlTx]:
+        self._check_writable()
         conn = self._conn()
         with self._appenders.hold(), self._errors():
             conn.execute("BEGIN IMMEDIATE")
@@ -547,7 +839,7 @@ class SqliteStore(_SqlStore):
         self._appenders.close()
 
     def reopen(self) -> SqliteStore:
-        return SqliteStore(self.url, self.path)
+        return SqliteStore(self.url, self.path, readonly=self.readonly)
 
 
 # --- PostgreSQL -----------------------------------------------------------------------------------
@@ -571,20 +863,48 @@ def _pg_ddl() -> list[str]:
     ]
 
 
+PG_COLUMNS: Final = [
+    ("position", "bigint", True),
+    ("session", "text", True),
+    ("seq", "integer", True),
+    ("id", "uuid", True),
+    ("type", "text", True),
+    ("v", "integer", True),
+    ("payload", "json", True),
+    ("at", "text", False),
+    ("by", "text", False),
+    ("stored_at", "timestamp with time zone", True),
+]
+"""Bragbook's table as PostgreSQL describes it: (name, ``format_type``, not null)."""
+PG_CONSTRAINTS: Final = {
+    "events_session_seq_key": ("u", ["session", "seq"]),
+    "events_id_key": ("u", ["id"]),
+}
+PG_TRIGGERS: Final = (f"{TABLE}_no_update_delete", f"{TABLE}_no_truncate")
+
+
+def _pg_v2(store: Any, conn: Any) -> None:
+    """Version 2 on PostgreSQL is the marker alone: an ``ON CONFLICT DO UPDATE`` already runs the
+    statement-level UPDATE trigger, and there is no REPLACE."""
+
+
 class PostgresStore(_SqlStore):
     """The server store (psycopg 3). ``schema`` puts the table in that schema (created if needed);
-    otherwise the connection's ``search_path`` decides."""
+    otherwise the connection's ``search_path`` decides. ``readonly``: every transaction is read
+    only and nothing is created or migrated."""
 
     MARK = "%s"
     PAYLOAD_TEXT = "payload::text"
+    MIGRATIONS: ClassVar[dict[int, Callable[[Any, Any], None]]] = {1: _pg_v2}
 
-    def __init__(self, url: str, *, schema: str | None = None) -> None:
+    def __init__(self, url: str, *, schema: str | None = None, readonly: bool = False) -> None:
         super().__init__(url)
         import psycopg
 
         self._psycopg = psycopg
         u = make_url(url)
         self.schema = schema
+        self.readonly = readonly
         self._conninfo = u.set(drivername="postgresql").render_as_string(hide_password=False)
         self._shown = u.render_as_string(hide_password=True)
         self._local = threading.local()
@@ -593,15 +913,78 @@ class PostgresStore(_SqlStore):
         self._pid = os.getpid()
         conn = self._conn()
         with self._errors(), conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(hashtext('bragbook.events.ddl'))")
-            if schema:
-                from psycopg import sql
+            if not readonly:
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext('bragbook.events.ddl'))")
+                if schema:
+                    from psycopg import sql
 
-                conn.execute(
-                    sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
+                    conn.execute(
+                        sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
+                    )
+            self.version = self._open_schema(conn, change=not readonly)
+            if self.version == 0:
+                raise StoreUnavailable(
+                    f"no event store in {self.where} yet (store sessions first: brag import "
+                    "FILE...)"
                 )
-            for stmt in _pg_ddl():
-                conn.execute(stmt)
+
+    def _tables(self, conn: Any) -> set[str]:
+        # A server database is shared: only our two names in the store's schema matter.
+        rows = conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+            "AND tablename IN (%s, %s)",
+            (TABLE, META),
+        )
+        return {r[0] for r in rows}
+
+    def _problems(self, conn: Any, version: int) -> list[str]:
+        rel = "to_regclass(quote_ident(current_schema()) || '.' || %s)"
+        cols = [
+            (r[0], r[1], bool(r[2]))
+            for r in conn.execute(
+                "SELECT attname, format_type(atttypid, atttypmod), attnotnull FROM pg_attribute "
+                f"WHERE attrelid = {rel} AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
+                (TABLE,),
+            )
+        ]
+        out = []
+        if cols != PG_COLUMNS:
+            names = [c[0] for c in cols]
+            want = [c[0] for c in PG_COLUMNS]
+            out.append(
+                f"columns {', '.join(names)}; Bragbook's are {', '.join(want)}"
+                if names != want
+                else "its columns' types or constraints differ from Bragbook's"
+            )
+        found = {
+            r[0]: (r[1], list(r[2]))
+            for r in conn.execute(
+                "SELECT c.conname, c.contype::text, array_agg(a.attname::text ORDER BY k.ord) "
+                "FROM pg_constraint c "
+                "CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, ord) "
+                "JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum "
+                f"WHERE c.conrelid = {rel} GROUP BY c.conname, c.contype",
+                (TABLE,),
+            )
+        }
+        for name, want_con in PG_CONSTRAINTS.items():
+            if found.get(name) != want_con:
+                out.append(f"no unique ({', '.join(want_con[1])}) named {name}")
+        triggers = {
+            r[0]
+            for r in conn.execute(
+                f"SELECT tgname FROM pg_trigger WHERE tgrelid = {rel} AND NOT tgisinternal",
+                (TABLE,),
+            )
+        }
+        missing = [t for t in PG_TRIGGERS if t not in triggers]
+        if missing:
+            out.append(f"no append-only trigger {', '.join(missing)}")
+        return out
+
+    def _create(self, conn: Any) -> None:
+        for stmt in _pg_ddl():
+            conn.execute(stmt)
 
     def __repr__(self) -> str:
         return f"PostgresStore({self._shown!r})"
@@ -637,6 +1020,8 @@ class PostgresStore(_SqlStore):
             pg = self._psycopg
             try:
                 conn = pg.connect(self._conninfo, autocommit=True, connect_timeout=5)
+                if self.readonly:
+                    conn.execute("SET default_transaction_read_only = on")
                 if self.schema:
                     conn.execute(
                         pg.sql.SQL("SET search_path TO {}").format(pg.sql.Identifier(self.schema))
@@ -653,6 +1038,7 @@ class PostgresStore(_SqlStore):
 
     @contextmanager
     def _transaction(self) -> Iterator[_SqlTx]:
+        self._check_writable()
         conn = self._conn()
         pg = self._psycopg
         with self._errors():
@@ -698,4 +1084,4 @@ class PostgresStore(_SqlStore):
         self._local = threading.local()
 
     def reopen(self) -> PostgresStore:
-        return PostgresStore(self.url, schema=self.schema)
+        return PostgresStore(self.url, schema=self.schema, readonly=self.readonly)

@@ -1,0 +1,399 @@
+"""The store's schema (issue 13, items 3, 9 and 11): the ``brag_meta`` marker and version, the
+append-only guard against ``INSERT OR REPLACE``/``REPLACE``/UPSERT, old stores migrated by a writer
+and read as they are by a reader, foreign tables and databases refused, reading commands that
+create nothing, and a tampered stream refused in one line naming the session and the seq."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from store_helpers import pg_store, pg_url, require_pg
+
+from brag.cli import main
+from events.store import CorruptSession, StoreUnavailable, open_store
+from events.store_sql import (
+    META,
+    SQLITE_TRIGGERS,
+    STORE_VERSION,
+    create_table_sql,
+)
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
+CARD = str(SCENARIOS / "card_example.jsonl")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error_line(err: str) -> str:
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def dump(path: Path) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(path) as c:
+        return list(c.execute("SELECT * FROM events ORDER BY position"))
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Iterator[Path]:
+    """A SQLite store holding the card example (16 events; seq 16 is pot_won)."""
+    db = tmp_path / "club.db"
+    with open_store(str(db)) as s:
+        s.import_log(CARD)
+    yield db
+
+
+def legacy_store(path: Path) -> None:
+    """A store as Bragbook made it before the marker (version 1): the table, the UPDATE and
+    DELETE triggers, no brag_meta."""
+    from sqlalchemy.dialects import sqlite
+
+    with open_store(str(path.with_suffix(".tmp.db"))) as s:
+        s.import_log(CARD)
+    rows = dump(path.with_suffix(".tmp.db"))
+    c = sqlite3.connect(path, isolation_level=None)
+    c.execute("PRAGMA journal_mode=WAL")
+    c.execute(create_table_sql(sqlite.dialect()))
+    c.execute(SQLITE_TRIGGERS["events_no_update"])
+    c.execute(SQLITE_TRIGGERS["events_no_delete"])
+    c.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    c.close()
+
+
+# --- the marker and the version -------------------------------------------------------------------
+
+
+def test_a_new_sqlite_store_is_marked(club: Path) -> None:
+    with sqlite3.connect(club) as c:
+        meta = dict(c.execute(f"SELECT key, value FROM {META}"))
+        triggers = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
+    assert meta == {"schema": "bragbook", "version": str(STORE_VERSION)}
+    assert STORE_VERSION == 2
+    assert triggers == {"events_no_update", "events_no_delete", "events_no_overwrite"}
+
+
+@pytest.mark.postgres
+def test_a_new_postgres_store_is_marked_and_refuses_upsert() -> None:
+    require_pg()
+    import psycopg
+
+    with pg_store() as s:
+        s.import_log(CARD)
+        schema = s.schema  # type: ignore[attr-defined]
+        with psycopg.connect(pg_url(), autocommit=True) as c:
+            c.execute(f'SET search_path TO "{schema}"')
+            meta = dict(c.execute(f"SELECT key, value FROM {META}").fetchall())
+            assert meta == {"schema": "bragbook", "version": str(STORE_VERSION)}
+            before = c.execute("SELECT * FROM events ORDER BY position").fetchall()
+            row = before[-1]
+            upsert = (
+                "INSERT INTO events (session, seq, id, type, v, payload, stored_at) "
+                "VALUES (%s, %s, %s, %s, 1, %s::json, now()) ON CONFLICT ({}) DO UPDATE "
+                "SET payload = excluded.payload"
+            )
+            args = (row[1], row[2], row[3], row[4], '{"player": "A", "amount": "1400"}')
+            for target in ("id", "session, seq"):
+                with pytest.raises(psycopg.Error, match="append-only"):
+                    c.execute(upsert.format(target), args)
+            c.execute(
+                "INSERT INTO events (session, seq, id, type, v, payload, stored_at) "
+                "VALUES (%s, %s, %s, %s, 1, %s::json, now()) ON CONFLICT DO NOTHING",
+                args,
+            )
+            assert c.execute("SELECT * FROM events ORDER BY position").fetchall() == before
+        s.close()
+        again = open_store(pg_url(), schema=schema, readonly=True)
+        assert [e.type for e in again.events("card-example")][-1] == "pot_won"
+        with pytest.raises(Exception, match="opened for reading"):
+            again.import_log(str(SCENARIOS / "eight_pots_shared_win.jsonl"))
+        again.close()
+
+
+@pytest.mark.postgres
+def test_a_postgres_look_alike_table_is_refused() -> None:
+    require_pg()
+    import psycopg
+    from store_helpers import drop_schema, new_schema
+
+    schema = new_schema()
+    try:
+        with psycopg.connect(pg_url(), autocommit=True) as c:
+            c.execute(f'CREATE SCHEMA "{schema}"')
+            c.execute(
+                f'CREATE TABLE "{schema}".events (position bigserial, session text, seq int, '
+                "id uuid, type text, v int, payload json, at text, by text, stored_at timestamptz)"
+            )
+        for readonly in (False, True):
+            with pytest.raises(StoreUnavailable) as err:
+                open_store(pg_url(), schema=schema, readonly=readonly)
+            assert "is not Bragbook's event log" in str(err.value)
+            assert "\n" not in str(err.value)
+        with psycopg.connect(pg_url(), autocommit=True) as c:
+            n = c.execute(
+                "SELECT count(*) FROM pg_trigger t JOIN pg_class r ON r.oid = t.tgrelid "
+                "JOIN pg_namespace n ON n.oid = r.relnamespace WHERE n.nspname = %s",
+                (schema,),
+            ).fetchone()
+            assert n == (0,)  # no trigger added to another program's table
+            tables = c.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = %s", (schema,)
+            ).fetchall()
+            assert tables == [("events",)]  # and no brag_meta
+    finally:
+        drop_schema(schema)
+
+
+# --- REPLACE, UPSERT and friends on a plain sqlite3 connection ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        # the same id, another amount (the trial's 14 -> 1,400)
+        "INSERT OR REPLACE INTO events (session, seq, id, type, v, payload, stored_at) "
+        "VALUES (:session, :seq, :id, 'pot_won', 1, :payload, 'x')",
+        # the same (session, seq) under a new id
+        "REPLACE INTO events (session, seq, id, type, v, payload, stored_at) "
+        "VALUES (:session, :seq, 'f0000000-0000-4000-8000-000000000000', 'pot_won', 1, "
+        ":payload, 'x')",
+        # the same position
+        "REPLACE INTO events (position, session, seq, id, type, v, payload, stored_at) "
+        "VALUES (:position, 'other', 1, 'f0000000-0000-4000-8000-000000000001', 'pot_won', 1, "
+        ":payload, 'x')",
+        # an UPSERT on either unique key
+        "INSERT INTO events (session, seq, id, type, v, payload, stored_at) "
+        "VALUES (:session, :seq, :id, 'pot_won', 1, :payload, 'x') "
+        "ON CONFLICT (id) DO UPDATE SET payload = excluded.payload",
+        "INSERT INTO events (session, seq, id, type, v, payload, stored_at) "
+        "VALUES (:session, :seq, 'f0000000-0000-4000-8000-000000000002', 'pot_won', 1, :payload, "
+        "'x') ON CONFLICT (session, seq) DO UPDATE SET payload = excluded.payload",
+        # OR IGNORE: refused too, and certainly without a side effect
+        "INSERT OR IGNORE INTO events (session, seq, id, type, v, payload, stored_at) "
+        "VALUES (:session, :seq, :id, 'pot_won', 1, :payload, 'x')",
+        "UPDATE OR REPLACE events SET payload = :payload WHERE seq = :seq",
+    ],
+)
+def test_no_statement_rewrites_a_stored_event(club: Path, sql: str) -> None:
+    before = dump(club)
+    position, session, seq, id_ = before[-1][:4]
+    assert before[-1][4] == "pot_won"
+    c = sqlite3.connect(club, isolation_level=None)
+    params = {
+        "position": position,
+        "session": session,
+        "seq": seq,
+        "id": id_,
+        "payload": json.dumps({"player": "A", "amount": "1400"}),
+    }
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        c.execute(sql, params)
+    c.close()
+    assert dump(club) == before
+    with open_store(str(club), readonly=True) as s:
+        assert [e.type for e in s.export("card-example")][-1] == "pot_won"
+
+
+def test_a_tampered_stream_is_one_line_on_every_reading_command(
+    club: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Triggers dropped by another program and pot_won rewritten (14 -> 1,400): replay, export and
+    the statistics each refuse in one line naming the session and the seq."""
+    c = sqlite3.connect(club, isolation_level=None)
+    c.execute("DROP TRIGGER events_no_update")
+    c.execute(
+        "UPDATE events SET payload = json_set(payload, '$.amount', '1400') WHERE type = 'pot_won'"
+    )
+    # and put the trigger back so the store is still recognised as ours
+    c.execute(SQLITE_TRIGGERS["events_no_update"])
+    c.close()
+    for argv in (
+        ("replay", "card-example"),
+        ("export", "card-example"),
+        ("export", "card-example", "-o", str(club.parent / "out.jsonl")),
+    ):
+        code, out, err = run(capsys, "--db", str(club), *argv)
+        line = one_error_line(err)
+        assert code == 1, argv
+        assert "session 'card-example', seq 16 (pot_won): the stored stream no longer folds" in line
+        assert out == ""
+    assert not (club.parent / "out.jsonl").exists()
+
+
+def test_a_row_that_is_not_json_is_one_line(club: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    c = sqlite3.connect(club, isolation_level=None)
+    c.execute("DROP TRIGGER events_no_overwrite")
+    c.execute(
+        "INSERT INTO events (session, seq, id, type, v, payload, stored_at) VALUES "
+        "('card-example', 17, 'f0000000-0000-4000-8000-000000000009', 'dealt', 1, '{oops', 'x')"
+    )
+    c.execute(SQLITE_TRIGGERS["events_no_overwrite"])
+    c.close()
+    code, _, err = run(capsys, "--db", str(club), "replay", "card-example")
+    assert code == 1
+    assert "session 'card-example', seq 17 (dealt): the stored event cannot be read" in (
+        one_error_line(err)
+    )
+    with open_store(str(club), readonly=True) as s, pytest.raises(CorruptSession) as e:
+        s.read("card-example")
+    assert e.value.seq == 17
+
+
+# --- old stores, foreign tables, other programs' databases ----------------------------------------
+
+
+def test_an_old_store_is_read_as_it_is_and_migrated_by_a_writer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "old.db"
+    legacy_store(db)
+    before = digest(db)
+    code, out, _ = run(capsys, "--db", str(db), "sessions")
+    assert code == 0 and "card-example" in out
+    code, out, _ = run(capsys, "--db", str(db), "export", "card-example")
+    assert code == 0 and len(out.splitlines()) == 16
+    assert digest(db) == before  # read without writing: no marker, no trigger added
+    with open_store(str(db), readonly=True) as s:
+        assert s.version == 1  # type: ignore[attr-defined]
+    with open_store(str(db)) as s:
+        assert s.version == STORE_VERSION  # type: ignore[attr-defined]
+    with sqlite3.connect(db) as c:
+        assert dict(c.execute(f"SELECT key, value FROM {META}")) == {
+            "schema": "bragbook",
+            "version": "2",
+        }
+        names = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
+    assert "events_no_overwrite" in names
+
+
+LOOK_ALIKE = (
+    "CREATE TABLE events (position INTEGER PRIMARY KEY, session TEXT, seq INTEGER, id TEXT, "
+    "type TEXT, v INTEGER, payload TEXT, at TEXT, by TEXT, stored_at TEXT)"
+)
+
+
+@pytest.mark.parametrize(
+    ("ddl", "why"),
+    [
+        # the trial's look-alike: Bragbook's column names, no constraints, no triggers
+        ([LOOK_ALIKE], "is not Bragbook's event log (its columns' types or constraints differ"),
+        # our very table, but without the append-only triggers
+        (["OURS"], "is not Bragbook's event log (no append-only trigger events_no_update"),
+        # a marker of someone else
+        (
+            [
+                LOOK_ALIKE,
+                f"CREATE TABLE {META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+                f"INSERT INTO {META} VALUES ('schema', 'ledger'), ('version', '2')",
+            ],
+            "does not mark a Bragbook store (schema 'ledger')",
+        ),
+        # a store of a newer Bragbook
+        (
+            [
+                "OURS",
+                f"CREATE TABLE {META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+                f"INSERT INTO {META} VALUES ('schema', 'bragbook'), ('version', '99')",
+            ],
+            "store version 99 was made by a newer Bragbook",
+        ),
+        # another program's database
+        (
+            ["CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT)"],
+            "is another program's database (tables moz_places)",
+        ),
+    ],
+)
+def test_a_foreign_table_or_database_is_refused_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], ddl: list[str], why: str
+) -> None:
+    from sqlalchemy.dialects import sqlite
+
+    db = tmp_path / "other.db"
+    c = sqlite3.connect(db, isolation_level=None)
+    for stmt in ddl:
+        c.execute(create_table_sql(sqlite.dialect()) if stmt == "OURS" else stmt)
+    c.close()
+    before = digest(db)
+    for argv in (("import", CARD), ("sessions",), ("stats",), ("analytics", "refresh")):
+        code, _, err = run(capsys, "--db", str(db), *argv)
+        assert code != 0, argv
+        line = one_error_line(err)
+        assert why in line, (argv, line)
+        assert f"{db}: " in line
+    assert digest(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]  # no .duckdb, no -wal
+
+
+def test_a_file_that_is_not_sqlite_makes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "notsqlite.db"
+    db.write_text("just some notes, not a database\n" * 40)
+    for argv in (("stats",), ("leaderboard",), ("sessions",), ("import", CARD)):
+        code, _, err = run(capsys, "--db", str(db), *argv)
+        assert code != 0
+        assert "not a database" in one_error_line(err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notsqlite.db"]
+
+
+def test_reading_commands_work_for_a_user_who_may_not_write() -> None:
+    """``brag sessions``/``export``/``replay`` on a store its user may read but not write (the
+    trial: "attempt to write a readonly database"), and the file is unchanged."""
+    home = Path(tempfile.mkdtemp(prefix="brag-readonly-"))  # pytest's folders are private
+    try:
+        db = home / "club.db"
+        with open_store(str(db)) as s:
+            s.import_log(CARD)
+        for p in home.iterdir():
+            p.chmod(0o644)
+        home.chmod(0o755)
+        before = digest(db)
+        if os.geteuid() == 0:
+            prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        else:  # an ordinary user: take write permission away instead
+            prefix = []
+            db.chmod(0o444)
+            home.chmod(0o555)
+        brag = [sys.executable, "-m", "brag.cli"]
+        outputs = []
+        for argv in (["sessions"], ["export", "card-example"], ["replay", "card-example"]):
+            got = subprocess.run(
+                [*prefix, *brag, "--db", str(db), *argv],
+                capture_output=True,
+                text=True,
+                cwd=home,
+                timeout=60,
+                env={**os.environ, "HOME": str(home)},
+            )
+            assert got.returncode == 0, (argv, got.stderr)
+            outputs.append(got.stdout)
+        assert "card-example" in outputs[0]
+        assert len(outputs[1].splitlines()) == 16
+        assert "after seq 16: 1 of 8 pots resolved" in outputs[2]
+        home.chmod(0o755)
+        assert digest(db) == before
+        assert not (home / "club.db-wal").exists()
+    finally:
+        home.chmod(0o755)
+        shutil.rmtree(home)

@@ -7,7 +7,8 @@ What the command line and the dashboard call::
     analytics.queries.player_stats(con, session=None, player=None, table=None)   # list[dict]
     analytics.queries.leaderboard(con, session=None)
     analytics.schema(con); analytics.run_readonly(con, "SELECT ...")
-    analytics.export_parquet(con, "out/")
+    analytics.export_lake(con, "out/")             # Hive-partitioned Parquet + _dictionary
+    analytics.api.load_player_deals(...)           # for analysts: DuckDB relations
 
 Layers: :mod:`analytics.facts` (pure: rows from the engine's replay), :mod:`analytics.projector`
 (the DuckDB writer and its checkpoint), ``analytics/sql/*.sql`` (schema and statistics),
@@ -15,18 +16,20 @@ Layers: :mod:`analytics.facts` (pure: rows from the engine's replay), :mod:`anal
 """
 
 from analytics import queries
-from analytics.explore import ReadOnlyError, export_parquet, run_readonly, schema
+from analytics.explore import ReadOnlyError, run_readonly, schema
 from analytics.facts import ProjectionError
+from analytics.lake import LakeReport, export_lake
 from analytics.projector import Projector, RefreshReport, checkpoint, connect, rebuild, refresh
 
 __all__ = [
+    "LakeReport",
     "ProjectionError",
     "Projector",
     "ReadOnlyError",
     "RefreshReport",
     "checkpoint",
     "connect",
-    "export_parquet",
+    "export_lake",
     "queries",
     "rebuild",
     "refresh",

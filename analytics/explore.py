@@ -6,18 +6,16 @@
   most ``limit`` rows. It does not sandbox table functions that read files; a page open to
   untrusted users should query a connection from ``connect(path, read_only=True)``, which also
   turns DuckDB's external access off.
-- :func:`export_parquet` writes the fact tables as Parquet files that DuckDB, pandas and pyarrow
-  read back (``brag analytics export --parquet DIR``).
+- Parquet for other tools is :mod:`analytics.lake` (``brag analytics export --parquet DIR``).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import duckdb
 
-__all__ = ["FACT_TABLES", "ReadOnlyError", "export_parquet", "run_readonly", "schema"]
+__all__ = ["FACT_TABLES", "ReadOnlyError", "run_readonly", "schema"]
 
 FACT_TABLES: dict[str, str] = {
     "events": "position",
@@ -27,7 +25,7 @@ FACT_TABLES: dict[str, str] = {
     "session_players": "session, seat",
     "hand_categories": "rank",
 }
-"""The tables exported, each with its row order (so two exports of equal tables are equal)."""
+"""The fact tables of the Explore page's schema, each with its row order."""
 
 
 class ReadOnlyError(ValueError):
@@ -89,19 +87,3 @@ def run_readonly(
     finally:
         cur.close()
     return names, rows
-
-
-def export_parquet(con: duckdb.DuckDBPyConnection, directory: str) -> dict[str, str]:
-    """Writes each fact table to ``DIRECTORY/TABLE.parquet`` (rows in a stable order); returns
-    table -> file. The money columns stay exact integers of ticks beside their ``den``."""
-    os.makedirs(directory, exist_ok=True)
-    out: dict[str, str] = {}
-    cur = con.cursor()
-    try:
-        for table, order in FACT_TABLES.items():
-            path = os.path.join(directory, f"{table}.parquet")
-            cur.sql(f"SELECT * FROM {table} ORDER BY {order}").write_parquet(path)  # names of ours
-            out[table] = path
-    finally:
-        cur.close()
-    return out

@@ -488,6 +488,7 @@ class SessionFolder:
     def session_row(self) -> dict[str, Any]:
         """The session as the engine sees it now (one row of ``sessions``)."""
         s = self.state
+        at = self.history[0][2].at if self.history else None
         return {
             "session": self.session,
             "table_name": s.table,
@@ -506,6 +507,8 @@ class SessionFolder:
             "pot_t": s.pot_t,
             "last_seq": self.last_seq,
             "last_position": self.last_position,
+            "started": at.isoformat() if at is not None else None,
+            "month": at.strftime("%Y-%m") if at is not None else None,
         }
 
     def player_rows(self) -> list[dict[str, Any]]:

@@ -60,7 +60,7 @@ __all__ = [
     "refresh",
 ]
 
-SCHEMA_VERSION = "5"  # 5: carried_in_t counts a pot carried with a retained hand
+SCHEMA_VERSION = "6"  # 6: sessions.started and month (the lake's partitions)
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"

@@ -26,6 +26,7 @@ __all__ = [
     "overall_leaderboard",
     "player_stats",
     "pot_sizes",
+    "public_rows",
     "run",
     "showdown_hands",
     "tables",
@@ -159,3 +160,24 @@ def deal_lengths(
 ) -> list[dict[str, Any]]:
     """Deal lengths in betting actions by how the deal ended."""
     return run(con, "deal_lengths", {"session": session})
+
+
+def public_rows(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The statistic's documented columns (and the counts beside them), in order, money as
+    FORMAT.md amount text (``"9"``, ``"-17/2"``, exact): what ``brag stats --format json``
+    prints and the lake's ``player_stats`` holds."""
+    from events.amounts import format_amount
+
+    keys: list[str] = []
+    for c in columns(name):
+        keys.append(c.name)
+        if c.count and c.count.endswith("_n") and c.count not in keys:
+            keys.append(c.count)
+    out = []
+    for r in rows:
+        o: dict[str, Any] = {}
+        for k in keys:
+            v = r.get(k)
+            o[k] = str(format_amount(v)) if isinstance(v, Fraction) else v
+        out.append(o)
+    return out

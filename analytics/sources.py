@@ -24,6 +24,7 @@ __all__ = [
     "Source",
     "SourceEvent",
     "StoredLike",
+    "default_projection",
     "from_logs",
     "interleave",
     "open_source",
@@ -182,6 +183,18 @@ class JsonlSource:
 
     def read(self, session: str) -> list[SourceEvent]:
         return [e for e in self._load() if e.session == session]
+
+
+def default_projection(db: str) -> str:
+    """The DuckDB projection's file beside a SQLite store (``x.db`` -> ``x.duckdb``);
+    ``./brag.duckdb`` for a server or in-memory store."""
+    path = db
+    if path.startswith("sqlite:///"):
+        path = path[len("sqlite:///") :]
+    if "://" in path or not path or path.startswith(":memory:"):
+        return "brag.duckdb"
+    base, ext = os.path.splitext(path)
+    return (base if ext in (".db", ".sqlite", ".sqlite3") else path) + ".duckdb"
 
 
 def open_source(url: str) -> Source:

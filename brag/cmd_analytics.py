@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from brag.tables import fitted_tables
-from events.amounts import amount_text, format_amount
+from events.amounts import amount_text
 
 FORMATS = ("table", "json", "csv")
 SHOW = ("player_stats", "leaderboard", "overall_leaderboard", "showdown_hands", "pot_sizes",
@@ -28,13 +28,9 @@ SHOW = ("player_stats", "leaderboard", "overall_leaderboard", "showdown_hands", 
 def default_analytics(db: str) -> str:
     """The DuckDB file beside a SQLite store (``x.db`` -> ``x.duckdb``); ``./brag.duckdb`` for a
     server or in-memory store."""
-    path = db
-    if path.startswith("sqlite:///"):
-        path = path[len("sqlite:///") :]
-    if "://" in path or not path or path.startswith(":memory:"):
-        return "brag.duckdb"
-    base, ext = os.path.splitext(path)
-    return (base if ext in (".db", ".sqlite", ".sqlite3") else path) + ".duckdb"
+    from analytics.sources import default_projection
+
+    return default_projection(db)
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -88,13 +84,21 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         description="Applies the events stored since the last refresh (resumable after a crash).",
     )
     ref.add_argument("--rebuild", action="store_true", help="drop the projection and start over")
+    ref.add_argument(
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help="with --rebuild: fold the sessions in N processes (default: the machine's cores)",
+    )
     ref.set_defaults(func=cmd_refresh)
     exp = asub.add_parser(
         "export",
         parents=[common, opts],
-        help="write the fact tables as Parquet files",
-        description="Writes events, deals, player_deals, sessions, session_players and "
-        "hand_categories as DIR/TABLE.parquet (DuckDB, pandas and pyarrow read them).",
+        help="write the fact tables as Hive-partitioned Parquet (a data lake)",
+        description="Writes events, deals, player_deals, sessions and session_players as "
+        "DIR/TABLE/table=T/month=YYYY-MM/*.parquet, hand_categories and player_stats, and a "
+        "_dictionary of every column (unit, RULES section, count). Plain DuckDB, Polars or "
+        "Spark read them. Exporting again into DIR appends only the new sessions.",
     )
     exp.add_argument("--parquet", metavar="DIR", required=True)
     exp.add_argument("--no-refresh", action="store_true", help="do not read the store first")
@@ -172,27 +176,10 @@ def _open(
     return con
 
 
-def _amount(x: Fraction | None) -> str | None:
-    return None if x is None else str(format_amount(x))
-
-
 def _public(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The documented columns (and the counts beside them), money as FORMAT.md amounts."""
-    from analytics.queries import columns
+    from analytics.queries import public_rows
 
-    keys: list[str] = []
-    for c in columns(name):
-        keys.append(c.name)
-        if c.count and c.count.endswith("_n") and c.count not in keys:
-            keys.append(c.count)
-    out = []
-    for r in rows:
-        o: dict[str, Any] = {}
-        for k in keys:
-            v = r.get(k)
-            o[k] = _amount(v) if isinstance(v, Fraction) else v
-        out.append(o)
-    return out
+    return public_rows(name, rows)
 
 
 def _share(v: float) -> str:
@@ -369,17 +356,36 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     return 0
 
 
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"--jobs takes a number of processes, 1 or more: {text!r}")
+    return n
+
+
 def cmd_refresh(args: argparse.Namespace) -> int:
     import analytics
+    from analytics.parallel import rebuild_parallel
     from analytics.sources import open_source
+    from events.store import resolve_url
 
+    if args.jobs is not None and not args.rebuild:
+        raise SystemExit(
+            "brag: --jobs is for --rebuild (a catch-up applies the new events in order)"
+        )
     if not _store_exists(args.db):
         print(f"brag: no event store at {args.db}", file=sys.stderr)
         return 2
     store = open_source(args.db)  # before the projection file is made
     try:
         con = _open(args, refresh=False, create=True)
-        report = analytics.rebuild(store, con) if args.rebuild else analytics.refresh(store, con)
+        if args.rebuild:
+            report = rebuild_parallel(resolve_url(args.db), store, con, jobs=args.jobs)
+        else:
+            report = analytics.refresh(store, con)
     finally:
         close = getattr(store, "close", None)
         if close:
@@ -396,8 +402,19 @@ def cmd_export(args: argparse.Namespace) -> int:
     import analytics
 
     con = _open(args, refresh=not args.no_refresh)
-    for table, path in analytics.export_parquet(con, args.parquet).items():
+    try:
+        report = analytics.export_lake(con, args.parquet)
+    except OSError as err:
+        raise SystemExit(f"brag: cannot write {args.parquet}: {err.strerror or err}") from None
+    for table, path in report.tables.items():
         print(f"{table}: {path}")
+    if report.full:
+        how = "written in full"
+        if report.kept_sessions == 0 and report.new_sessions:
+            how += f" ({report.new_sessions} sessions)"
+    else:
+        how = f"{report.new_sessions} new sessions appended, {report.kept_sessions} already there"
+    print(f"{args.parquet}: {how}; partitions table=…/month=… (read with hive_partitioning)")
     return 0
 
 

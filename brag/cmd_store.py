@@ -77,7 +77,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--parquet",
         metavar="DIR",
-        help="instead: write the analytics fact tables as DIR/TABLE.parquet "
+        help="instead: write the analytics fact tables as Hive-partitioned Parquet in DIR, "
+        "with a _dictionary; again into DIR appends only new sessions "
         "(same as brag analytics export --parquet DIR)",
     )
     p.add_argument("--analytics", metavar="PATH", help="the DuckDB projection, with --parquet")

@@ -443,14 +443,21 @@ def test_schema_readonly_and_parquet(con: duckdb.DuckDBPyConnection, tmp_path: P
     for bad in ("DELETE FROM deals", "SELECT 1; DROP TABLE deals", "CREATE TABLE x (a INT)"):
         with pytest.raises(analytics.ReadOnlyError):
             analytics.run_readonly(con, bad)
-    files = analytics.export_parquet(con, str(tmp_path / "pq"))
-    for table, path in files.items():
-        back = duckdb.sql(f"SELECT * FROM read_parquet('{path}')").fetchall()
+    report = analytics.export_lake(con, str(tmp_path / "pq"))
+    from analytics.lake import PARTITIONED
+
+    for table in PARTITIONED:
+        cols = ", ".join(f'"{c["name"]}"' for c in tables[table]["columns"])
+        glob = f"{report.tables[table]}/**/*.parquet"
+        back = duckdb.sql(
+            f"SELECT {cols} FROM read_parquet('{glob}', hive_partitioning = true)"
+        ).fetchall()
         assert sorted(back, key=repr) == sorted(
             con.execute(f"SELECT * FROM {table}").fetchall(), key=repr
         )
     pyarrow = pytest.importorskip("pyarrow.parquet")
-    assert pyarrow.read_table(files["player_deals"]).num_rows == tables["player_deals"]["rows"]
+    hc = pyarrow.read_table(f"{report.tables['hand_categories']}/data.parquet")
+    assert hc.num_rows == 6  # RULES 2.8: six categories
 
 
 # --- hand strength --------------------------------------------------------------------------------
@@ -516,7 +523,7 @@ def test_cli_stats_json_and_refresh(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["--db", db, "stats", "--session", "blind-half"]) == 0
     assert "blind rate" in capsys.readouterr().out
     assert main(["--db", db, "analytics", "export", "--parquet", str(tmp_path / "pq")]) == 0
-    assert (tmp_path / "pq" / "player_deals.parquet").exists()
+    assert list((tmp_path / "pq" / "player_deals").glob("table=*/month=*/part_*.parquet"))
     assert main(["--db", db, "analytics", "show", "player_stats", "--describe"]) == 0
     assert "blind_rate [share of first actions] (RULES 5.1)" in capsys.readouterr().out
 

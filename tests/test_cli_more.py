@@ -18,11 +18,14 @@ def test_export_parquet_writes_the_fact_tables(tmp_path: Path) -> None:
     out = tmp_path / "pq"
     assert main(["export", "--db", db, "--parquet", str(out)]) == 0
     con = duckdb.connect()
-    deals = con.execute(f"select count(*) from '{out / 'deals.parquet'}'").fetchone()
+    deals = con.execute(f"select count(*) from '{out / 'deals' / '**' / '*.parquet'}'").fetchone()
     assert deals == (1,)
-    # RULES 5.10: the card's example, four players, one deal.
-    rows = con.execute(f"select count(*) from '{out / 'player_deals.parquet'}'").fetchone()
-    assert rows == (4,)
+    # RULES 5.10: the card's example, four players, one deal; at no table, with no time.
+    rows = con.execute(
+        f'select count(*), any_value("table"), any_value(month) '
+        f"from read_parquet('{out / 'player_deals' / '**' / '*.parquet'}', hive_partitioning=1)"
+    ).fetchone()
+    assert rows == (4, None, None)
 
 
 def test_export_without_session_or_parquet_is_one_clear_error(tmp_path: Path) -> None:

@@ -37,3 +37,190 @@ def test_run_keeps_the_rule_cards_examples_out_of_the_club_store(
     ids = {s["session"] for s in _sessions(db, capsys)}
     assert len(ids) == 43
     assert {"card-example"} <= ids
+
+
+def _tables(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    import duckdb
+
+    from analytics.parallel import PROJECTED_TABLES
+
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return {
+            t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
+            for t in (*PROJECTED_TABLES, "checkpoint", "hand_categories")
+        }
+    finally:
+        con.close()
+
+
+def test_parallel_rebuild_equals_a_sequential_one_and_catches_up_once(tmp_path: Path) -> None:
+    db = str(tmp_path / "club.db")
+    season = sorted(str(p) for p in SEASON.glob("*.jsonl"))
+    assert main(["import", "--db", db, *season[:30]]) == 0
+    one, two = tmp_path / "one.duckdb", tmp_path / "two.duckdb"
+    refresh = ["analytics", "refresh", "--db", db, "--rebuild"]
+    assert main([*refresh, "--analytics", str(one), "--jobs", "1"]) == 0
+    assert main([*refresh, "--analytics", str(two), "--jobs", "2"]) == 0
+    first = _tables(two)
+    assert first == _tables(one)
+    assert first["sessions"] and len(first["sessions"]) == 30
+    # More sessions arrive (and the examples, at no table): a catch-up applies each new event once.
+    assert main(["import", "--db", db, *season[30:], *map(str, EXAMPLES.glob("*.jsonl"))]) == 0
+    assert main(["analytics", "refresh", "--db", db, "--analytics", str(two)]) == 0
+    assert main([*refresh, "--analytics", str(one), "--jobs", "1"]) == 0
+    caught_up = _tables(two)
+    assert caught_up == _tables(one)
+    assert len(caught_up["sessions"]) == 43
+    assert caught_up["checkpoint"][0][1] == len(caught_up["events"])  # each event once
+
+
+def test_jobs_is_only_for_a_rebuild(tmp_path: Path) -> None:
+    db = str(tmp_path / "club.db")
+    assert main(["import", "--db", db, str(EXAMPLES / "card_example.jsonl")]) == 0
+    with pytest.raises(SystemExit, match="--jobs is for --rebuild"):
+        main(["analytics", "refresh", "--db", db, "--jobs", "2"])
+    with pytest.raises(SystemExit):
+        main(["analytics", "refresh", "--db", db, "--rebuild", "--jobs", "0"])
+
+
+def test_lake_export_is_read_by_partition_by_plain_duckdb(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import duckdb
+
+    db = str(tmp_path / "club.db")
+    season = sorted(str(p) for p in SEASON.glob("*.jsonl"))
+    assert main(["import", "--db", db, *season[:25]]) == 0
+    lake = tmp_path / "lake"
+    assert main(["export", "--db", db, "--parquet", str(lake)]) == 0
+    capsys.readouterr()
+    assert main(["stats", "--db", db, "--format", "json", "--no-refresh"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+
+    plain = duckdb.connect()  # nothing of Bragbook: files and SQL only
+    pd_glob = f"{lake}/player_deals/**/*.parquet"
+    parts = plain.execute(
+        f"SELECT \"table\", month, count(*) FROM read_parquet('{pd_glob}', hive_partitioning=true)"
+        " GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
+    folders = sorted(p.name for p in (lake / "player_deals").iterdir())
+    assert folders == ["table=Back%20room", "table=Top%20table", "table=Window%20table"]
+    assert {(t, m) for t, m, _ in parts} <= {
+        (t, m)
+        for t in ("Back room", "Top table", "Window table")
+        for m in ("2026-09", "2026-10", "2026-11")
+    }
+    # One partition read alone holds that table's deals only (partition pruning by folder).
+    top = plain.execute(
+        f"SELECT count(*) FROM read_parquet('{lake}/player_deals/table=Top%20table/*/*.parquet')"
+    ).fetchone()
+    assert top == (sum(n for t, _, n in parts if t == "Top table"),)
+    # The exported player_stats equals brag stats, and recomputing from the facts agrees.
+    exported = plain.execute(f"SELECT * FROM '{lake}/player_stats/data.parquet'").fetchall()
+    names = [d[0] for d in plain.description]
+    assert [dict(zip(names, r, strict=True)) for r in exported] == stats
+    again = plain.execute(
+        f"SELECT player, count(*), sum(saw::INT), sum(see_chances) "
+        f"FROM read_parquet('{pd_glob}', hive_partitioning=true) GROUP BY player"
+    ).fetchall()
+    by_player = {s["player"]: s for s in stats}
+    for player, deals, sees, chances in again:
+        s = by_player[player]
+        assert (s["deals"], s["see_rate_n"]) == (deals, chances)
+        assert s["see_rate"] == pytest.approx(sees / chances if chances else None)
+    # The dictionary says what --describe says.
+    see = plain.execute(
+        f"SELECT unit, rules, count FROM '{lake}/_dictionary/data.parquet' "
+        "WHERE \"table\" = 'player_stats' AND \"column\" = 'see_rate'"
+    ).fetchall()
+    assert see == [("share of turns", "RULES 5.7", "see_rate_n")]
+
+    # Incremental: the next export appends only the sessions stored since.
+    before = {p.relative_to(lake) for p in lake.rglob("part_*.parquet")}
+    assert main(["import", "--db", db, *season[25:]]) == 0
+    assert main(["export", "--db", db, "--parquet", str(lake)]) == 0
+    assert "15 new sessions appended, 25 already there" in capsys.readouterr().out
+    after = {p.relative_to(lake) for p in lake.rglob("part_*.parquet")}
+    assert before < after
+    n_sessions = plain.execute(
+        f"SELECT count(*), count(DISTINCT session) FROM "
+        f"read_parquet('{lake}/sessions/**/*.parquet', hive_partitioning=true)"
+    ).fetchone()
+    assert n_sessions == (40, 40)
+
+
+def test_the_analysts_notebook_runs_on_a_small_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import duckdb
+    import nbclient
+    import nbformat
+
+    db = str(tmp_path / "club.db")
+    assert main(["import", "--db", db, *sorted(str(p) for p in SEASON.glob("*.jsonl"))[:8]]) == 0
+    assert main(["analytics", "refresh", "--db", db]) == 0
+    monkeypatch.setenv("BRAG_DB", db)
+    monkeypatch.delenv("BRAG_ANALYTICS", raising=False)
+    nb = nbformat.read(ROOT / "docs" / "seeing_blind.ipynb", as_version=4)
+    nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
+    ).execute()
+    outputs = [
+        "".join(o.get("text") or o.get("data", {}).get("text/plain", "") for o in c.outputs)
+        for c in nb.cells
+        if c.cell_type == "code"
+    ]
+    # The blind payers' showdowns (RULES 5.7, 5.8) the notebook counts are the projection's.
+    con = duckdb.connect(str(tmp_path / "club.duckdb"), read_only=True)
+    n, won = con.execute(
+        "SELECT count(*), count(*) FILTER (won) FROM player_deals "
+        "WHERE saw AND role = 'payer' AND looked_turn IS NULL AND player IN ('Sandra', 'Jean')"
+    ).fetchone()
+    con.close()
+    assert n > 0
+    by_style = next(o for o in outputs if "net_per_see_units" in o)
+    cells = [[c.strip(" │") for c in line.split("┆")] for line in by_style.splitlines()]
+    assert ["blind", "true", str(n), str(won)] in [row[:4] for row in cells], by_style
+
+
+def test_api_loads_the_same_facts_from_the_projection_and_the_lake(tmp_path: Path) -> None:
+    from fractions import Fraction
+
+    from analytics import api
+
+    db = str(tmp_path / "club.db")
+    assert main(["import", "--db", db, *sorted(str(p) for p in SEASON.glob("*.jsonl"))[:6]]) == 0
+    assert main(["export", "--db", db, "--parquet", str(tmp_path / "lake")]) == 0
+    projection = api.open_facts(tmp_path / "club.duckdb")
+    lake = api.open_facts(tmp_path / "lake")
+    for src in (projection, lake):
+        top = api.load_player_deals(src, table="Top table")
+        df, pl, arrow = top.df(), top.pl(), top.to_arrow_table()
+        assert len(df) == pl.height == arrow.num_rows > 0
+        assert set(df["table"]) == {"Top table"}
+        margaret = api.load_player_deals(src, player="Margaret", month="2026-09").df()
+        net = sum(
+            Fraction(int(n), int(d)) for n, d in zip(margaret.net_t, margaret.den, strict=True)
+        )
+        stats = api.load_player_stats(src, player="Margaret").df()
+        assert len(stats) == 1 and stats.deals[0] >= len(margaret)
+        if (api.load_player_deals(src, player="Margaret").df().month == "2026-09").all():
+            assert Fraction(stats.net[0]) == net  # exact amount text, RULES 1.5
+    keys = ["session", "deal", "seat"]
+    assert (
+        api.load_player_deals(projection).df().sort_values(keys).reset_index(drop=True)
+        [["session", "deal", "seat", "net_t", "table", "month"]]
+        .equals(
+            api.load_player_deals(lake).df().sort_values(keys).reset_index(drop=True)
+            [["session", "deal", "seat", "net_t", "table", "month"]]
+        )
+    )  # fmt: skip
+    docs = api.dictionary(lake).df()
+    assert docs.equals(api.dictionary(projection).df())
+    row = docs[(docs.table == "player_stats") & (docs.column == "blind_rate")].iloc[0]
+    assert (row.unit, row.rules, row["count"]) == ("share of first actions", "RULES 5.1",
+                                                   "blind_rate_n")  # fmt: skip
+    assert api.stake_units(-17, 2) == Fraction(-17, 2)
+    with pytest.raises(FileNotFoundError, match="no projection file or lake folder"):
+        api.open_facts(tmp_path / "nothing.duckdb")

@@ -138,7 +138,9 @@ CREATE TABLE IF NOT EXISTS sessions (
     finished BOOLEAN NOT NULL,
     pot_t BIGINT NOT NULL,
     last_seq INTEGER NOT NULL,
-    last_position BIGINT NOT NULL
+    last_position BIGINT NOT NULL,
+    started VARCHAR,
+    month VARCHAR
 );
 CREATE TABLE IF NOT EXISTS session_players (
     session VARCHAR NOT NULL,
@@ -216,6 +218,8 @@ COMMENT ON COLUMN player_session_summary.net_t IS 'sum(player_deals.net_t), tick
 COMMENT ON COLUMN player_session_summary.acted IS 'Deals with a first betting action (first_action not NULL).';
 COMMENT ON COLUMN player_session_summary.biggest_pot_t IS 'max(won_t) over the deals the player won (NULL if none), ticks.';
 COMMENT ON TABLE sessions IS 'Each session as the engine sees it after the last projected event.';
+COMMENT ON COLUMN sessions.started IS 'The at of session_started as recorded (ISO 8601 with its offset; NULL for a log without times).';
+COMMENT ON COLUMN sessions.month IS 'YYYY-MM of started in its own offset (the local calendar month); NULL without a time.';
 COMMENT ON TABLE session_players IS 'Each seat''s standing after the last projected event: the engine''s nets (RULES 1.5), open deal included.';
 COMMENT ON COLUMN session_players.winner IS 'Once the session is over: the engine names the player a winner, with the highest net (RULES 1.5).';
 COMMENT ON COLUMN session_players.winners IS 'Once the session is over: how many players share the win (RULES 1.5: exactly equal highest nets).';
@@ -308,7 +312,8 @@ SELECT unnest($session::VARCHAR[]), unnest($table_name::VARCHAR[]), unnest($card
        unnest($pots_rule::INTEGER[]), unnest($blind_play::BOOLEAN[]), unnest($phase::VARCHAR[]),
        unnest($deals::INTEGER[]), unnest($deals_projected::INTEGER[]), unnest($resolved::INTEGER[]),
        unnest($carried::INTEGER[]), unnest($finished::BOOLEAN[]), unnest($pot_t::BIGINT[]),
-       unnest($last_seq::INTEGER[]), unnest($last_position::BIGINT[]);
+       unnest($last_seq::INTEGER[]), unnest($last_position::BIGINT[]),
+       unnest($started::VARCHAR[]), unnest($month::VARCHAR[]);
 
 -- name: insert_session_players
 INSERT INTO session_players

@@ -1,0 +1,218 @@
+"""The analyst's API: the facts as DuckDB relations that become pandas, Polars or Arrow.
+
+::
+
+    from analytics import api
+
+    src = api.open_facts("brag.duckdb")          # the projection file, or a lake folder
+    deals = api.load_player_deals(src, table="Top table")
+    deals.df()   # pandas      deals.pl()   # Polars      deals.to_arrow_table()   # Arrow
+    api.dictionary(src).df()                     # every column: unit, RULES section, count
+
+A *source* is the DuckDB projection (``brag analytics refresh`` writes it beside the store, e.g.
+``brag.duckdb``; opened read-only) or a folder written by ``brag export --parquet DIR`` (read
+with ``hive_partitioning``, no Bragbook needed to read it elsewhere). Every ``load_*`` function
+takes the same filters (``None``: all): ``session``, ``table`` (``session_started.table``),
+``month`` (``YYYY-MM`` of the session's recorded start) and, where rows have one, ``player``.
+
+Money stays exact: columns ending in ``_t`` are whole ticks, ``amount_t / den`` stake units
+(RULES 1.2); :func:`stake_units` turns one into a :class:`~fractions.Fraction`. Relations are
+lazy: nothing is read until they are converted or shown.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import duckdb
+
+__all__ = [
+    "Facts",
+    "dictionary",
+    "load_deals",
+    "load_events",
+    "load_player_deals",
+    "load_player_stats",
+    "load_sessions",
+    "open_facts",
+    "stake_units",
+]
+
+_TABLES = ("events", "deals", "player_deals", "sessions", "session_players")
+
+
+@dataclass(frozen=True)
+class Facts:
+    """An open source of facts: a DuckDB connection with one view per table (``player_deals``,
+    ``deals``, ``sessions``, ``events``, ``session_players``, ``player_stats``, ``dictionary``)
+    each holding the columns ``table`` and ``month``."""
+
+    con: duckdb.DuckDBPyConnection
+    where: str
+
+    def sql(self, query: str, params: dict[str, Any] | None = None) -> duckdb.DuckDBPyRelation:
+        """Any SELECT over the views, as a relation (parameters bound, ``$name``)."""
+        return self.con.sql(query, params=params)
+
+
+def open_facts(source: str | os.PathLike[str] | Facts | None = None) -> Facts:
+    """The facts of a projection file or a lake folder (``None``: ``$BRAG_ANALYTICS``, else the
+    projection beside ``$BRAG_DB``, else ``./brag.duckdb``). Raises ``FileNotFoundError`` when
+    there is nothing at that path."""
+    if isinstance(source, Facts):
+        return source
+    if source is None:
+        from analytics.sources import default_projection
+
+        source = os.environ.get("BRAG_ANALYTICS") or default_projection(
+            os.environ.get("BRAG_DB") or "brag.db"
+        )
+    path = os.fspath(source)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no projection file or lake folder at {path}")
+    con = duckdb.connect()
+    if os.path.isdir(path):
+        for t in _TABLES:
+            glob = _lit(os.path.join(path, t, "**", "*.parquet"))
+            con.execute(
+                f"CREATE VIEW {t} AS SELECT * FROM read_parquet({glob}, hive_partitioning = true,"
+                " hive_types_autocast = false)"
+            )
+        for t, view in (("player_stats", "player_stats"), ("_dictionary", "dictionary")):
+            con.execute(
+                f"CREATE VIEW {view} AS SELECT * FROM "
+                f"read_parquet({_lit(os.path.join(path, t, 'data.parquet'))})"
+            )
+        return Facts(con, path)
+    con.execute(f"ATTACH {_lit(path)} AS projection (READ_ONLY)")
+    for t in _TABLES:
+        if t == "sessions":
+            con.execute(
+                'CREATE VIEW sessions AS SELECT *, table_name AS "table" FROM projection.sessions'
+            )
+            continue
+        con.execute(
+            f'CREATE VIEW {t} AS SELECT f.*, s.table_name AS "table", s.month '
+            f"FROM projection.{t} f JOIN projection.sessions s USING (session)"
+        )
+    _derived_views(con, path)
+    return Facts(con, path)
+
+
+def _derived_views(con: duckdb.DuckDBPyConnection, path: str) -> None:
+    """``player_stats`` and ``dictionary`` of a projection file, as the lake writes them."""
+    from analytics import queries
+    from analytics.lake import DICTIONARY_COLUMNS, dictionary_rows
+
+    ro = duckdb.connect(path, read_only=True)
+    try:
+        stats = queries.public_rows("player_stats", queries.player_stats(ro))
+        docs = dictionary_rows(ro)
+    finally:
+        ro.close()
+    from analytics.lake import _relation, _stat_type, _stats_columns
+
+    _relation(con, "player_stats", stats, {k: _stat_type(k) for k in _stats_columns()})
+    _relation(con, "dictionary", docs, dict.fromkeys(DICTIONARY_COLUMNS, "VARCHAR"))
+
+
+def _lit(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _load(
+    source: str | os.PathLike[str] | Facts | None,
+    view: str,
+    filters: dict[str, Any],
+) -> duckdb.DuckDBPyRelation:
+    facts = open_facts(source)
+    rel = facts.con.table(view)
+    names = set(rel.columns)
+    params: dict[str, Any] = {}
+    conds: list[str] = []
+    for key, value in filters.items():
+        if value is None:
+            continue
+        if key not in names:
+            raise ValueError(f"{view} has no column {key!r} to filter on")
+        conds.append(f'"{key}" = ${key}')
+        params[key] = value
+    if not conds:
+        return rel
+    return facts.con.sql(f"SELECT * FROM {view} WHERE {' AND '.join(conds)}", params=params)
+
+
+def load_player_deals(
+    source: str | os.PathLike[str] | Facts | None = None,
+    *,
+    session: str | None = None,
+    table: str | None = None,
+    month: str | None = None,
+    player: str | None = None,
+) -> duckdb.DuckDBPyRelation:
+    """One row per player per ended deal (RULES 3.4, 5): first action blind or seen (RULES 5.1),
+    bets, raises, see chances and whether they saw (RULES 5.7), role at a showdown (RULES 5.8),
+    ``paid_t``/``won_t``/``net_t`` in ticks of ``den``; plus ``table`` and ``month``."""
+    return _load(
+        source, "player_deals", {"session": session, "table": table, "month": month,
+                                 "player": player},
+    )  # fmt: skip
+
+
+def load_deals(
+    source: str | os.PathLike[str] | Facts | None = None,
+    *,
+    session: str | None = None,
+    table: str | None = None,
+    month: str | None = None,
+) -> duckdb.DuckDBPyRelation:
+    """One row per ended deal: dealer, pot (``pot_t``, RULES 4.1, 5.9), how it ended (won or
+    carried, RULES 5.6, 5.9, 6.1), the showdown's payer and seen player (RULES 5.8)."""
+    return _load(source, "deals", {"session": session, "table": table, "month": month})
+
+
+def load_sessions(
+    source: str | os.PathLike[str] | Facts | None = None,
+    *,
+    table: str | None = None,
+    month: str | None = None,
+) -> duckdb.DuckDBPyRelation:
+    """One row per session: table, cards mode, players, deals, resolved and carried pots,
+    finished (RULES 1.4), recorded start."""
+    return _load(source, "sessions", {"table": table, "month": month})
+
+
+def load_events(
+    source: str | os.PathLike[str] | Facts | None = None,
+    *,
+    session: str | None = None,
+    table: str | None = None,
+    month: str | None = None,
+    player: str | None = None,
+) -> duckdb.DuckDBPyRelation:
+    """One row per stored event (FORMAT.md type, seq, deal, player, level, amount in ticks)."""
+    return _load(
+        source, "events", {"session": session, "table": table, "month": month, "player": player}
+    )
+
+
+def load_player_stats(
+    source: str | os.PathLike[str] | Facts | None = None, *, player: str | None = None
+) -> duckdb.DuckDBPyRelation:
+    """``brag stats`` over all sessions: each rate beside the count it is taken over, money as
+    exact FORMAT.md amount text (``"-17/2"``)."""
+    return _load(source, "player_stats", {"player": player})
+
+
+def dictionary(source: str | os.PathLike[str] | Facts | None = None) -> duckdb.DuckDBPyRelation:
+    """Every column of the facts: ``table``, ``column``, ``type``, ``unit``, ``rules`` (the RULES
+    section), ``definition`` and ``count`` (the column a rate or average is taken over)."""
+    return open_facts(source).con.table("dictionary")
+
+
+def stake_units(ticks: int, den: int) -> Fraction:
+    """An amount in ticks as exact stake units (RULES 1.2): ``Fraction(ticks, den)``."""
+    return Fraction(int(ticks), int(den))

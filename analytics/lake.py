@@ -1,0 +1,266 @@
+"""The projection as a data lake: Hive-partitioned Parquet that plain DuckDB, Polars or Spark read
+with no Bragbook installed (``brag export --parquet DIR``).
+
+Layout of ``DIR``::
+
+    events/table=Top%20table/month=2026-09/part_<uuid>.parquet     (one folder per table)
+    deals/…  player_deals/…  sessions/…  session_players/…         (same partitions)
+    hand_categories/data.parquet                                   (RULES 2.8, not partitioned)
+    player_stats/data.parquet      brag stats over all sessions, money as exact amount text
+    _dictionary/data.parquet       every column: table, column, type, unit, RULES, definition,
+                                   count it is taken over (what ``analytics show --describe`` says)
+    _bragbook_export.json          which sessions are written, at which position (the next
+                                   export's bookkeeping)
+
+The partitions are the session's ``table`` (``session_started.table``) and ``month`` (``YYYY-MM``
+of its recorded start, in its own offset); a session without a table or without a time is in
+``__HIVE_DEFAULT_PARTITION__`` (read back as NULL), as Hive and Spark write a NULL. Partition
+values are URL-escaped by DuckDB (``Top%20table``) and read back as written. Money columns stay
+integers of ticks beside their ``den`` (``amount / den`` stake units, exact).
+
+Incremental: a second export into the same ``DIR`` appends files for the sessions not written yet
+and rewrites only the small unpartitioned tables. When a session already written has changed
+since (more events, a void), appending would duplicate its rows: the partitioned tables are then
+written again in full, and the report says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+__all__ = [
+    "DICTIONARY_COLUMNS",
+    "MANIFEST",
+    "PARTITIONED",
+    "LakeReport",
+    "dictionary_rows",
+    "export_lake",
+]
+
+PARTITIONED: dict[str, str] = {
+    "events": "position",
+    "deals": "session, deal",
+    "player_deals": "session, deal, seat",
+    "sessions": "session",
+    "session_players": "session, seat",
+}
+"""The fact tables written by partition, each with its row order within a file."""
+
+MANIFEST = "_bragbook_export.json"
+DICTIONARY_COLUMNS = ("table", "column", "type", "unit", "rules", "definition", "count")
+_RULES = re.compile(r"RULES \d+(?:\.\d+)?(?:(?:, | and )\d+(?:\.\d+)?)*")
+
+
+@dataclass(frozen=True, slots=True)
+class LakeReport:
+    """What an export did: sessions written now, sessions already there, whether the
+    partitioned tables were written in full, and the folder of each table."""
+
+    new_sessions: int
+    kept_sessions: int
+    full: bool
+    tables: dict[str, str]
+
+
+def _unit(table: str, column: str, kind: str, comment: str | None) -> str:
+    """The unit of a fact column, from its name and type."""
+    if column.endswith("_t"):
+        return "ticks (1/den stake units)"
+    if column == "den":
+        return "ticks per stake unit"
+    if column in ("session", "player", "dealer", "payer", "seen_player", "winner", "carried_by"):
+        return "name" if column != "session" else "session id"
+    if kind == "BOOLEAN":
+        return "yes/no"
+    if kind.startswith("ENUM"):
+        return "kind: " + kind[len("ENUM(") : -1].replace("'", "")
+    if column in ("position", "end_position"):
+        return "store position"
+    if kind in ("INTEGER", "BIGINT") and column not in ("seq", "deal", "seat", "rank"):
+        return "count" if column != "level" and column != "final_level" else "stake units"
+    return "text" if kind == "VARCHAR" else kind.lower()
+
+
+def dictionary_rows(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """Every exported column documented: the fact tables' ``COMMENT ON`` text (schema.sql) with
+    the RULES sections it cites, and ``player_stats`` as ``brag analytics show player_stats
+    --describe`` gives it (unit, RULES, the count each rate or average is taken over)."""
+    from analytics.explore import schema
+    from analytics.queries import columns
+
+    out: list[dict[str, Any]] = []
+    for t in schema(con):
+        if t["table"] not in PARTITIONED and t["table"] != "hand_categories":
+            continue
+        cols = list(t["columns"])
+        if t["table"] in PARTITIONED:
+            cols += [
+                {"name": "table", "type": "VARCHAR", "comment": "Partition: the session's "
+                 "table (session_started.table); NULL when none was recorded."},
+                {"name": "month", "type": "VARCHAR", "comment": "Partition: YYYY-MM of the "
+                 "session's recorded start; NULL for a log without times."},
+            ]  # fmt: skip
+        for c in cols:
+            comment = c["comment"] or ""
+            found = _RULES.search(comment)
+            out.append(
+                {
+                    "table": t["table"],
+                    "column": c["name"],
+                    "type": c["type"],
+                    "unit": _unit(t["table"], c["name"], c["type"], comment),
+                    "rules": found.group(0) if found else None,
+                    "definition": comment or None,
+                    "count": None,
+                }
+            )
+    for col in columns("player_stats"):
+        out.append(
+            {
+                "table": "player_stats",
+                "column": col.name,
+                "type": _stat_type(col.name),
+                "unit": col.unit,
+                "rules": col.rules or None,
+                "definition": col.definition,
+                "count": col.count,
+            }
+        )
+    return out
+
+
+def _manifest(directory: str) -> dict[str, int]:
+    try:
+        with open(os.path.join(directory, MANIFEST), encoding="utf-8") as f:
+            data = json.load(f)
+        return {str(k): int(v) for k, v in data.get("sessions", {}).items()}
+    except FileNotFoundError:
+        return {}
+    except (ValueError, AttributeError, TypeError):
+        return {}  # unreadable bookkeeping: write everything again
+
+
+def _write_json(path: str, data: Any) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=1, sort_keys=True)
+    os.replace(tmp, path)
+
+
+def _flat(rel: duckdb.DuckDBPyRelation, folder: str) -> None:
+    os.makedirs(folder, exist_ok=True)
+    rel.write_parquet(os.path.join(folder, "data.parquet"))
+
+
+def _quoted(path: str) -> str:
+    return "'" + path.replace("'", "''") + "'"
+
+
+def export_lake(con: duckdb.DuckDBPyConnection, directory: str) -> LakeReport:
+    """Writes (or extends) the lake in ``directory`` from the projection ``con`` (see the module
+    doc); returns what was done. Raises ``OSError`` for a folder that cannot be written."""
+    from analytics import queries
+
+    os.makedirs(directory, exist_ok=True)
+    written = _manifest(directory)
+    now = {
+        str(s): int(p)
+        for s, p in con.execute("SELECT session, last_position FROM sessions").fetchall()
+    }
+    changed = [s for s, p in written.items() if now.get(s) != p]
+    full = bool(changed) or not written
+    new = sorted(now) if full else sorted(set(now) - set(written))
+    tables: dict[str, str] = {}
+    cur = con.cursor()
+    try:
+        cur.execute("CREATE TEMP TABLE brag_lake_new (session VARCHAR PRIMARY KEY)")
+        if new:
+            cur.execute("INSERT INTO brag_lake_new SELECT unnest($s::VARCHAR[])", {"s": new})
+        for table, order in PARTITIONED.items():
+            folder = os.path.join(directory, table)
+            tables[table] = folder
+            if full:
+                shutil.rmtree(folder, ignore_errors=True)
+            if not new:
+                os.makedirs(folder, exist_ok=True)
+                continue
+            # Our own table names; the partition values are data, escaped by DuckDB.
+            select = (
+                f'SELECT f.*, s.table_name AS "table", s.month AS month FROM {table} f '
+                f"JOIN sessions s USING (session) "
+                f"WHERE f.session IN (SELECT session FROM brag_lake_new) ORDER BY {order}"
+            )
+            if table == "sessions":
+                select = select.replace("SELECT f.*, s.table_name", "SELECT f.*, f.table_name")
+                select = select.replace(" s.month", " f.month")
+                select = select.replace("JOIN sessions s USING (session) ", "")
+            cur.execute(
+                f"COPY ({select}) TO {_quoted(folder)} (FORMAT parquet, "
+                "PARTITION_BY (\"table\", month), FILENAME_PATTERN 'part_{uuid}'"
+                + ("" if full else ", APPEND")
+                + ")"
+            )
+        cur.execute("DROP TABLE brag_lake_new")
+        hc = os.path.join(directory, "hand_categories")
+        _flat(cur.sql("SELECT * FROM hand_categories ORDER BY rank"), hc)
+        tables["hand_categories"] = hc
+        stats = queries.public_rows("player_stats", queries.player_stats(con))
+        ps = os.path.join(directory, "player_stats")
+        types = {k: _stat_type(k) for k in _stats_columns()}
+        _flat(_relation(cur, "brag_lake_stats", stats, types), ps)
+        tables["player_stats"] = ps
+        dic = os.path.join(directory, "_dictionary")
+        types = dict.fromkeys(DICTIONARY_COLUMNS, "VARCHAR")
+        _flat(_relation(cur, "brag_lake_dictionary", dictionary_rows(con), types), dic)
+        tables["_dictionary"] = dic
+    finally:
+        cur.close()
+    _write_json(os.path.join(directory, MANIFEST), {"version": 1, "sessions": now})
+    return LakeReport(len(new), len(now) - len(new), full, tables)
+
+
+def _stat_type(name: str) -> str:
+    """The Parquet type of a ``player_stats`` column as :func:`queries.public_rows` gives it:
+    money as exact amount text, rates and averages as doubles, counts as integers."""
+    from analytics.queries import columns
+
+    col = next((c for c in columns("player_stats") if c.name == name), None)
+    if col is None:  # a count beside a rate (blind_rate_n)
+        return "BIGINT"
+    if name == "player" or col.unit.startswith("stake units"):
+        return "VARCHAR"
+    if col.unit.startswith("share") or " per " in col.unit:
+        return "DOUBLE"
+    return "BIGINT"
+
+
+def _stats_columns() -> list[str]:
+    from analytics.queries import columns
+
+    keys: list[str] = []
+    for c in columns("player_stats"):
+        keys.append(c.name)
+        if c.count and c.count.endswith("_n") and c.count not in keys:
+            keys.append(c.count)
+    return keys
+
+
+def _relation(
+    cur: duckdb.DuckDBPyConnection, name: str, rows: list[dict[str, Any]], types: dict[str, str]
+) -> duckdb.DuckDBPyRelation:
+    """Rows of dicts as a temporary DuckDB table ``name`` with the columns and types given."""
+    cols = ", ".join(f'"{k}" {t}' for k, t in types.items())
+    cur.execute(f"CREATE OR REPLACE TEMP TABLE {name} ({cols})")
+    if rows:
+        marks = ", ".join("?" * len(types))
+        cur.executemany(
+            f"INSERT INTO {name} VALUES ({marks})", [[r.get(k) for k in types] for r in rows]
+        )
+    return cur.table(name)

@@ -1,0 +1,179 @@
+"""A full rebuild of the projection in several processes (``brag analytics refresh --rebuild
+--jobs N``).
+
+Sessions are independent streams (RULES 1: a session is played and scored on its own), so their
+folds can run apart. The rebuild:
+
+1. notes the store's last global position ``P`` and lists the sessions with their event counts;
+2. deals the sessions out to ``jobs`` worker processes, longest first onto the lightest worker;
+3. each worker reads its sessions' events with ``position <= P`` (one session at a time, in
+   seq order), folds them with the same :class:`~analytics.projector.Projector` as a sequential
+   refresh, and writes its rows into a DuckDB file of its own;
+4. the parent drops the projection, copies every worker's tables into it and writes the
+   checkpoint ``(P, events)``, all in ONE DuckDB transaction.
+
+The result holds the same rows as a sequential rebuild up to ``P`` (the fold is deterministic and
+each table's rows belong to one session), and events stored meanwhile are applied by the next
+refresh after ``P``, exactly once. A worker that fails fails the rebuild and leaves the projection
+as it was (nothing is dropped before every worker has finished). A store that other processes
+cannot open (``memory://``), or one job, is rebuilt sequentially.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from typing import Any
+
+import duckdb
+
+from analytics.projector import (
+    Projector,
+    RefreshReport,
+    checkpoint,
+    drop_schema,
+    ensure_schema,
+)
+from analytics.sources import Source
+
+__all__ = ["PROJECTED_TABLES", "default_jobs", "plan_jobs", "rebuild_parallel"]
+
+PROJECTED_TABLES = (
+    "events",
+    "deals",
+    "player_deals",
+    "player_session_summary",
+    "sessions",
+    "session_players",
+)
+"""The tables a worker fills (``hand_categories``, ``meta`` and ``checkpoint`` are the parent's)."""
+
+
+def default_jobs() -> int:
+    """The processes a rebuild uses by default: the machine's cores."""
+    return max(1, os.cpu_count() or 1)
+
+
+def plan_jobs(sizes: dict[str, int], jobs: int) -> list[list[str]]:
+    """Sessions dealt to ``jobs`` workers by event count: longest first onto the lightest worker
+    (greedy; the heaviest worker is within one session of the mean). Empty workers are dropped."""
+    bins: list[tuple[int, int, list[str]]] = [(0, k, []) for k in range(max(1, jobs))]
+    for session, n in sorted(sizes.items(), key=lambda kv: (-kv[1], kv[0])):
+        bins.sort()
+        load, k, names = bins[0]
+        names.append(session)
+        bins[0] = (load + n, k, names)
+    return [names for _, _, names in sorted(bins, key=lambda b: b[1]) if names]
+
+
+def _session_sizes(store: Any, upto: int) -> dict[str, int]:
+    """Each session's number of events (the store's own listing; ``upto`` bounds nothing here:
+    sizes only balance the workers)."""
+    return {info.session: int(info.last_seq) for info in store.sessions()}
+
+
+def _worker(url: str, sessions: list[str], upto: int, path: str, batch_size: int) -> int:
+    """Folds ``sessions`` (events up to position ``upto``) into the DuckDB file ``path``;
+    returns the number of events applied."""
+    from analytics.sources import open_source
+
+    store = open_source(url)
+    con = duckdb.connect(path)
+    applied = 0
+    try:
+        proj = Projector(store, con, batch_size=batch_size)
+        pending: list[Any] = []
+        for name in sessions:
+            rows = [e for e in store.read(name) if e.position <= upto]
+            pending += rows
+            if len(pending) >= batch_size:
+                proj._batch(pending)
+                applied += len(pending)
+                pending = []
+        if pending:
+            proj._batch(pending)
+            applied += len(pending)
+    finally:
+        con.close()
+        close = getattr(store, "close", None)
+        if close:
+            close()
+    return applied
+
+
+def rebuild_parallel(
+    url: str,
+    source: Source,
+    con: duckdb.DuckDBPyConnection,
+    *,
+    jobs: int | None = None,
+    batch_size: int = 10_000,
+) -> RefreshReport:
+    """Drops the projection ``con`` and projects the store at ``url`` (``source`` is the same
+    store, opened by the caller) again in ``jobs`` processes (default: the cores). Returns what
+    was done, as :meth:`Projector.rebuild` does; raises the first worker's error (the projection
+    is then unchanged)."""
+    start = time.perf_counter()
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {jobs}")
+    last_position = getattr(source, "last_position", None)
+    if jobs == 1 or url.startswith("memory:") or last_position is None:
+        return Projector(source, con, batch_size=batch_size).rebuild()
+    upto = int(last_position())
+    groups = plan_jobs(_session_sizes(source, upto), jobs)
+    found = con.execute(
+        "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
+    ).fetchone()
+    parent = os.path.dirname(os.path.abspath(found[0])) if found and found[0] else None
+    tmp = tempfile.mkdtemp(prefix="brag-rebuild-", dir=parent)
+    try:
+        paths = [os.path.join(tmp, f"part{k}.duckdb") for k in range(len(groups))]
+        applied = 0
+        if groups:
+            ctx = get_context("spawn")  # never fork a process holding DuckDB and store handles
+            with ProcessPoolExecutor(max_workers=len(groups), mp_context=ctx) as pool:
+                futures = [
+                    pool.submit(_worker, url, names, upto, path, batch_size)
+                    for names, path in zip(groups, paths, strict=True)
+                ]
+                applied = sum(f.result() for f in futures)
+        _merge(con, paths, upto, applied)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return RefreshReport(applied, len(groups), upto, time.perf_counter() - start)
+
+
+def _merge(con: duckdb.DuckDBPyConnection, paths: list[str], upto: int, applied: int) -> None:
+    """Replaces the projection by the workers' rows and the checkpoint ``(upto, applied)``, in one
+    transaction."""
+    drop_schema(con)
+    ensure_schema(con)
+    attached: list[str] = []
+    try:
+        for k, path in enumerate(paths):
+            alias = f"brag_part{k}"
+            quoted = path.replace("'", "''")
+            con.execute(f"ATTACH '{quoted}' AS {alias} (READ_ONLY)")
+            attached.append(alias)
+        con.begin()
+        try:
+            for alias in attached:
+                for table in PROJECTED_TABLES:
+                    con.execute(f"INSERT INTO main.{table} SELECT * FROM {alias}.main.{table}")
+            con.execute(
+                "INSERT OR REPLACE INTO checkpoint VALUES (1, $position, $events)",
+                {"position": upto, "events": applied},
+            )
+            con.commit()
+        except BaseException:
+            con.rollback()
+            raise
+    finally:
+        for alias in attached:
+            con.execute(f"DETACH {alias}")
+    assert checkpoint(con) == (upto, applied)

@@ -20,8 +20,10 @@ import duckdb
 from analytics.sqlfiles import Column, Query, load, query
 
 __all__ = [
+    "DRILL",
     "columns",
     "deal_lengths",
+    "deals_behind",
     "leaderboard",
     "overall_leaderboard",
     "player_stats",
@@ -181,3 +183,60 @@ def public_rows(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             o[k] = str(format_amount(v)) if isinstance(v, Fraction) else v
         out.append(o)
     return out
+
+
+DRILL: dict[str, tuple[str, str, tuple[str, ...], str]] = {
+    # statistic: (what a deal adds to its count, to its numerator, the player's events to show,
+    #             the count's column in player_stats)
+    "deals": ("1", "1", (), "deals"),
+    "net": ("1", "net_t", (), "deals"),
+    "pots_won": ("won::INT", "won::INT", (), "pots_won"),
+    "pots_won_showdown": ("(won AND role IS NOT NULL)::INT", "1", ("saw",), "pots_won_showdown"),
+    "pots_won_uncontested": ("(left_how = 'won_uncontested')::INT", "1", (),
+                             "pots_won_uncontested"),
+    "blind_rate": ("(first_action IS NOT NULL)::INT", "(first_action = 'blind')::INT",
+                   ("bet", "folded", "saw"), "blind_rate_n"),
+    "avg_bets_before_looking": ("1", "blind_bets", ("bet",), "avg_bets_before_looking_n"),
+    "bet_share": ("1", "(bets > 0)::INT", ("bet",), "bet_share_n"),
+    "raise_rate": ("bets", "raises", ("bet",), "raise_rate_n"),
+    "see_rate": ("see_chances", "saw::INT", ("saw",), "see_rate_n"),
+    "payer_win_rate": ("(role = 'payer')::INT", "won::INT", ("saw",), "payer_win_rate_n"),
+    "seen_win_rate": ("(role = 'seen')::INT", "won::INT", ("saw",), "seen_win_rate_n"),
+    "carried_caused": ("(left_how IN ('carried', 'retained'))::INT", "1", (),
+                       "carried_caused"),
+}  # fmt: skip
+"""Drill-down: for each statistic of ``player_stats``, what one of the player's ended deals adds
+to its count (summed over the deals listed, it equals the count column named last) and to its
+numerator, as the summary of ``schema.sql`` counts them, and which of the player's events to
+point at (their first of those types in the deal; none: the event that ended the deal)."""
+
+
+def deals_behind(
+    con: duckdb.DuckDBPyConnection,
+    player: str,
+    statistic: str,
+    session: str | None = None,
+    table: str | None = None,
+) -> list[dict[str, Any]]:
+    """The player's deals behind ``statistic`` (a key of :data:`DRILL`): ``session``, ``deal``,
+    ``step`` (within the deal, as the Replay page counts), ``seq``, ``event``, ``counted`` (what
+    the deal adds to the statistic's count) and ``hits`` (to its numerator; for ``net`` the
+    deal's net as an exact :class:`~fractions.Fraction`). Raises ``KeyError`` for a statistic
+    without a drill-down."""
+    weight, hit, types, _ = DRILL[statistic]
+    q = query(STATS, "deals_behind")
+    sql = q.sql.replace("{weight}", weight).replace("{hit}", hit)  # our own expressions
+    params = {"player": player, "session": session, "table_name": table, "types": list(types)}
+    cur = con.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    if statistic == "net":
+        dens = dict(
+            con.execute(
+                "SELECT session, den FROM sessions WHERE session IN (SELECT unnest($s::VARCHAR[]))",
+                {"s": sorted({r["session"] for r in rows})},
+            ).fetchall()
+        )
+        for r in rows:
+            r["hits"] = Fraction(int(r["hits"]), int(dens[r["session"]]))
+    return rows

@@ -54,6 +54,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     stats.add_argument("--format", choices=FORMATS, default="table")
     stats.add_argument("--no-refresh", action="store_true", help="do not read the store first")
+    stats.add_argument(
+        "--deals",
+        metavar="STAT",
+        help="with --player: list the deals behind one statistic (e.g. see_rate, blind_rate, "
+        "pots_won): session, deal, step and what each adds to the count",
+    )
     stats.set_defaults(func=cmd_stats)
 
     board = sub.add_parser(
@@ -322,9 +328,17 @@ def _scope(session: str | None, table: str | None, player: str | None = None) ->
 def cmd_stats(args: argparse.Namespace) -> int:
     from analytics import queries
 
+    if args.deals is not None:
+        if not args.player:
+            raise SystemExit("brag: --deals lists one player's deals: give --player P too")
+        if args.deals not in queries.DRILL:
+            known = ", ".join(queries.DRILL)
+            raise SystemExit(f"brag: no drill-down for {args.deals!r} (statistics: {known})")
     con = _open(args, refresh=not args.no_refresh)
     _known(con, args.session, args.player)
     _known_table(con, args.table)
+    if args.deals is not None:
+        return _drill(con, args)
     rows = queries.player_stats(con, session=args.session, player=args.player, table=args.table)
     where = _scope(args.session, args.table)
     filtered = args.session or args.table or args.player
@@ -335,6 +349,49 @@ def cmd_stats(args: argparse.Namespace) -> int:
         args.format,
         f"Players, {where} (rates: share of N)",
         empty if filtered else "(no ended deals yet)",
+    )
+    return 0
+
+
+def _drill(con: Any, args: argparse.Namespace) -> int:
+    """``brag stats --player P --deals STAT``: the deals behind the statistic's count."""
+    from analytics import queries
+
+    stat, player = args.deals, args.player
+    rows = queries.deals_behind(con, player, stat, session=args.session, table=args.table)
+    count_col = queries.DRILL[stat][3]
+    stats = queries.player_stats(con, session=args.session, player=player, table=args.table)
+    shown = stats[0] if stats else {}
+    counted = sum(int(r["counted"]) for r in rows)
+    hits = sum(r["hits"] for r in rows)
+    if args.format == "json":
+        out = [{**r, "hits": str(r["hits"])} if stat == "net" else r for r in rows]
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+        return 0
+    if args.format == "csv":
+        w = csv.DictWriter(sys.stdout, fieldnames=["session", "deal", "step", "seq", "event",
+                                                   "counted", "hits"])  # fmt: skip
+        w.writeheader()
+        w.writerows(rows)
+        return 0
+    col = next((c for c in queries.columns("player_stats") if c.name == stat), None)
+    what = f"{stat} ({col.rules})" if col and col.rules else stat
+    value = _cell(stat, shown) if shown else "-"
+    title = f"{player}, {_scope(args.session, args.table)}: {what} = {value}"
+    headers = [("session", "left"), ("deal", "right"), ("step", "right"), ("seq", "right"),
+               ("event", "left"), ("counted", "right"), ("hits", "right")]  # fmt: skip
+    cells = [
+        [str(r["session"]), str(r["deal"]), str(r["step"]), str(r["seq"]), str(r["event"]),
+         str(r["counted"]), amount_text(r["hits"]) if stat == "net" else str(r["hits"])]
+        for r in rows
+    ]  # fmt: skip
+    console = _wide_console()
+    for table in fitted_tables(console, title, headers, cells, keys=2):
+        console.print(table)
+    total = amount_text(hits) if stat == "net" else str(hits)
+    print(
+        f"{len(rows)} deals; counted {counted} (= {count_col} {shown.get(count_col, 0)}), "
+        f"hits {total}; replay one: brag replay SESSION --deal N"
     )
     return 0
 

@@ -13,13 +13,15 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from dashboard.view import amount, signed
+from dashboard.view import amount, link, signed
 
 __all__ = [
     "HABITS",
     "SUMMARY",
     "categories_vs_rules",
     "csv_text",
+    "drill_caption",
+    "drill_rows",
     "habits",
     "net_over_time",
     "side_by_side",
@@ -125,6 +127,53 @@ def side_by_side(
         for row in (a, b):
             if row is not None:
                 line[row["player"]] = stat_text(row, n)
+        out.append(line)
+    return out
+
+
+DRILLED = (*HABITS, "pots_won", "pots_won_showdown", "pots_won_uncontested", "carried_caused")
+"""The statistics whose deals the Players page lists (:data:`analytics.queries.DRILL`)."""
+
+_HIT_WORDS = {
+    "blind_rate": "made blind",
+    "avg_bets_before_looking": "bets before looking",
+    "bet_share": "with a bet",
+    "raise_rate": "raises",
+    "see_rate": "sees",
+    "payer_win_rate": "won",
+    "seen_win_rate": "won",
+}
+
+
+def drill_caption(row: dict[str, Any], name: str, deals: Sequence[dict[str, Any]]) -> str:
+    """What the listed deals add up to, beside the statistic as shown (the same count)."""
+    counted = sum(int(d["counted"]) for d in deals)
+    n_deals = f"{len(deals)} deal" + ("" if len(deals) == 1 else "s")
+    if name in _HIT_WORDS:
+        hits = sum(int(d["hits"]) for d in deals)
+        unit = _COUNT_WORDS[name]
+        return (
+            f"{label(name)}: {stat_text(row, name)}. {n_deals}: {counted} {unit}, "
+            f"{hits} {_HIT_WORDS[name]}."
+        )
+    return f"{label(name)}: {stat_text(row, name)}, in {n_deals}."
+
+
+def drill_rows(deals: Sequence[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """The deals behind a statistic, each with a link to its step on the Replay page (first, so
+    that it is on a phone's screen)."""
+    out = []
+    for d in deals:
+        line: dict[str, Any] = {
+            "replay": link(str(d["session"]), int(d["deal"]), int(d["step"])),
+            "session": d["session"],
+            "deal": d["deal"],
+            "step": d["step"],
+            "event": str(d["event"]).replace("_", " "),
+        }
+        if name in _HIT_WORDS:
+            line[_COUNT_WORDS[name]] = d["counted"]
+            line[_HIT_WORDS[name]] = d["hits"]
         out.append(line)
     return out
 

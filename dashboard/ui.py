@@ -421,6 +421,31 @@ def plain_table(rows: list[dict[str, Any]]) -> None:
     st.dataframe(rows, hide_index=True, width="stretch")
 
 
+def link_table(rows: list[dict[str, Any]], column: str, text: str) -> None:
+    """A table whose ``column`` holds relative links, shown as ``text``."""
+    st.dataframe(
+        rows,
+        hide_index=True,
+        width="stretch",
+        column_config={column: st.column_config.LinkColumn(column, display_text=text)},
+    )
+
+
+def statistic_choice(names: Sequence[str], label: Any) -> str:
+    """One statistic whose deals to list (``?deals=``), by its label."""
+    wanted = param("deals")
+    st.session_state["pick_deals"] = wanted if wanted in names else names[0]
+    return str(
+        st.selectbox(
+            "Statistic",
+            names,
+            key="pick_deals",
+            format_func=label,
+            on_change=lambda: set_params(deals=st.session_state["pick_deals"]),
+        )
+    )
+
+
 ALL_TABLES = "All tables"
 
 

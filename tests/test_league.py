@@ -224,3 +224,43 @@ def test_api_loads_the_same_facts_from_the_projection_and_the_lake(tmp_path: Pat
     assert api.stake_units(-17, 2) == Fraction(-17, 2)
     with pytest.raises(FileNotFoundError, match="no projection file or lake folder"):
         api.open_facts(tmp_path / "nothing.duckdb")
+
+
+def test_drill_down_counts_equal_the_statistics_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import duckdb
+
+    from analytics import queries
+
+    db = str(tmp_path / "club.db")
+    assert main(["import", "--db", db, *sorted(str(p) for p in SEASON.glob("*.jsonl"))[:10]]) == 0
+    assert main(["analytics", "refresh", "--db", db]) == 0
+    con = duckdb.connect(str(tmp_path / "club.duckdb"), read_only=True)
+    hits_of = {"see_rate": "sees", "raise_rate": "raises", "blind_rate": "blind_first",
+               "payer_win_rate": "payer_wins", "seen_win_rate": "seen_wins",
+               "avg_bets_before_looking": "blind_bets", "bet_share": "deals_with_bet",
+               "net": "net"}  # fmt: skip
+    for table in (None, "Top table"):
+        for row in queries.player_stats(con, table=table):
+            for stat, (_, _, _, count) in queries.DRILL.items():
+                deals = queries.deals_behind(con, row["player"], stat, table=table)
+                assert sum(r["counted"] for r in deals) == row[count], (row["player"], stat)
+                if stat in hits_of:
+                    assert sum(r["hits"] for r in deals) == row[hits_of[stat]]
+                assert all(r["step"] >= 1 and r["seq"] >= r["step"] for r in deals)
+    # Each deal's step is the player's own see (RULES 5.7) where they saw.
+    sees = queries.deals_behind(con, "Sandra", "see_rate")
+    con.close()
+    assert {r["event"] for r in sees if r["hits"]} == {"saw"}
+    capsys.readouterr()
+    assert main(["stats", "--db", db, "--player", "Sandra", "--deals", "see_rate",
+                 "--format", "json", "--no-refresh"]) == 0  # fmt: skip
+    listed = json.loads(capsys.readouterr().out)
+    assert [(r["session"], r["deal"], r["step"]) for r in listed] == [
+        (r["session"], r["deal"], r["step"]) for r in sees
+    ]
+    with pytest.raises(SystemExit, match="give --player P too"):
+        main(["stats", "--db", db, "--deals", "see_rate"])
+    with pytest.raises(SystemExit, match="no drill-down for 'luck'"):
+        main(["stats", "--db", db, "--player", "Sandra", "--deals", "luck"])

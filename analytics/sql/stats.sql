@@ -270,3 +270,53 @@ ORDER BY kind = 'all', kind;
 
 -- name: dens
 SELECT DISTINCT den FROM sessions;
+
+-- name: deals_behind
+-- about: The player's ended deals behind one statistic of player_stats (drill-down): per deal,
+-- about: what it adds to the statistic's count ($weight) and to its numerator ($hit), with the
+-- about: seq of the player's event of one of $types in the deal (else the event that ended it).
+-- about: $weight and $hit are expressions chosen from queries.DRILL, never user text.
+-- col: session | session | RULES 1 | The session.
+-- col: deal | deal | RULES 3.4 | The deal (1-based).
+-- col: step | step | FORMAT.md | The event's step within the deal, as the Replay page counts them.
+-- col: seq | seq | FORMAT.md | The event's seq in the session's stream.
+-- col: event | type | FORMAT.md | The event's type.
+-- col: counted | count | RULES 5 | What the deal adds to the statistic's count.
+-- col: hits | count | RULES 5 | What the deal adds to the numerator (e.g. sees of see_rate).
+WITH pd AS (
+    SELECT p.*, d.end_position
+    FROM player_deals p JOIN deals d USING (session, deal)
+    WHERE p.player = $player
+      AND ($session::VARCHAR IS NULL OR p.session = $session)
+      AND ($table_name::VARCHAR IS NULL
+           OR p.session IN (SELECT session FROM sessions WHERE table_name = $table_name))
+),
+picked AS (
+    SELECT session, deal, end_position, ({weight})::BIGINT AS counted, ({hit})::BIGINT AS hits
+    FROM pd
+),
+ev AS (
+    SELECT e.session, e.deal, e.seq, e.type, e.player, e.position,
+           min(e.seq) OVER (PARTITION BY e.session, e.deal) AS first_seq
+    FROM events e
+    WHERE e.session IN (SELECT session FROM picked WHERE counted > 0)
+),
+own AS (
+    SELECT session, deal, min(seq) AS seq
+    FROM ev
+    WHERE player = $player AND list_contains($types::VARCHAR[], type)
+    GROUP BY session, deal
+)
+SELECT p.session, p.deal,
+       coalesce(o.seq, e.seq) - f.first_seq + 1 AS step,
+       coalesce(o.seq, e.seq) AS seq,
+       (SELECT any_value(type) FROM ev x
+        WHERE x.session = p.session AND x.seq = coalesce(o.seq, e.seq)) AS event,
+       p.counted, p.hits
+FROM picked p
+LEFT JOIN own o USING (session, deal)
+JOIN ev e ON e.position = p.end_position
+JOIN (SELECT DISTINCT session, deal, first_seq FROM ev) f
+  ON f.session = p.session AND f.deal = p.deal
+WHERE p.counted > 0
+ORDER BY p.session, p.deal;

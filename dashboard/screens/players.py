@@ -25,6 +25,12 @@ b = next((r for r in stats if r["player"] == second), None)
 st.subheader("Side by side" if b else first)
 ui.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HABITS))
 
+st.subheader(f"The deals behind {first}'s figures")
+statistic = ui.statistic_choice(stats_view.DRILLED, stats_view.label)
+deals = cache.stat("deals_behind", player=first, statistic=statistic, table=table)
+st.caption(stats_view.drill_caption(a, statistic, deals))
+ui.link_table(stats_view.drill_rows(deals, statistic), "replay", "▶ open")
+
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]
 ui.net_over_time(

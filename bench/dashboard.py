@@ -5,7 +5,8 @@
 The store (SQLite, built once and reused when ``--store`` names an existing file big enough):
 ``--base`` sessions from the simulator (``sim.batch.generate``, 2 to 10 players) stored through the
 store's validated ``import_log``, then copied under new session names and event ids, straight into
-the store's table, until it holds ``--deals`` deals. Every copy is a valid log (the same events).
+the store's table (and its session catalogue), until it holds ``--deals`` deals
+(:mod:`bench.stores`). Every copy is a valid log (the same events).
 
 Then, with Streamlit's ``AppTest`` (the whole page script run in-process, as a browser's rerun
 would, without the network or drawing), the Replay page opens one session's deal through its link
@@ -18,81 +19,22 @@ from its first event. Target: under 300 ms a step.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sqlite3
 import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.stores import build, count_deals  # noqa: E402
 from engine.fold import replay  # noqa: E402
 from events.codec import dumps  # noqa: E402
-from events.store import new_ids, open_store  # noqa: E402
-from events.store_sql import INSERT_COLUMNS, TABLE  # noqa: E402
+from events.store import open_store  # noqa: E402
 
 TARGET_MS = 300.0
-
-
-def count_deals(path: str) -> int:
-    if not os.path.exists(path):
-        return 0
-    with sqlite3.connect(path) as conn:
-        try:
-            row = conn.execute(f"SELECT count(*) FROM {TABLE} WHERE type = 'dealt'").fetchone()
-        except sqlite3.OperationalError:
-            return 0
-    return int(row[0])
-
-
-def build(path: str, deals: int, base: int, seed: str) -> None:
-    """Fills the store at ``path`` with at least ``deals`` deals (see the module doc)."""
-    from sim.batch import generate
-
-    t0 = time.perf_counter()
-    with open_store(path) as store:
-        names = []
-        for events in generate(seed, base, (2, 10)):
-            store.import_log(dumps(e) for e in events)
-            names.append(events[0].session)  # type: ignore[union-attr]
-    have = count_deals(path)
-    print(
-        f"  {base} simulated sessions, {have:,} deals, stored in {time.perf_counter() - t0:.1f} s"
-    )
-    conn = sqlite3.connect(path)
-    conn.execute(
-        "PRAGMA synchronous=OFF"
-    )  # a bulk load of copies; the store's own appends stay FULL
-    rows = conn.execute(
-        f"SELECT session, seq, type, v, payload, at, by FROM {TABLE} ORDER BY position"
-    ).fetchall()
-    per_copy = have
-    stamp = datetime.now(UTC).isoformat()
-    sql = f"INSERT INTO {TABLE} ({INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    copy = 0
-    t1 = time.perf_counter()
-    while have < deals:
-        copy += 1
-        ids = new_ids(len(rows))
-        batch = []
-        for (session, seq, type_, v, payload, at, by), id_ in zip(rows, ids, strict=True):
-            name = f"{session}-copy{copy:03d}"
-            if type_ == "session_started":
-                data = json.loads(payload)
-                data["session"] = name
-                payload = json.dumps(data, separators=(",", ":"))
-            batch.append((name, seq, id_, type_, v, payload, at, by, stamp))
-        conn.execute("BEGIN IMMEDIATE")
-        conn.executemany(sql, batch)
-        conn.execute("COMMIT")
-        have += per_copy
-    conn.close()
-    print(f"  {copy} copies written in {time.perf_counter() - t1:.1f} s: {have:,} deals")
 
 
 def main() -> int:

@@ -49,6 +49,18 @@ from events.store import (
 
 PROGRESS_FROM = 5
 """Show a progress bar (on a terminal) when importing at least this many files."""
+SESSIONS_PAGE = 100
+"""Sessions ``brag sessions`` lists at a time (``--limit``, ``--offset``, ``--all``)."""
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"a whole number 0 or more, not {text!r}")
+    return n
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -90,9 +102,22 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help="list the stored sessions",
         description="A table of the stored sessions: id, table, first event time, players, "
         "deals, resolved pots, finished, winners; oldest first (by the recorded time of "
-        "session_started, or by when it was stored for a log without times).",
+        "session_started, or by when it was stored for a log without times). Read from the "
+        "store's session catalogue, a page at a time.",
     )
     p.add_argument("--json", action="store_true", help="one JSON object per session")
+    p.add_argument(
+        "--limit",
+        type=_count,
+        default=SESSIONS_PAGE,
+        metavar="N",
+        help=f"at most N sessions (default {SESSIONS_PAGE})",
+    )
+    p.add_argument(
+        "--offset", type=_count, default=0, metavar="K", help="skip the first K sessions"
+    )
+    p.add_argument("--newest", action="store_true", help="newest first")
+    p.add_argument("--all", action="store_true", help="every session, however many")
     p.set_defaults(func=cmd_sessions)
 
     p = sub.add_parser(
@@ -310,13 +335,14 @@ def _time(info: SessionInfo) -> str:
 def cmd_sessions(args: argparse.Namespace) -> int:
     from brag.tables import fitted_tables
 
+    limit = None if getattr(args, "all", False) else getattr(args, "limit", SESSIONS_PAGE)
+    offset = getattr(args, "offset", 0)
     with _open(args) as store:
-        # Oldest first: the recorded start, else when the session was stored (store.sessions()
-        # lists them in the order they were stored, which puts a log imported late anywhere).
-        infos = sorted(
-            store.sessions(),
-            key=lambda i: (i.started is None, i.started.timestamp() if i.started else 0),
-        )
+        # Oldest first: the recorded start, else when the session was stored (the order stored
+        # would put a log imported late anywhere). One page of the store's catalogue.
+        order = "newest" if getattr(args, "newest", False) else "oldest"
+        infos = store.sessions(order=order, limit=limit, offset=offset)
+        total = store.session_count() if limit is not None else len(infos)
         where = store.where
     if args.json:
         for i in infos:
@@ -370,6 +396,13 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     ]
     for t in fitted_tables(console, f"Sessions in {where}", headers, rows, title_justify="left"):
         console.print(t)
+    if len(infos) < total:
+        end = offset + len(infos)
+        more = f"; --offset {end} for the next" if end < total else ""
+        console.print(
+            f"sessions {offset + 1}-{end} of {total:,}{more} (--all lists every one)",
+            highlight=False,
+        )
     return 0
 
 

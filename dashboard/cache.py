@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -73,55 +72,31 @@ def store() -> Any:
 
 
 class Listing:
-    """The store's sessions at one version: in the order stored, by id, and newest first."""
+    """The store's sessions at one version: in the order stored, and by id."""
 
     def __init__(self, infos: Sequence[Any]) -> None:
         self.infos = tuple(infos)
         self.by_id = {i.id: i for i in self.infos}
-        newest = sorted(self.infos, key=lambda i: (i.started is not None, i.started), reverse=True)
-        self.newest_first = [i.id for i in newest]
-        self.unfinished = [i.id for i in newest if not i.finished]
         self.started = {i.id: i.started for i in self.infos}
 
 
 class _Listings:
-    """The latest listing of one store. Asking the store for every session reads its whole table
-    (seconds on a store of 100,000 deals), so it is done again only when the store has grown (its
-    last global position moved), and in the background once it has proved slow: meanwhile the
-    pages show the previous listing."""
-
-    SLOW = 0.25
-    """Seconds above which a listing is refreshed in the background."""
+    """The latest full listing of one store, read from its session catalogue (one row per
+    session, kept by every append) again only when the store has grown (its last global
+    position moved)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.lock = threading.Lock()
         self.current: Listing | None = None
         self.version = -1
-        self.took = 0.0
-        self.busy = False
-
-    def _refresh(self, version: int) -> None:
-        t = time.perf_counter()
-        fresh = Listing(_store(self.url).sessions())
-        with self.lock:
-            if version >= self.version:
-                self.current, self.version = fresh, version
-            self.took = time.perf_counter() - t
-            self.busy = False
 
     def get(self) -> Listing:
         version = int(_store(self.url).last_position())
-        if self.current is None or (version != self.version and self.took < self.SLOW):
-            self._refresh(version)
-        elif version != self.version:
-            with self.lock:
-                start = not self.busy
-                self.busy = True
-            if start:
-                threading.Thread(target=self._refresh, args=(version,), daemon=True).start()
-        assert self.current is not None
-        return self.current
+        with self.lock:
+            if self.current is None or version != self.version:
+                self.current, self.version = Listing(_store(self.url).sessions()), version
+            return self.current
 
 
 @st.cache_resource(show_spinner=False)
@@ -130,8 +105,8 @@ def _listings(url: str) -> _Listings:
 
 
 def listing() -> Listing:
-    """The sessions as the store lists them (see :class:`_Listings`): one cheap query per run
-    while the store does not change."""
+    """Every session as the store lists them (see :class:`_Listings`): one cheap query per run
+    while the store does not change. Pickers read a page instead (:func:`session_ids`)."""
     return _listings(db_url()).get()
 
 
@@ -141,18 +116,20 @@ def sessions() -> tuple[Any, ...]:
 
 
 def session_info(session: str) -> Any | None:
-    return listing().by_id.get(session)
+    """One session's catalogue line now (``None``: not stored): one indexed query."""
+    return store().session_info(session)
 
 
 def session_ids(
     limit: int | None = None, keep: str | None = None, *, unfinished: bool = False
 ) -> list[str]:
     """Session ids, newest first (only those not over, with ``unfinished``); at most ``limit`` of
-    them, so a picker stays light on a store of thousands of sessions; plus ``keep`` when the
-    store holds it (a session named in the link, perhaps newer than the listing)."""
-    ids = listing().unfinished if unfinished else listing().newest_first
-    out = list(ids if limit is None else ids[:limit])
-    if keep and keep not in out and (keep in listing().by_id or store().has(keep)):
+    them, read as one page of the store's session catalogue (an indexed query, however many
+    sessions the store holds), so a cold picker is as quick on a league as on a club; plus
+    ``keep`` when the store holds it (a session named in the link)."""
+    page = store().sessions(order="newest", limit=limit, unfinished=unfinished)
+    out = [i.session for i in page]
+    if keep and keep not in out and store().has(keep):
         out.insert(0, keep)
     return out
 

@@ -38,7 +38,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final, Protocol
 from uuid import UUID
 
@@ -60,6 +60,7 @@ from events.model import (
 
 __all__ = [
     "DEFAULT_DB",
+    "ORDERS",
     "ConcurrencyConflict",
     "CorruptSession",
     "EventStore",
@@ -314,10 +315,95 @@ class SessionInfo:
     winners: tuple[str, ...]
     last_seq: int
     cards: str = "shown"
+    last_at: datetime | None = None
+    """``at`` of the session's last event that records one (``None``: a log without times)."""
+    events: int = 0
+    """Events stored (recorded and derived, ``voided`` ones included): the stream's last seq."""
+    first_position: int = 0
+    """Global position of the session's first event (the listing's "order stored")."""
+    last_position: int = 0
+    """Global position of its last event."""
+    stored: datetime | None = None
+    """When its first event was stored (UTC)."""
+    first_at: datetime | None = None
+    """``at`` of ``session_started`` as recorded (``None``: a log without times)."""
 
     @property
     def id(self) -> str:
         return self.session
+
+    @property
+    def started_us(self) -> int:
+        """``started`` as UTC microseconds since 1970 (the catalogue's sort key; 0 if unknown)."""
+        if self.started is None:
+            return 0
+        t = self.started if self.started.tzinfo else self.started.replace(tzinfo=UTC)
+        return (t - _EPOCH) // timedelta(microseconds=1)
+
+
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+ORDERS: Final = ("stored", "oldest", "newest")
+"""How a listing of sessions is ordered: as first stored (global position), or by ``started``
+(ties by the order stored)."""
+
+
+def listed(
+    infos: Iterable[SessionInfo],
+    *,
+    order: str = "stored",
+    limit: int | None = None,
+    offset: int = 0,
+    unfinished: bool = False,
+) -> list[SessionInfo]:
+    """``infos`` filtered, ordered and paged as :meth:`EventStore.sessions` lists them."""
+    if order not in ORDERS:
+        raise ValueError(f"order is one of {', '.join(ORDERS)}, not {order!r}")
+    out = [i for i in infos if not (unfinished and i.finished)]
+    if order == "stored":
+        out.sort(key=lambda i: i.first_position)
+    else:
+        out.sort(key=lambda i: (i.started_us, i.first_position), reverse=order == "newest")
+    return out[offset : None if limit is None else offset + limit]
+
+
+def session_row(
+    session: str,
+    state: State,
+    rows: Sequence[Row],
+    positions: Sequence[int],
+    now: datetime,
+    before: SessionInfo | None,
+) -> SessionInfo:
+    """The catalogue's line for ``session`` after an append of ``rows`` (at ``positions``, stored
+    at ``now``) that leaves it in ``state``; ``before`` is its line before the append (``None``
+    for a new session). The counts are the engine's (a voided event's conclusions withdrawn)."""
+    last_at = next((r.at_dt for r in reversed(rows) if r.at_dt is not None), None)
+    if before is None:
+        first_at = rows[0].at_dt
+        started, stored, first_position = first_at or now, now, positions[0]
+    else:
+        first_at, started = before.first_at, before.started
+        stored, first_position = before.stored, before.first_position
+        last_at = last_at or before.last_at
+    return SessionInfo(
+        session=session,
+        table=state.table,
+        started=started,
+        players=state.seats,
+        deals=state.deals,
+        resolved_pots=state.resolved,
+        carried_pots=state.carried,
+        finished=state.finished,
+        winners=state.winners if state.finished else (),
+        last_seq=rows[-1].seq,
+        cards=state.cards_mode,
+        last_at=last_at,
+        events=rows[-1].seq,
+        first_position=first_position,
+        last_position=positions[-1],
+        stored=stored,
+        first_at=first_at,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,6 +467,11 @@ class Tx(Protocol):
 
     def insert(self, rows: list[Row], stored_at: datetime) -> list[int]:
         """Inserts the rows in order; returns their positions."""
+        ...
+
+    def record(self, plan: Plan, positions: list[int], stored_at: datetime) -> None:
+        """Writes the session's catalogue line after ``plan`` (same transaction; a backend
+        without a catalogue does nothing)."""
         ...
 
 
@@ -503,7 +594,8 @@ class EventStore:
 
     def _summaries(self) -> list[dict[str, Any]]:
         """Per session: ``session``, ``last_seq``, ``first`` (payload of seq 1 with ``at_dt``),
-        ``stored_at``, counts ``deals``/``won``/``carried``/``voided``, ``ended`` (payload)."""
+        ``stored_at``, counts ``deals``/``won``/``carried``/``voided``, ``ended`` (payload),
+        ``first_position``, ``last_position``, ``last_at`` (the last recorded time)."""
         raise NotImplementedError
 
     def read_all(self, after: int = 0, limit: int = 10_000) -> list[StoredEvent]:
@@ -571,8 +663,35 @@ class EventStore:
         for e in self.export(session):
             yield dumps(e)
 
-    def sessions(self) -> list[SessionInfo]:
-        """Every session, in the order they were first stored.
+    def sessions(
+        self,
+        *,
+        order: str = "stored",
+        limit: int | None = None,
+        offset: int = 0,
+        unfinished: bool = False,
+    ) -> list[SessionInfo]:
+        """The sessions, ordered (``"stored"``: as first stored; ``"oldest"``/``"newest"``: by
+        ``started``, see :data:`ORDERS`), only those not over with ``unfinished``, and paged
+        (``offset``, at most ``limit``). A SQL store of version 3 reads its catalogue (one row
+        per session, kept by every append); otherwise they are computed from the events
+        (:meth:`recomputed_sessions`). Raises ``ValueError`` for an unknown ``order``."""
+        return listed(
+            self.recomputed_sessions(), order=order, limit=limit, offset=offset,
+            unfinished=unfinished,
+        )  # fmt: skip
+
+    def session_info(self, session: str) -> SessionInfo | None:
+        """One session's line of the listing (``None``: not stored)."""
+        return next((i for i in self.recomputed_sessions() if i.session == session), None)
+
+    def session_count(self, *, unfinished: bool = False) -> int:
+        """How many sessions are stored (only those not over, with ``unfinished``)."""
+        return len(self.sessions(unfinished=unfinished))
+
+    def recomputed_sessions(self) -> list[SessionInfo]:
+        """Every session computed from the events, in the order first stored: what the
+        catalogue holds (a migration writes these rows; tests compare them).
 
         Counts come from the derived events in SQL; a session with a ``voided`` event is folded
         through the engine instead (a withdrawn event's conclusions do not count)."""
@@ -580,38 +699,45 @@ class EventStore:
         for s in self._summaries():
             first = s["first"]
             started = first.get("at_dt") or s["stored_at"]
+            common = {
+                "session": s["session"],
+                "started": started,
+                "last_seq": s["last_seq"],
+                "last_at": s.get("last_at"),
+                "events": s["last_seq"],
+                "first_position": s.get("first_position", 0),
+                "last_position": s.get("last_position", 0),
+                "stored": s["stored_at"],
+                "first_at": first.get("at_dt"),
+            }
             if s["voided"]:
                 st = self._state_at(s["session"], s["last_seq"])
                 out.append(
                     SessionInfo(
-                        session=s["session"],
                         table=st.table,
-                        started=started,
                         players=st.seats,
                         deals=st.deals,
                         resolved_pots=st.resolved,
                         carried_pots=st.carried,
                         finished=st.finished,
                         winners=st.winners if st.finished else (),
-                        last_seq=s["last_seq"],
                         cards=st.cards_mode,
+                        **common,
                     )
                 )
                 continue
             ended = s["ended"]
             out.append(
                 SessionInfo(
-                    session=s["session"],
                     table=first.get("table"),
-                    started=started,
                     players=tuple(first.get("seats", ())),
                     deals=s["deals"],
                     resolved_pots=s["won"],
                     carried_pots=s["carried"],
                     finished=ended is not None,
                     winners=tuple(ended["winners"]) if ended else (),
-                    last_seq=s["last_seq"],
                     cards=first.get("cards", "shown"),
+                    **common,
                 )
             )
         return out
@@ -728,6 +854,7 @@ class EventStore:
                         return []
                     now = utc_now()
                     positions = tx.insert(plan.rows, now)
+                    tx.record(plan, positions, now)
                     if self._before_commit is not None:
                         self._before_commit(plan)  # tests: fault injection inside the transaction
                 break

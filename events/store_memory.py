@@ -63,6 +63,9 @@ class _MemoryTx:
             )
         return positions
 
+    def record(self, plan: Any, positions: list[int], stored_at: datetime) -> None:
+        """No catalogue: a memory store computes its listing from the events."""
+
     def commit(self) -> None:
         d = self.data
         for s in self.pending:
@@ -145,6 +148,9 @@ class MemoryStore(EventStore):
                     "ended": json.loads(payload_of(ended.event)) if ended else None,
                     "first": first,
                     "stored_at": rows[0].stored_at,
+                    "first_position": rows[0].position,
+                    "last_position": rows[-1].position,
+                    "last_at": next((r.at for r in reversed(rows) if r.at is not None), None),
                 }
             )
         out.sort(key=lambda s: self._data.by_session[s["session"]][0].position)

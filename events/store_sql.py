@@ -26,8 +26,13 @@ Version history: 1, the ``events`` table with UPDATE/DELETE (and on PostgreSQL T
 triggers; 2, the marker and, on SQLite, a ``BEFORE INSERT`` trigger refusing a row whose position,
 ``id`` or ``(session, seq)`` is stored already, so ``INSERT OR REPLACE``, ``REPLACE INTO`` and an
 UPSERT cannot rewrite a stored event (SQLite runs no DELETE trigger for REPLACE's implicit delete;
-on PostgreSQL an ``ON CONFLICT DO UPDATE`` runs the UPDATE trigger). A new version adds its step
-to :data:`MIGRATIONS`.
+on PostgreSQL an ``ON CONFLICT DO UPDATE`` runs the UPDATE trigger); 3, the session catalogue
+``brag_sessions``: one row per session (table, seats, cards mode, first and last ``at``, deals,
+resolved and carried pots, finished, winners, last seq, events, first and last position), written
+by every append in the same transaction as its events, so that listing sessions reads one small
+table instead of every event. The migration to 3 fills it from the events
+(:meth:`EventStore.recomputed_sessions`: the same rows as the appends write). A new version adds
+its step to :data:`MIGRATIONS`.
 """
 
 from __future__ import annotations
@@ -63,8 +68,10 @@ from events.store import (
     CorruptSession,
     DuplicateId,
     EventStore,
+    Plan,
     Row,
     SeqTaken,
+    SessionInfo,
     StoredEvent,
     StoreError,
     StoreUnavailable,
@@ -97,9 +104,121 @@ META: Final = "brag_meta"
 """The schema marker table: ``(key TEXT PRIMARY KEY, value TEXT NOT NULL)``."""
 STORE_SCHEMA: Final = "bragbook"
 """``brag_meta`` value of ``schema`` in a Bragbook store."""
-STORE_VERSION: Final = 2
+STORE_VERSION: Final = 3
 """``brag_meta`` value of ``version`` this code writes (see the module docstring's history)."""
 META_DDL: Final = f"CREATE TABLE IF NOT EXISTS {META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+CATALOGUE: Final = "brag_sessions"
+"""The session catalogue (store version 3): one row per session, kept by every append."""
+CATALOGUE_DDL: Final = (
+    f"""CREATE TABLE IF NOT EXISTS {CATALOGUE} (
+        session TEXT PRIMARY KEY,
+        table_name TEXT,
+        seats TEXT NOT NULL,
+        cards TEXT NOT NULL,
+        first_at TEXT,
+        last_at TEXT,
+        stored TEXT NOT NULL,
+        started_us BIGINT NOT NULL,
+        deals INTEGER NOT NULL,
+        resolved_pots INTEGER NOT NULL,
+        carried_pots INTEGER NOT NULL,
+        finished BOOLEAN NOT NULL,
+        winners TEXT NOT NULL,
+        last_seq INTEGER NOT NULL,
+        events INTEGER NOT NULL,
+        first_position BIGINT NOT NULL,
+        last_position BIGINT NOT NULL
+    )""",
+    f"CREATE INDEX IF NOT EXISTS {CATALOGUE}_started ON {CATALOGUE} (started_us, first_position)",
+    f"CREATE INDEX IF NOT EXISTS {CATALOGUE}_stored ON {CATALOGUE} (first_position)",
+)
+"""``seats`` and ``winners`` are JSON arrays of names; ``first_at``/``last_at`` the ``at`` texts
+as recorded (``NULL`` without times); ``stored`` when the first event was stored (ISO, UTC);
+``started_us`` the listing's sort key (``first_at``, else ``stored``, as UTC microseconds)."""
+CATALOGUE_COLUMNS: Final = (
+    "session, table_name, seats, cards, first_at, last_at, stored, started_us, deals, "
+    "resolved_pots, carried_pots, finished, winners, last_seq, events, first_position, "
+    "last_position"
+)
+_UPSERT: Final = (
+    f"INSERT INTO {CATALOGUE} ({CATALOGUE_COLUMNS}) VALUES "
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (session) DO UPDATE SET table_name = excluded.table_name, "
+    "seats = excluded.seats, cards = excluded.cards, last_at = excluded.last_at, "
+    "deals = excluded.deals, resolved_pots = excluded.resolved_pots, "
+    "carried_pots = excluded.carried_pots, finished = excluded.finished, "
+    "winners = excluded.winners, last_seq = excluded.last_seq, events = excluded.events, "
+    "last_position = excluded.last_position"
+)
+
+
+def _iso(t: datetime | None) -> str | None:
+    return None if t is None else t.isoformat()
+
+
+def catalogue_params(info: SessionInfo) -> tuple[Any, ...]:
+    """The catalogue row of a :class:`SessionInfo`, in :data:`CATALOGUE_COLUMNS` order."""
+    import json
+
+    return (
+        info.session,
+        info.table,
+        json.dumps(list(info.players), ensure_ascii=False),
+        info.cards,
+        _iso(info.first_at),
+        _iso(info.last_at),
+        _iso(info.stored),
+        info.started_us,
+        info.deals,
+        info.resolved_pots,
+        info.carried_pots,
+        bool(info.finished),
+        json.dumps(list(info.winners), ensure_ascii=False),
+        info.last_seq,
+        info.events,
+        info.first_position,
+        info.last_position,
+    )
+
+
+def catalogue_info(r: Any) -> SessionInfo:
+    """A catalogue row read back as a :class:`SessionInfo`."""
+    import json
+
+    (session, table, seats, cards, first_at, last_at, stored, _, deals, resolved, carried,
+     finished, winners, last_seq, events, first_position, last_position) = r  # fmt: skip
+    stored_dt = parse_stored_at(stored)
+    first_dt = datetime.fromisoformat(first_at) if first_at else None
+    return SessionInfo(
+        session=session,
+        table=table,
+        started=first_dt or stored_dt,
+        players=tuple(json.loads(seats)),
+        deals=int(deals),
+        resolved_pots=int(resolved),
+        carried_pots=int(carried),
+        finished=bool(finished),
+        winners=tuple(json.loads(winners)),
+        last_seq=int(last_seq),
+        cards=cards,
+        last_at=datetime.fromisoformat(last_at) if last_at else None,
+        events=int(events),
+        first_position=int(first_position),
+        last_position=int(last_position),
+        stored=stored_dt,
+        first_at=first_dt,
+    )
+
+
+def _create_catalogue(store: Any, conn: Any) -> None:
+    """Version 3: the catalogue, filled from the events already stored (inside the opening
+    transaction: a store being migrated is never listed half-filled)."""
+    for stmt in CATALOGUE_DDL:
+        conn.execute(stmt)
+    infos = store.recomputed_sessions()
+    if infos:
+        cur = conn.cursor()
+        cur.executemany(store._sql(_UPSERT), [catalogue_params(i) for i in infos])
 
 
 class EventRecord(SQLModel, table=True):
@@ -227,6 +346,20 @@ class _SqlTx:
 
     def last_seq(self, session: str) -> int:
         return self.store._last_seq_on(self.conn, session)
+
+    def record(self, plan: Plan, positions: list[int], stored_at: datetime) -> None:
+        from events.store import session_row
+
+        store = self.store
+        before = None
+        if plan.expected:
+            got = self.conn.execute(
+                store._sql(f"SELECT {CATALOGUE_COLUMNS} FROM {CATALOGUE} WHERE session = ?"),
+                (plan.session,),
+            ).fetchone()
+            before = catalogue_info(got) if got is not None else store._first_of(self.conn, plan)
+        info = session_row(plan.session, plan.state, plan.rows, positions, stored_at, before)
+        self.conn.execute(store._sql(_UPSERT), catalogue_params(info))
 
     def insert(self, rows: list[Row], stored_at: datetime) -> list[int]:
         try:
@@ -420,11 +553,87 @@ class _SqlStore(EventStore):
         got = self._query(f"SELECT max(position) FROM {TABLE}")[0][0]
         return int(got) if got is not None else 0
 
+    # -- the session catalogue (version 3) --------------------------------------------------------
+
+    def _catalogued(self) -> bool:
+        return int(getattr(self, "version", 0)) >= 3
+
+    def sessions(
+        self,
+        *,
+        order: str = "stored",
+        limit: int | None = None,
+        offset: int = 0,
+        unfinished: bool = False,
+    ) -> list[SessionInfo]:
+        if not self._catalogued():  # a version 2 store opened for reading: not migrated
+            return super().sessions(order=order, limit=limit, offset=offset, unfinished=unfinished)
+        by = {
+            "stored": "first_position",
+            "oldest": "started_us, first_position",
+            "newest": "started_us DESC, first_position DESC",
+        }.get(order)
+        if by is None:
+            raise ValueError(f"order is one of stored, oldest, newest, not {order!r}")
+        where = " WHERE NOT finished" if unfinished else ""
+        page = " LIMIT ? OFFSET ?" if limit is not None or offset else ""
+        everything = -1 if self.MARK == "?" else None  # SQLite: LIMIT -1; PostgreSQL: NULL
+        params: tuple[Any, ...] = (everything if limit is None else limit, offset) if page else ()
+        rows = self._query(
+            f"SELECT {CATALOGUE_COLUMNS} FROM {CATALOGUE}{where} ORDER BY {by}{page}", params
+        )
+        return [catalogue_info(r) for r in rows]
+
+    def session_info(self, session: str) -> SessionInfo | None:
+        if not self._catalogued():
+            return super().session_info(session)
+        rows = self._query(
+            f"SELECT {CATALOGUE_COLUMNS} FROM {CATALOGUE} WHERE session = ?", (session,)
+        )
+        return catalogue_info(rows[0]) if rows else None
+
+    def session_count(self, *, unfinished: bool = False) -> int:
+        if not self._catalogued():
+            return super().session_count(unfinished=unfinished)
+        where = " WHERE NOT finished" if unfinished else ""
+        return int(self._query(f"SELECT count(*) FROM {CATALOGUE}{where}")[0][0])
+
+    def _first_of(self, conn: Any, plan: Plan) -> SessionInfo | None:
+        """The session's first event's time, store time and position, for a session the
+        catalogue does not hold yet although it has events (only a row written by a program
+        other than Bragbook; the catalogue is filled when a store is migrated)."""
+        got = conn.execute(
+            self._sql(f"SELECT at, stored_at, position FROM {TABLE} WHERE session = ? AND seq = 1"),
+            (plan.session,),
+        ).fetchone()
+        if got is None:
+            return None
+        stored = parse_stored_at(got[1])
+        first_at = datetime.fromisoformat(got[0]) if got[0] else None
+        return SessionInfo(
+            session=plan.session, table=None, players=(), deals=0, resolved_pots=0,
+            carried_pots=0, finished=False, winners=(), last_seq=0, started=first_at or stored,
+            stored=stored, first_position=int(got[2]), first_at=first_at,
+        )  # fmt: skip
+
+    def rebuild_catalogue(self) -> int:
+        """Writes the catalogue again from the events (one transaction): for rows written
+        around Bragbook (a bulk copy). Returns the number of sessions."""
+        self._check_writable()
+        infos = self.recomputed_sessions()
+        with self._transaction() as tx:
+            tx.conn.execute(f"DELETE FROM {CATALOGUE}")
+            if infos:
+                tx.conn.cursor().executemany(
+                    self._sql(_UPSERT), [catalogue_params(i) for i in infos]
+                )
+        return len(infos)
+
     def _summaries(self) -> list[dict[str, Any]]:
         p = self.PAYLOAD_TEXT
         rows = self._query(
             f"""
-            SELECT session, max(seq), min(position),
+            SELECT session, max(seq), min(position), max(position),
                    sum(CASE WHEN type = 'dealt' THEN 1 ELSE 0 END),
                    sum(CASE WHEN type = 'pot_won' THEN 1 ELSE 0 END),
                    sum(CASE WHEN type = 'pot_carried' THEN 1 ELSE 0 END),
@@ -438,8 +647,16 @@ class _SqlStore(EventStore):
         )
         import json
 
+        last_at = dict(
+            self._query(
+                f"""SELECT e.session, e.at FROM {TABLE} e JOIN
+                    (SELECT session, max(seq) AS seq FROM {TABLE} WHERE at IS NOT NULL
+                     GROUP BY session) m ON e.session = m.session AND e.seq = m.seq"""
+            )
+        )
         out = []
-        for session, last, _, deals, won, carried, voided, ended, first, at, stored in rows:
+        for session, last, first_pos, last_pos, deals, won, carried, voided, ended, first, at, \
+                stored in rows:  # fmt: skip
             try:
                 f = json.loads(first) if first else {}
                 ended = json.loads(ended) if ended else None
@@ -461,6 +678,11 @@ class _SqlStore(EventStore):
                     "ended": ended,
                     "first": f,
                     "stored_at": parse_stored_at(stored),
+                    "first_position": int(first_pos),
+                    "last_position": int(last_pos),
+                    "last_at": datetime.fromisoformat(last_at[session])
+                    if last_at.get(session)
+                    else None,
                 }
             )
         return out
@@ -562,7 +784,11 @@ SQLITE_TRIGGERS: Final = {
         WHERE EXISTS (SELECT 1 FROM {TABLE} WHERE position = NEW.position);
     END""",
 }
-SQLITE_TRIGGERS_OF: Final = {1: ("events_no_update", "events_no_delete"), 2: tuple(SQLITE_TRIGGERS)}
+SQLITE_TRIGGERS_OF: Final = {
+    1: ("events_no_update", "events_no_delete"),
+    2: tuple(SQLITE_TRIGGERS),
+    3: tuple(SQLITE_TRIGGERS),
+}
 """The triggers a SQLite store of each version has."""
 
 
@@ -596,7 +822,10 @@ class SqliteStore(_SqlStore):
     """The embedded store: one SQLite file in WAL mode, ``synchronous=FULL``. ``readonly`` opens
     the file read-only (it must exist; nothing is created, changed or migrated)."""
 
-    MIGRATIONS: ClassVar[dict[int, Callable[[Any, Any], None]]] = {1: _sqlite_v2}
+    MIGRATIONS: ClassVar[dict[int, Callable[[Any, Any], None]]] = {
+        1: _sqlite_v2,
+        2: _create_catalogue,
+    }
 
     def __init__(self, url: str, path: str, *, readonly: bool = False) -> None:
         super().__init__(url)
@@ -691,6 +920,8 @@ class SqliteStore(_SqlStore):
         conn.execute(create_table_sql(sqlite.dialect()))
         for t in SQLITE_TRIGGERS.values():
             conn.execute(t)
+        for stmt in CATALOGUE_DDL:
+            conn.execute(stmt)
 
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r})"
@@ -895,7 +1126,10 @@ class PostgresStore(_SqlStore):
 
     MARK = "%s"
     PAYLOAD_TEXT = "payload::text"
-    MIGRATIONS: ClassVar[dict[int, Callable[[Any, Any], None]]] = {1: _pg_v2}
+    MIGRATIONS: ClassVar[dict[int, Callable[[Any, Any], None]]] = {
+        1: _pg_v2,
+        2: _create_catalogue,
+    }
 
     def __init__(self, url: str, *, schema: str | None = None, readonly: bool = False) -> None:
         super().__init__(url)
@@ -983,7 +1217,7 @@ class PostgresStore(_SqlStore):
         return out
 
     def _create(self, conn: Any) -> None:
-        for stmt in _pg_ddl():
+        for stmt in (*_pg_ddl(), *CATALOGUE_DDL):
             conn.execute(stmt)
 
     def __repr__(self) -> str:

@@ -89,7 +89,7 @@ def test_a_new_sqlite_store_is_marked(club: Path) -> None:
         meta = dict(c.execute(f"SELECT key, value FROM {META}"))
         triggers = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     assert meta == {"schema": "bragbook", "version": str(STORE_VERSION)}
-    assert STORE_VERSION == 2
+    assert STORE_VERSION == 3  # 3: the session catalogue (issue 15)
     assert triggers == {"events_no_update", "events_no_delete", "events_no_overwrite"}
 
 
@@ -280,7 +280,7 @@ def test_an_old_store_is_read_as_it_is_and_migrated_by_a_writer(
     with sqlite3.connect(db) as c:
         assert dict(c.execute(f"SELECT key, value FROM {META}")) == {
             "schema": "bragbook",
-            "version": "2",
+            "version": str(STORE_VERSION),
         }
         names = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     assert "events_no_overwrite" in names

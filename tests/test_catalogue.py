@@ -1,0 +1,227 @@
+"""The session catalogue (issue 15, item 1; store version 3): one row per session, written in the
+same transaction as the events, equal to a recomputation from the events after random appends,
+voids and concurrent writers, on SQLite and PostgreSQL; an old store is migrated when a writer
+opens it."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from store_helpers import advance, pg_store, pg_url, play_deal, require_pg, start
+
+from brag.cli import main
+from engine.fold import replay
+from engine.legal import can_void
+from engine.state import initial_state
+from events.model import Voided
+from events.store import ConcurrencyConflict, EventStore, SessionInfo, open_store
+from events.store_sql import CATALOGUE, META, STORE_VERSION
+
+ROOT = Path(__file__).resolve().parents[1]
+SEASON = sorted(str(p) for p in (ROOT / "data" / "season").glob("*.jsonl"))
+FORK = mp.get_context("fork")
+
+
+def folded(store: EventStore, info: SessionInfo) -> tuple[Any, ...]:
+    """What the engine says of the session, folding its whole stream (RULES 1.4, 1.5, 6.1)."""
+    rows = store.read(info.session)
+    st = replay([r.event for r in rows])[-1]
+    return (
+        info.session,
+        st.table,
+        st.seats,
+        st.cards_mode,
+        st.deals,
+        st.resolved,
+        st.carried,
+        st.finished,
+        st.winners if st.finished else (),
+        rows[-1].seq,
+        rows[0].position,
+        rows[-1].position,
+        rows[0].event.at,
+        next((r.event.at for r in reversed(rows) if r.event.at is not None), None),
+    )
+
+
+def shown(info: SessionInfo) -> tuple[Any, ...]:
+    return (
+        info.session,
+        info.table,
+        info.players,
+        info.cards,
+        info.deals,
+        info.resolved_pots,
+        info.carried_pots,
+        info.finished,
+        info.winners,
+        info.last_seq,
+        info.first_position,
+        info.last_position,
+        info.first_at,
+        info.last_at,
+    )
+
+
+def check(store: EventStore) -> list[SessionInfo]:
+    """The catalogue equals the events: the store's own recomputation, and the engine's fold."""
+    listed = store.sessions()
+    assert listed == store.recomputed_sessions()
+    assert [shown(i) for i in listed] == [folded(store, i) for i in listed]
+    assert all(i.events == i.last_seq for i in listed)
+    return listed
+
+
+def random_work(store: EventStore, rng: random.Random, steps: int, prefix: str) -> None:
+    """Random appends to a few sessions: new sessions, deals (in one or several appends), voids
+    of the latest recorded event (FORMAT.md), and stale appends refused as conflicts."""
+    names: list[str] = []
+    for _ in range(steps):
+        roll = rng.random()
+        if not names or roll < 0.15:
+            name = f"{prefix}{len(names)}"
+            first = start(name, rng, pots=rng.choice((2, 3)), table=rng.choice(("Top", None)))
+            names.append(name)
+            with contextlib.suppress(ConcurrencyConflict):  # another writer started it first
+                store.append(name, [first], 0)
+            continue
+        name = rng.choice(names)
+        state = store.state(name)
+        seq = state.seq
+        if state.finished:
+            continue
+        if roll < 0.3 and (target := can_void(state)):
+            with contextlib.suppress(ConcurrencyConflict):
+                store.append(name, [Voided(seq=target)], seq)
+            continue
+        _, deal = play_deal(state, rng)
+        if not deal:
+            continue
+        cut = rng.randint(1, len(deal))
+        try:
+            rows = store.append(name, deal[:cut], seq)
+            if cut < len(deal):
+                store.append(name, deal[cut:], rows[-1].seq)
+        except ConcurrencyConflict:
+            pass  # another writer moved the session first; nothing was stored
+
+
+def test_sqlite_catalogue_equals_the_events_after_random_appends_and_voids(
+    tmp_path: Path,
+) -> None:
+    with open_store(str(tmp_path / "c.db")) as store:
+        random_work(store, random.Random(15), 120, "s")
+        listed = check(store)
+    assert any(i.finished for i in listed) and any(not i.finished for i in listed)
+    with open_store(str(tmp_path / "c.db"), readonly=True) as ro:
+        assert ro.sessions() == listed  # what a reader lists is what was written
+
+
+def _worker(url: str, schema: str | None, seed: int, prefix: str) -> None:
+    store = open_store(url, schema=schema) if schema else open_store(url)
+    random_work(store, random.Random(seed), 60, prefix)
+    store.close()
+
+
+def _concurrent(url: str, schema: str | None) -> None:
+    """Two processes and the test itself write at once, two of them to the same sessions."""
+    procs = [
+        FORK.Process(target=_worker, args=(url, schema, seed, prefix))
+        for seed, prefix in ((1, "a"), (2, "shared"))
+    ]
+    for p in procs:
+        p.start()
+    store = open_store(url, schema=schema) if schema else open_store(url)
+    try:
+        random_work(store, random.Random(3), 60, "shared")
+        for p in procs:
+            p.join(timeout=120)
+            assert p.exitcode == 0
+        check(store)
+    finally:
+        store.close()
+
+
+def test_sqlite_catalogue_equals_the_events_with_concurrent_writers(tmp_path: Path) -> None:
+    path = str(tmp_path / "c.db")
+    open_store(path).close()
+    _concurrent(path, None)
+
+
+@pytest.mark.postgres
+def test_postgres_catalogue_equals_the_events_with_voids_and_concurrent_writers() -> None:
+    require_pg()
+    with pg_store() as store:
+        assert store.version == STORE_VERSION  # type: ignore[attr-defined]
+        random_work(store, random.Random(16), 60, "p")
+        check(store)
+        _concurrent(pg_url(), store.schema)  # type: ignore[attr-defined]
+
+
+def test_listing_is_ordered_paged_and_filtered_by_the_catalogue(tmp_path: Path) -> None:
+    with open_store(str(tmp_path / "c.db")) as store:
+        for path in reversed(SEASON[:6]):  # stored newest first
+            store.import_log(path)
+        rng = random.Random(4)
+        first = start("open", rng, pots=3)
+        store.append("open", [first, *play_deal(advance(initial_state(), first)[0], rng)[1]], 0)
+        every = store.recomputed_sessions()
+        assert [i.session for i in store.sessions()] == [i.session for i in every]
+        oldest = [i.session for i in store.sessions(order="oldest")]
+        by_start = sorted(every, key=lambda i: (i.started.timestamp(), i.first_position))
+        assert oldest == [i.session for i in by_start]  # by the recorded start
+        assert oldest[0] == "2026-09-24-top-1" and oldest[-1] == "open"
+        assert store.sessions(order="newest")[0].session == "open"  # no time: when stored
+        page = store.sessions(order="oldest", limit=2, offset=2)
+        assert [i.session for i in page] == oldest[2:4]
+        assert [i.session for i in store.sessions(unfinished=True)] == ["open"]
+        assert store.session_count() == 7 and store.session_count(unfinished=True) == 1
+        assert store.session_info("open") == next(i for i in every if i.session == "open")
+        assert store.session_info("nosuch") is None
+        with pytest.raises(ValueError, match="order is one of"):
+            store.sessions(order="random")
+
+
+def test_an_old_store_without_the_catalogue_is_read_then_migrated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "old.db"
+    with open_store(str(db)) as s:
+        for path in SEASON[:4]:
+            s.import_log(path)
+        s.append("void", [start("void", random.Random(1), pots=2)], 0)
+        state = s.state("void")
+        state, deal = play_deal(state, random.Random(2))
+        rows = s.append("void", deal, 1)
+        s.append("void", [Voided(seq=can_void(s.state("void")) or 0)], rows[-1].seq)
+        want = s.sessions()
+    # As version 2 left it: no catalogue.
+    c = sqlite3.connect(db, isolation_level=None)
+    c.execute(f"DROP TABLE {CATALOGUE}")
+    c.execute(f"UPDATE {META} SET value = '2' WHERE key = 'version'")
+    c.close()
+    capsys.readouterr()
+    assert main(["sessions", "--db", str(db), "--json"]) == 0  # a reader: read as it is
+    before = capsys.readouterr().out
+    with open_store(str(db), readonly=True) as ro:
+        assert ro.version == 2  # type: ignore[attr-defined]
+        assert ro.sessions() == want
+    with sqlite3.connect(db) as c:
+        assert not c.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (CATALOGUE,)).fetchall()
+    with open_store(str(db)) as s:  # a writer migrates
+        assert s.version == STORE_VERSION == 3  # type: ignore[attr-defined]
+        assert check(s) == want
+    with sqlite3.connect(db) as c:
+        assert dict(c.execute(f"SELECT key, value FROM {META}"))["version"] == "3"
+        assert c.execute(f"SELECT count(*) FROM {CATALOGUE}").fetchone() == (5,)
+    assert main(["sessions", "--db", str(db), "--json"]) == 0
+    assert capsys.readouterr().out == before
+    with open_store(str(db)) as s:  # a rebuild from the events gives the same rows
+        assert s.rebuild_catalogue() == 5  # type: ignore[attr-defined]
+        assert s.sessions() == want

@@ -45,7 +45,19 @@ def fitted_tables(
     justify) per column; ``rows``: the cells as text; ``options``: for each ``rich.table.Table``.
     No rows: one table of the headers."""
 
+    plain = not {"box", "padding", "pad_edge", "show_edge", "collapse_padding"} & set(options)
+    if plain:  # rich's default box: each column its widest line + 2 of padding + 1 rule, + 1
+        from rich.cells import cell_len
+
+        widest = [
+            max(cell_len(line) for cell in [h[0], *(r[c] for r in rows)] for line in
+                cell.split("\n"))
+            for c, h in enumerate(headers)
+        ]  # fmt: skip
+
     def width(cols: list[int]) -> int:
+        if plain:
+            return sum(widest[c] + 3 for c in cols) + 1
         t = _table("", [headers[c] for c in cols], [[r[c] for c in cols] for r in rows])
         return natural_width(console, t)
 

@@ -7,6 +7,7 @@ widget's own state is set from the link before it is drawn and its callback writ
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,6 +16,41 @@ import streamlit as st
 
 from dashboard import table_svg
 from dashboard.view import EVERYONE, Position, Replay, TableView, link
+from events.text import inert
+
+_MD_ALWAYS = re.compile(r"([\\`*_\[\]<>!#|~$&{}@])")
+_MD_COLON = re.compile(r":(?=\S)")  # :red[...], :material/...:, :smile:, https://
+# GFM turns bare URLs and e-mail addresses into links after escapes are read: a word joiner
+# (U+2060, invisible) after "://", "www" and "@" keeps them text.
+_MD_AUTOLINK = re.compile(r"(?i)(?<=:)(?=//)|(?<=\bwww)(?=\.)|(?<=@)")
+_MD_START = re.compile(r"^(\s*)(?:([-+=])|(\d+)([.)]))")  # a list or a heading line
+
+
+def md(text: object) -> str:
+    """Text from a log or a user (a name, a table, a session id, an error naming them) as
+    Markdown that shows exactly that text. Backslash escapes (CommonMark) take away what could
+    make markup: brackets, ``!``, ``<``, emphasis, code, ``$`` (LaTeX), ``#``, ``|``, ``~``,
+    ``&`` (entities), ``@``, a colon before a non-space (Streamlit's ``:red[…]``,
+    ``:material/…:``), and a list or heading start; an invisible word joiner (U+2060) after
+    ``://``, ``www`` and ``@`` stops GFM's bare-URL and e-mail links. So ``[Log in](https://…)``,
+    ``![t](https://…)`` and ``https://…`` stay text, never a link or an image. Characters that are not printable (newlines, ESC, bidi
+    overrides) show as escapes (:func:`events.text.inert`), so a name never starts a new block.
+    Plain sentences come back as they were ("Ann bets level 2: pays 1, blind").
+
+    Use it for every piece of user-supplied text passed to ``st.markdown``, ``st.caption``,
+    ``st.subheader``, the messages (``st.error`` ...) and widget labels (buttons, expanders,
+    tabs), which Streamlit renders as Markdown."""
+    out = _MD_ALWAYS.sub(r"\\\1", inert(str(text)))
+    out = _MD_COLON.sub(r"\\:", out)
+    out = _MD_AUTOLINK.sub("\u2060", out)
+    return _MD_START.sub(_escape_start, out, count=1)
+
+
+def _escape_start(m: re.Match[str]) -> str:
+    if m.group(2):
+        return m.group(1) + "\\" + m.group(2)
+    return m.group(1) + m.group(3) + "\\" + m.group(4)
+
 
 SPEEDS = {"slow": 2.0, "normal": 1.0, "fast": 0.5, "very fast": 0.25}
 """Autoplay speeds: seconds per step."""
@@ -167,7 +203,7 @@ def _stage(rp: Replay, playing: bool, speed: float) -> None:
     view = rp.view(pos, viewer)
     left, right = st.columns([3, 2], gap="medium")
     with left:
-        st.markdown(f"**Step {pos.step} of {pos.steps}** · {view.sentence}")
+        st.markdown(f"**Step {pos.step} of {pos.steps}** · {md(view.sentence)}")
         table_picture(view)
         table_figures(view, rp.pot_change(pos))
         controls(rp, pos)
@@ -274,7 +310,7 @@ def event_list(rp: Replay, pos: Position) -> None:
 def recent_events(rp: Replay, count: int = 8) -> None:
     """The latest events of a session, newest first."""
     lines = [
-        f"**{k + 1}** · {rp.sentence(k)}"
+        f"**{k + 1}** · {md(rp.sentence(k))}"
         for k in range(len(rp.events) - 1, max(len(rp.events) - count, 0) - 1, -1)
     ]
     st.markdown("\n".join(f"- {line}" for line in lines))
@@ -336,7 +372,7 @@ def session_heading(rp: Replay) -> None:
     where = f" at table {s.table}" if s.table else ""
     status = "finished" if s.finished else "in progress"
     st.caption(
-        f"{rp.session}{where} · {', '.join(s.seats)} · {s.deals} deals · "
+        f"{md(rp.session)}{md(where)} · {md(', '.join(s.seats))} · {s.deals} deals · "
         f"{s.resolved} of {s.rules.pots} pots resolved, {s.carried} carried · {status} · "
         f"cards recorded: {s.cards_mode}"
     )
@@ -410,7 +446,7 @@ def analytics_or_stop(fetch: Callable[[], Any]) -> Any:
         return fetch()
     except Exception as err:  # duckdb, a missing or busy file: say so rather than crash
         st.warning(
-            f"The statistics are not available: {err}. `brag analytics refresh` builds them "
+            f"The statistics are not available: {md(err)}. `brag analytics refresh` builds them "
             "from the store.",
             icon=":material/warning:",
         )
@@ -540,9 +576,9 @@ def query_or_refusal(run: Callable[[str], Any], sql: str) -> Any:
     try:
         return run(sql)
     except ReadOnlyError as err:
-        st.error(f"Refused: {err}. This page only reads.", icon=":material/block:")
+        st.error(f"Refused: {md(err)}. This page only reads.", icon=":material/block:")
     except Exception as err:  # duckdb.Error: the analyst's SQL, shown as DuckDB words it
-        st.error(f"{type(err).__name__}: {err}", icon=":material/error:")
+        st.error(f"{type(err).__name__}: {md(err)}", icon=":material/error:")
     return None
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import cache, recorder
+from dashboard.ui import md
 from dashboard.recorder import Choice
 from dashboard.view import Replay, pretty_card, sentence
 from events.cards import FULL_PACK, SUITS
@@ -71,7 +72,8 @@ def flash(kind: str, text: str) -> None:
 
 def show_flash() -> None:
     for kind, text in st.session_state.pop("flash", []):
-        {"success": st.success, "warning": st.warning, "error": st.error}.get(kind, st.info)(text)
+        show = {"success": st.success, "warning": st.warning, "error": st.error}.get(kind, st.info)
+        show(md(text))  # the text names players and sessions: shown as written, never Markdown
 
 
 def append(session: str, events: Sequence[AnyEvent], expected_seq: int) -> bool:
@@ -169,7 +171,7 @@ def start_form() -> None:
         st.error("Give the session a name.")
         return
     if cache.exists(name):
-        st.error(f"There is already a session called {name}.")
+        st.error(f"There is already a session called {md(name)}.")
         return
     try:
         events = recorder.start_events(
@@ -182,7 +184,7 @@ def start_form() -> None:
             by=who(),
         )
     except (ValueError, BragError) as err:
-        st.error(f"Refused: {err}")
+        st.error(f"Refused: {md(err)}")
         return
     st.query_params["session"] = name
     record(name, events, 0)
@@ -214,13 +216,13 @@ def action_buttons(rp: Replay, choices: Sequence[Choice]) -> None:
                 continue
             if group == "turn" and rp.final.turn_name:
                 title = f"{rp.final.turn_name} to act"
-            st.markdown(f"**{title}**")
+            st.markdown(f"**{md(title)}**")
             simple = [c for c in mine if not c.needs]
             for row in range(0, len(simple), 3):
                 cols = st.columns(3)
                 for col, c in zip(cols, simple[row : row + 3], strict=False):
                     col.button(
-                        c.label,
+                        md(c.label),
                         key=f"act-{c.key}",
                         width="stretch",
                         wrap=True,
@@ -283,12 +285,12 @@ def _with_input(rp: Replay, c: Choice) -> None:
         with st.container(border=True):
             count = c.card_count
             what = "the card turned" if count == 1 else "the three cards shown"
-            st.markdown(f"**{c.label}**: pick {what}")
+            st.markdown(f"**{md(c.label)}**: pick {what}")
             key = f"cards-{c.key}"
             picked = card_picker(key, recorder.free_cards(state), count)
             shown = f" ({' '.join(pretty_card(x) for x in picked)})" if picked else ""
             st.button(
-                f"Record: {c.label}{shown}",
+                f"Record: {md(c.label)}{shown}",
                 key=f"act-{c.key}",
                 type="primary",
                 disabled=len(picked) != count,
@@ -323,12 +325,12 @@ def _with_input(rp: Replay, c: Choice) -> None:
 def card_picker(key: str, free: Sequence[str], count: int, label: str | None = None) -> list[str]:
     """Cards picked one tap each, a row per suit (tablet-friendly); at most ``count``."""
     if label:
-        st.caption(label)
+        st.caption(md(label))
     picked: list[str] = []
     for suit in reversed(SUITS):  # spades, hearts, diamonds, clubs
         options = [str(c) for c in reversed(FULL_PACK) if str(c)[1] == suit and str(c) in free]
         got = st.pills(
-            f"{label or ''} {suit}",
+            f"{md(label or '')} {suit}",
             options,
             selection_mode="multi",
             key=f"{key}-{suit}",
@@ -350,7 +352,7 @@ def undo_button(rp: Replay) -> None:
     event = recorder.undo(rp.final, by=who())
     with st.container(key="undo"):
         st.button(
-            f"Undo: {what}",
+            f"Undo: {md(what)}",
             key=f"undo-{rp.final.seq}",
             icon=":material/undo:",
             width="stretch",

@@ -14,7 +14,7 @@ if not stats:
     st.info("No deal has ended yet, so there are no statistics.")
     st.stop()
 
-st.subheader(f"Every player, {table}" if table else "Every player")
+st.subheader(f"Every player, {ui.md(table)}" if table else "Every player")
 ui.plain_table(stats_view.stats_table(stats))
 
 names = [r["player"] for r in stats]
@@ -22,7 +22,7 @@ first, second = ui.two_players(names)
 a = next(r for r in stats if r["player"] == first)
 b = next((r for r in stats if r["player"] == second), None)
 
-st.subheader("Side by side" if b else first)
+st.subheader("Side by side" if b else ui.md(first))
 ui.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HABITS))
 
 st.subheader(f"The deals behind {first}'s figures")
@@ -45,5 +45,5 @@ ui.categories_chart(stats_view.categories_vs_rules(hands))
 cols = st.columns(len(chosen))
 for col, p in zip(cols, chosen, strict=True):
     with col:
-        st.markdown(f"**{p}**")
+        st.markdown(f"**{ui.md(p)}**")
         ui.plain_table(stats_view.category_rows(hands[p]))

@@ -17,7 +17,7 @@ with top[0]:
 recorded = ui.param("log") == "recorded"
 rp = cache.replay(session, recorded=recorded)
 if rp is None or not rp.states:
-    st.warning(f"Session {session} has no events.")
+    st.warning(f"Session {ui.md(session)} has no events.")
     st.stop()
 with top[1]:
     ui.viewer_picker(rp.seats)

@@ -15,7 +15,7 @@ session = ui.session_picker(ids)
 seen = cache.last_seq(session)
 rp = cache.replay(session)
 if rp is None or not rp.states:
-    st.warning(f"Session {session} has no events.")
+    st.warning(f"Session {ui.md(session)} has no events.")
     st.stop()
 
 ui.session_heading(rp)

@@ -15,8 +15,8 @@ from typing import Any
 import streamlit as st
 
 from dashboard import cache, recorder
-from dashboard.ui import md
 from dashboard.recorder import Choice
+from dashboard.ui import md
 from dashboard.view import Replay, pretty_card, sentence
 from events.cards import FULL_PACK, SUITS
 from events.errors import BragError

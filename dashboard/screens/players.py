@@ -25,7 +25,7 @@ b = next((r for r in stats if r["player"] == second), None)
 st.subheader("Side by side" if b else ui.md(first))
 ui.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HABITS))
 
-st.subheader(f"The deals behind {first}'s figures")
+st.subheader(f"The deals behind {ui.md(first)}'s figures")
 statistic = ui.statistic_choice(stats_view.DRILLED, stats_view.label)
 deals = cache.stat("deals_behind", player=first, statistic=statistic, table=table)
 st.caption(stats_view.drill_caption(a, statistic, deals))

@@ -34,8 +34,9 @@ def md(text: object) -> str:
     ``:material/…:``), and a list or heading start; an invisible word joiner (U+2060) after
     ``://``, ``www`` and ``@`` stops GFM's bare-URL and e-mail links. So ``[Log in](https://…)``,
     ``![t](https://…)`` and ``https://…`` stay text, never a link or an image. Characters that
-    are not printable (newlines, ESC, bidi overrides) show as escapes (:func:`events.text.inert`), so a name never starts a new block.
-    Plain sentences come back as they were ("Ann bets level 2: pays 1, blind").
+    are not printable (newlines, ESC, bidi overrides) show as escapes
+    (:func:`events.text.inert`), so a name never starts a new block. Plain sentences come back
+    as they were ("Ann bets level 2: pays 1, blind").
 
     Use it for every piece of user-supplied text passed to ``st.markdown``, ``st.caption``,
     ``st.subheader``, the messages (``st.error`` ...) and widget labels (buttons, expanders,

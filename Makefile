@@ -36,6 +36,7 @@ bench: install
 	$(BIN)/python bench/simulate.py
 	$(BIN)/python bench/analytics.py
 	$(BIN)/python bench/dashboard.py
+	$(BIN)/python bench/replay_ui.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

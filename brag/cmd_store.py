@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.narrate import pretty_cards, sentence
+from engine.narrate import StepLabel, numbered, pretty_cards, sentence
 from engine.state import Phase, PlayerState, State, card_texts
 from events.amounts import amount_text
 from events.errors import BragError
@@ -462,15 +462,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
     title = f"{args.session}" + (f" at {first.table}" if first.table else "")
     title += f", deal {args.deal} of {last.deals}" if args.deal else f", {last.deals} deals"
     t = Table(title=title, title_justify="left")
-    for col, just in (("seq", "right"), ("event", "left"), ("pot", "right"), ("level", "right")):
+    # One numbering (the dashboard's): each event's step in its deal (engine.narrate.numbered).
+    labels = numbered(events, states)
+    cols = (("step", "right"), ("event", "left"), ("pot", "right"), ("level", "right"))
+    if args.deal is None:
+        cols = (("deal", "right"), *cols)
+    for col, just in cols:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     t.add_column("turn")
     for name in first.seats:
         t.add_column(name)
     ended: str | None = None  # how the deal asked for ended: its pot_won / pot_carried sentence
-    steps: list[tuple[StoredEvent, str, list[str], list[str]]] = []
+    steps: list[tuple[StoredEvent, StepLabel, list[str], list[str]]] = []
     for k, (row, ev, st) in enumerate(zip(rows, events, states, strict=True)):
-        if args.deal is not None and st.deals != args.deal:
+        lab = labels[k]
+        if args.deal is not None and lab.deal != args.deal:
             continue
         before = states[k - 1] if k else st
         if type(ev) in (PotWon, PotCarried):
@@ -483,10 +489,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
             (st.turn_name or "") if in_deal else "",
         ]
         cells = [status(by_name[n], st) if n in by_name else "" for n in first.seats]
-        steps.append((row, sentence(before, ev, st), table, cells))
+        steps.append((row, lab, table, cells))
         t.add_row(
-            str(row.seq),
-            steps[-1][1],
+            *([] if args.deal is not None else [str(lab.deal)]),
+            lab.label,
+            lab.text,
             *table,
             *cells,
             style="bold" if row.derived else None,
@@ -495,8 +502,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         console.print(t)
     else:  # too narrow for a column per player: each step as a few lines, nothing cut
         console.print(title, style="italic", soft_wrap=True)
-        for row, text, (pot, level, turn), cells in steps:
-            console.print(f"{row.seq:>4}  {text}", style="bold" if row.derived else None)
+        deal_shown = -1
+        for row, lab, (pot, level, turn), cells in steps:
+            if args.deal is None and lab.deal != deal_shown:
+                deal_shown = lab.deal
+                console.print(f"deal {lab.deal}" if lab.deal else "before the first deal")
+            console.print(f"{lab.label:>4}  {lab.text}", style="bold" if row.derived else None)
             where = f"pot {pot}" + (f", level {level}" if level else "")
             where += f", {turn} to act" if turn else ""
             console.print(f"      {where}")
@@ -516,7 +527,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         console.print(f"the session is over; its winner(s) (RULES 1.5): {', '.join(last.winners)}")
     else:
         console.print(
-            f"after seq {last.seq}: {last.resolved} of {last.rules.pots} pots resolved; "
+            f"after step {labels[-1].step} of deal {labels[-1].deal}: "
+            f"{last.resolved} of {last.rules.pots} pots resolved; "
             f"pot on the table {amount_text(last.pot)}"
         )
     return 0

@@ -159,6 +159,22 @@ def replay(session: str, *, recorded: bool = False) -> Replay | None:
     return _replay(db_url(), session, version, recorded)
 
 
+@st.cache_data(show_spinner=False, max_entries=256)
+def _frames(
+    url: str, session: str, version: int, recorded: bool, deal: int, viewer: str | None
+) -> dict[str, Any]:
+    from dashboard.frames import deal_frames
+
+    return deal_frames(_replay(url, session, version, recorded), deal, viewer)
+
+
+def frames(rp: Replay, deal: int, viewer: str | None) -> dict[str, Any]:
+    """One deal's frames for the browser replayer (:func:`dashboard.frames.deal_frames`), kept
+    per version of the session's stream, deal and viewer."""
+    version = int(store().last_seq(rp.session) or 0)
+    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer)
+
+
 def events(session: str) -> list[AnyEvent]:
     """A session's events read now, uncached (the recorder needs the latest)."""
     return list(store().events(session))

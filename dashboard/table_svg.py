@@ -30,6 +30,7 @@ MUTED = "#8a8a8a"
 TURN = "#f2b705"
 TURN_TEXT = "#9a6a00"
 WIN = "#e0a800"
+FONT = "system-ui, sans-serif"
 
 
 _ENTITIES = {c: f"&#{ord(c)};" for c in "&<>\"'*_`[]\\~$"}
@@ -42,10 +43,7 @@ def _esc(text: str) -> str:
 
 def _t(x: float, y: float, text: str, size: int = 14, **attrs: str) -> str:
     extra = "".join(f' {k.replace("_", "-")}="{_esc(v)}"' for k, v in attrs.items())
-    return (
-        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" '
-        f'font-family="system-ui, sans-serif"{extra}>{_esc(text)}</text>'
-    )
+    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{extra}>{_esc(text)}</text>'
 
 
 def _card(
@@ -121,11 +119,14 @@ def _short(name: str, n: int) -> str:
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
-def _seat(s: SeatView, n: int) -> str:
-    """One seat, drawn round (0, 0) and moved to its place; smaller when many sit at the table."""
+def _seat(s: SeatView, n: int, at: tuple[float, float] | None = None) -> str:
+    """One seat, drawn round (0, 0) and moved to its place (round the table, or ``at`` in the
+    compact grid); smaller round the table when many sit at it."""
     angle = math.pi / 2 + 2 * math.pi * s.seat / n
     x, y = CX + SX * math.cos(angle), CY + SY * math.sin(angle)
     k = 1.0 if n <= 6 else 0.78
+    if at is not None:
+        (x, y), k = at, 1.0
     bx, by = -BOX_W / 2, -BOX_H / 2
     stroke, width = "#555", 1.5
     if s.turn:
@@ -175,18 +176,51 @@ def _seat(s: SeatView, n: int) -> str:
         # the dealer button on the seat's corner nearest the table's centre
         dx = bx + BOX_W - 2 if x <= CX + 1 else bx + 2
         dy = by + 2 if y >= CY - 1 else by + BOX_H - 2
+        r, size = 15, 16
+        if at is not None:  # the compact grid: inside the box's lower right corner
+            dx, dy, r, size = bx + BOX_W - 15, by + BOX_H - 15, 11, 13
         parts.append(
-            f'<g data-dealer="{_esc(s.name)}"><circle cx="{dx:.1f}" cy="{dy:.1f}" r="15" '
+            f'<g data-dealer="{_esc(s.name)}"><circle cx="{dx:.1f}" cy="{dy:.1f}" r="{r}" '
             f'fill="#ffffff" stroke="{INK}" stroke-width="2"/>'
-            + _t(dx, dy + 6, "D", 16, text_anchor="middle", font_weight="700")
+            + _t(dx, dy + size * 0.37, "D", size, text_anchor="middle", font_weight="700")
             + "</g>"
         )
     parts.append("</g>")
     return "".join(parts)
 
 
-def render(view: TableView) -> str:
-    """The SVG (a string) of the table after one step."""
+COMPACT_W = 400
+"""The compact picture's width: at a phone's 360 px or so, 1 unit is about 0.9 px, so the seats'
+smallest text (14 units) stays above 11 px."""
+
+
+def _compact(view: TableView) -> str:
+    """The seats in a grid of two columns, no felt: for a phone, where the table's pot, level and
+    turn are a line of text beside the picture."""
+    rows = (len(view.seats) + 1) // 2
+    gap = 4
+    h = rows * (BOX_H + gap) + gap
+    cells = []
+    for j, s in enumerate(view.seats):
+        col, row = j % 2, j // 2
+        cx = gap + BOX_W / 2 + col * (BOX_W + gap)
+        cy = gap + BOX_H / 2 + row * (BOX_H + gap)
+        cells.append(_seat(s, len(view.seats), (cx, cy)))
+    return (
+        '<div class="brag-table brag-compact">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {COMPACT_W} {h}" width="100%" '
+        f'role="img" aria-label="The table: pot {_esc(view.pot_text)}" '
+        f'data-pot="{_esc(view.pot_text)}" font-family="{FONT}" style="display:block">'
+        + "".join(cells)
+        + "</svg></div>"
+    )
+
+
+def render(view: TableView, *, compact: bool = False) -> str:
+    """The SVG (a string) of the table after one step; ``compact``: the seats in a grid for a
+    phone's width (:data:`COMPACT_W`), without the felt."""
+    if compact:
+        return _compact(view)
     n = max(len(view.seats), 1)
     centre = [
         _t(
@@ -239,6 +273,7 @@ def render(view: TableView) -> str:
         '<div class="brag-table">'
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" '
         f'role="img" aria-label="The table: pot {_esc(view.pot_text)}" '
+        f'data-pot="{_esc(view.pot_text)}" font-family="{FONT}" '
         f'style="max-width:{W}px;display:block;margin:auto">'
         f'<ellipse cx="{CX}" cy="{CY}" rx="{RX + 16}" ry="{RY + 16}" fill="{RIM}"/>'
         f'<ellipse cx="{CX}" cy="{CY}" rx="{RX}" ry="{RY}" fill="{FELT}"/>'

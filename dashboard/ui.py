@@ -8,14 +8,14 @@ widget's own state is set from the link before it is drawn and its callback writ
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
 
-from dashboard import table_svg
-from dashboard.view import EVERYONE, Position, Replay, TableView, link
+from dashboard import cache, table_svg
+from dashboard.replayer import replayer
+from dashboard.view import Position, Replay, TableView, link
 from events.text import inert
 
 _MD_ALWAYS = re.compile(r"([\\`*_\[\]<>!#|~$&{}@])")
@@ -51,10 +51,6 @@ def _escape_start(m: re.Match[str]) -> str:
     if m.group(2):
         return m.group(1) + "\\" + m.group(2)
     return m.group(1) + m.group(3) + "\\" + m.group(4)
-
-
-SPEEDS = {"slow": 2.0, "normal": 1.0, "fast": 0.5, "very fast": 0.25}
-"""Autoplay speeds: seconds per step."""
 
 
 def param(name: str) -> str | None:
@@ -100,47 +96,6 @@ def session_picker(
     return current
 
 
-def viewer_picker(seats: Sequence[str], key: str = "pick_viewer") -> str:
-    """Everyone, or one player (``?view=``)."""
-    options = [EVERYONE, *seats]
-    wanted = param("view")
-    st.session_state[key] = wanted if wanted in options else EVERYONE
-
-    def changed() -> None:
-        v = st.session_state[key]
-        set_params(view=None if v == EVERYONE else v)
-
-    return str(
-        st.selectbox(
-            "View as",
-            options,
-            key=key,
-            on_change=changed,
-            help="Everyone: every card the log knows. A player: only what that player could know "
-            "at that moment (their own cards once looked at, and cards shown at a showdown).",
-        )
-    )
-
-
-def recorded_toggle(rp_corrections: int, key: str = "pick_recorded") -> bool:
-    """``?log=recorded`` shows the log as recorded, corrections and what they withdrew included."""
-    st.session_state[key] = param("log") == "recorded"
-
-    def changed() -> None:
-        set_params(log="recorded" if st.session_state[key] else None, step=None)
-
-    return bool(
-        st.toggle(
-            f"Show corrections ({rp_corrections})",
-            key=key,
-            on_change=changed,
-            disabled=rp_corrections == 0,
-            help="Off: the log as corrected. On: as recorded, with each voided event and what it "
-            "withdrew.",
-        )
-    )
-
-
 # --- the table ------------------------------------------------------------------------------------
 
 
@@ -149,170 +104,60 @@ def table_picture(view: TableView) -> None:
     st.markdown(table_svg.render(view), unsafe_allow_html=True)
 
 
-def table_figures(view: TableView, pot_change: Any = 0) -> None:
-    a, b, c, d = st.columns(4)
-    delta = None
-    if pot_change:
-        from dashboard.view import signed
-
-        delta = signed(pot_change)
-    a.metric("Pot", view.pot_text, delta=delta)
-    b.metric("Level", view.level_text)
-    c.metric("To act", view.turn or "nobody")
-    d.metric("Pots resolved", f"{view.resolved} of {view.pots}")
-
-
 # --- the replayer ---------------------------------------------------------------------------------
 
+REPLAYER = "replayer"
 
-def _go(rp: Replay, how: str) -> Callable[[], None]:
-    def cb() -> None:
-        pos = rp.position(param("deal"), param("step"))
-        new = rp.move(pos, how)
-        set_params(deal=new.deal, step=new.step)
 
-    return cb
+def _nav_changed() -> None:
+    """The browser asks for other frames (another deal, viewer or log): the link follows, and the
+    page reruns with them. A request left over from another session is ignored."""
+    nav = st.session_state[REPLAYER]["nav"] or {}
+    if nav.get("session") != param("session"):
+        return
+    set_params(
+        deal=nav.get("deal"),
+        step=nav.get("step"),
+        view=nav.get("view") or None,
+        log=nav.get("log") or None,
+        seq=None,
+    )
+    st.session_state["replay_nonce"] = int(st.session_state.get("replay_nonce", 0)) + 1
+
+
+def replay_position(rp: Replay) -> Position:
+    """Where the link points: ``deal`` and ``step`` (the step numbers every replay shows), or the
+    older ``seq=N`` (the numbering ``brag replay`` printed before steps), which is rewritten."""
+    if param("seq") and not param("step"):
+        pos = rp.at_seq(param("seq"))
+        if pos is not None:
+            set_params(deal=pos.deal, step=rp.label(pos).step, seq=None)
+            return pos
+    return rp.position(param("deal"), param("step"))
 
 
 def replay_stage(rp: Replay) -> None:
-    """The replayer: deal picker, table, sentence, controls, slider, autoplay and the event list.
-
-    Drawn as a fragment: a control redraws only this part, and autoplay reruns it on a timer."""
-    playing = bool(st.session_state.get("replay_playing"))
-    speed = SPEEDS.get(str(st.session_state.get("replay_speed", "normal")), 1.0)
-    st.fragment(run_every=speed if playing else None)(_stage)(rp, playing, speed)
-
-
-def _stage(rp: Replay, playing: bool, speed: float) -> None:
-    pos = rp.position(param("deal"), param("step"))
-    if playing and _tick_due(speed):
-        if pos.last and pos.deal == rp.slices[-1].deal:
-            st.session_state["replay_playing"] = False
-            st.rerun(scope="app")
-        pos = rp.move(pos, "next")
-    set_params(deal=pos.deal, step=pos.step)
-
-    deals = [s.deal for s in rp.slices]
-    st.session_state["pick_deal"] = pos.deal
-
-    def deal_changed() -> None:
-        set_params(deal=st.session_state["pick_deal"], step=1)
-
-    st.selectbox("Deal", deals, key="pick_deal", format_func=rp.deal_label, on_change=deal_changed)
-
-    viewer = str(st.session_state.get("pick_viewer", EVERYONE))
-    view = rp.view(pos, viewer)
-    left, right = st.columns([3, 2], gap="medium")
-    with left:
-        st.markdown(f"**Step {pos.step} of {pos.steps}** · {md(view.sentence)}")
-        table_picture(view)
-        table_figures(view, rp.pot_change(pos))
-        controls(rp, pos)
-    with right:
-        st.markdown("**Events of this deal**")
-        event_list(rp, pos)
-        extra = {
-            "view": viewer if viewer != EVERYONE else "",
-            "log": "recorded" if rp.recorded else "",
-        }
-        st.markdown(f"[Link to this step]({link(rp.session, pos.deal, pos.step, **extra)})")
-
-
-def _tick_due(speed: float) -> bool:
-    now = time.monotonic()
-    last = float(st.session_state.get("replay_tick", 0.0))
-    if now - last >= speed * 0.8:
-        st.session_state["replay_tick"] = now
-        return True
-    return False
-
-
-def controls(rp: Replay, pos: Position) -> None:
-    """First, previous, next, last (arrow keys, Home and End), and the slider over the steps."""
-    at_start = pos.first and pos.deal == rp.slices[0].deal
-    at_end = pos.last and pos.deal == rp.slices[-1].deal
-    a, b, c, d = st.columns(4)
-    a.button(
-        "First",
-        icon=":material/first_page:",
-        on_click=_go(rp, "first"),
-        disabled=pos.first,
-        shortcut="Home",
-        width="stretch",
-        key="ctl_first",
-    )
-    b.button(
-        "Previous",
-        icon=":material/chevron_left:",
-        on_click=_go(rp, "prev"),
-        disabled=at_start,
-        shortcut="Left",
-        width="stretch",
-        key="ctl_prev",
-    )
-    c.button(
-        "Next",
-        icon=":material/chevron_right:",
-        icon_position="right",
-        on_click=_go(rp, "next"),
-        disabled=at_end,
-        shortcut="Right",
-        width="stretch",
-        key="ctl_next",
-        type="primary",
-    )
-    d.button(
-        "Last",
-        icon=":material/last_page:",
-        icon_position="right",
-        on_click=_go(rp, "last"),
-        disabled=pos.last,
-        shortcut="End",
-        width="stretch",
-        key="ctl_last",
-    )
-    if pos.steps > 1:
-        st.session_state["ctl_step"] = pos.step
-
-        def slid() -> None:
-            set_params(deal=pos.deal, step=st.session_state["ctl_step"])
-
-        st.slider("Step", 1, pos.steps, key="ctl_step", on_change=slid)
-
-
-def autoplay_controls() -> None:
-    """Play/pause and the speed; drawn outside the fragment, since they change its timer."""
-    a, b, _ = st.columns([1, 2, 3], vertical_alignment="center")
-    a.toggle("Autoplay", key="replay_playing", on_change=_reset_tick)
-    b.select_slider(
-        "Speed",
-        list(SPEEDS),
-        value=st.session_state.get("replay_speed", "normal"),
-        key="replay_speed",
-        label_visibility="collapsed",
-    )
-
-
-def _reset_tick() -> None:
-    st.session_state["replay_tick"] = time.monotonic()
-
-
-def event_list(rp: Replay, pos: Position) -> None:
-    """The deal's events, the current step highlighted, each step a link to itself."""
-    rows = rp.rows(pos)
-    viewer = str(st.session_state.get("pick_viewer", EVERYONE))
-    extra = {"view": viewer if viewer != EVERYONE else "", "log": "recorded" if rp.recorded else ""}
-    for r in rows:
-        r["link"] = link(rp.session, pos.deal, r["step"], **extra)
-    with st.container(height=min(len(rows) * 44 + 60, 560), border=True):
-        st.markdown(table_svg.event_list(rows), unsafe_allow_html=True)
+    """The replayer: the deal's frames sent once, stepped in the browser (buttons, slider, arrow
+    keys, Home/End, swipes, autoplay) with the link following the step and the view; the server
+    is asked again only for another deal, viewer or log."""
+    pos = replay_position(rp)
+    viewer = param("view")
+    if viewer not in rp.seats:
+        viewer = None
+    data = dict(cache.frames(rp, pos.deal, viewer))
+    data["start"] = pos.step - 1
+    data["nonce"] = int(st.session_state.get("replay_nonce", 0))
+    replayer(data, on_nav=_nav_changed, key=REPLAYER)
 
 
 def recent_events(rp: Replay, count: int = 8) -> None:
-    """The latest events of a session, newest first."""
+    """The latest events of a session, newest first, numbered by deal and step as every replay
+    numbers them."""
     lines = [
-        f"**{k + 1}** · {md(rp.sentence(k))}"
-        for k in range(len(rp.events) - 1, max(len(rp.events) - count, 0) - 1, -1)
+        f"**deal {lab.deal}, step {lab.label}** · {md(lab.text)}"
+        for lab in (
+            rp.labels[k] for k in range(len(rp.events) - 1, max(len(rp.events) - count, 0) - 1, -1)
+        )
     ]
     st.markdown("\n".join(f"- {line}" for line in lines))
 

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from engine.narrate import amount, pretty_card, pretty_cards, sentence, signed
+from engine.narrate import (
+    StepLabel,
+    amount,
+    numbered,
+    pretty_card,
+    pretty_cards,
+    sentence,
+    signed,
+)
 from engine.state import Phase, PlayerState, State, card_texts
 from events.model import (
     AnyEvent,
@@ -485,6 +493,7 @@ class Replay:
     slices: tuple[DealSlice, ...]
     recorded: bool
     corrections: int
+    labels: tuple[StepLabel, ...] = ()
 
     @classmethod
     def of(cls, events: Sequence[AnyEvent], *, recorded: bool = False) -> Replay:
@@ -495,7 +504,13 @@ class Replay:
         voids = sum(1 for e in events if isinstance(e, Voided))
         session = states[0].session if states else ""
         return cls(
-            session, tuple(stream), tuple(states), tuple(deal_slices(states)), recorded, voids
+            session,
+            tuple(stream),
+            tuple(states),
+            tuple(deal_slices(states)),
+            recorded,
+            voids,
+            tuple(numbered(stream, states)),
         )
 
     @property
@@ -510,7 +525,39 @@ class Replay:
         return next(s for s in self.slices if s.deal == deal)
 
     def position(self, deal: Any, step: Any) -> Position:
-        return clamp(self.slices, deal, step)
+        """The position of a link's ``(deal, step)``: ``step`` is the step number every replay
+        shows (:func:`engine.narrate.numbered`), resolved to the event in force with that number
+        (a withdrawn event or a correction only when no event in force has it); junk, ``None`` or
+        a step out of range lands on a real step as :func:`clamp` says."""
+        pos = clamp(self.slices, deal, step)
+        k = _int(step)
+        if k is None or not self.labels:
+            return pos
+        sl = self.slice(pos.deal)
+        found = [i for i in range(sl.start, sl.stop) if self.labels[i].step == k]
+        if not found:
+            return pos
+        best = next(
+            (i for i in found if not self.labels[i].withdrawn and not self.labels[i].correction),
+            found[-1],
+        )
+        return clamp(self.slices, pos.deal, best - sl.start + 1)
+
+    def at_seq(self, seq: Any) -> Position | None:
+        """The position of the event with envelope ``seq`` (the numbering ``brag replay`` printed
+        before steps; old notes and links may carry it), or ``None``."""
+        n = _int(seq)
+        if n is None:
+            return None
+        for k, e in enumerate(self.events):
+            if (e.seq if e.seq is not None else k + 1) == n:
+                sl = next(s for s in self.slices if s.start <= k < s.stop)
+                return clamp(self.slices, sl.deal, k - sl.start + 1)
+        return None
+
+    def label(self, pos: Position) -> StepLabel:
+        """The step number and sentence at ``pos``."""
+        return self.labels[pos.index]
 
     def last_position(self) -> Position:
         """The latest step of the session."""
@@ -537,14 +584,17 @@ class Replay:
     def rows(self, pos: Position) -> list[dict[str, Any]]:
         return event_rows(self.events, self.states, self.slice(pos.deal), pos.index)
 
-    def deal_label(self, deal: int) -> str:
-        """``"Deal 3: Bob deals, Ann wins 12 at the showdown"`` for a deal picker."""
+    def deal_label(self, deal: int, *, spoilers: bool = True) -> str:
+        """``"Deal 3: Bob deals, Ann wins 12 at the showdown"`` for a deal picker; without
+        ``spoilers``, only who deals (``"Deal 3: Bob deals"``)."""
         if deal == 0:
             return "Before the first deal"
         sl = self.slice(deal)
         s = self.states[sl.start]
         o = next((o for o in self.final.outcomes if o.deal == deal), None)
         head = f"Deal {deal}: {s.dealer_name} deals"
+        if not spoilers:
+            return head
         if o is None:
             return head + ", in progress"
         if o.result == "carried":

@@ -8,11 +8,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.hands import describe
 from engine.state import State
-from events.amounts import amount_text
+from events.amounts import amount_text, signed_text
 from events.cards import card
 from events.model import (
     AnyEvent,
@@ -35,7 +36,16 @@ from events.model import (
     Voided,
 )
 
-__all__ = ["amount", "names", "pretty_card", "pretty_cards", "sentence", "signed"]
+__all__ = [
+    "StepLabel",
+    "amount",
+    "names",
+    "numbered",
+    "pretty_card",
+    "pretty_cards",
+    "sentence",
+    "signed",
+]
 
 _SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
@@ -47,7 +57,7 @@ def amount(x: Fraction) -> str:
 
 def signed(x: Fraction) -> str:
     """An amount with its sign: ``+9``, ``-7``, ``0``."""
-    return f"+{amount_text(x)}" if x > 0 else amount_text(x)
+    return signed_text(x)
 
 
 def pretty_card(text: str) -> str:
@@ -180,3 +190,78 @@ def sentence(before: State, event: AnyEvent, after: State) -> str:
                 who = f"{event.winners[0]} wins the session"
             return f"The session ends: {who} ({nets})"
     return event.type  # pragma: no cover - every type is matched above
+
+
+# --- one numbering: steps -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StepLabel:
+    """The number and the words of one event of a stream, as every replay shows them.
+
+    ``deal`` is the deal the event belongs to (0: before the first deal); ``step`` its place in
+    that deal counting only the events in force at that moment (1-based), so a step keeps its
+    number whether the log is shown as recorded or as corrected. ``withdrawn``: a later
+    ``voided`` took this event back; ``correction``: this event is a ``voided``, and ``step`` is
+    the first step it withdrew. ``text`` is the sentence (a correction names the step it
+    withdrew and that step's sentence, never a seq)."""
+
+    deal: int
+    step: int
+    text: str
+    withdrawn: bool = False
+    correction: bool = False
+
+    @property
+    def label(self) -> str:
+        """The step as printed: ``"14"``, or ``"↺14"`` for the correction of step 14."""
+        return f"↺{self.step}" if self.correction else str(self.step)
+
+
+def numbered(events: Sequence[AnyEvent], states: Sequence[State]) -> list[StepLabel]:
+    """The step number and sentence of every event of a replayed stream (``states[k]`` follows
+    ``events[k]``), for ``brag replay`` and the dashboard alike.
+
+    FORMAT.md: a ``voided`` withdraws the latest recorded event still in force and the derived
+    events after it (matched by envelope ``seq``, else by 1-based position); the steps it
+    withdrew are numbered again by the events that replace them."""
+    # In force: (seq, deal, step, text, index) for each event not withdrawn yet.
+    kept: list[tuple[int, int, int, str, int]] = []
+    out: list[StepLabel] = []
+    withdrawn: set[int] = set()
+    deal = 0
+    for k, (e, after) in enumerate(zip(events, states, strict=True)):
+        before = states[k - 1] if k else State()
+        seq = e.seq if e.seq is not None else k + 1
+        if isinstance(e, Voided):
+            gone = []
+            while kept and kept[-1][0] >= e.seq:
+                gone.append(kept.pop())
+            if not gone:
+                out.append(StepLabel(deal, 0, sentence(before, e, after), correction=True))
+                continue
+            first = gone[-1]
+            withdrawn.update(g[4] for g in gone)
+            back = (
+                f"the table goes back to step {first[2] - 1}"
+                if first[2] > 1
+                else "the table goes back to before that step"
+            )
+            out.append(
+                StepLabel(
+                    first[1],
+                    first[2],
+                    f"Correction: step {first[2]} ({first[3]}) is withdrawn; {back}",
+                    correction=True,
+                )
+            )
+            continue
+        deal = max(deal, after.deals)
+        step = kept[-1][2] + 1 if kept and kept[-1][1] == deal else 1
+        text = sentence(before, e, after)
+        kept.append((seq, deal, step, text, k))
+        out.append(StepLabel(deal, step, text))
+    return [
+        StepLabel(s.deal, s.step, s.text, withdrawn=True) if k in withdrawn else s
+        for k, s in enumerate(out)
+    ]

@@ -59,12 +59,47 @@ def format_amount(value: Fraction) -> int | str:
     return f"{value.numerator}/{value.denominator}"
 
 
+_GLYPHS: Final = {(1, 2): "½", (1, 4): "¼", (3, 4): "¾"}
+
+
 def amount_text(value: Fraction) -> str:
-    """A person's form: ``"17/2"`` as ``"8½"``, whole amounts plain, other fractions as ``n/d``."""
+    """A person's exact form (the one helper the terminal and the dashboard share): whole amounts
+    plain, halves and quarters with their glyph, other fractions as ``n/d``.
+
+    >>> amount_text(Fraction(17, 2)), amount_text(Fraction(-9, 4)), amount_text(Fraction(3, 4))
+    ('8½', '-2¼', '¾')
+    >>> amount_text(Fraction(-7, 3))
+    '-7/3'
+    """
     if value.denominator == 1:
         return str(value.numerator)
-    if value.denominator == 2:
-        whole = abs(value.numerator) // 2
-        sign = "-" if value < 0 else ""
-        return f"{sign}{whole}½" if whole else f"{sign}½"
+    whole, part = divmod(abs(value.numerator), value.denominator)
+    glyph = _GLYPHS.get((part, value.denominator))
+    sign = "-" if value < 0 else ""
+    if glyph is not None:
+        return f"{sign}{whole or ''}{glyph}"
     return f"{value.numerator}/{value.denominator}"
+
+
+def signed_text(value: Fraction) -> str:
+    """:func:`amount_text` with its sign where a sign is meant (a net, a change): ``+9``, ``-2¼``,
+    ``0``.
+
+    >>> signed_text(Fraction(9)), signed_text(Fraction(-9, 4)), signed_text(Fraction(0))
+    ('+9', '-2¼', '0')
+    """
+    return f"+{amount_text(value)}" if value > 0 else amount_text(value)
+
+
+def rounded_text(value: Fraction, *, sign: bool = False, places: int = 2) -> str:
+    """A value shown exactly (:func:`amount_text`) when it is whole, a half or a quarter, else
+    rounded to ``places`` decimals after ``≈`` (the mark of a rounded value, and only of one);
+    ``sign``: with ``+`` for a positive value either way.
+
+    >>> rounded_text(Fraction(-9, 4), sign=True), rounded_text(Fraction(10, 3), sign=True)
+    ('-2¼', '≈ +3.33')
+    """
+    if value.denominator in (1, 2, 4):
+        return signed_text(value) if sign else amount_text(value)
+    text = f"{float(round(value, places)):.{places}f}"  # rounded exactly; the float only prints
+    return f"≈ {'+' if sign and value > 0 else ''}{text}"

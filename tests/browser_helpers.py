@@ -1,5 +1,6 @@
-"""What the real-browser tests share: Debian's Chromium for Playwright, and the dashboard served by
-``streamlit run`` on a free port for the length of a test module."""
+"""What the real-browser tests (and ``bench/replay_ui.py``) share: Debian's Chromium for Playwright,
+the dashboard served by ``streamlit run`` on a free port for the length of a test module, and the
+in-page probe that times a replay step from the key press or click to the redrawn table."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from brag.cmd_app import free_port, streamlit_command
+from brag.cmd_app import APP, free_port, streamlit_command
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -47,19 +48,25 @@ def chromium() -> str:
 
 @contextmanager
 def dashboard(
-    folder: Path, env: dict[str, str], port: int = 8599, address: str = "localhost"
+    folder: Path,
+    env: dict[str, str],
+    port: int = 8599,
+    address: str = "localhost",
+    script: Path | None = None,
 ) -> Iterator[str]:
-    """The dashboard served from ``folder`` with ``env`` added to this environment (``BRAG_DB``
-    ...; ``BRAG_ORGANISER_SECRET`` only when given), on the first free port from ``port``; yields
-    its URL and stops it after. Fails the test, with Streamlit's log, when it does not start."""
+    """The dashboard (or another Streamlit ``script``) served from ``folder`` with ``env`` added to
+    this environment (``BRAG_DB`` ...; ``BRAG_ORGANISER_SECRET`` only when given), on the first
+    free port from ``port``; yields its URL and stops it after. Fails the test, with Streamlit's
+    log, when it does not start."""
     port = free_port(port, address)
+    command = streamlit_command(port, address)
+    if script is not None:
+        command[command.index(str(APP))] = str(script)
     full = {k: v for k, v in os.environ.items() if k != "BRAG_ORGANISER_SECRET"}
     full.update(env)
     log_path = folder / f"streamlit-{port}.log"
     log = open(log_path, "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        streamlit_command(port, address), env=full, stdout=log, stderr=log, cwd=folder
-    )
+    proc = subprocess.Popen(command, env=full, stdout=log, stderr=log, cwd=folder)
     url = f"http://{address}:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -82,3 +89,33 @@ def dashboard(
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+PROBE = """
+() => {
+  // From each key press or mouse press to the next frame drawn after the replayer shows another
+  // step (its data-index changes): the times in ms, in window.__stepTimes.
+  window.__stepTimes = [];
+  let t0 = null;
+  const start = (ev) => { t0 = ev.timeStamp; };
+  window.addEventListener('keydown', start, true);
+  window.addEventListener('mousedown', start, true);
+  const root = document.querySelector('.rp');
+  new MutationObserver(() => {
+    if (t0 === null) return;
+    const began = t0;
+    t0 = null;
+    requestAnimationFrame(() => setTimeout(() => {
+      window.__stepTimes.push(performance.now() - began);
+    }, 0));
+  }).observe(root, { attributes: true, attributeFilter: ['data-index'] });
+}
+"""
+"""Installed with ``page.evaluate(PROBE)`` once the replayer is ready."""
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    xs = sorted(values)
+    k = max(0, min(len(xs) - 1, round(q * (len(xs) - 1))))
+    return xs[k]

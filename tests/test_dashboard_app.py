@@ -5,6 +5,7 @@ nothing is recorded without the organiser secret, and Explore refuses a write.""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,23 +56,11 @@ def page(name: str, **params: str) -> AppTest:
     return at.run()
 
 
-def metric(at: AppTest, label: str) -> str:
-    return next(str(m.value) for m in at.metric if m.label == label)
-
-
-def picture(at: AppTest) -> str:
-    return next(str(m.value) for m in at.markdown if 'class="brag-table"' in str(m.value))
-
-
 def face_up(svg: str, seat: str) -> list[str]:
     """The face-up cards drawn at one seat of the table picture."""
     m = re.search(rf'<g data-seat="{re.escape(seat)}".*?(?=<g data-seat=|</svg>)', svg)
     assert m, seat
     return [c for c in re.findall(r'data-card="([^"]+)"', m.group(0)) if c != "down"]
-
-
-def button(at: AppTest, label: str) -> Any:
-    return next(b for b in at.button if b.label == label)
 
 
 # --- every page --------------------------------------------------------------------------------
@@ -105,63 +94,49 @@ def test_session_page_has_the_leaderboard_and_the_deals(store_url: str) -> None:
 # --- the replayer ------------------------------------------------------------------------------
 
 
-def test_next_advances_the_step_and_the_pot(store_url: str) -> None:
+def sent(at: AppTest) -> dict[str, Any]:
+    """The data the page sends the browser replayer (one deal's frames)."""
+    return dict(json.loads(at.get("bidi_component")[0].proto.json))
+
+
+def test_the_deal_is_sent_once_with_every_step(store_url: str) -> None:
     at = page("replay", session="card-example", deal="1", step="5")  # everyone has looked
     assert not at.exception
-    assert metric(at, "Pot") == "4" and metric(at, "To act") == "A"
-    button(at, "Next").click().run()
-    assert at.query_params["step"] == "6"
-    assert metric(at, "Pot") == "6" and metric(at, "Level") == "2"  # A bets level 2: pays 2
-    assert "A bets level 2: pays 2" in at.markdown[0].value
-    button(at, "Next").click().run()
-    assert metric(at, "Pot") == "8" and metric(at, "To act") == "C"
-    button(at, "Next").click().run()  # C folds: the pot stays
-    assert at.query_params["step"] == "8" and metric(at, "Pot") == "8"
-    button(at, "Previous").click().run()
-    assert at.query_params["step"] == "7" and metric(at, "Pot") == "8"
-    button(at, "First").click().run()
-    assert at.query_params["step"] == "1"
-    button(at, "Last").click().run()
-    assert metric(at, "Pot") == "0"  # B took the pot of 12
-    assert "B wins the pot of 12" in at.markdown[0].value
+    data = sent(at)
+    frames = data["frames"]
+    assert data["start"] == 4 and [f["step"] for f in frames] == list(range(1, len(frames) + 1))
+    assert frames[4]["pot"] == "4" and frames[4]["line"] == "Pot 4 · No bet yet · A to act"
+    assert frames[5]["text"] == "A bets level 2: pays 2"
+    assert frames[5]["line"] == "Pot 6 · Level 2 · B to act"
+    assert frames[7]["pot"] == "8"  # C folds: the pot stays
+    assert frames[-1]["pot"] == "0" and frames[-1]["text"].startswith("B wins the pot of 12")
+    # what A may do at step 5 and what it costs (RULES 5.5: open at level 1..5)
+    assert frames[4]["acts"] == ["bet level 1–5: pays 1–5", "fold: free"]
 
 
-def test_the_slider_and_the_link_agree(store_url: str) -> None:
-    at = page("replay", session="blind-half", deal="1")
-    assert at.query_params["step"] == "1"
-    at.slider(key="ctl_step").set_value(10).run()
-    before = int(metric(at, "Pot"))
-    at.slider(key="ctl_step").set_value(11).run()  # the see
-    assert at.query_params["step"] == "11"
-    assert "B sees A: pays 6, the level, being blind" in at.markdown[0].value
-    assert int(metric(at, "Pot")) == before + 6
-    assert '<tr style="background' in next(
-        str(m.value) for m in at.markdown if "brag-events" in str(m.value)
-    )
+def test_the_see_is_a_step_with_its_pot(store_url: str) -> None:
+    frames = sent(page("replay", session="blind-half", deal="1"))["frames"]
+    assert frames[10]["text"] == "B sees A: pays 6, the level, being blind"
+    assert int(frames[10]["pot"]) == int(frames[9]["pot"]) + 6
 
 
 def test_view_as_hides_what_a_player_could_not_know(store_url: str) -> None:
-    at = page("replay", session=ALL_CARDS, deal="1", step="1")  # just dealt: nobody looked
     seats = ["Jean", "Margaret", "Colin", "Sandra"]
-    svg = picture(at)
-    assert all(len(face_up(svg, p)) == 3 for p in seats)  # everyone: every card the log knows
-    at.selectbox(key="pick_viewer").set_value("Margaret").run()
-    assert at.query_params["view"] == "Margaret"
-    svg = picture(at)
-    assert all(face_up(svg, p) == [] for p in seats)  # nobody has looked yet
-    # step on until Margaret has looked: she sees her three cards and only hers
-    for _ in range(10):
-        button(at, "Next").click().run()
-        if "Margaret looks" in at.markdown[0].value:
-            break
-    svg = picture(at)
-    assert len(face_up(svg, "Margaret")) == 3
-    assert all(face_up(svg, p) == [] for p in seats if p != "Margaret")
+    everyone = sent(page("replay", session=ALL_CARDS, deal="1", step="1"))
+    assert all(len(face_up(everyone["frames"][0]["svg"], p)) == 3 for p in seats)
+    data = sent(page("replay", session=ALL_CARDS, deal="1", step="1", view="Margaret"))
+    assert data["view"] == "Margaret"
+    texts = [f["text"] for f in data["frames"]]
+    looked = texts.index("Margaret looks at their cards")
+    for k, f in enumerate(data["frames"][: looked + 1]):
+        for p in seats:
+            mine = p == "Margaret" and k == looked
+            assert len(face_up(f["svg"], p)) == (3 if mine else 0), (k, p)
 
 
 def test_view_as_shows_cards_shown_at_the_showdown(store_url: str) -> None:
-    at = page("replay", session="card-example", deal="1", step="11", view="C")  # B has shown
-    svg = picture(at)
+    data = sent(page("replay", session="card-example", deal="1", step="11", view="C"))
+    svg = data["frames"][data["start"]]["svg"]  # B has shown
     assert face_up(svg, "B") == ["5s", "6h", "7d"]
     assert face_up(svg, "A") == [] and face_up(svg, "C") == []
 
@@ -411,14 +386,25 @@ def test_corrections_show_as_recorded_or_as_corrected(store_url: str) -> None:
         )
         store.append("fixed", [Voided(seq=6)], 6)
     at = page("replay", session="fixed", deal="1", step="99")
-    assert "Step 2 of 2" in at.markdown[0].value and metric(at, "Pot") == "2"
-    toggle = at.toggle(key="pick_recorded")
-    assert not toggle.disabled
-    toggle.set_value(True).run()
-    assert at.query_params["log"] == "recorded"
-    button(at, "Last").click().run()
-    assert "Step 4 of 4" in at.markdown[0].value
-    assert "Correction: the event at seq 6 is withdrawn" in at.markdown[0].value
-    assert metric(at, "Pot") == "2"
-    button(at, "Previous").click().run()
-    assert metric(at, "Pot") == "7"  # the withdrawn bet, as it was recorded
+    data = sent(at)
+    assert data["start"] == 1 and data["frames"][1]["pot"] == "2"  # as corrected: 2 steps
+    assert data["corrections"] == 1
+    # as recorded, the same step number names the same step; the withdrawn bet keeps its number
+    # and the correction names it by step and sentence, never by seq
+    data = sent(page("replay", session="fixed", deal="1", step="2", log="recorded"))
+    frames = data["frames"]
+    assert [(f["label"], f["kind"]) for f in frames] == [
+        ("1", ""),
+        ("2", ""),
+        ("3", "withdrawn"),
+        ("↺3", "correction"),
+    ]
+    assert data["start"] == 1 and frames[2]["pot"] == "7"  # the withdrawn bet, as recorded
+    assert frames[3]["text"] == (
+        "Correction: step 3 (A bets level 5: pays 5) is withdrawn; the table goes back to step 2"
+    )
+    assert frames[3]["pot"] == "2"
+    # an old link by seq (the numbering `brag replay` used to print) lands on that event's step
+    at = page("replay", session="fixed", seq="5")
+    assert sent(at)["start"] == 1 and at.query_params["step"] == "2"
+    assert "seq" not in at.query_params

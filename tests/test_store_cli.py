@@ -63,9 +63,10 @@ def test_import_export_sessions_replay(tmp_path: Path, capsys: pytest.CaptureFix
     ):
         assert text in out, text
     assert "seen 7" in out  # what A has paid in the deal after seeing
+    # Steps as the dashboard numbers them (seq 15 and 16 are steps 12 and 13 of deal 1).
     # The pot stays on the table until the pot_won line (engine State.pot_on_table) ...
-    shown = next(line for line in out.splitlines() if line.startswith("│  15 │"))
-    won = next(line for line in out.splitlines() if line.startswith("│  16 │"))
+    shown = next(line for line in out.splitlines() if line.startswith("│   12 │"))
+    won = next(line for line in out.splitlines() if line.startswith("│   13 │"))
     assert [c.strip() for c in shown.split("│")][3] == "12", shown
     assert [c.strip() for c in won.split("│")][3] == "0", won
     assert "5♠ 6♥ 7♦" in won  # cards as the sentences write them (not 5s 6h 7d)
@@ -234,14 +235,16 @@ def test_replay_on_an_80_column_terminal_is_a_few_lines_per_step(
     assert code == 0 and "…" not in out and "┃" not in out
     lines = out.splitlines()
     assert max(cell_len(line) for line in lines) <= 80
-    bet = lines.index("   7  Jean bets level 2: pays 1, half the level, being blind")
+    bet = lines.index(
+        "   4  Jean bets level 2: pays 1, half the level, being blind"
+    )  # step 4 (seq 7)
     assert lines[bet + 1] == "      pot 5, level 2, Margaret to act"  # RULES 5.3: blind pays half
     status = " ".join(lines[bet + 2 : bet + 4])
     assert "Jean: blind 2 6♣ 9♥ Q♥" in status and "Margaret: seen 1 A♥ 8♠ K♦" in status
     assert lines[-1].startswith("deal 1: Sandra wins the pot of 14 at the showdown")
     monkeypatch.setenv("COLUMNS", "250")  # wide enough: the table, a column per player
     code, out, _ = run(capsys, "--db", db, "replay", "2026-09-24-top-1", "--deal", "1")
-    assert "┃ Jean " in out and "│   7 │ Jean bets level 2" in out
+    assert "┃ Jean " in out and "│    4 │ Jean bets level 2" in out
 
 
 def test_import_says_when_the_file_gives_other_times_or_recorders(

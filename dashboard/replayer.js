@@ -1,0 +1,412 @@
+// The Bragbook replayer: steps through one deal's frames in the browser, no server round trip.
+// Data in (from dashboard/frames.py): frames (pre-drawn SVGs, escaped there), deals, viewers.
+// State out: "nav" ({session, deal, step, view, log}) only when the server must send other
+// frames (another deal, viewer or log). Text from the log is always set with textContent.
+const SPEEDS = { slow: 2000, normal: 1000, fast: 500, "very fast": 250 };
+const SEEN_KEY = "bragbook.steppedThrough";
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function seenDeals() {
+  try {
+    return new Set(JSON.parse(window.localStorage.getItem(SEEN_KEY) || "[]"));
+  } catch (_) {
+    return new Set();
+  }
+}
+
+function markSeen(id) {
+  const s = seenDeals();
+  if (s.has(id)) return;
+  s.add(id);
+  try {
+    window.localStorage.setItem(SEEN_KEY, JSON.stringify([...s].slice(-2000)));
+  } catch (_) {
+    /* private mode: spoiler-free stays on by default */
+  }
+}
+
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  const root = parentElement.querySelector(".rp");
+  if (!root || !data || !data.frames || !data.frames.length) return;
+  const S = (root.__rp = root.__rp || { spoil: {} });
+  const frames = data.frames;
+  const dealId = `${data.session}|${data.deal}`;
+  const key = `${dealId}|${data.view}|${data.log}|${data.nonce}`;
+  const same = S.key === key && S.i !== undefined;
+  let i = same ? Math.min(S.i, frames.length - 1) : data.start;
+  let fresh = same && S.n !== undefined && frames.length > S.n ? frames.length - S.n : 0;
+  if (same && S.fresh) fresh += S.fresh;
+  S.key = key;
+  S.n = frames.length;
+  S.fresh = fresh;
+  if (!(dealId in S.spoil)) S.spoil[dealId] = !seenDeals().has(dealId);
+  let timer = null;
+
+  // --- the DOM, built once per call ------------------------------------------------------------
+  root.replaceChildren();
+  const stage = el("div", "rp-stage");
+  const side = el("div", "rp-side");
+  root.append(stage, side);
+
+  const table = el("div", "rp-table");
+  const controls = el("div", "rp-controls");
+  const mk = (label, glyph, hint, cls) => {
+    const b = el("button", "rp-btn " + (cls || ""));
+    b.type = "button";
+    b.setAttribute("aria-label", label);
+    b.append(el("span", "rp-glyph", glyph), el("span", "rp-word", label));
+    if (hint) b.append(el("kbd", "rp-kbd", hint));
+    controls.append(b);
+    return b;
+  };
+  const bFirst = mk("First", "«", "Home");
+  const bPrev = mk("Previous", "◀", "←");
+  const bNext = mk("Next", "▶", "→", "rp-primary");
+  const bLast = mk("Last", "»", "End");
+  const slider = el("input", "rp-slider");
+  slider.type = "range";
+  slider.min = "0";
+  slider.max = String(frames.length - 1);
+  slider.setAttribute("aria-label", "Step");
+  const head = el("div", "rp-head");
+  const stepText = el("span", "rp-step");
+  const sentence = el("span", "rp-sentence");
+  head.append(stepText, sentence);
+  const line = el("div", "rp-line");
+  const fresher = el("button", "rp-fresh");
+  fresher.type = "button";
+  const play = el("div", "rp-play");
+  const bPlay = el("button", "rp-btn", "▶ Play");
+  bPlay.type = "button";
+  const speed = el("select", "rp-speed");
+  speed.setAttribute("aria-label", "Speed");
+  for (const name of Object.keys(SPEEDS)) {
+    const o = el("option", "", name);
+    o.value = name;
+    speed.append(o);
+  }
+  speed.value = S.speed || "normal";
+  const bNextDeal = el("button", "rp-btn rp-nextdeal", "Next deal ▶");
+  bNextDeal.type = "button";
+  play.append(bPlay, speed, bNextDeal);
+  stage.append(table, controls, slider, head, line, fresher, play);
+
+  // pickers: a native select laid over text that wraps, so nothing is cut
+  const pickers = el("div", "rp-pickers");
+  const picker = (label, options, value, onChange) => {
+    const wrap = el("label", "rp-picker");
+    wrap.append(el("span", "rp-picker-label", label));
+    const shown = el("span", "rp-picker-value");
+    const sel = el("select");
+    sel.setAttribute("aria-label", label);
+    for (const [v, text] of options) {
+      const o = el("option", "", text);
+      o.value = String(v);
+      sel.append(o);
+    }
+    sel.value = String(value);
+    const sync = () => {
+      const o = sel.options[sel.selectedIndex];
+      shown.textContent = o ? o.textContent : "";
+    };
+    sel.addEventListener("change", () => {
+      sync();
+      onChange(sel.value);
+    });
+    sync();
+    wrap.append(shown, sel);
+    pickers.append(wrap);
+    return { sel, sync };
+  };
+  const dealOptions = () =>
+    data.deals.map((d) => [d.deal, S.spoil[dealId] ? d.plain : d.full]);
+  const dealPick = picker("Deal", dealOptions(), data.deal, (v) =>
+    nav({ deal: Number(v), step: 1 })
+  );
+  picker(
+    "View as",
+    data.viewers.map((v) => [v, v]),
+    data.view || data.viewers[0],
+    (v) => nav({ view: v === data.viewers[0] ? "" : v })
+  );
+  const toggles = el("div", "rp-toggles");
+  const toggle = (label, checked, disabled, onChange, help) => {
+    const wrap = el("label", "rp-toggle");
+    const box = el("input");
+    box.type = "checkbox";
+    box.checked = checked;
+    box.disabled = disabled;
+    box.addEventListener("change", () => onChange(box.checked));
+    wrap.append(box, el("span", "", label));
+    if (help) wrap.title = help;
+    toggles.append(wrap);
+    return box;
+  };
+  toggle(
+    `Show corrections (${data.corrections})`,
+    data.log === "recorded",
+    data.corrections === 0,
+    (on) => nav({ log: on ? "recorded" : "" }),
+    "Off: the log as corrected. On: as recorded, each withdrawn step and its correction."
+  );
+  const spoilBox = toggle(
+    "Spoiler-free",
+    S.spoil[dealId],
+    false,
+    (on) => {
+      S.spoil[dealId] = on;
+      dealPick.sel.querySelectorAll("option").forEach((o, k) => {
+        o.textContent = dealOptions()[k][1];
+      });
+      dealPick.sync();
+      show(i);
+    },
+    "Hides who wins each deal and the events after the current step."
+  );
+  pickers.append(toggles);
+  const oddsBox = el("div", "rp-odds");
+  const listBox = el("div", "rp-events");
+  const linkBox = el("a", "rp-link", "Link to this step");
+  linkBox.target = "_self";
+  side.append(pickers, oddsBox, listBox, linkBox);
+
+  // --- stepping ----------------------------------------------------------------------------------
+  function url(step) {
+    const u = new URL(window.location.href);
+    const q = u.searchParams;
+    q.delete("seq");
+    q.set("session", data.session);
+    q.set("deal", String(data.deal));
+    q.set("step", String(step));
+    if (data.view) q.set("view", data.view);
+    else q.delete("view");
+    if (data.log) q.set("log", data.log);
+    else q.delete("log");
+    return u;
+  }
+
+  function nav(change) {
+    stop();
+    const f = frames[i];
+    setStateValue("nav", {
+      session: data.session,
+      deal: data.deal,
+      step: f.step,
+      view: data.view,
+      log: data.log,
+      ...change,
+      at: Date.now(),
+    });
+  }
+
+  // the events list, built once; each step only shows, hides and marks rows
+  const list = el("table", "rp-list");
+  const thead = el("thead");
+  const hr = el("tr");
+  hr.append(el("th", "rp-num", "Step"), el("th", "", "Event"), el("th", "rp-num", "Pot"));
+  thead.append(hr);
+  const body = el("tbody");
+  list.append(thead, body);
+  const rowEls = frames.map((f, k) => {
+    const tr = el("tr", f.kind ? "rp-" + f.kind : "");
+    const a = el("a", "", f.label);
+    a.href = url(f.step).toString();
+    a.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      show(k);
+    });
+    const td = el("td", "rp-num");
+    td.append(a);
+    tr.append(td, el("td", "", f.text), el("td", "rp-num", f.pot));
+    return tr;
+  });
+  listBox.append(list);
+  let marked = null;
+
+  function rows(hideLater) {
+    // Rows after the current step are left out of the page (not merely hidden) when they would
+    // tell what the viewer could not know yet.
+    const last = hideLater ? i : frames.length - 1;
+    const want = rowEls.slice(0, last + 1);
+    if (body.childElementCount !== want.length) body.replaceChildren(...want);
+    if (marked) {
+      marked.classList.remove("rp-current");
+      delete marked.dataset.current;
+    }
+    marked = rowEls[i];
+    marked.classList.add("rp-current");
+    marked.dataset.current = "true";
+  }
+
+  // each frame's picture parsed once, then swapped in
+  const pictures = new Map();
+  function picture(k, narrow) {
+    const id = `${k}|${narrow}`;
+    let node = pictures.get(id);
+    if (!node) {
+      const tpl = document.createElement("template");
+      tpl.innerHTML = narrow ? frames[k].compact : frames[k].svg; // drawn and escaped in Python
+      node = tpl.content.firstElementChild;
+      pictures.set(id, node);
+    }
+    return node;
+  }
+  function warm(narrow) {
+    let k = 0;
+    const idle = window.requestIdleCallback || ((fn) => window.setTimeout(fn, 30));
+    const step = () => {
+      const until = performance.now() + 8;
+      while (k < frames.length && performance.now() < until) picture(k++, narrow);
+      if (k < frames.length) idle(step);
+    };
+    idle(step);
+  }
+
+  let urlTimer = null;
+  function show(k) {
+    i = Math.max(0, Math.min(frames.length - 1, k));
+    S.i = i;
+    const f = frames[i];
+    const narrow = root.clientWidth < 640;
+    table.replaceChildren(picture(i, narrow));
+    root.dataset.step = String(f.step);
+    root.dataset.index = String(i);
+    stepText.textContent = `Step ${f.label} of ${frames[frames.length - 1].step}`;
+    sentence.textContent = f.text;
+    line.textContent = f.line;
+    slider.value = String(i);
+    bFirst.disabled = bPrev.disabled = i === 0;
+    bNext.disabled = bLast.disabled = i === frames.length - 1;
+    const hasNextDeal = data.deals.some((d) => d.deal > data.deal);
+    bNextDeal.hidden = !(i === frames.length - 1 && hasNextDeal);
+    if (i === frames.length - 1) markSeen(dealId);
+    if (S.fresh && i < frames.length - 1) {
+      fresher.hidden = false;
+      fresher.textContent = `● ${S.fresh} new event${S.fresh > 1 ? "s" : ""}: go to the latest`;
+    } else {
+      S.fresh = 0;
+      fresher.hidden = true;
+    }
+    oddsBox.replaceChildren();
+    if (f.odds.length || f.acts.length) {
+      if (f.odds.length) {
+        oddsBox.append(el("div", "rp-odds-title", "Chance to hold the best hand"));
+        const ul = el("ul");
+        for (const t of f.odds) ul.append(el("li", "", t));
+        oddsBox.append(ul);
+      }
+      if (f.acts.length) {
+        oddsBox.append(el("div", "rp-odds-title", "What each action costs the player to act"));
+        const ul = el("ul");
+        for (const t of f.acts) ul.append(el("li", "", t));
+        oddsBox.append(ul);
+      }
+    }
+    rows(Boolean(data.view) || S.spoil[dealId]);
+    if (listBox.scrollHeight > listBox.clientHeight) {
+      listBox.scrollTop = marked.offsetTop - listBox.clientHeight / 2;
+    }
+    const u = url(f.step);
+    linkBox.href = u.toString();
+    // the address bar follows a moment later: a burst of steps writes it once
+    if (urlTimer !== null) window.clearTimeout(urlTimer);
+    urlTimer = window.setTimeout(() => {
+      urlTimer = null;
+      window.history.replaceState(window.history.state, "", url(frames[i].step));
+    }, 120);
+  }
+
+  function stop() {
+    if (timer !== null) window.clearInterval(timer);
+    timer = null;
+    bPlay.textContent = "▶ Play";
+  }
+
+  function start() {
+    if (i === frames.length - 1) show(0);
+    bPlay.textContent = "⏸ Pause";
+    timer = window.setInterval(() => {
+      if (i >= frames.length - 1) stop();
+      else show(i + 1);
+    }, SPEEDS[speed.value] || 1000);
+  }
+
+  bFirst.addEventListener("click", () => show(0));
+  bPrev.addEventListener("click", () => show(i - 1));
+  bNext.addEventListener("click", () => show(i + 1));
+  bLast.addEventListener("click", () => show(frames.length - 1));
+  fresher.addEventListener("click", () => show(frames.length - 1));
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  bPlay.addEventListener("click", () => (timer === null ? start() : stop()));
+  speed.addEventListener("change", () => {
+    S.speed = speed.value;
+    if (timer !== null) {
+      stop();
+      start();
+    }
+  });
+  bNextDeal.addEventListener("click", () => {
+    const next = data.deals.find((d) => d.deal > data.deal);
+    if (next) nav({ deal: next.deal, step: 1 });
+  });
+
+  const onKey = (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const t = ev.target;
+    if (t && t.closest && t.closest("input, select, textarea, [contenteditable]")) return;
+    const go = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: frames.length - 1 }[ev.key];
+    if (go === undefined) return;
+    ev.preventDefault();
+    show(go);
+  };
+  window.addEventListener("keydown", onKey);
+
+  let touch = null;
+  table.addEventListener(
+    "touchstart",
+    (ev) => {
+      const p = ev.changedTouches[0];
+      touch = { x: p.clientX, y: p.clientY };
+    },
+    { passive: true }
+  );
+  table.addEventListener(
+    "touchend",
+    (ev) => {
+      if (!touch) return;
+      const p = ev.changedTouches[0];
+      const dx = p.clientX - touch.x;
+      const dy = p.clientY - touch.y;
+      touch = null;
+      if (Math.abs(dx) > 40 && Math.abs(dx) > Math.abs(dy)) show(dx < 0 ? i + 1 : i - 1);
+    },
+    { passive: true }
+  );
+
+  let width = root.clientWidth;
+  const resized = new ResizeObserver(() => {
+    const narrow = root.clientWidth < 640;
+    if (narrow !== width < 640) show(i);
+    width = root.clientWidth;
+  });
+  resized.observe(root);
+
+  spoilBox.checked = S.spoil[dealId];
+  show(i);
+  warm(root.clientWidth < 640);
+  root.dataset.ready = "true";
+
+  return () => {
+    stop();
+    if (urlTimer !== null) window.clearTimeout(urlTimer);
+    window.removeEventListener("keydown", onKey);
+    resized.disconnect();
+  };
+}

@@ -1,0 +1,170 @@
+"""One numbering: a step is the same number in ``brag replay``, in the frames the Replay page sends
+(its events list, its links) and in correction notes, for a session with a correction; the frames
+for one viewer never hold what that viewer could not know (RULES 3.5, 5.1, 5.8); text from the log
+stays text in the pictures."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from brag.cli import main
+from dashboard.frames import action_costs, chance_text, deal_frames
+from dashboard.view import Replay
+from engine.fold import replay as engine_replay
+from engine.narrate import numbered
+from events.model import (
+    Bet,
+    DealerChosen,
+    Dealt,
+    Folded,
+    Looked,
+    SessionStarted,
+    Shuffled,
+    Voided,
+)
+from events.store import open_store
+
+ROOT = Path(__file__).resolve().parents[1]
+SEASON = ROOT / "data" / "season" / "2026-09-24-top-1.jsonl"
+
+
+@pytest.fixture
+def corrected_db(tmp_path: Path) -> str:
+    """Session "fix": A bets level 5 by mistake (seq 6), the bet is voided, A bets level 2, B
+    folds and A takes the pot uncontested (the store adds the pot_won)."""
+    db = str(tmp_path / "club.db")
+    with open_store(db) as store:
+        store.append(
+            "fix",
+            [
+                SessionStarted(session="fix", seats=("A", "B"), cards="shown"),
+                DealerChosen(player="B"),
+                Shuffled(),
+                Dealt(),
+                Looked(player="A"),
+                Bet(player="A", level=Fraction(5)),
+            ],
+            0,
+        )
+        store.append("fix", [Voided(seq=6)], 6)
+        store.append("fix", [Bet(player="A", level=Fraction(2)), Folded(player="B")], 7)
+    return db
+
+
+def cli_steps(capsys: pytest.CaptureFixture[str], *argv: str) -> list[tuple[str, str]]:
+    """(step, event) of each row of ``brag replay``'s table."""
+    assert main(list(argv)) == 0
+    out = capsys.readouterr().out
+    rows = [line.split("│") for line in out.splitlines() if line.startswith("│")]
+    return [(r[1].strip(), r[2].strip()) for r in rows]
+
+
+def test_brag_replay_and_the_page_number_steps_alike(
+    corrected_db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    with open_store(corrected_db) as store:
+        events = [r.event for r in store.read("fix")]
+    terminal = cli_steps(capsys, "--db", corrected_db, "replay", "fix", "--deal", "1")
+    as_recorded = deal_frames(Replay.of(events, recorded=True), 1)
+    page = [(f["label"], f["text"]) for f in as_recorded["frames"]]
+    assert terminal == page
+    assert [label for label, _ in terminal] == ["1", "2", "3", "↺3", "3", "4", "5"]
+    assert terminal[3][1] == (
+        "Correction: step 3 (A bets level 5: pays 5) is withdrawn; the table goes back to step 2"
+    )
+    # as corrected, the steps in force keep their numbers (showing corrections keeps the step)
+    as_corrected = deal_frames(Replay.of(events), 1)["frames"]
+    in_force = [(f["label"], f["text"]) for f in as_recorded["frames"] if not f["kind"]]
+    assert [(f["label"], f["text"]) for f in as_corrected] == in_force
+    assert [f["step"] for f in as_corrected] == [1, 2, 3, 4, 5]
+    # a link's step lands on the same event either way
+    for rp in (Replay.of(events), Replay.of(events, recorded=True)):
+        pos = rp.position(1, 3)
+        assert rp.label(pos).text == "A bets level 2: pays 2"
+
+
+def test_steps_restart_at_each_deal_and_number_the_whole_log() -> None:
+    from engine import complete
+    from events.codec import read_file
+
+    events = [s.event for s in complete(read_file(str(SEASON)))]
+    states = engine_replay(events)
+    labels = numbered(events, states)
+    assert len(labels) == len(events)
+    rp = Replay.of(events)
+    for sl in rp.slices:
+        assert [labels[k].step for k in range(sl.start, sl.stop)] == list(range(1, sl.steps + 1))
+        assert {labels[k].deal for k in range(sl.start, sl.stop)} == {sl.deal}
+
+
+def _face_up(svg: str) -> set[str]:
+    return {c for c in re.findall(r'data-card="([^"]+)"', svg) if c != "down"}
+
+
+@pytest.mark.parametrize("viewer", ["Jean", "Margaret", "Colin", "Sandra"])
+def test_a_viewers_frames_hold_only_what_they_knew_then(viewer: str) -> None:
+    """Every card face up in a viewer's frame at a step is theirs once looked at, or was shown at
+    a showdown by that step; nothing else, in either picture, the odds or the sentences."""
+    from engine import complete
+    from events.codec import read_file
+
+    events = [s.event for s in complete(read_file(str(SEASON)))]
+    rp = Replay.of(events)
+    for sl in rp.slices[1:]:
+        data = deal_frames(rp, sl.deal, viewer)
+        for k, f in zip(range(sl.start, sl.stop), data["frames"], strict=True):
+            state = rp.states[k]
+            allowed: set[str] = set()
+            for p in state.players:
+                if p.name == viewer and p.seen and p.hands:
+                    allowed |= set(p.hands[-1].texts() or ())
+                if p.shown:
+                    from engine.state import card_texts
+
+                    allowed |= set(card_texts(p.shown))
+            for svg in (f["svg"], f["compact"]):
+                assert _face_up(svg) <= allowed, (sl.deal, f["step"])
+            others = [p for p in state.players if p.name != viewer and not p.shown]
+            hidden = {c for p in others for h in p.hands for c in (h.texts() or ())}
+            pretty = {c.replace("T", "10") for c in hidden}
+            text = " ".join([*f["odds"], f["text"]])
+            assert not any(f"{c[:-1]}{'♣♦♥♠'['cdhs'.index(c[-1])]}" in text for c in pretty), (
+                sl.deal,
+                f["step"],
+                text,
+            )
+
+
+def test_names_are_text_in_the_pictures() -> None:
+    evil = '<img src=x onerror="alert(1)">*_b_*'
+    events = [
+        SessionStarted(session="s", seats=(evil, "B"), cards="shown"),
+        DealerChosen(player="B"),
+        Shuffled(),
+        Dealt(),
+    ]
+    rp = Replay.of(events)
+    data = deal_frames(rp, 1, evil)
+    for f in data["frames"]:
+        assert "<img" not in f["svg"] and "<img" not in f["compact"]
+        assert "&#60;img" in f["svg"]
+
+
+def test_what_each_action_costs_and_chances_as_text() -> None:
+    from engine import complete
+    from events.codec import read_file
+
+    events = [s.event for s in complete(read_file(str(SEASON)))]
+    rp = Replay.of(events)
+    sl = rp.slice(2)
+    first = rp.states[sl.start]  # just dealt: Margaret to act, blind (RULES 5.3: half the level)
+    assert action_costs(first) == ["bet level 1–5: pays ½–2½", "look: free", "fold: free"]
+    assert chance_text(Fraction(1, 2)) == "½ ≈ 50.0%"
+    assert chance_text(Fraction(3385, 4606)) == "3385/4606 ≈ 73.5%"
+    assert chance_text(Fraction(1)) == "1 (100%)"
+    assert chance_text(Fraction(2183, 4000), exact=False, margin=0.0157) == "≈ 54.6% ± 1.6%"

@@ -13,12 +13,11 @@ import csv
 import json
 import os
 import sys
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from brag.tables import fitted_tables
-from events.amounts import amount_text
+from events.amounts import amount_text, rounded_text
 
 FORMATS = ("table", "json", "csv")
 SHOW = ("player_stats", "leaderboard", "overall_leaderboard", "showdown_hands", "pot_sizes",
@@ -214,9 +213,9 @@ def _cell(key: str, row: dict[str, Any]) -> str:
             return f"{text} of {n}" if n is not None else text
         return f"{v:.2f} over {n}" if n is not None else f"{v:.2f}"  # an average over n
     if (key == "net_per_deal" or key.endswith("_mean")) and v not in ("", None):
-        # An average: shown to two decimals (exact in JSON and CSV), rounded without a float.
-        f = Fraction(v)
-        return f"{Decimal(f.numerator) / Decimal(f.denominator):.2f}"
+        # An average: exact where it is whole, a half or a quarter, else "≈" two decimals (exact
+        # in JSON and CSV); the dashboard shows it with the same helper.
+        return rounded_text(Fraction(v), sign=key == "net_per_deal")
     if (isinstance(v, str) and "/" in v) or key in ("net", "net_per_deal", "biggest_pot_won"):
         try:
             return amount_text(Fraction(v))

@@ -41,11 +41,11 @@ export default function (component) {
   const key = `${dealId}|${data.view}|${data.log}|${data.nonce}`;
   const same = S.key === key && S.i !== undefined;
   let i = same ? Math.min(S.i, frames.length - 1) : data.start;
-  let fresh = same && S.n !== undefined && frames.length > S.n ? frames.length - S.n : 0;
-  if (same && S.fresh) fresh += S.fresh;
+  // Events recorded meanwhile (the page follows the store live): the step stays, a mark says so.
+  const moved = same && S.seq !== undefined ? Math.max(0, (data.seq || 0) - S.seq) : 0;
+  S.fresh = same ? (S.fresh || 0) + moved : 0;
   S.key = key;
-  S.n = frames.length;
-  S.fresh = fresh;
+  S.seq = data.seq || 0;
   if (!(dealId in S.spoil)) S.spoil[dealId] = !seenDeals().has(dealId);
   let timer = null;
 
@@ -125,8 +125,13 @@ export default function (component) {
     pickers.append(wrap);
     return { sel, sync };
   };
+  // Who won a deal is left out while spoilers are hidden, and for a viewed player from this deal
+  // on (they did not know it yet).
   const dealOptions = () =>
-    data.deals.map((d) => [d.deal, S.spoil[dealId] ? d.plain : d.full]);
+    data.deals.map((d) => [
+      d.deal,
+      S.spoil[dealId] || (data.view && d.deal >= data.deal) ? d.plain : d.full,
+    ]);
   const dealPick = picker("Deal", dealOptions(), data.deal, (v) =>
     nav({ deal: Number(v), step: 1 })
   );
@@ -287,12 +292,11 @@ export default function (component) {
     const hasNextDeal = data.deals.some((d) => d.deal > data.deal);
     bNextDeal.hidden = !(i === frames.length - 1 && hasNextDeal);
     if (i === frames.length - 1) markSeen(dealId);
-    if (S.fresh && i < frames.length - 1) {
-      fresher.hidden = false;
+    const atLatest = data.latest.deal === data.deal && i === frames.length - 1;
+    if (atLatest) S.fresh = 0;
+    fresher.hidden = !S.fresh;
+    if (S.fresh) {
       fresher.textContent = `● ${S.fresh} new event${S.fresh > 1 ? "s" : ""}: go to the latest`;
-    } else {
-      S.fresh = 0;
-      fresher.hidden = true;
     }
     oddsBox.replaceChildren();
     if (f.odds.length || f.acts.length) {
@@ -342,7 +346,10 @@ export default function (component) {
   bPrev.addEventListener("click", () => show(i - 1));
   bNext.addEventListener("click", () => show(i + 1));
   bLast.addEventListener("click", () => show(frames.length - 1));
-  fresher.addEventListener("click", () => show(frames.length - 1));
+  fresher.addEventListener("click", () => {
+    if (data.latest.deal === data.deal) show(frames.length - 1);
+    else nav({ deal: data.latest.deal, step: data.latest.step });
+  });
   slider.addEventListener("input", () => show(Number(slider.value)));
   bPlay.addEventListener("click", () => (timer === null ? start() : stop()));
   speed.addEventListener("change", () => {

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from dashboard.view import amount, link, signed
+from events.amounts import rounded_text
 
 __all__ = [
     "HABITS",
@@ -100,8 +101,8 @@ def stat_text(row: dict[str, Any], name: str) -> str:
     if value is None:
         return "–"
     if isinstance(value, Fraction):
-        if name == "net_per_deal" and value.denominator > 2:
-            return f"≈ {float(value):+.2f}"
+        if name == "net_per_deal":  # exact (with ¼, ¾) where it can be, "≈" only when rounded
+            return rounded_text(value, sign=True)
         return signed(value) if name == "net" else amount(value)
     return str(value)
 

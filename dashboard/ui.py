@@ -136,10 +136,12 @@ def replay_position(rp: Replay) -> Position:
     return rp.position(param("deal"), param("step"))
 
 
-def replay_stage(rp: Replay) -> None:
+def replay_stage(rp: Replay, seen: int = 0) -> None:
     """The replayer: the deal's frames sent once, stepped in the browser (buttons, slider, arrow
     keys, Home/End, swipes, autoplay) with the link following the step and the view; the server
-    is asked again only for another deal, viewer or log."""
+    is asked again only for another deal, viewer or log. ``seen``: the session's last seq the
+    page was drawn from; when a live rerun brings a later one, the browser keeps its step and
+    marks the new events."""
     pos = replay_position(rp)
     viewer = param("view")
     if viewer not in rp.seats:
@@ -147,6 +149,9 @@ def replay_stage(rp: Replay) -> None:
     data = dict(cache.frames(rp, pos.deal, viewer))
     data["start"] = pos.step - 1
     data["nonce"] = int(st.session_state.get("replay_nonce", 0))
+    data["seq"] = seen
+    last = rp.last_position()
+    data["latest"] = {"deal": last.deal, "step": rp.label(last).step}
     replayer(data, on_nav=_nav_changed, key=REPLAYER)
 
 
@@ -240,11 +245,35 @@ def leaderboard(rows: list[dict[str, Any]]) -> None:
     )
 
 
+def lines_chart(history: dict[str, list[Any]], x: str, x_label: str, y_label: str) -> None:
+    """One line per player over ``history[x]`` (whole numbers: deals, sessions), each point drawn,
+    so a single point shows as a point (not an empty chart with an axis of "1.000000")."""
+    import altair as alt
+
+    players = [k for k in history if k != x]
+    rows = [
+        {x: history[x][i], "player": p, "net": history[p][i]}
+        for p in players
+        for i in range(len(history[x]))
+    ]
+    chart = (
+        alt.Chart(alt.Data(values=rows))
+        .mark_line(point=alt.OverlayMarkDef(size=60))
+        .encode(
+            x=alt.X(f"{x}:O", title=x_label, axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("net:Q", title=y_label),
+            color=alt.Color("player:N", title="player"),
+            tooltip=[alt.Tooltip(f"{x}:O"), "player:N", alt.Tooltip("net:Q", format="+")],
+        )
+    )
+    st.altair_chart(chart, width="stretch")
+
+
 def net_chart(history: dict[str, list[float]]) -> None:
     if not history.get("deal"):
         st.caption("No deal has ended yet.")
         return
-    st.line_chart(history, x="deal", x_label="deal", y_label="net (stake units)")
+    lines_chart(history, "deal", "deal", "net (stake units)")
 
 
 def deal_table(session: str, rows: list[dict[str, Any]]) -> None:
@@ -383,12 +412,7 @@ def net_over_time(history: dict[str, list[Any]]) -> None:
     if not history.get("session"):
         st.caption("No session played yet.")
         return
-    st.line_chart(
-        history,
-        x="session",
-        x_label="sessions played, oldest first",
-        y_label="running net (stake units)",
-    )
+    lines_chart(history, "session", "sessions played, oldest first", "running net (stake units)")
 
 
 def categories_chart(data: dict[str, list[Any]]) -> None:

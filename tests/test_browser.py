@@ -37,12 +37,17 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def store_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(tmp_path_factory.mktemp("browser") / "brag.db")
+
+
+@pytest.fixture(scope="module")
+def server(store_path: str) -> Iterator[str]:
     """The dashboard over a store holding the bundled session and "fix", a session with a
     correction."""
     chromium()
-    tmp = tmp_path_factory.mktemp("browser")
-    db = str(tmp / "brag.db")
+    tmp = Path(store_path).parent
+    db = store_path
     with open_store(db) as store:
         store.import_log(str(LOG))
         _store_a_correction(store)
@@ -215,7 +220,6 @@ def test_a_permalink_opens_on_the_same_step_and_view(server: str, browser: Any) 
     fresh = _open(browser, link)  # a new context: nothing shared but the link
     assert _step(fresh) == "7" and fresh.locator(".rp-sentence").inner_text() == text
     assert "seen by Jean" in fresh.locator(".rp-table").inner_html()
-    _shot(fresh, "replay-desktop.png")
     fresh.context.close()
     # the older forms: deal and step without a view, and seq (what `brag replay` printed)
     rp = Replay.of(_events())
@@ -252,6 +256,10 @@ def test_view_as_puts_nothing_later_in_the_page(server: str, browser: Any) -> No
     drawn = set(re.findall(r'data-card="([^"]+)"', html)) - {"down"}
     assert drawn <= known and len(known) == 3, (drawn, known)
     assert len(page.locator(".rp-list tbody tr").all()) == step
+    # her chance against the two hands she cannot see: an estimate, with its margin
+    odds = page.locator(".rp-odds").inner_text()
+    assert "Margaret 9♣ 3♠ 3♣: best ≈" in odds and "±" in odds
+    _shot(page, "replay-desktop.png")
     page.context.close()
 
 
@@ -268,6 +276,30 @@ def test_showing_corrections_keeps_the_step(server: str, browser: Any) -> None:
     assert any(
         "↺3" in r and "Correction: step 3 (A bets level 5: pays 5) is withdrawn" in r for r in rows
     )
+    page.context.close()
+
+
+def test_a_session_growing_elsewhere_keeps_the_step_and_marks_the_news(
+    server: str, browser: Any, store_path: str
+) -> None:
+    """Issue 11, point 2: another device records while the deal is stepped; the replayer stays
+    on its step and shows a "new events" mark, which goes to the latest step. (Runs last: it
+    adds a deal to "fix".)"""
+    from events.model import Dealt
+
+    page = _open(browser, f"{server}/replay?session=fix&deal=1&step=2")
+    page.locator(".rp-controls button[aria-label=Next]").click()
+    assert _step(page) == "3"
+    with open_store(store_path) as store:
+        store.append("fix", [Dealt()], store.last_seq("fix"))
+    mark = page.locator(".rp-fresh")
+    mark.wait_for(state="visible", timeout=15_000)
+    assert "new event" in mark.inner_text()
+    assert _step(page) == "3"  # still where the viewer was
+    mark.click()
+    page.wait_for_function("document.querySelector('.rp')?.dataset.step === '1'", timeout=15_000)
+    page.wait_for_url(re.compile(r"deal=2\b"))
+    assert page.locator(".rp-sentence").inner_text().startswith("Deal 2:")
     page.context.close()
 
 

@@ -408,3 +408,22 @@ def test_corrections_show_as_recorded_or_as_corrected(store_url: str) -> None:
     at = page("replay", session="fixed", seq="5")
     assert sent(at)["start"] == 1 and at.query_params["step"] == "2"
     assert "seq" not in at.query_params
+
+
+def test_a_chart_of_one_point_draws_the_point(store_url: str) -> None:
+    """Issue 12.6: a one-deal session's "Net over the deals" draws each player's point, on an
+    axis of deal numbers (not an empty chart with an axis of "1.000000")."""
+    at = page("session", session="card-example")
+    assert not at.exception
+    import pyarrow as pa
+
+    chart = at.get("vega_lite_chart")[0].proto
+    spec = json.loads(chart.spec)
+    assert spec["mark"]["point"] and spec["encoding"]["x"]["type"] == "ordinal"
+    rows = pa.ipc.open_stream(chart.data.data).read_all().to_pylist()
+    assert sorted((r["player"], r["net"]) for r in rows) == [
+        ("A", -7.0),
+        ("B", 9.0),
+        ("C", -1.0),
+        ("D", -1.0),
+    ]

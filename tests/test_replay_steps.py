@@ -168,3 +168,14 @@ def test_what_each_action_costs_and_chances_as_text() -> None:
     assert chance_text(Fraction(3385, 4606)) == "3385/4606 ≈ 73.5%"
     assert chance_text(Fraction(1)) == "1 (100%)"
     assert chance_text(Fraction(2183, 4000), exact=False, margin=0.0157) == "≈ 54.6% ± 1.6%"
+
+
+def test_exact_numbers_with_a_sign_where_one_is_meant() -> None:
+    """Issue 12.6: an exact -4½ over 2 deals is -2¼ (not "≈ -2.25"); "≈" only for a rounded
+    value, and the sign on exact and rounded values alike."""
+    from dashboard.stats_view import stat_text
+
+    assert stat_text({"net_per_deal": Fraction(-9, 2) / 2}, "net_per_deal") == "-2¼"
+    assert stat_text({"net_per_deal": Fraction(7, 2)}, "net_per_deal") == "+3½"
+    assert stat_text({"net_per_deal": Fraction(7, 3)}, "net_per_deal") == "≈ +2.33"
+    assert stat_text({"net": Fraction(7, 2)}, "net") == "+3½"

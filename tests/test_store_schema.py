@@ -390,7 +390,7 @@ def test_reading_commands_work_for_a_user_who_may_not_write() -> None:
             outputs.append(got.stdout)
         assert "card-example" in outputs[0]
         assert len(outputs[1].splitlines()) == 16
-        assert "after seq 16: 1 of 8 pots resolved" in outputs[2]
+        assert "after step 13 of deal 1: 1 of 8 pots resolved" in outputs[2]
         home.chmod(0o755)
         assert digest(db) == before
         assert not (home / "club.db-wal").exists()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import cache, ui
+from dashboard import cache, live, ui
 
 st.title("Replay")
 
@@ -12,9 +12,13 @@ if not ids:
     st.stop()
 
 session = ui.session_picker(ids)
+seen = cache.last_seq(session)  # before the events drawn: a later one is news
 rp = cache.replay(session, recorded=ui.param("log") == "recorded")
 if rp is None or not rp.states:
     st.warning(f"Session {ui.md(session)} has no events.")
     st.stop()
 
-ui.replay_stage(rp)
+ui.replay_stage(rp, seen)
+# A session recorded on another device meanwhile: the page reruns with the new events, the
+# browser keeps its step and marks them (issue 11).
+live.follow(session, seen)

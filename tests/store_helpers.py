@@ -167,3 +167,27 @@ def play_deal(state: State, rng: random.Random) -> tuple[State, list[AnyEvent]]:
         out.append(e)
         if any(is_derived(d) for d in new[1:]):
             return state, out
+
+
+def store_a_correction(store: Any, session: str = "fix") -> None:
+    """A session with a correction: A bets level 5 by mistake (seq 6), the bet is voided, A bets
+    level 2, B folds and A takes the pot uncontested (the store adds the pot_won). Deal 1 is then
+    steps 1, 2, 3 (withdrawn), ↺3, 3, 4, 5 as recorded, and 1 to 5 as corrected."""
+    from fractions import Fraction
+
+    from events.model import Bet, DealerChosen, Dealt, Folded, Looked, Shuffled, Voided
+
+    store.append(
+        session,
+        [
+            SessionStarted(session=session, seats=("A", "B"), cards="shown"),
+            DealerChosen(player="B"),
+            Shuffled(),
+            Dealt(),
+            Looked(player="A"),
+            Bet(player="A", level=Fraction(5)),
+        ],
+        0,
+    )
+    store.append(session, [Voided(seq=6)], 6)
+    store.append(session, [Bet(player="A", level=Fraction(2)), Folded(player="B")], 7)

@@ -14,12 +14,12 @@ import os
 import re
 import sys
 from collections.abc import Iterator
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM_ARGS, PROBE, chromium, dashboard, percentile
+from store_helpers import store_a_correction
 
 from dashboard.view import Replay
 from engine.state import card_texts
@@ -50,7 +50,7 @@ def server(store_path: str) -> Iterator[str]:
     db = store_path
     with open_store(db) as store:
         store.import_log(str(LOG))
-        _store_a_correction(store)
+        store_a_correction(store)
     env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
     with dashboard(tmp, env, port=int(os.environ.get("BRAG_TEST_PORT", "8599"))) as url:
         yield url
@@ -66,34 +66,6 @@ def browser(server: str) -> Iterator[Any]:
             yield b
         finally:
             b.close()
-
-
-def _store_a_correction(store: Any) -> None:
-    from events.model import (
-        Bet,
-        DealerChosen,
-        Dealt,
-        Folded,
-        Looked,
-        SessionStarted,
-        Shuffled,
-        Voided,
-    )
-
-    store.append(
-        "fix",
-        [
-            SessionStarted(session="fix", seats=("A", "B"), cards="shown"),
-            DealerChosen(player="B"),
-            Shuffled(),
-            Dealt(),
-            Looked(player="A"),
-            Bet(player="A", level=Fraction(5)),
-        ],
-        0,
-    )
-    store.append("fix", [Voided(seq=6)], 6)
-    store.append("fix", [Bet(player="A", level=Fraction(2)), Folded(player="B")], 7)
 
 
 def _events() -> list[AnyEvent]:

@@ -4,6 +4,7 @@ images, Streamlit colour directives, LaTeX and HTML are shown as text on every p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
@@ -83,12 +84,15 @@ def test_hostile_names_are_text_on_every_page(hostile_store: str, name: str) -> 
         assert raw not in joined
     shown = {
         "session": [md(SESSION), md(TABLE), md(PLAYERS["A"])],  # the caption
-        "replay": [md(PLAYERS["B"])],  # the step sentence: B wins the pot
         "record": [md(PLAYERS["A"]), md(SESSION)],  # recent events, the buttons
         "players": [md(PLAYERS["B"])],  # the first player's heading (B won the pot)
     }.get(name, [])
     for text in shown:
         assert text in joined, (name, text)
+    if name == "replay":  # the steps' sentences go to the browser replayer as data, and from
+        # there into the page as text (textContent), never as Markdown or HTML
+        data = json.loads(at.get("bidi_component")[0].proto.json)
+        assert any(f["text"].startswith(PLAYERS["B"] + " wins the pot") for f in data["frames"])
 
 
 def test_md_keeps_plain_sentences_and_escapes_markup() -> None:

@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from store_helpers import store_a_correction
 
 from brag.cli import main
 from dashboard.frames import action_costs, chance_text, deal_frames
@@ -17,14 +18,10 @@ from dashboard.view import Replay
 from engine.fold import replay as engine_replay
 from engine.narrate import numbered
 from events.model import (
-    Bet,
     DealerChosen,
     Dealt,
-    Folded,
-    Looked,
     SessionStarted,
     Shuffled,
-    Voided,
 )
 from events.store import open_store
 
@@ -34,24 +31,10 @@ SEASON = ROOT / "data" / "season" / "2026-09-24-top-1.jsonl"
 
 @pytest.fixture
 def corrected_db(tmp_path: Path) -> str:
-    """Session "fix": A bets level 5 by mistake (seq 6), the bet is voided, A bets level 2, B
-    folds and A takes the pot uncontested (the store adds the pot_won)."""
+    """Session "fix", with a correction (``store_helpers.store_a_correction``)."""
     db = str(tmp_path / "club.db")
     with open_store(db) as store:
-        store.append(
-            "fix",
-            [
-                SessionStarted(session="fix", seats=("A", "B"), cards="shown"),
-                DealerChosen(player="B"),
-                Shuffled(),
-                Dealt(),
-                Looked(player="A"),
-                Bet(player="A", level=Fraction(5)),
-            ],
-            0,
-        )
-        store.append("fix", [Voided(seq=6)], 6)
-        store.append("fix", [Bet(player="A", level=Fraction(2)), Folded(player="B")], 7)
+        store_a_correction(store)
     return db
 
 

@@ -132,6 +132,15 @@ def test_stepping_is_instant_in_the_browser(server: str, browser: Any) -> None:
     assert _step(page) == str(sl.steps)
     page.keyboard.press("ArrowLeft")
     assert _step(page) == str(sl.steps - 1)
+    # autoplay at a chosen speed, in the browser too: from step 1 it plays on, then stops
+    page.keyboard.press("Home")
+    page.locator(".rp-speed").select_option("very fast")
+    page.get_by_role("button", name="▶ Play").click()
+    page.wait_for_function("Number(document.querySelector('.rp').dataset.step) >= 4", timeout=5_000)
+    page.get_by_role("button", name="⏸ Pause").click()
+    paused = _step(page)
+    page.wait_for_timeout(600)
+    assert _step(page) == paused
     page.context.close()
 
 

@@ -9,6 +9,7 @@ are the engine's: nothing here decides what is legal.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import random
 import re
@@ -19,6 +20,7 @@ from typing import Literal, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.legal import LegalAction, can_void, legal_actions
+from engine.narrate import amount
 from engine.state import Phase, State, card_texts
 from events.cards import FULL_PACK
 from events.model import (
@@ -30,18 +32,25 @@ from events.model import (
     Shown,
     Shuffled,
     Voided,
+    is_derived,
 )
 
 __all__ = [
+    "TOKEN_HOURS",
     "Choice",
+    "Key",
     "check_secret",
     "choices",
     "complete",
+    "device_token",
     "free_cards",
     "now_in",
+    "pad_rows",
     "parse_seats",
+    "redo",
     "stamped",
     "start_events",
+    "token_valid",
     "undo",
 ]
 
@@ -249,3 +258,206 @@ def check_secret(expected: str | None, given: str | None) -> bool:
 def shown_so_far(state: State) -> dict[str, tuple[str, ...]]:
     """At a showdown, each player's cards turned face up so far."""
     return {p.name: card_texts(p.shown) for p in state.players if p.shown}
+
+
+# --- the device token -----------------------------------------------------------------------------
+
+TOKEN_HOURS = 12
+"""How long an unlocked device stays unlocked (a reload, a restored tab, a page switch)."""
+
+
+def _token_key(secret: str) -> bytes:
+    """The key that signs device tokens, derived from the organiser secret (never the secret
+    itself), so that a token tells nothing of the secret and changing the secret revokes every
+    device."""
+    return hashlib.sha256(b"bragbook device token v1\0" + secret.encode()).digest()
+
+
+def device_token(secret: str, now: datetime | None = None, hours: float = TOKEN_HOURS) -> str:
+    """A signed, expiring token for a device the organiser unlocked: ``"EXPIRY.SIGNATURE"``, the
+    expiry in Unix seconds and an HMAC-SHA256 of it (hex) under a key derived from ``secret``.
+    Kept in the device's cookie; :func:`token_valid` checks it."""
+    when = now if now is not None else datetime.now(UTC)
+    expiry = int(when.timestamp() + hours * 3600)
+    sig = hmac.new(_token_key(secret), str(expiry).encode(), hashlib.sha256).hexdigest()
+    return f"{expiry}.{sig}"
+
+
+def token_valid(secret: str | None, token: str | None, now: datetime | None = None) -> bool:
+    """True when ``token`` was signed under ``secret`` (constant-time check) and has not expired
+    at ``now``. False for no secret, no token, a malformed, forged or expired one."""
+    if not secret or not token or token.count(".") != 1:
+        return False
+    expiry, sig = token.split(".")
+    if not expiry.isdigit():
+        return False
+    good = hmac.new(_token_key(secret), expiry.encode(), hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(good.encode(), sig.encode()):
+        return False
+    when = now if now is not None else datetime.now(UTC)
+    return when.timestamp() < int(expiry)
+
+
+# --- redo -----------------------------------------------------------------------------------------
+
+
+def redo(events: Sequence[AnyEvent], by: str | None = None) -> RecordedEvent | None:
+    """After an undo, the withdrawn event to record again: when the stream (as recorded, with
+    seqs) ends with a ``voided``, a copy of the recorded event it withdrew without its envelope
+    (a new event with a new id; the log keeps both, FORMAT.md), ``by`` whoever records it now.
+    ``None`` when the last event is not a ``voided``. The store checks it like any append."""
+    if not events or not isinstance(events[-1], Voided):
+        return None
+    target = events[-1].seq
+    old = next((e for e in events if e.seq == target and not isinstance(e, Voided)), None)
+    if old is None or is_derived(old):
+        return None
+    data = old.model_dump(exclude_none=True, exclude={"id", "seq", "at", "by"})
+    if by:
+        data["by"] = by
+    return type(old).model_validate(data)  # type: ignore[return-value]
+
+
+# --- the pad --------------------------------------------------------------------------------------
+
+Tone = Literal["fold", "bet", "see", "look", "table", "show", "plain"]
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One key of the pad at a stable ``spot`` (``"fold"`` is always the fold's place, ``"bet-0"``
+    the lowest level on offer, ``"peek-2"`` the third seat's look out of turn...): ``label`` and
+    ``sub`` (what it costs) are what the key says, ``title`` the engine's full sentence,
+    ``tone`` its colour; ``choice`` is ``None`` for a key shown disabled, keeping its place."""
+
+    spot: str
+    label: str
+    sub: str
+    tone: Tone
+    title: str
+    choice: Choice | None = None
+
+
+def _cost(c: Choice) -> str:
+    return "free" if c.action.cost == 0 else f"pays {amount(c.action.cost)}"
+
+
+def pad_rows(state: State) -> list[list[Key]]:
+    """The legal next events after ``state`` as the pad's rows of keys, each legal choice exactly
+    once, at places that do not move between taps:
+
+    - betting (RULES 5): ``look`` | ``see`` | ``fold`` for the player to act; then the bets in one
+      row, low to high (``bet-0`` the level as it stands or the lowest opening, ``bet-k`` a raise
+      of k); then each seat's look out of turn (``peek-SEAT``), disabled when not legal;
+    - between deals: ``table`` (shuffle, then deal) and ``table-2`` (shuffle with the order);
+    - showdown (RULES 6): ``show`` (with the card picker at a ``shown`` table) and the rest;
+    - anything else legal (retained hands, keep or throw, concede, the first dealer): ``other-k``.
+    """
+    cs = choices(state)
+    rows: list[list[Key]] = []
+    used: set[str] = set()
+    turn = state.turn_name
+
+    def take(c: Choice) -> Choice:
+        used.add(c.key)
+        return c
+
+    if state.phase is Phase.BETTING and turn is not None:
+        mine = [c for c in cs if c.action.player == turn]
+        look = next((c for c in mine if c.action.kind == "looked"), None)
+        see = next((c for c in mine if c.action.kind == "saw"), None)
+        fold = next((c for c in mine if c.action.kind == "folded"), None)
+        rows.append(
+            [
+                Key("look", "Look", _cost(look) if look else "", "look", look.label, take(look))
+                if look
+                else Key("look", "Look", "", "look", f"{turn} cannot look now"),
+                Key("see", "See", _cost(see), "see", see.label, take(see))
+                if see
+                else Key("see", "See", "", "see", f"{turn} cannot see now"),
+                Key("fold", "Fold", "free", "fold", fold.label, take(fold))
+                if fold
+                else Key("fold", "Fold", "", "fold", f"{turn} cannot fold now"),
+            ]
+        )
+        bets = sorted(
+            (c for c in mine if c.action.kind == "bet"),
+            key=lambda c: int(c.action.event.level),  # type: ignore[union-attr]
+        )
+        r = state.rules
+        row = []
+        for n in range(max(r.open_max - r.open_min + 1, r.raise_max + 1)):  # fixed places
+            if n < len(bets):
+                c = bets[n]
+                level = int(c.action.event.level)  # type: ignore[union-attr]
+                word = "Raise" if state.level is not None and level > state.level else "Bet"
+                row.append(Key(f"bet-{n}", f"{word} {level}", _cost(take(c)), "bet", c.label, c))
+            else:
+                row.append(Key(f"bet-{n}", "Bet", "", "bet", "no bet here"))
+        rows.append(row)
+        peeks = []
+        for k, name in enumerate(state.seats):
+            c = next(
+                (
+                    c
+                    for c in cs
+                    if c.action.kind == "looked" and c.action.player == name and c.key not in used
+                ),
+                None,
+            )
+            if c is not None:
+                peeks.append(Key(f"peek-{k}", name, "looks", "look", c.label, take(c)))
+            else:
+                peeks.append(Key(f"peek-{k}", name, "", "look", f"{name} cannot look now"))
+        rows.append(peeks)
+    table = [c for c in cs if c.group == "table" and c.action.kind in ("shuffled", "dealt")]
+    if table:
+        row = []
+        for c in table:
+            label = "Deal" if c.action.kind == "dealt" else "Shuffle"
+            row.append(Key("table", label, c.label, "table", c.label, take(c)))
+            if c.needs == ("order",) and state.cards_mode == "all":
+                row.append(
+                    Key("table-2", "Shuffle here", "and record the order", "table", c.label, c)
+                )
+        rows.append(row)
+    show = [c for c in cs if c.action.kind == "shown" and c.key not in used]
+    if show:
+        c = show[0]
+        rows.append([Key("show", c.label, "", "show", c.label, take(c))])
+    rest = [c for c in cs if c.key not in used]
+    for n in range(0, len(rest), 3):
+        rows.append(
+            [
+                Key(f"other-{n + m}", c.label, _cost(c), "plain", c.label, take(c))
+                for m, c in enumerate(rest[n : n + 3])
+            ]
+        )
+    return rows
+
+
+class TapRefused(ValueError):
+    """A tap that does not name a key of the pad as it now stands (a stale or unknown spot)."""
+
+
+def tapped_event(
+    state: State,
+    spot: str,
+    *,
+    cards: Sequence[str] = (),
+    by: str | None = None,
+    rng: random.Random | None = None,
+) -> RecordedEvent:
+    """The event a tap on ``spot`` of :func:`pad_rows` records after ``state``: the key's choice
+    completed with the ``cards`` picked (a showdown at a ``shown`` table) or, for ``table-2``, a
+    shuffled order. Raises :class:`TapRefused` for a spot with no legal key, and what
+    :func:`complete` raises for bad cards; the store checks the rules when it is appended."""
+    key = next((k for row in pad_rows(state) for k in row if k.spot == spot), None)
+    if key is None or key.choice is None:
+        raise TapRefused(f"nothing to record at {spot!r} now")
+    c = key.choice
+    if c.needs == ("cards",):
+        return complete(c, cards=cards, by=by)
+    if c.needs == ("order",):
+        return complete(c, order=random_order(rng) if spot == "table-2" else None, by=by)
+    return complete(c, by=by)

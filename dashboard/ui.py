@@ -157,9 +157,13 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
 
 def recent_events(rp: Replay, count: int = 8) -> None:
     """The latest events of a session, newest first, numbered by deal and step as every replay
-    numbers them."""
+    numbers them; what a correction withdrew (derived events included) struck through."""
     lines = [
-        f"**deal {lab.deal}, step {lab.label}** · {md(lab.text)}"
+        (
+            f"~~deal {lab.deal}, step {lab.label} · {md(lab.text)}~~"  # withdrawn: struck through
+            if lab.withdrawn
+            else f"**deal {lab.deal}, step {lab.label}** · {md(lab.text)}"
+        )
         for lab in (
             rp.labels[k] for k in range(len(rp.events) - 1, max(len(rp.events) - count, 0) - 1, -1)
         )

@@ -1,9 +1,10 @@
-"""Streamlit pieces of the Record page: the organiser's gate, the start form, the action buttons,
-the card pickers, undo, and the messages that survive the page's reload.
+"""Streamlit pieces of the Record page: the organiser's gate (a signed device token kept in a
+cookie), what this device remembers (who records, which session), the start form, the pad and its
+taps, undo and redo, the latest events, and the messages that survive the page's reload.
 
-Every append goes through :func:`record`: a refusal of the rules is shown as the engine words it
+Every append goes through :func:`append`: a refusal of the rules is shown as the engine words it
 (``RULES 5.7: ...``); a :class:`~events.store.ConcurrencyConflict` says that another device recorded
-first and reloads the page with the session as it now stands.
+first and the page shows the session as it now stands. Nothing is stored twice.
 """
 
 from __future__ import annotations
@@ -11,32 +12,48 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
+from urllib.parse import unquote
 
 import streamlit as st
 
-from dashboard import cache, recorder
-from dashboard.recorder import Choice
+from dashboard import cache, pad, recorder
+from dashboard.recorder import Choice, Key
 from dashboard.ui import md
-from dashboard.view import Replay, pretty_card, sentence
+from dashboard.view import Replay, pretty_card
+from events.amounts import amount_text
 from events.cards import FULL_PACK, SUITS
 from events.errors import BragError
 from events.model import AnyEvent, Rules
 
-BIG_BUTTONS = """
+PAGE_CSS = """
 <style>
-.st-key-recorder button, .st-key-undo button, .st-key-start button {
-  min-height: 3.6rem; font-size: 1.15rem; }
-.st-key-recorder button p, .st-key-undo button p { font-size: 1.1rem; }
+.block-container { padding-top: 3.2rem; padding-bottom: 1rem; }
+.st-key-start button { min-height: 3.2rem; font-size: 1.1rem; }
 </style>
 """
+
+TOKEN_COOKIE = "brag_device"
+BY_COOKIE = "brag_by"
+SESSION_COOKIE = "brag_recording"
+
+
+def cookie(name: str) -> str | None:
+    """A cookie this browser sent when the page was opened (``st.context.cookies``), decoded."""
+    try:
+        value = st.context.cookies.get(name)
+    except Exception:  # no browser behind the run
+        return None
+    return unquote(value) if isinstance(value, str) and value else None
 
 
 # --- the gate -------------------------------------------------------------------------------------
 
 
 def organiser_unlocked() -> bool:
-    """True once the organiser has given the secret in this browser session. Without a secret
-    configured the page says the app is read-only."""
+    """True when this device is unlocked: the organiser gave the secret here, now or within
+    :data:`~dashboard.recorder.TOKEN_HOURS` (a signed, expiring token in this session or in
+    the device's cookie, :func:`~dashboard.recorder.token_valid`; the secret itself is never
+    sent back). Without a secret configured the page says the app is read-only."""
     secret = cache.organiser_secret()
     if not secret:
         st.warning(
@@ -46,58 +63,149 @@ def organiser_unlocked() -> bool:
             icon=":material/lock:",
         )
         return False
-    if st.session_state.get("organiser") and recorder.check_secret(
-        secret, st.session_state.get("organiser_given")
-    ):
+    token = st.session_state.get("device_token")
+    if token is None and not st.session_state.get("locked"):
+        token = cookie(TOKEN_COOKIE)
+    if recorder.token_valid(secret, token):
+        st.session_state["device_token"] = token
+        pad.device({TOKEN_COOKIE: str(token)}, max_age=recorder.TOKEN_HOURS * 3600, key="token")
         return True
+    st.session_state.pop("device_token", None)
+    if st.session_state.get("locked"):
+        pad.device(clear=[TOKEN_COOKIE], key="token")
     with st.form("unlock"):
         given = st.text_input("Organiser secret", type="password", key="secret_input")
         ok = st.form_submit_button("Unlock recording", type="primary")
     if ok:
         if recorder.check_secret(secret, given):
-            st.session_state["organiser"] = True
-            st.session_state["organiser_given"] = given
+            st.session_state["device_token"] = recorder.device_token(secret)
+            st.session_state.pop("locked", None)
             st.rerun()
         st.error("That is not the organiser secret.")
-    st.info("The app is read-only until the organiser secret is given.", icon=":material/lock:")
+    st.info(
+        f"The app is read-only until the organiser secret is given. This device then stays "
+        f"unlocked for {recorder.TOKEN_HOURS} hours, or until it is locked.",
+        icon=":material/lock:",
+    )
     return False
+
+
+def lock() -> None:
+    """Locks this device: forgets its token here and in its cookie."""
+    st.session_state.pop("device_token", None)
+    st.session_state["locked"] = True
+
+
+# --- what this device remembers -------------------------------------------------------------------
+
+
+def who() -> str:
+    """Who records on this device ("Recorded by"), ``organiser`` when nobody is named."""
+    return str(st.session_state.get("by") or "organiser")
+
+
+def device_settings(open_ids: Sequence[str], new: str) -> str:
+    """ "Recorded by" and "Session to record", kept per device across page switches (session
+    state) and reloads (cookies); a session named in the link (``?session=``) wins. Returns the
+    session chosen, or ``new``."""
+    if "by" not in st.session_state:
+        st.session_state["by"] = cookie(BY_COOKIE) or ""
+    if "recording" not in st.session_state:
+        st.session_state["recording"] = cookie(SESSION_COOKIE)
+    linked = st.query_params.get("session")
+    if linked and linked in open_ids:
+        st.session_state["recording"] = linked
+    current = st.session_state.get("recording")
+    if current not in open_ids:
+        current = None
+    st.session_state["recorded_by"] = st.session_state["by"]
+    st.session_state["record_session"] = current or new
+
+    a, b = st.columns(2)
+    a.selectbox(
+        "Session to record",
+        [new, *open_ids],
+        key="record_session",
+        on_change=_session_changed,
+        args=(new,),
+    )
+    b.text_input("Recorded by", key="recorded_by", placeholder="organiser", on_change=_by_changed)
+    pad.device({BY_COOKIE: st.session_state["by"], SESSION_COOKIE: current or ""}, key="prefs")
+    return current or new
+
+
+def _by_changed() -> None:
+    st.session_state["by"] = st.session_state["recorded_by"].strip()
+
+
+def _session_changed(new: str) -> None:
+    chosen = st.session_state["record_session"]
+    st.session_state["recording"] = None if chosen == new else chosen
+    if chosen == new:
+        st.query_params.pop("session", None)
+    else:
+        st.query_params["session"] = chosen
 
 
 # --- messages across a reload ---------------------------------------------------------------------
 
 
-def flash(kind: str, text: str) -> None:
-    st.session_state.setdefault("flash", []).append((kind, text))
+def flash(kind: str, text: str, session: str | None = None) -> None:
+    """Leaves a message for the next drawings of the page: the pad's note, kept while the
+    ``session`` stays at the seq it has now (so a rerun from elsewhere does not wipe it)."""
+    at = cache.last_seq(session) if session else None
+    st.session_state["flash"] = (kind, text, session, at)
+
+
+def note_for(session: str, seq: int) -> tuple[str, str]:
+    """``(kind, text)`` of this device's message about ``session`` at ``seq``, else empty."""
+    kind, text, where, at = st.session_state.get("flash", ("", "", None, None))
+    if where == session and at == seq:
+        return kind, text
+    return "", ""
 
 
 def show_flash() -> None:
-    for kind, text in st.session_state.pop("flash", []):
+    """Shows a message left by :func:`flash` (outside the pad: the start form)."""
+    kind, text, _, _ = st.session_state.pop("flash", ("", "", None, None))
+    if text:
         show = {"success": st.success, "warning": st.warning, "error": st.error}.get(kind, st.info)
         show(md(text))  # the text names players and sessions: shown as written, never Markdown
 
 
-def append(session: str, events: Sequence[AnyEvent], expected_seq: int) -> bool:
+def append(
+    session: str, events: Sequence[AnyEvent], expected_seq: int, *, again: bool = False
+) -> bool:
     """Appends ``events`` after ``expected_seq`` (the last seq the organiser saw), each timed now
     in the organiser's time zone (:func:`device_now`, :func:`dashboard.recorder.stamped`), and
-    leaves a message for the next run of the page. True when stored. Safe inside a widget
-    callback."""
+    leaves the confirmation for the next drawing of the page. True when stored. Safe inside a
+    widget callback."""
     from events.store import ConcurrencyConflict
 
     try:
         stored = cache.append(session, recorder.stamped(events, device_now()), expected_seq)
-    except ConcurrencyConflict as err:
-        flash(
-            "warning",
-            f"Another device recorded first (the session is at event {err.actual}, this page "
-            f"showed it at {err.expected}). Nothing was recorded from here: the page now shows "
-            "the session as it is; check it and record again.",
-        )
+    except ConcurrencyConflict:
+        conflict(session)
         return False
     except BragError as err:
-        flash("error", f"Refused: {err.heading()}: {err.message}")
+        flash("error", f"Refused: {err.heading()}: {err.message}", session)
         return False
-    flash("success", "Recorded: " + "; ".join(_describe(session, stored)))
+    said = "; ".join(_describe(session, stored))
+    if all(row.type == "voided" for row in stored):
+        flash("success", said, session)
+    else:
+        flash("success", ("Recorded again: " if again else "Recorded: ") + said, session)
     return True
+
+
+def conflict(session: str) -> None:
+    """The message of a tap made on an older drawing than the store's: nothing recorded."""
+    flash(
+        "warning",
+        "Another device recorded first: nothing was recorded from here. The pad now shows the "
+        "session as it is; check it and record again.",
+        session,
+    )
 
 
 def device_now() -> datetime:
@@ -107,146 +215,316 @@ def device_now() -> datetime:
     return recorder.now_in(st.context.timezone)
 
 
-def _append(session: str, events: Sequence[AnyEvent], expected_seq: int) -> None:
-    append(session, events, expected_seq)
-
-
-def record(session: str, events: Sequence[AnyEvent], expected_seq: int) -> None:
-    """:func:`append`, then reload the page to show the session as it now stands."""
-    append(session, events, expected_seq)
-    st.rerun()
+def record(session: str, events: Sequence[AnyEvent], expected_seq: int) -> bool:
+    """:func:`append`, then reload the page to show the session as it now stands (when stored)."""
+    if append(session, events, expected_seq):
+        st.rerun()
+    return False
 
 
 def _describe(session: str, stored: Sequence[Any]) -> list[str]:
-    rp = Replay.of(cache.events(session), recorded=True)
-    by_seq = {e.seq: k for k, e in enumerate(rp.events) if e.seq is not None}
-    out = []
-    for row in stored:
-        k = by_seq.get(row.seq)
-        if k is None and row.type == "voided":
-            k = len(rp.events) - 1
-        if k is not None:
-            out.append(sentence(rp.before(k), rp.events[k], rp.states[k]))
-    return out
+    rp = Replay.of(cache.events(session), recorded=True)  # seq N is the N-th event
+    return [rp.labels[row.seq - 1].text for row in stored if 0 < row.seq <= len(rp.events)]
 
 
 # --- starting a session ---------------------------------------------------------------------------
 
+LOT = "Draw by lot here"
 
-def start_form() -> None:
-    """The form that starts a session: id, table, seats in order, cards, first dealer, pots."""
-    with st.form("start", border=True):
-        a, b = st.columns(2)
-        session = a.text_input(
-            "Session name", placeholder="e.g. 2025-06-14-oak", key="start_session"
-        )
-        table = b.text_input("Table", placeholder="e.g. Oak", key="start_table")
-        seats_text = st.text_area(
-            "Players in their seats, clockwise (one a line, or separated by commas)",
-            placeholder="Ann\nBob\nCal",
-            key="start_seats",
-        )
-        c, d, e = st.columns(3)
-        cards = c.radio(
-            "Cards recorded",
-            ["shown", "all"],
-            format_func=lambda m: (
-                "only cards shown at a showdown (a real table)"
-                if m == "shown"
-                else "every card (a digital table)"
-            ),
-        )
-        lot = d.text_input(
-            "First dealer, drawn by lot at the table",
-            help="Leave empty to draw the lot here (RULES 3.1).",
-            key="start_dealer",
-        )
-        pots = e.number_input("Pots to play (RULES 1.4)", min_value=1, max_value=50, value=8)
-        go = st.form_submit_button("Start the session", type="primary", width="stretch")
-    if not go:
-        return
-    seats = recorder.parse_seats(seats_text)
-    name = session.strip()
+
+def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> None:
+    """Starts a session: its name, table, players in their seats clockwise (picked from the names
+    already in the store or new; ↑ and ↓ set the order), the first dealer (a seat, or drawn by
+    lot here: RULES 3.1), which cards are recorded and the pots. A refused start says why and
+    leaves the link as it was."""
+    a, b = st.columns(2)
+    a.text_input("Session name", placeholder="e.g. 2025-06-14-oak", key="start_session")
+    b.selectbox(
+        "Table",
+        list(known_tables),
+        index=None,
+        key="start_table",
+        accept_new_options=True,
+        placeholder="e.g. Oak (type a new one)",
+    )
+    st.multiselect(
+        "Players, in their seats clockwise from the first picked",
+        list(known_players),
+        key="start_players",
+        accept_new_options=True,
+        placeholder="Pick or type the names",
+    )
+    seats: list[str] = list(st.session_state.get("start_players") or [])
+    if len(seats) > 1:
+        with st.container(key="seat_order"):
+            for n, name in enumerate(seats):
+                row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+                row.text(f"{n + 1}. {name}")
+                row.button(
+                    "↑",
+                    key=f"seat-up-{n}",
+                    disabled=n == 0,
+                    help="One seat earlier (anticlockwise)",
+                    on_click=_move_seat,
+                    args=(n, -1),
+                )
+                row.button(
+                    "↓",
+                    key=f"seat-down-{n}",
+                    disabled=n == len(seats) - 1,
+                    help="One seat later (clockwise)",
+                    on_click=_move_seat,
+                    args=(n, 1),
+                )
+    c, d, e = st.columns(3)
+    c.radio(
+        "Cards recorded",
+        ["shown", "all"],
+        key="start_cards",
+        format_func=lambda m: (
+            "only cards shown at a showdown (a real table)"
+            if m == "shown"
+            else "every card (a digital table)"
+        ),
+    )
+    d.selectbox(
+        "First dealer (RULES 3.1)",
+        [LOT, *seats],
+        key="start_dealer",
+        help="The seat the lot at the table chose, or draw the lot here.",
+    )
+    e.number_input("Pots to play (RULES 1.4)", min_value=1, max_value=50, value=8, key="start_pots")
+    with st.container(key="start"):
+        st.button("Start the session", type="primary", width="stretch", on_click=_start)
+
+
+def _move_seat(n: int, step: int) -> None:
+    seats = list(st.session_state.get("start_players") or [])
+    m = n + step
+    if 0 <= m < len(seats):
+        seats[n], seats[m] = seats[m], seats[n]
+        st.session_state["start_players"] = seats
+
+
+def _start() -> None:
+    """The start button: records ``session_started`` and ``dealer_chosen``, or says why not
+    (nothing stored, the link untouched)."""
+    name = str(st.session_state.get("start_session") or "").strip()
+    seats = tuple(str(p).strip() for p in st.session_state.get("start_players") or [])
+    table = str(st.session_state.get("start_table") or "").strip()
+    dealer = st.session_state.get("start_dealer")
+    pots = int(st.session_state.get("start_pots") or 8)
     if not name:
-        st.error("Give the session a name.")
+        flash("error", "Give the session a name.")
         return
     if cache.exists(name):
-        st.error(f"There is already a session called {md(name)}.")
+        flash("error", f"There is already a session called {name}.")
         return
     try:
         events = recorder.start_events(
             name,
             seats,
-            "all" if cards == "all" else "shown",
-            table=table.strip() or None,
-            dealer=lot.strip() or None,
-            rules=Rules(pots=int(pots)) if int(pots) != 8 else None,
+            "all" if st.session_state.get("start_cards") == "all" else "shown",
+            table=table or None,
+            dealer=None if dealer in (None, LOT) else str(dealer),
+            rules=Rules(pots=pots) if pots != 8 else None,
             by=who(),
         )
     except (ValueError, BragError) as err:
-        st.error(f"Refused: {md(err)}")
-        return
-    st.query_params["session"] = name
-    record(name, events, 0)
-
-
-def who() -> str:
-    return str(st.session_state.get("recorded_by") or "organiser")
-
-
-# --- the buttons ----------------------------------------------------------------------------------
-
-_GROUPS = {
-    "table": "The table",
-    "look": "Looks before betting",
-    "turn": "The player to act",
-    "showdown": "Showdown",
-    "after": "After the deal",
-}
-
-
-def action_buttons(rp: Replay, choices: Sequence[Choice]) -> None:
-    """The legal next events as large buttons, grouped. A click records its event after the seq
-    this page showed (so a stale page meets a ConcurrencyConflict, never a wrong append)."""
-    seen = rp.final.seq
-    with st.container(key="recorder"):
-        for group, title in _GROUPS.items():
-            mine = [c for c in choices if c.group == group]
-            if not mine:
-                continue
-            if group == "turn" and rp.final.turn_name:
-                title = f"{rp.final.turn_name} to act"
-            st.markdown(f"**{md(title)}**")
-            simple = [c for c in mine if not c.needs]
-            for row in range(0, len(simple), 3):
-                cols = st.columns(3)
-                for col, c in zip(cols, simple[row : row + 3], strict=False):
-                    col.button(
-                        md(c.label),
-                        key=f"act-{c.key}",
-                        width="stretch",
-                        wrap=True,
-                        type="primary" if group in ("turn", "showdown") else "secondary",
-                        on_click=_clicked,
-                        args=(rp.session, c, seen, {}),
-                    )
-            for c in mine:
-                if c.needs:
-                    _with_input(rp, c)
-
-
-def _clicked(session: str, c: Choice, seen: int, inputs: dict[str, Any]) -> None:
-    given: dict[str, Any] = {}
-    if "cards" in inputs:
-        given["cards"] = _picked(inputs["cards"])
-    if "hands" in inputs:
-        given["hands"] = {p: _picked(k) for p, k in inputs["hands"].items()}
-    if inputs.get("order"):
-        given["order"] = recorder.random_order()
-    try:
-        event = recorder.complete(c, by=who(), **given)
-    except (ValueError, BragError) as err:
         flash("error", f"Refused: {err}")
+        return
+    if append(name, events, 0):
+        st.session_state["recording"] = name
+        st.query_params["session"] = name
+
+
+# --- the pad --------------------------------------------------------------------------------------
+
+
+def status_line(rp: Replay) -> str:
+    """Who acts, how (blind or seen), the pot and the level: the pad's first line."""
+    s = rp.final
+    pot = f"pot {amount_text(s.pot)}"
+    if s.finished:
+        return f"The session is over (RULES 1.4) · {pot}"
+    level = f" · level {s.level}" if s.level is not None else ""
+    if s.turn_name is not None:
+        p = s.players[s.seat(s.turn_name)]
+        how = "seen" if p.seen else "blind"
+        return f"{s.turn_name} to act ({how}) · {pot}{level}"
+    if s.phase.name == "SHOWDOWN":
+        return f"Showdown · {pot}{level}"
+    return f"Between deals · {pot}"
+
+
+def _key(k: Key, cards: list[dict[str, Any]] | None = None, count: int = 0) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "spot": k.spot,
+        "label": k.label,
+        "sub": k.sub,
+        "tone": k.tone,
+        "title": k.title,
+        "enabled": k.choice is not None and k.choice.needs != ("hands",),
+    }
+    if cards is not None:
+        out["cards"] = {"count": count, "pack": cards}
+    return out
+
+
+def _pack(free: Sequence[str]) -> list[dict[str, Any]]:
+    """The 52 cards for the picker, a suit a row (spades, hearts, diamonds, clubs), ace high."""
+    out = []
+    for suit in reversed(SUITS):
+        for c in reversed(FULL_PACK):
+            code = str(c)
+            if code[1] == suit:
+                out.append(
+                    {
+                        "code": code,
+                        "face": pretty_card(code),
+                        "red": suit in "hd",
+                        "free": code in free,
+                    }
+                )
+    return out
+
+
+def pad_data(rp: Replay) -> dict[str, Any]:
+    """What the pad shows for the session as recorded (``rp``), with this device's last message
+    as its note, else the last event as the confirmation."""
+    s = rp.final
+    rows = []
+    for row in recorder.pad_rows(s):
+        out = []
+        for k in row:
+            if k.choice is not None and k.choice.needs == ("cards",):
+                free = recorder.free_cards(s)
+                out.append(_key(k, _pack(free), k.choice.card_count))
+            else:
+                out.append(_key(k))
+        rows.append(out)
+    last = len(rp.events)  # the stream's last seq (a voided's own seq field names its target)
+    kind, text = note_for(rp.session, last)
+    tone = {"warning": "warn", "error": "err"}.get(kind, "")
+    if not text and rp.events:
+        text = f"Last: {rp.labels[-1].text}"
+    bottom = []
+    u = recorder.undo_index(rp.states)
+    undo_title = f"Undo: {rp.labels[u].text}" if u is not None else "Nothing to undo"
+    bottom.append(
+        {
+            "spot": "undo",
+            "label": "↶ Undo",
+            "sub": "",
+            "tone": "undo",
+            "title": undo_title,
+            "enabled": u is not None and not s.finished,
+        }
+    )
+    again = recorder.redo(rp.events)
+    redo_title = "Nothing to redo"
+    if again is not None:  # the voided's own seq field names the event it withdrew
+        target = int(rp.events[-1].seq or 0)
+        redo_title = f"Redo: {rp.labels[target - 1].text}" if target else "Redo"
+    bottom.append(
+        {
+            "spot": "redo",
+            "label": "↷ Redo",
+            "sub": "",
+            "tone": "undo",
+            "title": redo_title,
+            "enabled": again is not None,
+        }
+    )
+    drawn = st.session_state.get("pad_drawn", 0)
+    return {
+        "drawn": f"{last}:{drawn}",
+        "seq": last,
+        "status": status_line(rp),
+        "note": text,
+        "note_tone": tone,
+        "rows": rows,
+        "bottom": bottom,
+    }
+
+
+def show_pad(rp: Replay) -> None:
+    """The pad for the session as recorded; a tap records through :func:`on_tap`."""
+    pad.pad(pad_data(rp), on_tap=_tapped, args=(rp.session,))
+    for c in recorder.choices(rp.final):
+        if c.needs == ("hands",):
+            _hands_picker(rp, c)
+
+
+def _tapped(session: str) -> None:
+    on_tap(session, dict(st.session_state["pad"].tap or {}))
+
+
+def on_tap(session: str, tap: dict[str, Any]) -> None:
+    """A tap on the pad (``{"spot", "seq", "t", "cards"}``, see :func:`dashboard.pad.pad`):
+    drops a second tap on the same spot within
+    :data:`~dashboard.pad.SAME_SPOT_MS`, meets a tap made on an older drawing than the store's
+    last seq with the conflict message (nothing recorded), else records the key's event, or the
+    undo (``voided``) or the redo (the withdrawn event again)."""
+    st.session_state["pad_drawn"] = st.session_state.get("pad_drawn", 0) + 1
+    spot, seq, t = str(tap.get("spot")), int(tap.get("seq", -1)), float(tap.get("t", 0))
+    last = st.session_state.get("last_tap")
+    st.session_state["last_tap"] = (spot, t)
+    if last and last[0] == spot and 0 <= t - last[1] < pad.SAME_SPOT_MS:  # the browser's ms
+        return
+    events = cache.events(session)
+    if seq != len(events):
+        conflict(session)
+        return
+    state = Replay.of(events, recorded=True).final
+    if spot == "undo":
+        event = recorder.undo(state, by=who())
+        if event is not None:
+            append(session, [event], seq)
+        return
+    if spot == "redo":
+        again = recorder.redo(events, by=who())
+        if again is not None:
+            append(session, [again], seq, again=True)
+        return
+    try:
+        event = recorder.tapped_event(state, spot, cards=list(tap.get("cards") or []), by=who())
+    except (ValueError, BragError) as err:
+        flash("error", f"Refused: {err}", session)
+        return
+    append(session, [event], seq)
+
+
+def _hands_picker(rp: Replay, c: Choice) -> None:
+    """A deal whose cards are recorded but not tracked (RULES 3.3): each player's three cards."""
+    state = rp.final
+    with st.container(border=True):
+        st.markdown("**Deal**: pick each player's three cards")
+        keys: dict[str, str] = {}
+        used: set[str] = set()
+        ready = True
+        for player in recorder.dealt_cards_needed(state):
+            free = [x for x in recorder.free_cards(state) if x not in used]
+            keys[player] = f"hand-{c.key}-{player}"
+            got = card_picker(keys[player], free, 3, label=player)
+            used.update(got)
+            ready = ready and len(got) == 3
+        st.button(
+            "Record the deal",
+            key=f"act-{c.key}",
+            type="primary",
+            disabled=not ready,
+            width="stretch",
+            on_click=_record_hands,
+            args=(rp.session, c, len(rp.events), keys),
+        )
+
+
+def _record_hands(session: str, c: Choice, seen: int, keys: dict[str, str]) -> None:
+    try:
+        event = recorder.complete(c, hands={p: _picked(k) for p, k in keys.items()}, by=who())
+    except (ValueError, BragError) as err:
+        flash("error", f"Refused: {err}", session)
         return
     append(session, [event], seen)
 
@@ -258,83 +536,20 @@ def _picked(key: str) -> list[str]:
     return out
 
 
-def _with_input(rp: Replay, c: Choice) -> None:
-    state = rp.final
-    seen = state.seq
-    if c.needs == ("order",):
-        a, b = st.columns(2)
-        a.button(
-            "Shuffle the pack",
-            key=f"act-{c.key}",
-            type="primary",
-            width="stretch",
-            on_click=_clicked,
-            args=(rp.session, c, seen, {}),
-        )
-        if state.cards_mode == "all":
-            b.button(
-                "Shuffle here and record the order",
-                key=f"act-{c.key}-order",
-                width="stretch",
-                help="The app shuffles; the engine then deals from the pack it tracks (RULES 3.3).",
-                on_click=_clicked,
-                args=(rp.session, c, seen, {"order": True}),
-            )
-        return
-    if c.needs == ("cards",):
-        with st.container(border=True):
-            count = c.card_count
-            what = "the card turned" if count == 1 else "the three cards shown"
-            st.markdown(f"**{md(c.label)}**: pick {what}")
-            key = f"cards-{c.key}"
-            picked = card_picker(key, recorder.free_cards(state), count)
-            shown = f" ({' '.join(pretty_card(x) for x in picked)})" if picked else ""
-            st.button(
-                f"Record: {md(c.label)}{shown}",
-                key=f"act-{c.key}",
-                type="primary",
-                disabled=len(picked) != count,
-                width="stretch",
-                on_click=_clicked,
-                args=(rp.session, c, seen, {"cards": key}),
-            )
-        return
-    if c.needs == ("hands",):
-        with st.container(border=True):
-            st.markdown("**Deal**: pick each player's three cards")
-            keys: dict[str, str] = {}
-            used: set[str] = set()
-            ready = True
-            for player in recorder.dealt_cards_needed(state):
-                free = [x for x in recorder.free_cards(state) if x not in used]
-                keys[player] = f"hand-{c.key}-{player}"
-                got = card_picker(keys[player], free, 3, label=player)
-                used.update(got)
-                ready = ready and len(got) == 3
-            st.button(
-                "Record the deal",
-                key=f"act-{c.key}",
-                type="primary",
-                disabled=not ready,
-                width="stretch",
-                on_click=_clicked,
-                args=(rp.session, c, seen, {"hands": keys}),
-            )
-
-
 def card_picker(key: str, free: Sequence[str], count: int, label: str | None = None) -> list[str]:
-    """Cards picked one tap each, a row per suit (tablet-friendly); at most ``count``."""
+    """Cards picked one tap each, a row per suit, in the suit's colour; at most ``count``."""
     if label:
         st.caption(md(label))
     picked: list[str] = []
     for suit in reversed(SUITS):  # spades, hearts, diamonds, clubs
         options = [str(c) for c in reversed(FULL_PACK) if str(c)[1] == suit and str(c) in free]
+        colour = "red" if suit in "hd" else "gray"
         got = st.pills(
             f"{md(label or '')} {suit}",
             options,
             selection_mode="multi",
             key=f"{key}-{suit}",
-            format_func=pretty_card,
+            format_func=lambda c, colour=colour: f":{colour}[{pretty_card(c)}]",
             label_visibility="collapsed",
         )
         picked.extend(got or [])
@@ -343,20 +558,33 @@ def card_picker(key: str, free: Sequence[str], count: int, label: str | None = N
     return picked
 
 
-def undo_button(rp: Replay) -> None:
-    """The undo of the latest recorded action: records a ``voided`` event (FORMAT.md)."""
-    k = recorder.undo_index(rp.states)
-    if k is None:
-        return
-    what = sentence(rp.before(k), rp.events[k], rp.states[k])
-    event = recorder.undo(rp.final, by=who())
-    with st.container(key="undo"):
-        st.button(
-            f"Undo: {md(what)}",
-            key=f"undo-{rp.final.seq}",
-            icon=":material/undo:",
-            width="stretch",
-            help="Records a correction (voided): the log keeps both events, the replay skips them.",
-            on_click=_append,
-            args=(rp.session, [event], rp.final.seq),
+# --- join and lock --------------------------------------------------------------------------------
+
+
+def join_and_lock() -> None:
+    """The QR code of this page's address for a second device, and "Lock this device"."""
+    url = join_url()
+    if url:
+        from dashboard import qr
+
+        st.html(qr.svg(url))
+        st.caption(
+            f"A second device joins at {md(url)} (scan the code), then unlocks with the secret."
         )
+    st.button("Lock this device", icon=":material/lock:", key="lock", on_click=lock)
+
+
+def join_url() -> str | None:
+    """The address a second device opens: ``$BRAG_LAN_URL`` (set by ``brag dashboard --lan``)
+    when this page was opened on the server's own machine, else this page's own address."""
+    import os
+
+    try:
+        url = st.context.url
+    except Exception:  # no browser behind the run
+        url = None
+    here = url if isinstance(url, str) else ""
+    lan = os.environ.get("BRAG_LAN_URL")
+    if lan and (not here or "//localhost" in here or "//127." in here or "//[::1]" in here):
+        return lan.rstrip("/") + "/record"
+    return here.split("?")[0] or None

@@ -162,8 +162,7 @@ def sentence(before: State, event: AnyEvent, after: State) -> str:
             return f"{event.player} keeps {what} face down for the next deal"
         case Voided():
             return (
-                f"Correction: the event at seq {event.seq} is withdrawn; "
-                "the table goes back to before it"
+                "Undone: the latest recorded action is withdrawn; the table goes back to before it"
             )
         case PotWon():
             if event.showdown:
@@ -204,7 +203,7 @@ class StepLabel:
     number whether the log is shown as recorded or as corrected. ``withdrawn``: a later
     ``voided`` took this event back; ``correction``: this event is a ``voided``, and ``step`` is
     the first step it withdrew. ``text`` is the sentence (a correction names the step it
-    withdrew and that step's sentence, never a seq)."""
+    withdrew and that step's sentence, then the derived steps withdrawn with it, never a seq)."""
 
     deal: int
     step: int
@@ -247,11 +246,12 @@ def numbered(events: Sequence[AnyEvent], states: Sequence[State]) -> list[StepLa
                 if first[2] > 1
                 else "the table goes back to before that step"
             )
+            also = "".join(f", with step {g[2]} ({g[3]})" for g in reversed(gone[:-1]))
             out.append(
                 StepLabel(
                     first[1],
                     first[2],
-                    f"Correction: step {first[2]} ({first[3]}) is withdrawn; {back}",
+                    f"Correction: step {first[2]} ({first[3]}) is withdrawn{also}; {back}",
                     correction=True,
                 )
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -159,22 +160,10 @@ def unlocked(monkeypatch: pytest.MonkeyPatch) -> AppTest:
     return at
 
 
-def act(at: AppTest) -> list[Any]:
-    return [b for b in at.button if b.key and b.key.startswith("act-")]
-
-
-def click(at: AppTest, label: str) -> AppTest:
-    b = next((b for b in act(at) if b.label == label), None)
-    assert b is not None, (label, [b.label for b in act(at)])
-    b.click().run()
-    assert not at.exception
-    return at
-
-
 def test_without_the_secret_nothing_can_be_recorded(store_url: str) -> None:
     at = page("record")
     assert "Read-only" in at.warning[0].value
-    assert act(at) == [] and not at.text_area
+    assert not at.text_input and not at.button
 
 
 def test_with_the_secret_set_but_not_given_nothing_can_be_recorded(
@@ -185,66 +174,122 @@ def test_with_the_secret_set_but_not_given_nothing_can_be_recorded(
     at.text_input(key="secret_input").input("guess")
     at.button[0].click().run()
     assert "not the organiser secret" in at.error[0].value
-    assert act(at) == [] and not at.text_area
+    assert [t.key for t in at.text_input] == ["secret_input"]
 
 
-def start(at: AppTest, name: str = "friday", seats: str = "Ann\nBob\nCal") -> AppTest:
+def start(
+    at: AppTest, name: str = "friday", seats: tuple[str, ...] = ("Ann", "Bob", "Cal")
+) -> AppTest:
+    """The start form filled in and sent: the last seat deals first."""
     at.text_input(key="start_session").input(name)
-    at.text_input(key="start_table").input("Oak")
-    at.text_area(key="start_seats").input(seats)
-    at.text_input(key="start_dealer").input("Cal")
+    at.session_state["start_table"] = "Top table"  # a table already in the store
+    # new names, as typed (not among the options)
+    at.session_state["start_players"] = list(seats)
+    at.run()
+    if len(seats) > 1:
+        at.selectbox(key="start_dealer").set_value(seats[-1])
     next(b for b in at.button if b.label == "Start the session").click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
 
-def test_recording_appends_exactly_the_events_clicked(
+def _tap_page(session, taps):  # type: ignore[no-untyped-def]  # run as a script: no annotations
+    """Taps on the Record page's pad, one after the other, as its component sends them."""
+    import streamlit as st
+
+    from dashboard import cache, ui_record
+
+    for n, tap in enumerate(taps):
+        seq = cache.last_seq(session) if tap.get("seq") is None else tap["seq"]
+        ui_record.on_tap(session, {"t": 1000.0 * n, **tap, "seq": seq})
+    kind, text, _, _ = st.session_state.get("flash", ("", "", None, None))
+    st.text(f"{kind}|{text}")
+
+
+def tap(session: str, *spots: str | dict[str, Any]) -> tuple[str, str]:
+    """Taps ``spots`` (a spot, or a whole tap) in one browser session; the last message."""
+    taps = [{"spot": s} if isinstance(s, str) else s for s in spots]
+    at = AppTest.from_function(_tap_page, args=(session, taps), default_timeout=60).run()
+    assert not at.exception, [e.value for e in at.exception]
+    kind, text = str(at.text[0].value).split("|", 1)
+    return kind, text
+
+
+def types(url: str, session: str) -> list[str]:
+    with open_store(url) as store:
+        return [e.type for e in store.events(session)]
+
+
+def test_recording_appends_exactly_the_events_tapped(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     at = start(unlocked(monkeypatch))
     assert at.query_params["session"] == "friday"
-    click(at, "Shuffle the pack")
-    click(at, "Deal")
-    click(at, "Bob looks")
-    click(at, "Ann bets level 2: pays 1, blind")  # Ann sits left of the dealer, Cal
-    assert "Recorded: Ann bets level 2" in at.success[0].value
+    assert at.session_state["recording"] == "friday"
+    tap("friday", "table", "table", "peek-1")
+    kind, text = tap("friday", "bet-0")  # Ann sits left of the dealer, Cal
+    assert kind == "success"
+    assert text == "Recorded: Ann bets level 1: pays ½, half the level, being blind"
+    assert types(store_url, "friday") == [
+        "session_started",
+        "dealer_chosen",
+        "shuffled",
+        "dealt",
+        "looked",
+        "bet",
+    ]
     with open_store(store_url) as store:
-        types = [e.type for e in store.events("friday")]
-        assert types == ["session_started", "dealer_chosen", "shuffled", "dealt", "looked", "bet"]
-        assert store.events("friday")[-1].by == "organiser"
+        events = store.events("friday")
+        assert events[-1].by == "organiser" and events[0].table == "Top table"  # type: ignore[union-attr]
         # Each event is timed as recorded (FORMAT.md at), with the device's UTC offset.
-        times = [e.at for e in store.events("friday")]
+        times = [e.at for e in events]
         assert all(t is not None and t.utcoffset() is not None for t in times), times
         assert times == sorted(times)  # type: ignore[type-var]
-    undo = next(b for b in at.button if b.key and b.key.startswith("undo-"))
-    assert undo.label == "Undo: Ann bets level 2: pays 1, half the level, being blind"
-    undo.click().run()
+    kind, text = tap("friday", "undo")
+    assert text == (
+        "Correction: step 3 (Ann bets level 1: pays ½, half the level, being blind) is "
+        "withdrawn; the table goes back to step 2"
+    )
     with open_store(store_url) as store:
         last = store.events("friday")[-1]
         assert last.type == "voided" and last.seq == 6  # type: ignore[union-attr]
         assert store.state("friday").pot == 3
-    assert "Ann bets level 2: pays 1, blind" in [b.label for b in act(at)]  # Ann to act again
+    kind, text = tap("friday", "redo")
+    assert text == "Recorded again: Ann bets level 1: pays ½, half the level, being blind"
+    with open_store(store_url) as store:
+        events = store.events("friday")
+        assert [e.type for e in events[-3:]] == ["bet", "voided", "bet"]
+        strip = {"id", "seq", "at"}
+        assert events[-1].model_dump(exclude=strip) == events[-3].model_dump(exclude=strip)
+        assert store.state("friday").pot == Fraction(7, 2)
+
+
+def test_a_double_tap_records_one_event(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    start(unlocked(monkeypatch), "double")
+    tap("double", "table", "table")
+    n = len(types(store_url, "double"))
+    # the second tap, 150 ms after the first, lands on the pad drawn after the first
+    tap("double", {"spot": "bet-0", "t": 5000.0}, {"spot": "bet-0", "t": 5150.0})
+    assert types(store_url, "double")[n:] == ["bet"]
+    # the same tap sent again (lost in a rerun) is taken once
+    tap("double", {"spot": "fold", "t": 9000.0}, {"spot": "fold", "t": 9000.0})
+    assert types(store_url, "double")[n:] == ["bet", "folded"]
 
 
 def test_a_showdown_at_a_real_table_takes_the_cards_picked(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    at = start(unlocked(monkeypatch), "duel")
-    for label in ("Shuffle the pack", "Deal", "Ann looks", "Bob looks", "Cal looks"):
-        click(at, label)
-    click(at, "Ann bets level 1: pays 1")
-    click(at, "Bob folds")
-    click(at, "Cal sees Ann: pays 2, twice the level")
-    key = next(p.key for p in at.pills if p.key and p.key.startswith("cards-"))
-    base = key[: -len("-s")]
-    at.pills(key=f"{base}-s").set_value(["As", "Ks"]).run()
-    at.pills(key=f"{base}-h").set_value(["Qh"]).run()
-    record = next(b for b in act(at) if b.label.startswith("Record: Ann shows"))
-    record.click().run()
-    assert not at.exception
+    start(unlocked(monkeypatch), "duel")
+    tap("duel", "table", "table", "look", "peek-1", "peek-2")  # Ann, to act, and the others look
+    tap("duel", "bet-0", "fold", "see")  # Ann bets 1, Bob folds, Cal sees Ann
+    kind, text = tap("duel", {"spot": "show", "cards": ["As", "Ks", "Qh"]})
+    assert kind == "success" and text.startswith("Recorded: Ann shows A♠ K♠ Q♥")
     with open_store(store_url) as store:
         shown = store.events("duel")[-1]
         assert shown.type == "shown" and shown.cards == ("As", "Ks", "Qh")  # type: ignore[union-attr]
+    kind, text = tap("duel", {"spot": "show", "cards": ["As", "2d", "3c"]})  # A♠ is Ann's
+    assert kind == "error" and text.startswith("Refused: RULES")
+    assert types(store_url, "duel")[-1] == "shown"
 
 
 def test_another_device_recording_first_is_a_conflict(
@@ -252,21 +297,20 @@ def test_another_device_recording_first_is_a_conflict(
 ) -> None:
     from events.model import Shuffled
 
-    at = start(unlocked(monkeypatch), "race")
+    start(unlocked(monkeypatch), "race")
     with open_store(store_url) as store:
         store.append("race", [Shuffled()], 2)  # the other tablet shuffles first
-    click(at, "Shuffle the pack")  # this page still showed the unshuffled pack
-    assert "Another device recorded first" in at.warning[0].value
-    with open_store(store_url) as store:
-        assert [e.type for e in store.events("race")].count("shuffled") == 1
-    assert [b.label for b in act(at)] == ["Deal"]  # reloaded: the session as it now stands
+    kind, text = tap("race", {"spot": "table", "seq": 2})  # this pad still showed seq 2
+    assert kind == "warning" and text.startswith("Another device recorded first")
+    assert types(store_url, "race").count("shuffled") == 1
 
 
 def test_a_refusal_is_shown_in_the_rules_words(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    at = start(unlocked(monkeypatch), "alone", seats="Cal")
+    at = start(unlocked(monkeypatch), "alone", seats=("Cal",))
     assert "Refused: RULES 1.3: a session seats 2 to 10 players, not 1" in at.error[0].value
+    assert "session" not in at.query_params  # the link is as it was
     with open_store(store_url) as store:
         assert not store.has("alone")
     start(at, "twice")
@@ -274,7 +318,19 @@ def test_a_refusal_is_shown_in_the_rules_words(
     assert "already a session called twice" in again.error[0].value
 
 
-# --- explore ------------------------------------------------------------------------------------
+def test_the_device_stays_unlocked_and_remembers_its_session(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = start(unlocked(monkeypatch), "kept")
+    at.text_input(key="recorded_by").input("Zoe").run()
+    at.switch_page("screens/sessions.py").run()
+    at.query_params.clear()
+    at.switch_page("screens/record.py").run()
+    assert not at.exception
+    assert at.selectbox(key="record_session").value == "kept"
+    assert at.text_input(key="recorded_by").value == "Zoe"
+    next(b for b in at.button if b.label == "Lock this device").click().run()
+    assert [t.key for t in at.text_input] == ["secret_input"]
 
 
 def test_explore_runs_a_select_and_refuses_a_write(store_url: str) -> None:
@@ -318,10 +374,11 @@ def test_a_digital_table_records_every_card(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     at = unlocked(monkeypatch)
-    at.radio[0].set_value("all")
+    at.radio(key="start_cards").set_value("all")
     at = start(at, "digital")
-    click(at, "Shuffle the pack")  # the order is not recorded: the deal lists every hand
-    deal = next(b for b in act(at) if b.label == "Record the deal")
+    tap("digital", "table")  # the order is not recorded: the deal lists every hand
+    at.run()
+    deal = next(b for b in at.button if b.label == "Record the deal")
     assert deal.disabled
     hands = {"Ann": ["As", "Ks", "Qs"], "Bob": ["2h", "3h", "4h"], "Cal": ["9d", "9c", "9s"]}
     for player, cards in hands.items():
@@ -332,7 +389,8 @@ def test_a_digital_table_records_every_card(
             mine = [c for c in cards if c[1] == suit]
             if mine:
                 at.pills(key=f"{base}-{suit}").set_value(mine).run()
-    click(at, "Record the deal")
+    next(b for b in at.button if b.label == "Record the deal").click().run()
+    assert not at.exception
     with open_store(store_url) as store:
         dealt = store.events("digital")[-1]
         assert dealt.type == "dealt"
@@ -344,10 +402,9 @@ def test_a_digital_table_can_let_the_app_shuffle(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     at = unlocked(monkeypatch)
-    at.radio[0].set_value("all")
-    at = start(at, "dealt-by-app")
-    click(at, "Shuffle here and record the order")
-    click(at, "Deal")  # the engine deals from the pack it tracks (RULES 3.3)
+    at.radio(key="start_cards").set_value("all")
+    start(at, "dealt-by-app")
+    tap("dealt-by-app", "table-2", "table")  # the engine deals from the pack it tracks
     with open_store(store_url) as store:
         shuffled, dealt = store.events("dealt-by-app")[-2:]
         assert len(shuffled.order) == 52  # type: ignore[union-attr]

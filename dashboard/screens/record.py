@@ -1,41 +1,39 @@
-"""Record (organiser): start a session, then record the legal next actions at the table."""
+"""Record (organiser): start a session, then record it at the table with the pad, on a phone or a
+tablet; other devices on the same session follow it live."""
 
 import streamlit as st
 
-from dashboard import cache, recorder, ui, ui_record
+from dashboard import cache, live, ui, ui_record
 from dashboard.view import Replay
 
 st.title("Record")
-st.markdown(ui_record.BIG_BUTTONS, unsafe_allow_html=True)
+st.markdown(ui_record.PAGE_CSS, unsafe_allow_html=True)
 
 if not ui_record.organiser_unlocked():
     st.stop()
 
-ui_record.show_flash()
-st.text_input("Recorded by", key="recorded_by", placeholder="organiser")
-
 NEW = "Start a new session"
 open_ids = cache.session_ids(cache.PICKER_LIMIT, keep=ui.param("session"), unfinished=True)
-session = ui.session_picker(
-    [NEW, *open_ids], label="Session to record", key="record_session", default=NEW
-)
+with st.expander("This device: session, who records, lock, join", expanded=False):
+    session = ui_record.device_settings(open_ids, NEW)
+    ui_record.join_and_lock()
 
 if session == NEW:
-    ui_record.start_form()
+    ui_record.show_flash()
+    infos = cache.sessions()
+    ui_record.start_form(
+        sorted({p for i in infos for p in i.players}), sorted({i.table for i in infos if i.table})
+    )
     st.stop()
 
+seen = cache.last_seq(session)
 rp = Replay.of(cache.events(session), recorded=True)
-state = rp.final
-ui.session_heading(rp)
-left, right = st.columns([3, 2])
-with left:
+pad_side, table_side = st.columns([5, 4])
+with pad_side:
+    ui_record.show_pad(rp)
+with table_side:
     ui.table_picture(rp.view(rp.last_position()))
-with right:
-    st.markdown("**Latest events**")
-    ui.recent_events(rp)
+    ui.session_heading(rp)
+    ui.recent_events(rp, count=10)
 
-if state.finished:
-    st.success("The session is over (RULES 1.4): nothing more can be recorded.")
-
-ui_record.action_buttons(rp, recorder.choices(state))
-ui_record.undo_button(rp)
+live.follow(session, seen)

@@ -1,0 +1,118 @@
+"""The Record page's logic without Streamlit (``dashboard.recorder``): the pad offers every legal
+next event exactly once, at places that do not move between taps; a tap records the key's event;
+the device token is signed, expires, and dies with the secret; redo records the withdrawn event
+again; an undo names what it withdrew (derived events too) by step and sentence, never by seq."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from store_helpers import advance, choose, start
+
+from dashboard import recorder
+from dashboard.view import Replay
+from engine.state import Phase, initial_state
+from events.model import Bet, Dealt, Folded, Looked, Shuffled, Voided
+
+
+def _keys(state):  # type: ignore[no-untyped-def]
+    return [k for row in recorder.pad_rows(state) for k in row]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_pad_offers_each_legal_event_once_at_its_place(seed: int) -> None:
+    rng = random.Random(seed)
+    state, _ = advance(initial_state(), start(f"s{seed}", rng, cards="shown"))
+    places: set[tuple[str, ...]] = set()
+    for _ in range(400):
+        keys = _keys(state)
+        offered = sorted(k.choice.key for k in keys if k.choice is not None and k.spot != "table-2")
+        assert offered == sorted(c.key for c in recorder.choices(state))
+        spots = [k.spot for k in keys]
+        assert len(spots) == len(set(spots))
+        for k in keys:
+            if k.choice is None:
+                continue
+            kind = k.choice.action.kind
+            assert k.spot == "fold" if kind == "folded" else k.spot != "fold"
+            assert k.spot == "see" if kind == "saw" else k.spot != "see"
+            if kind == "bet":
+                assert k.spot.startswith("bet-") and k.tone == "bet"
+        bets = [
+            int(k.choice.action.event.level) for k in keys if k.choice and k.spot.startswith("bet-")
+        ]  # type: ignore[union-attr]
+        assert bets == sorted(bets)  # low to high
+        if state.phase is Phase.BETTING:  # retained hands add keys after these ("other-k")
+            places.add(tuple(s for s in spots if not s.startswith("other-")))
+        e = choose(state, rng)
+        if e is None:
+            break
+        state, _ = advance(state, e)
+    # while betting, with the rules as they stand, the keys never move: one layout
+    assert len(places) == 1, places
+
+
+def test_a_tap_records_the_keys_event() -> None:
+    events = recorder.start_events("t", ("Ann", "Bob", "Cal"), "shown", dealer="Cal")
+    events += [Shuffled(), Dealt()]
+    state = Replay.of(events, recorded=True).final
+    assert recorder.tapped_event(state, "bet-1", by="Zoe") == Bet(player="Ann", level=2, by="Zoe")
+    assert recorder.tapped_event(state, "peek-1") == Looked(player="Bob")
+    with pytest.raises(recorder.TapRefused, match="'see'"):
+        recorder.tapped_event(state, "see")  # nobody to see yet: the key is disabled
+    with pytest.raises(recorder.TapRefused):
+        recorder.tapped_event(state, "peek-0")  # Ann's own look is at "look"
+
+
+def test_the_device_token_is_signed_expires_and_dies_with_the_secret() -> None:
+    now = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
+    token = recorder.device_token("sesame", now)
+    expiry, sig = token.split(".")
+    assert int(expiry) == int((now + timedelta(hours=12)).timestamp())
+    assert "sesame" not in token and len(sig) == 64
+    assert recorder.token_valid("sesame", token, now + timedelta(hours=11, minutes=59))
+    assert not recorder.token_valid("sesame", token, now + timedelta(hours=12))  # expired
+    assert not recorder.token_valid("another secret", token, now)  # the secret changed
+    forged = f"{int(expiry) + 3600}.{sig}"  # a longer life under the same signature
+    assert not recorder.token_valid("sesame", forged, now)
+    for bad in (None, "", "x", "1.2.3", f"{expiry}.", f"abc.{sig}"):
+        assert not recorder.token_valid("sesame", bad, now)
+    assert not recorder.token_valid(None, token, now)
+
+
+def test_redo_records_the_withdrawn_event_again() -> None:
+    recorded = recorder.start_events("r", ("Ann", "Bob"), "shown", dealer="Bob")
+    recorded += [Shuffled(), Dealt(), Bet(player="Ann", level=2, by="Zoe")]
+    stream = [e.model_copy(update={"seq": n}) for n, e in enumerate(recorded, start=1)]
+    assert recorder.redo(stream) is None  # nothing undone
+    stream.append(Voided(seq=5))
+    assert recorder.redo(stream, by="Max") == Bet(player="Ann", level=2, by="Max")
+    assert recorder.redo(stream) == Bet(player="Ann", level=2)
+
+
+def test_an_undo_names_the_steps_it_withdrew_derived_ones_included() -> None:
+    recorded = recorder.start_events("u", ("Ann", "Bob"), "shown", dealer="Bob")
+    recorded += [Shuffled(), Dealt(), Looked(player="Bob"), Folded(player="Ann")]
+    stream = list(record_all(recorded))  # the fold wins Bob the pot: a derived pot_won
+    assert [e.type for e in stream[-2:]] == ["folded", "pot_won"]
+    stream.append(Voided(seq=6))
+    rp = Replay.of(stream, recorded=True)
+    assert [lab.withdrawn for lab in rp.labels[-3:]] == [True, True, False]
+    said = rp.labels[-1].text
+    assert said == (
+        "Correction: step 3 (Ann folds, leaving 1 in the pot) is withdrawn, with step 4 (Bob "
+        "wins the pot of 2 uncontested, without showing); the table goes back to step 2"
+    )
+    assert "seq" not in said
+
+
+def record_all(recorded):  # type: ignore[no-untyped-def]
+    """The stream as the store keeps it: each recorded event followed by its derived ones, every
+    event with its seq."""
+    state, out = initial_state(), []
+    for e in recorded:
+        state, new = advance(state, e)
+        out += new
+    return [e.model_copy(update={"seq": n}) for n, e in enumerate(out, start=1)]

@@ -7,7 +7,8 @@ Playwright, on a phone's screen of 390×844:
   the device unlocked and on its session; undo then redo gives back the stream (the export is the
   original plus the ``voided`` and the event recorded again);
 - two browser contexts on one session, on SQLite and on PostgreSQL: what A records shows in B
-  (the Session page, the Record page) within 2 s; B stepping a replay stays on its step.
+  (the Session page, the Record page, the Replay's "new events" mark) within 2 s; B stepping a
+  replay stays on its step.
 
 It skips, saying why, where Chromium or Playwright is missing.
 """
@@ -262,13 +263,19 @@ def _live(url: str, db: str, session: str) -> None:
             t = time.monotonic()
             expect(b.locator(NOTE)).to_contain_text("Ann bets level 1", timeout=2_000)
             assert time.monotonic() - t < 2.0
-            # B steps a replay of the session; A records; B stays on its step
-            b.goto(f"{url}/replay?session={session}&deal=1&step=2")
-            expect(b.get_by_text("Step 2 of")).to_be_visible(timeout=20_000)
+            # B steps a replay of the session; A records; B stays on its step, with a mark
+            b.goto(f"{url}/replay?session={session}&deal=1&step=1")
+            b.wait_for_selector(".rp[data-ready]", timeout=30_000)
+            b.locator(".rp-controls button[aria-label=Next]").click()
+            b.wait_for_function("document.querySelector('.rp')?.dataset.step === '2'")
             pad.tap("fold")
+            t = time.monotonic()
             expect(a.locator(NOTE)).to_contain_text("Bob folds")
-            b.wait_for_timeout(2_500)
-            expect(b.get_by_text("Step 2 of")).to_be_visible()
+            mark = b.locator(".rp-fresh")
+            expect(mark).to_be_visible(timeout=2_000)
+            assert time.monotonic() - t < 2.0
+            assert "new event" in mark.inner_text()
+            assert b.locator(".rp").get_attribute("data-step") == "2"
             assert "step=2" in b.url
         finally:
             browser.close()

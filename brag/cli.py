@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from brag.console import shown
 from events.errors import BragError
 
 COMMAND_MODULES = ("cmd_verify", "cmd_store", "cmd_sim", "cmd_analytics", "cmd_app")
@@ -63,10 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except BragError as err:
-        print(f"brag: {err}", file=sys.stderr)
+        print(f"brag: {shown(err)}", file=sys.stderr)
         return 1
     except OSError as err:
-        print(f"brag: {err.strerror or err}: {err.filename or ''}".rstrip(": "), file=sys.stderr)
+        text = f"brag: {err.strerror or err}: {err.filename or ''}".rstrip(": ")
+        print(shown(text), file=sys.stderr)
         return 2
 
 

@@ -226,10 +226,10 @@ def _cell(key: str, row: dict[str, Any]) -> str:
 
 def _wide_console() -> Any:
     """A rich console; wide when the output is a file or a pipe (rich would assume 80 columns)."""
-    from rich.console import Console
+    from brag.console import console
 
     width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS") or 200)
-    return Console(width=width)
+    return console(width=width)
 
 
 _ROW_KEYS: dict[str, list[str]] = {"leaderboard": ["session", "player"]}

@@ -87,7 +87,6 @@ def _sessions(args: argparse.Namespace) -> tuple[Iterator[list[AnyEvent]], int]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -96,9 +95,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         TimeRemainingColumn,
     )
 
+    from brag.console import SafeConsole
+
     sessions, total = _sessions(args)
     sink = _FileSink(Path(args.out)) if args.out else _StoreSink(args.db)
-    console = Console(stderr=True)
+    console = SafeConsole(stderr=True)
     progress = Progress(
         TextColumn("simulating"),
         BarColumn(),

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from brag.console import shown
 from engine.narrate import StepLabel, numbered, pretty_cards, sentence
 from engine.state import Phase, PlayerState, State, card_texts
 from events.amounts import amount_text
@@ -85,7 +86,14 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "again is a fixed point.",
     )
     p.add_argument("session", nargs="?", help="the session id (see brag sessions)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE instead of stdout: a regular file is replaced atomically (a symlink "
+        "is written through); a device or FIFO (e.g. /dev/stdout) is written as a stream; a "
+        "folder is refused",
+    )
     p.add_argument(
         "--parquet",
         metavar="DIR",
@@ -146,7 +154,10 @@ def one_line_errors(fn: Callable[[argparse.Namespace], int]) -> Callable[[argpar
             if os.environ.get("BRAG_DEBUG"):
                 raise
             msg = str(err).strip().splitlines()[0] if str(err).strip() else ""
-            print(f"brag: {type(err).__name__}: {msg} (BRAG_DEBUG=1 shows more)", file=sys.stderr)
+            print(
+                f"brag: {type(err).__name__}: {shown(msg)} (BRAG_DEBUG=1 shows more)",
+                file=sys.stderr,
+            )
             return 1
 
     return run
@@ -178,12 +189,13 @@ def _open(args: argparse.Namespace, *, create: bool = False) -> EventStore:
 
 
 def _console(*, stderr: bool = False) -> Any:
-    """A rich console; wide when the output is not a terminal (a file, a pipe)."""
-    from rich.console import Console
+    """A rich console showing text from the store inert (:mod:`brag.console`); wide when the
+    output is not a terminal (a file, a pipe)."""
+    from brag.console import console
 
     stream = sys.stderr if stderr else sys.stdout
     width = None if stream.isatty() else int(os.environ.get("COLUMNS") or 160)
-    return Console(stderr=stderr, width=width, highlight=False, soft_wrap=False)
+    return console(stderr=stderr, width=width, soft_wrap=False)
 
 
 # --- import ---------------------------------------------------------------------------------------
@@ -254,17 +266,32 @@ def cmd_import(args: argparse.Namespace) -> int:
                 raise
             except StoreError as e:
                 refused += 1
-                progress.console.print(Text(f"{path}: refused: {e}", style="red"), soft_wrap=True)
+                progress.console.print(
+                    Text(shown(f"{path}: refused: {e}"), style="red"), soft_wrap=True
+                )
             except BragError as e:
                 refused += 1
                 progress.console.print(
-                    Text(f"{path}: invalid, nothing stored: {e}", style="red"), soft_wrap=True
+                    Text(shown(f"{path}: invalid, nothing stored: {e}"), style="red"),
+                    soft_wrap=True,
                 )
             except (OSError, UnicodeDecodeError) as e:
                 refused += 1
                 why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
                 progress.console.print(
-                    Text(f"{path}: cannot read: {why}", style="red"), soft_wrap=True
+                    Text(shown(f"{path}: cannot read: {why}"), style="red"), soft_wrap=True
+                )
+            except Exception as e:  # a failure of ours: this file is refused, the next tried
+                if os.environ.get("BRAG_DEBUG"):
+                    raise
+                refused += 1
+                text = str(e).strip().splitlines()
+                why = f"{type(e).__name__}: {text[0] if text else ''}"
+                progress.console.print(
+                    Text(
+                        shown(f"{path}: not imported ({why}; BRAG_DEBUG=1 shows more)"), style="red"
+                    ),
+                    soft_wrap=True,
                 )
             else:
                 if r.stored:
@@ -304,22 +331,54 @@ def cmd_export(args: argparse.Namespace) -> int:
         lines = list(store.export_lines(args.session))
     text = "".join(line + "\n" for line in lines)
     if args.output:
-        target = Path(args.output)
-        if not target.parent.is_dir():
-            raise SystemExit(f"brag export: no folder {str(target.parent)!r} for {args.output}")
-        tmp = target.with_name(target.name + ".tmp")  # a reader never sees half a log
-        try:
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, target)
-        except OSError as err:
-            tmp.unlink(missing_ok=True)
-            why = err.strerror or str(err)
-            raise SystemExit(f"brag export: cannot write {args.output}: {why}") from None
-        print(f"{args.output}: session {args.session}: {len(lines)} events", file=sys.stderr)
+        _write_output(args.output, text)
+        print(shown(f"{args.output}: session {args.session}: {len(lines)} events"), file=sys.stderr)
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
     return 0
+
+
+def _write_output(name: str, text: str) -> None:
+    """Writes ``text`` to the path ``name``: a regular file (new or existing, a symlink followed
+    to it) is replaced atomically, through a temporary file beside it, so a reader never sees
+    half a log; a device, FIFO or socket (``/dev/stdout``, a pipe) is written as a stream, never
+    replaced; a folder is refused. Raises ``SystemExit`` with one line."""
+    import stat
+    import tempfile
+
+    real = Path(os.path.realpath(name))  # a symlink is written through, not replaced
+    try:
+        mode: int | None = real.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as err:
+        raise SystemExit(shown(f"brag export: cannot write {name}: {err.strerror}")) from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise SystemExit(shown(f"brag export: {name} is a folder; give a file name"))
+    try:
+        if mode is not None and not stat.S_ISREG(mode):  # a device, a FIFO: a stream
+            with open(real, "w", encoding="utf-8") as fp:
+                fp.write(text)
+            return
+        if not real.parent.is_dir():
+            raise SystemExit(shown(f"brag export: no folder {str(real.parent)!r} for {name}"))
+        fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fp:
+                fp.write(text)
+                fp.flush()
+                os.fsync(fp.fileno())
+            if mode is not None:
+                os.chmod(tmp, stat.S_IMODE(mode))
+            os.replace(tmp, real)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as err:
+        why = err.strerror or str(err)
+        raise SystemExit(shown(f"brag export: cannot write {name}: {why}")) from None
 
 
 # --- sessions -------------------------------------------------------------------------------------

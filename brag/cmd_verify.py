@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from brag.console import shown
 from engine import summary, verify_events
 from events.amounts import amount_text, parse_amount
 from events.codec import read_file
@@ -37,13 +38,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"error": err.to_json()}, ensure_ascii=False))
         else:
-            print(f"{args.file}: {err}")
+            print(shown(f"{args.file}: {err}"))
         return 1
     except (OSError, UnicodeDecodeError) as err:
         msg = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         if args.json:
             print(json.dumps({"error": {"line": None, "rule": "FILE", "message": msg}}))
-        print(f"brag: cannot read {args.file}: {msg}", file=sys.stderr)
+        print(shown(f"brag: cannot read {args.file}: {msg}"), file=sys.stderr)
         return 2
     out = summary(state)
     if args.json:
@@ -55,16 +56,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def print_summary(name: str, out: dict[str, Any]) -> None:
     """A readable table of the deals' outcomes and the nets."""
-    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    console = Console()
+    from brag.console import console as safe_console
+
+    console = safe_console()
     finished = "finished" if out["finished"] else "not finished"
     pot = amount_text(parse_amount(out["pot"]))
     console.print(
-        f"[bold]{name}[/]: valid. {_count(out['deals'], 'deal')}, "
-        f"{_count(out['resolved_pots'], 'resolved pot')}, {out['carried_pots']} carried; "
-        f"{finished}; pot on the table {pot}",
+        Text.assemble(
+            (shown(name), "bold"),
+            f": valid. {_count(out['deals'], 'deal')}, "
+            f"{_count(out['resolved_pots'], 'resolved pot')}, {out['carried_pots']} carried; "
+            f"{finished}; pot on the table {pot}",
+        ),
         soft_wrap=not console.is_terminal,  # one line in a pipe, for grep and scripts
     )
     deals = Table(title="Deals")

@@ -93,7 +93,8 @@ def complete(lines: Iterable[tuple[int, AnyEvent]], state: State | None = None) 
     """Folds a log as read from a file (``(line, event)`` pairs) and yields every step of the full
     stream, inserting the derived events the log leaves out.
 
-    FORMAT.md envelope rules checked here: ``seq``, where given, is consecutive; an ``id`` seen
+    FORMAT.md envelope rules checked here: ``seq``, where given, is the event's position (in the
+    file, or in the stream with the derived events counted; the first is 1); an ``id`` seen
     before is a no-op when the content is the same and a FormatError otherwise. Raises
     :class:`~events.errors.BragError` naming the source line and event type."""
     for line, e, s in _fold_log(lines, state or initial_state()):
@@ -106,7 +107,7 @@ def _fold_log(
     """:func:`complete` as plain ``(line, event, state)`` tuples (cheaper than Steps when only
     the final state is wanted, as in :func:`verify_events`)."""
     ids: dict[Any, dict[str, Any]] = {}
-    pos: dict[str, int] | None = None  # this event's position in each numbering, once known
+    pos = {"file": 0, "stream": 0}  # this event's position in each numbering (seq 1 first)
     fits = {"file", "stream"}  # the numberings the log's seqs still fit
     last_given = 0
     for line, e in lines:
@@ -135,14 +136,12 @@ def _fold_log(
                     yield None, d, s
             # seq, where given, is consecutive: in the stream (docs/format.md: derived events are
             # numbered, also those the log leaves out) or, read leniently, in the file.
-            if pos is not None:
-                pos = {"file": pos["file"] + 1, "stream": pos["stream"] + 1 + added}
+            pos = {"file": pos["file"] + 1, "stream": pos["stream"] + 1 + added}
             if e.seq is not None and e.type != "voided":
-                if pos is None:
-                    pos = {"file": e.seq, "stream": e.seq}
                 fits = {k for k in fits if pos[k] == e.seq}
                 if not fits:
-                    raise FormatError(f"seq {e.seq} does not follow seq {last_given}", field="seq")
+                    where = f"follow seq {last_given}" if last_given else "start the log at 1"
+                    raise FormatError(f"seq {e.seq} does not {where}", field="seq")
                 last_given = e.seq
             s = apply(s, e)
         except BragError as err:

@@ -17,39 +17,75 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
-_DECIMAL: Final = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
-_FRACTION: Final = re.compile(r"[+-]?\d+/[1-9]\d*")
+_DECIMAL: Final = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
+_FRACTION: Final = re.compile(r"[+-]?[0-9]+/[1-9][0-9]*")
+# ASCII digits only: "\d" would take any Unicode digit ("٢" read as 2).
+
+MAX_AMOUNT: Final = 10**12
+"""The largest amount a log may hold, in stake units (docs/format.md "Bounds")."""
+MAX_DENOMINATOR: Final = 10**6
+"""The largest denominator of an amount (docs/format.md "Bounds")."""
+MAX_AMOUNT_TEXT: Final = 40
+"""The longest amount string or JSON number, in characters: parsing stays linear in the text."""
+_BOUNDS: Final = (
+    "amounts are at most 10^12 stake units, with a denominator of at most 10^6, in at most "
+    f'{MAX_AMOUNT_TEXT} characters (docs/format.md "Bounds")'
+)
 
 
 class AmountError(ValueError):
     """A value that is not an exact amount in any notation of FORMAT.md."""
 
 
-def parse_amount(value: object) -> Fraction:
+def parse_amount(value: object, *, bounded: bool = True) -> Fraction:
     """The exact :class:`~fractions.Fraction` for an integer, decimal string or fraction string.
 
     A JSON number with a fraction part reaches us as :class:`~decimal.Decimal` (the codec parses
     floats that way) and is accepted exactly. A Python ``float`` or ``bool`` is refused
     (:class:`AmountError`): amounts never go through binary floating point (RULES 1.2).
+
+    ``bounded`` (input from a log): at most :data:`MAX_AMOUNT` in size, a denominator of at most
+    :data:`MAX_DENOMINATOR`, and at most :data:`MAX_AMOUNT_TEXT` characters, checked before any
+    arithmetic, so the time is linear in the text (``1e40000000`` is refused at once, not turned
+    into a 40-million-digit integer). Unbounded parsing is for rows already stored.
     """
     if isinstance(value, bool):
         raise AmountError("an amount is a number, not true/false")
     if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, Decimal):
+        out = Fraction(value)
+    elif isinstance(value, Fraction):
+        out = value
+    elif isinstance(value, Decimal):
         if not value.is_finite():
             raise AmountError(f"{value} is not a finite amount")
-        return Fraction(value)
-    if isinstance(value, str):
+        if bounded:
+            digits = value.as_tuple().digits
+            exponent = int(value.as_tuple().exponent)
+            if len(digits) > MAX_AMOUNT_TEXT or not -MAX_AMOUNT_TEXT <= exponent <= 12:
+                raise AmountError(f"{_short(value)} is out of bounds: {_BOUNDS}")
+        out = Fraction(value)
+    elif isinstance(value, str):
         s = value.strip()
-        if _FRACTION.fullmatch(s) or _DECIMAL.fullmatch(s):
-            return Fraction(s)
-        raise AmountError(f'{value!r} is not an amount (write 3, "1.5" or "3/2")')
-    if isinstance(value, float):
+        if bounded and len(s) > MAX_AMOUNT_TEXT:
+            raise AmountError(f"{_short(value)} is out of bounds: {_BOUNDS}")
+        if not (_FRACTION.fullmatch(s) or _DECIMAL.fullmatch(s)):
+            raise AmountError(f'{_short(value)} is not an amount (write 3, "1.5" or "3/2")')
+        out = Fraction(s)
+    elif isinstance(value, float):
         raise AmountError(f'{value!r} is a binary float; write amounts as 3, "1.5" or "3/2"')
-    raise AmountError(f"{value!r} is not an amount")
+    else:
+        raise AmountError(f"{_short(value)} is not an amount")
+    if bounded and (abs(out) > MAX_AMOUNT or out.denominator > MAX_DENOMINATOR):
+        raise AmountError(f"{_short(format_amount(out))} is out of bounds: {_BOUNDS}")
+    return out
+
+
+def _short(value: object) -> str:
+    """``repr`` of a value, cut to 40 characters (an error names it on one line)."""
+    text = repr(value) if isinstance(value, str) else str(value)
+    if len(text) > MAX_AMOUNT_TEXT:
+        return text[: MAX_AMOUNT_TEXT - 1] + "…"
+    return text
 
 
 def format_amount(value: Fraction) -> int | str:

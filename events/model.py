@@ -26,23 +26,85 @@ from pydantic import (
     PlainSerializer,
     PlainValidator,
     TypeAdapter,
+    ValidationInfo,
     WithJsonSchema,
 )
 
-from events.amounts import format_amount, parse_amount
+from events.amounts import AmountError, format_amount, parse_amount
 from events.cards import canonical
+
+# --- bounds (docs/format.md "Bounds") ------------------------------------------------------------
+# Every value a log may hold is stored exactly by the store and the analytics projection (32-bit
+# counts and levels, 64-bit ticks of 1/den stake units, den = 2 x the ante's denominator).
+MAX_NAME: Final = 64
+"""Characters in a player's name, a table's name or a recorder (``by``)."""
+MAX_SESSION_ID: Final = 128
+"""Characters in a session id."""
+MAX_POTS: Final = 1000
+"""``rules.pots``: 1 to 1,000 resolved pots."""
+MAX_OPEN: Final = 1000
+"""``rules.open_min``, ``open_max`` and ``raise_max``: at most 1,000 seen units."""
+MAX_LEVEL: Final = 10**6
+"""A bet's ``level``: at most 1,000,000 seen units."""
+MAX_ANTE: Final = 10**6
+"""``rules.ante``: at most 1,000,000 stake units."""
+ANTE_DENOMINATORS: Final = 25200
+"""``rules.ante``'s denominator divides 25,200 (1 to 10, 12, 16, 20, 25, 100 ... all do): the
+statistics over many sessions use a common denominator, which then divides 50,400."""
+MAX_SEQ: Final = 2**31 - 1
+"""``seq``, ``deal`` and a ``voided`` event's ``seq``: what a 32-bit column holds."""
+
+
+def _stored(info: ValidationInfo) -> bool:
+    """Validation of a row the store already holds (``context={"stored": True}``): its values
+    were checked when they were written, or by an older version; they are read as they are and
+    shown inert (:func:`events.text.inert`), never refused for a bound added since."""
+    ctx = info.context
+    return isinstance(ctx, dict) and bool(ctx.get("stored"))
+
+
+def _printable(value: str, limit: int, what: str) -> str:
+    if not value or value.isspace():
+        raise ValueError(f"{what} cannot be empty")
+    if len(value) > limit:
+        raise ValueError(
+            f'{what} is {len(value)} characters long; at most {limit} (docs/format.md "Bounds")'
+        )
+    if not value.isprintable():
+        bad = next(ch for ch in value if not ch.isprintable())
+        raise ValueError(
+            f"{what} holds U+{ord(bad):04X}, which is not printable: names and ids are "
+            "printable text (no control, format or bidi characters, no lone surrogates; "
+            'docs/format.md "Bounds")'
+        )
+    return value
+
+
+def _name(value: str, info: ValidationInfo) -> str:
+    return value if _stored(info) else _printable(value, MAX_NAME, "a name")
+
+
+def _session_id(value: str, info: ValidationInfo) -> str:
+    return value if _stored(info) else _printable(value, MAX_SESSION_ID, "a session id")
+
+
+Name = Annotated[str, AfterValidator(_name)]
+"""A player's, table's or recorder's name: printable text of 1 to :data:`MAX_NAME` characters."""
+SessionId = Annotated[str, AfterValidator(_session_id)]
+"""A session id: printable text of 1 to :data:`MAX_SESSION_ID` characters."""
 
 _WHOLE: Final = {k: Fraction(k) for k in range(-64, 1025)}
 """The common whole amounts, made once (a Fraction is immutable, so one object serves all)."""
 
 
-def _amount(value: Any) -> Fraction:
-    """:func:`~events.amounts.parse_amount`, with the common whole amounts looked up."""
+def _amount(value: Any, info: ValidationInfo) -> Fraction:
+    """:func:`~events.amounts.parse_amount` (bounded, but for stored rows), with the common whole
+    amounts looked up."""
     if type(value) is int:
         whole = _WHOLE.get(value)
         if whole is not None:
             return whole
-    return parse_amount(value)
+    return parse_amount(value, bounded=not _stored(info))
 
 
 Amount = Annotated[
@@ -79,12 +141,32 @@ class _Event(BaseModel):
 
     v: int = 1
     id: UUID | None = None
-    seq: Annotated[int, Field(ge=1)] | None = None
+    seq: Annotated[int, Field(ge=1, le=MAX_SEQ)] | None = None
     at: AwareDatetime | None = None
-    by: str | None = None
+    by: Name | None = None
 
 
 # --- recorded events ---------------------------------------------------------------------------
+
+
+def _ante_bound(x: Fraction, info: ValidationInfo) -> Fraction:
+    if _stored(info):
+        return x
+    if abs(x) > MAX_ANTE or ANTE_DENOMINATORS % x.denominator:
+        raise AmountError(
+            f"the ante {format_amount(x)} is out of bounds: at most {MAX_ANTE:,} stake units, "
+            f'its denominator dividing {ANTE_DENOMINATORS:,} (docs/format.md "Bounds")'
+        )
+    return x
+
+
+def _level_bound(x: Fraction, info: ValidationInfo) -> Fraction:
+    if not _stored(info) and abs(x) > MAX_LEVEL:
+        raise AmountError(
+            f"the level {format_amount(x)} is out of bounds: at most {MAX_LEVEL:,} "
+            '(docs/format.md "Bounds")'
+        )
+    return x
 
 
 class Rules(BaseModel):
@@ -97,11 +179,11 @@ class Rules(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    ante: Amount = Fraction(1)
-    open_min: Annotated[int, Field(ge=1)] = 1
-    open_max: Annotated[int, Field(ge=1)] = 5
-    raise_max: Annotated[int, Field(ge=0)] = 5
-    pots: Annotated[int, Field(ge=1)] = 8
+    ante: Annotated[Amount, AfterValidator(_ante_bound)] = Fraction(1)
+    open_min: Annotated[int, Field(ge=1, le=MAX_OPEN)] = 1
+    open_max: Annotated[int, Field(ge=1, le=MAX_OPEN)] = 5
+    raise_max: Annotated[int, Field(ge=0, le=MAX_OPEN)] = 5
+    pots: Annotated[int, Field(ge=1, le=MAX_POTS)] = 8
     blind_play: bool = True
 
 
@@ -115,9 +197,9 @@ class SessionStarted(_Event):
     """RULES 1: the session, its seats clockwise, which cards are recorded, and the rules."""
 
     type: Literal["session_started"] = "session_started"
-    session: Annotated[str, Field(min_length=1)]
-    table: str | None = None
-    seats: tuple[str, ...]
+    session: SessionId
+    table: Name | None = None
+    seats: tuple[Name, ...]
     cards: Literal["all", "shown"]
     rules: Rules | None = None
 
@@ -126,7 +208,7 @@ class DealerChosen(_Event):
     """RULES 3.1: the first dealer, chosen by lot, once before the first deal."""
 
     type: Literal["dealer_chosen"] = "dealer_chosen"
-    player: str
+    player: Name
 
 
 class Shuffled(_Event):
@@ -141,14 +223,14 @@ class Dealt(_Event):
     dealt) exactly when the session records ``cards: "all"``."""
 
     type: Literal["dealt"] = "dealt"
-    hands: dict[str, Hand3] | None = None
+    hands: dict[Name, Hand3] | None = None
 
 
 class Looked(_Event):
     """RULES 5.1, 6.4: a player looks at their hand (``hand`` names one of two held hands)."""
 
     type: Literal["looked"] = "looked"
-    player: str
+    player: Name
     hand: HandChoice | None = None
 
 
@@ -156,22 +238,22 @@ class Kept(_Event):
     """RULES 6.4: keep the hand just looked at; the other is thrown under the pack unseen."""
 
     type: Literal["kept"] = "kept"
-    player: str
+    player: Name
 
 
 class Thrown(_Event):
     """RULES 6.4: throw the hand just looked at under the pack; keep the other, still blind."""
 
     type: Literal["thrown"] = "thrown"
-    player: str
+    player: Name
 
 
 class Bet(_Event):
     """RULES 5.3-5.5: a bet; ``level`` is the level after it in seen units, ``paid`` is checked."""
 
     type: Literal["bet"] = "bet"
-    player: str
-    level: Amount
+    player: Name
+    level: Annotated[Amount, AfterValidator(_level_bound)]
     paid: Amount | None = None
 
 
@@ -179,14 +261,14 @@ class Folded(_Event):
     """RULES 5.6: the player leaves the deal and forfeits what they paid into this pot."""
 
     type: Literal["folded"] = "folded"
-    player: str
+    player: Name
 
 
 class Saw(_Event):
     """RULES 5.7: ``player`` (the payer) sees the other player left; ``paid`` is checked."""
 
     type: Literal["saw"] = "saw"
-    player: str
+    player: Name
     paid: Amount | None = None
 
 
@@ -204,7 +286,7 @@ class Shown(_Event):
     """RULES 5.8: cards shown at the showdown (three, or one at a time when both are blind)."""
 
     type: Literal["shown"] = "shown"
-    player: str
+    player: Name
     cards: Annotated[tuple[CardText, ...], AfterValidator(_one_or_three)]
 
 
@@ -212,14 +294,14 @@ class Conceded(_Event):
     """RULES 5.8: a losing payer gives up the showdown without showing."""
 
     type: Literal["conceded"] = "conceded"
-    player: str
+    player: Name
 
 
 class Retained(_Event):
     """RULES 6.2, 6.7: the blind survivor keeps their unseen hand for the next deal."""
 
     type: Literal["retained"] = "retained"
-    player: str
+    player: Name
     hand: HandChoice | None = None
 
 
@@ -230,7 +312,7 @@ class Voided(_Event):
     table); a ``voided`` event's own position is given by its place in the stream."""
 
     type: Literal["voided"] = "voided"
-    seq: Annotated[int, Field(ge=1)]
+    seq: Annotated[int, Field(ge=1, le=MAX_SEQ)]
 
 
 # --- derived events ----------------------------------------------------------------------------
@@ -243,8 +325,8 @@ class PotWon(_Event):
     hand's category and ``cards`` its cards when they were shown (absent when unknown)."""
 
     type: Literal["pot_won"] = "pot_won"
-    deal: Annotated[int, Field(ge=1)]
-    player: str
+    deal: Annotated[int, Field(ge=1, le=MAX_SEQ)]
+    player: Name
     amount: Annotated[Amount, AfterValidator(_nonneg)]
     showdown: bool
     hand: str | None = None
@@ -256,8 +338,8 @@ class PotCarried(_Event):
     table."""
 
     type: Literal["pot_carried"] = "pot_carried"
-    deal: Annotated[int, Field(ge=1)]
-    player: str
+    deal: Annotated[int, Field(ge=1, le=MAX_SEQ)]
+    player: Name
     amount: Annotated[Amount, AfterValidator(_nonneg)]
 
 
@@ -266,8 +348,8 @@ class SessionEnded(_Event):
     (every player with the highest net)."""
 
     type: Literal["session_ended"] = "session_ended"
-    nets: dict[str, Amount]
-    winners: tuple[str, ...]
+    nets: dict[Name, Amount]
+    winners: tuple[Name, ...]
 
 
 RecordedEvent: TypeAlias = (
@@ -319,10 +401,18 @@ def content(event: AnyEvent) -> dict[str, Any]:
 
 
 __all__ = [
+    "ANTE_DENOMINATORS",
     "CURRENT_VERSION",
     "DERIVED_TYPES",
     "EVENT_ADAPTER",
     "EVENT_CLASSES",
+    "MAX_ANTE",
+    "MAX_LEVEL",
+    "MAX_NAME",
+    "MAX_OPEN",
+    "MAX_POTS",
+    "MAX_SEQ",
+    "MAX_SESSION_ID",
     "RECORDED_TYPES",
     "Amount",
     "AnyEvent",
@@ -336,6 +426,7 @@ __all__ = [
     "Folded",
     "Kept",
     "Looked",
+    "Name",
     "PotCarried",
     "PotWon",
     "RecordedEvent",
@@ -343,6 +434,7 @@ __all__ = [
     "Rules",
     "Saw",
     "SessionEnded",
+    "SessionId",
     "SessionStarted",
     "Shown",
     "Shuffled",

@@ -38,6 +38,7 @@ its step to :data:`MIGRATIONS`.
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import sqlite3
 import threading
@@ -100,6 +101,7 @@ BUSY_TIMEOUT_S: Final = 10.0
 LOCK_TIMEOUT_S: Final = 10
 """PostgreSQL ``lock_timeout`` of an append's table lock."""
 TABLE: Final = "events"
+_QUIET: Final = logging.NullHandler()
 META: Final = "brag_meta"
 """The schema marker table: ``(key TEXT PRIMARY KEY, value TEXT NOT NULL)``."""
 STORE_SCHEMA: Final = "bragbook"
@@ -1135,6 +1137,10 @@ class PostgresStore(_SqlStore):
         super().__init__(url)
         import psycopg
 
+        # psycopg logs "error ignored terminating <psycopg.Pipeline ...>" when an insert meets a
+        # unique constraint inside executemany's pipeline: the store handles that refusal (it
+        # looks at what is stored), so the line is not for the user's terminal.
+        logging.getLogger("psycopg").addHandler(_QUIET)
         self._psycopg = psycopg
         u = make_url(url)
         self.schema = schema

@@ -89,7 +89,7 @@ def check_stream(store: EventStore, session: str) -> None:
 
 
 def new_race_session(store: EventStore, session: str) -> None:
-    first = start(session, random.Random(0), players=3, cards="all", pots=10_000)
+    first = start(session, random.Random(0), players=3, cards="all", pots=1_000)
     store.append(session, [first], 0)
 
 

@@ -37,6 +37,7 @@ bench: install
 	$(BIN)/python bench/analytics.py
 	$(BIN)/python bench/dashboard.py
 	$(BIN)/python bench/replay_ui.py
+	$(BIN)/python bench/scale.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -264,3 +264,41 @@ def test_drill_down_counts_equal_the_statistics_counts(
         main(["stats", "--db", db, "--deals", "see_rate"])
     with pytest.raises(SystemExit, match="no drill-down for 'luck'"):
         main(["stats", "--db", db, "--player", "Sandra", "--deals", "luck"])
+
+
+def test_lake_export_rewrites_when_a_written_session_has_grown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import random
+
+    import duckdb
+    from store_helpers import advance, play_deal, start
+
+    from engine.state import initial_state
+    from events.store import open_store
+
+    db = str(tmp_path / "club.db")
+    rng = random.Random(7)
+    with open_store(db) as store:
+        store.import_log(sorted(SEASON.glob("*.jsonl"))[0])
+        first = start("open", rng, pots=4, table="Top table")
+        state, _ = advance(initial_state(), first)
+        state, deal = play_deal(state, rng)
+        rows = store.append("open", [first, *deal], 0)
+    lake = tmp_path / "lake"
+    assert main(["export", "--db", db, "--parquet", str(lake)]) == 0
+    with open_store(db) as store:  # the open session plays on: its rows in the lake are stale
+        _, deal = play_deal(state, rng)
+        store.append("open", deal, rows[-1].seq)
+    capsys.readouterr()
+    assert main(["export", "--db", db, "--parquet", str(lake)]) == 0
+    assert "written in full" in capsys.readouterr().out
+    plain = duckdb.connect()
+    got = plain.execute(
+        f"SELECT count(*), count(DISTINCT (session, deal, seat)) FROM "
+        f"read_parquet('{lake}/player_deals/**/*.parquet', hive_partitioning=true)"
+    ).fetchone()
+    con = duckdb.connect(str(tmp_path / "club.duckdb"), read_only=True)
+    want = con.execute("SELECT count(*) FROM player_deals").fetchone()
+    con.close()
+    assert got == (want[0], want[0])  # every fact once, the open session's second deal included

@@ -50,7 +50,7 @@ from events.store import (
 
 PROGRESS_FROM = 5
 """Show a progress bar (on a terminal) when importing at least this many files."""
-SESSIONS_PAGE = 100
+SESSIONS_PAGE = 50
 """Sessions ``brag sessions`` lists at a time (``--limit``, ``--offset``, ``--all``)."""
 
 

@@ -304,15 +304,10 @@ def test_nets_equal_verify_for_every_scenario(con: duckdb.DuckDBPyConnection) ->
 
 
 def _tables(c: duckdb.DuckDBPyConnection) -> dict[str, list[tuple]]:
+    from analytics.parallel import PROJECTED_TABLES
+
     out = {}
-    for t in (
-        "events",
-        "deals",
-        "player_deals",
-        "player_session_summary",
-        "sessions",
-        "session_players",
-    ):
+    for t in PROJECTED_TABLES:
         out[t] = sorted(c.execute(f"SELECT * FROM {t}").fetchall(), key=repr)
     out["checkpoint"] = c.execute("SELECT position, events FROM checkpoint").fetchall()
     return out

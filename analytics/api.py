@@ -105,7 +105,13 @@ def open_facts(source: str | os.PathLike[str] | Facts | None = None) -> Facts:
 def _derived_views(con: duckdb.DuckDBPyConnection, path: str) -> None:
     """``player_stats`` and ``dictionary`` of a projection file, as the lake writes them."""
     from analytics import queries
-    from analytics.lake import DICTIONARY_COLUMNS, dictionary_rows
+    from analytics.lake import (
+        DICTIONARY_COLUMNS,
+        dictionary_rows,
+        rows_relation,
+        stat_type,
+        stats_columns,
+    )
 
     ro = duckdb.connect(path, read_only=True)
     try:
@@ -113,10 +119,8 @@ def _derived_views(con: duckdb.DuckDBPyConnection, path: str) -> None:
         docs = dictionary_rows(ro)
     finally:
         ro.close()
-    from analytics.lake import _relation, _stat_type, _stats_columns
-
-    _relation(con, "player_stats", stats, {k: _stat_type(k) for k in _stats_columns()})
-    _relation(con, "dictionary", docs, dict.fromkeys(DICTIONARY_COLUMNS, "VARCHAR"))
+    rows_relation(con, "player_stats", stats, {k: stat_type(k) for k in stats_columns()})
+    rows_relation(con, "dictionary", docs, dict.fromkeys(DICTIONARY_COLUMNS, "VARCHAR"))
 
 
 def _lit(text: str) -> str:

@@ -42,6 +42,9 @@ __all__ = [
     "LakeReport",
     "dictionary_rows",
     "export_lake",
+    "rows_relation",
+    "stat_type",
+    "stats_columns",
 ]
 
 PARTITIONED: dict[str, str] = {
@@ -126,7 +129,7 @@ def dictionary_rows(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
             {
                 "table": "player_stats",
                 "column": col.name,
-                "type": _stat_type(col.name),
+                "type": stat_type(col.name),
                 "unit": col.unit,
                 "rules": col.rules or None,
                 "definition": col.definition,
@@ -213,12 +216,12 @@ def export_lake(con: duckdb.DuckDBPyConnection, directory: str) -> LakeReport:
         tables["hand_categories"] = hc
         stats = queries.public_rows("player_stats", queries.player_stats(con))
         ps = os.path.join(directory, "player_stats")
-        types = {k: _stat_type(k) for k in _stats_columns()}
-        _flat(_relation(cur, "brag_lake_stats", stats, types), ps)
+        types = {k: stat_type(k) for k in stats_columns()}
+        _flat(rows_relation(cur, "brag_lake_stats", stats, types), ps)
         tables["player_stats"] = ps
         dic = os.path.join(directory, "_dictionary")
         types = dict.fromkeys(DICTIONARY_COLUMNS, "VARCHAR")
-        _flat(_relation(cur, "brag_lake_dictionary", dictionary_rows(con), types), dic)
+        _flat(rows_relation(cur, "brag_lake_dictionary", dictionary_rows(con), types), dic)
         tables["_dictionary"] = dic
     finally:
         cur.close()
@@ -226,7 +229,7 @@ def export_lake(con: duckdb.DuckDBPyConnection, directory: str) -> LakeReport:
     return LakeReport(len(new), len(now) - len(new), full, tables)
 
 
-def _stat_type(name: str) -> str:
+def stat_type(name: str) -> str:
     """The Parquet type of a ``player_stats`` column as :func:`queries.public_rows` gives it:
     money as exact amount text, rates and averages as doubles, counts as integers."""
     from analytics.queries import columns
@@ -241,7 +244,7 @@ def _stat_type(name: str) -> str:
     return "BIGINT"
 
 
-def _stats_columns() -> list[str]:
+def stats_columns() -> list[str]:
     from analytics.queries import columns
 
     keys: list[str] = []
@@ -252,7 +255,7 @@ def _stats_columns() -> list[str]:
     return keys
 
 
-def _relation(
+def rows_relation(
     cur: duckdb.DuckDBPyConnection, name: str, rows: list[dict[str, Any]], types: dict[str, str]
 ) -> duckdb.DuckDBPyRelation:
     """Rows of dicts as a temporary DuckDB table ``name`` with the columns and types given."""

@@ -70,9 +70,9 @@ def plan_jobs(sizes: dict[str, int], jobs: int) -> list[list[str]]:
     return [names for _, _, names in sorted(bins, key=lambda b: b[1]) if names]
 
 
-def _session_sizes(store: Any, upto: int) -> dict[str, int]:
-    """Each session's number of events (the store's own listing; ``upto`` bounds nothing here:
-    sizes only balance the workers)."""
+def _session_sizes(store: Any) -> dict[str, int]:
+    """Each session's number of events, from the store's session catalogue (they only balance
+    the workers: events stored after the rebuild's position are left to the next refresh)."""
     return {info.session: int(info.last_seq) for info in store.sessions()}
 
 
@@ -125,7 +125,7 @@ def rebuild_parallel(
     if jobs == 1 or url.startswith("memory:") or last_position is None:
         return Projector(source, con, batch_size=batch_size).rebuild()
     upto = int(last_position())
-    groups = plan_jobs(_session_sizes(source, upto), jobs)
+    groups = plan_jobs(_session_sizes(source), jobs)
     found = con.execute(
         "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
     ).fetchone()

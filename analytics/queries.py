@@ -29,6 +29,7 @@ __all__ = [
     "player_stats",
     "pot_sizes",
     "public_rows",
+    "renumber",
     "run",
     "showdown_hands",
     "tables",
@@ -240,3 +241,25 @@ def deals_behind(
         for r in rows:
             r["hits"] = Fraction(int(r["hits"]), int(dens[r["session"]]))
     return rows
+
+
+def renumber(rows: list[dict[str, Any]], events_of: Any) -> None:
+    """Gives the rows of :func:`deals_behind` from sessions with a correction (``corrected``)
+    the step every replay shows (``engine.narrate.numbered``: only the events in force are
+    counted, so a withdrawn event does not shift the steps after it). ``events_of(session)``:
+    the session's stored events in seq order (the store's ``events``)."""
+    from engine.fold import replay
+    from engine.narrate import numbered
+
+    labels: dict[str, list[Any]] = {}
+    for r in rows:
+        if not r.get("corrected"):
+            continue
+        session = str(r["session"])
+        if session not in labels:
+            events = list(events_of(session))
+            labels[session] = numbered(events, replay(events))
+        found = labels[session]
+        k = int(r["seq"]) - 1  # stored seqs are 1, 2, 3... in order
+        if 0 <= k < len(found):
+            r["deal"], r["step"] = found[k].deal, found[k].step

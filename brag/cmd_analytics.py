@@ -358,6 +358,13 @@ def _drill(con: Any, args: argparse.Namespace) -> int:
 
     stat, player = args.deals, args.player
     rows = queries.deals_behind(con, player, stat, session=args.session, table=args.table)
+    if any(r["corrected"] for r in rows) and _store_exists(args.db):
+        from events.store import open_store
+
+        with open_store(args.db, readonly=True) as store:  # steps as every replay numbers them
+            queries.renumber(rows, store.events)
+    for r in rows:
+        r.pop("corrected", None)
     count_col = queries.DRILL[stat][3]
     stats = queries.player_stats(con, session=args.session, player=player, table=args.table)
     shown = stats[0] if stats else {}

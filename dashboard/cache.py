@@ -242,6 +242,18 @@ def _stat(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...
         return getattr(queries, name)(con, **dict(kwargs))
 
 
+def deals_behind(player: str, statistic: str, table: str | None = None) -> list[dict[str, Any]]:
+    """The player's deals behind one statistic (``analytics.queries.deals_behind``), each step
+    numbered as the Replay page numbers it (a session with a correction is read from the
+    store)."""
+    from analytics import queries
+
+    rows = [dict(r) for r in stat("deals_behind", player=player, statistic=statistic, table=table)]
+    if any(r["corrected"] for r in rows):
+        queries.renumber(rows, events)
+    return rows
+
+
 def stat(name: str, **kwargs: Any) -> Any:
     """A statistic of :mod:`analytics.queries` (``player_stats``, ``leaderboard``,
     ``showdown_hands``, ...), kept until the projection moves on."""

@@ -302,3 +302,35 @@ def test_lake_export_rewrites_when_a_written_session_has_grown(
     want = con.execute("SELECT count(*) FROM player_deals").fetchone()
     con.close()
     assert got == (want[0], want[0])  # every fact once, the open session's second deal included
+
+
+def test_drill_down_steps_of_a_corrected_session_are_the_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import duckdb
+    from store_helpers import store_a_correction
+
+    from analytics import queries
+    from dashboard.view import Replay
+    from events.store import open_store
+
+    db = str(tmp_path / "fix.db")
+    with open_store(db) as store:
+        store_a_correction(store)  # A's bet at seq 6 is voided (seq 7); A bets again at seq 8
+        rp = Replay.of(store.events("fix"))
+        events = store.events
+        con_path = tmp_path / "fix.duckdb"
+        assert main(["analytics", "refresh", "--db", db, "--analytics", str(con_path)]) == 0
+        con = duckdb.connect(str(con_path), read_only=True)
+        rows = queries.deals_behind(con, "A", "bet_share")
+        con.close()
+        assert [(r["seq"], r["event"], r["corrected"]) for r in rows] == [(8, "bet", True)]
+        queries.renumber(rows, events)
+    pos = rp.at_seq(8)
+    assert pos is not None
+    assert (rows[0]["deal"], rows[0]["step"]) == (pos.deal, rp.label(pos).step) == (1, 3)
+    capsys.readouterr()
+    argv = ["stats", "--db", db, "--analytics", str(con_path), "--player", "A"]
+    assert main([*argv, "--deals", "bet_share", "--format", "json", "--no-refresh"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(r["deal"], r["step"], r["seq"]) for r in listed] == [(1, 3, 8)]

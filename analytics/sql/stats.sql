@@ -283,6 +283,7 @@ SELECT DISTINCT den FROM sessions;
 -- col: event | type | FORMAT.md | The event's type.
 -- col: counted | count | RULES 5 | What the deal adds to the statistic's count.
 -- col: hits | count | RULES 5 | What the deal adds to the numerator (e.g. sees of see_rate).
+-- col: corrected | yes/no | FORMAT.md | The session holds a voided event: its steps are numbered by the events in force (queries.renumber).
 WITH pd AS (
     SELECT p.*, d.end_position
     FROM player_deals p JOIN deals d USING (session, deal)
@@ -305,6 +306,8 @@ own AS (
     SELECT session, deal, min(seq) AS seq
     FROM ev
     WHERE player = $player AND list_contains($types::VARCHAR[], type)
+      AND NOT EXISTS (SELECT 1 FROM events v WHERE v.session = ev.session
+                      AND v.type = 'voided' AND v.voids_seq = ev.seq)  -- withdrawn
     GROUP BY session, deal
 )
 SELECT p.session, p.deal,
@@ -312,7 +315,8 @@ SELECT p.session, p.deal,
        coalesce(o.seq, e.seq) AS seq,
        (SELECT any_value(type) FROM ev x
         WHERE x.session = p.session AND x.seq = coalesce(o.seq, e.seq)) AS event,
-       p.counted, p.hits
+       p.counted, p.hits,
+       EXISTS (SELECT 1 FROM ev v WHERE v.session = p.session AND v.type = 'voided') AS corrected
 FROM picked p
 LEFT JOIN own o USING (session, deal)
 JOIN ev e ON e.position = p.end_position

@@ -27,7 +27,7 @@ ui.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HAB
 
 st.subheader(f"The deals behind {ui.md(first)}'s figures")
 statistic = ui.statistic_choice(stats_view.DRILLED, stats_view.label)
-deals = cache.stat("deals_behind", player=first, statistic=statistic, table=table)
+deals = cache.deals_behind(first, statistic, table)
 st.caption(stats_view.drill_caption(a, statistic, deals))
 ui.link_table(stats_view.drill_rows(deals, statistic), "replay", "▶ open")
 

@@ -52,7 +52,8 @@ def test_a_rate_opens_its_deals_and_each_opens_its_replay_step(served: tuple[str
             n = row["payer_win_rate_n"]
             caption = page.get_by_text(f"{len(deals)} deals: {n} showdowns")
             expect(caption).to_be_visible(timeout=60_000)
-            grid = page.locator("[data-testid='stDataFrame']").last
+            # every player, the side-by-side table, then the deals
+            grid = page.locator("[data-testid='stDataFrame']").nth(2)
             grid.scroll_into_view_if_needed()
             page.wait_for_timeout(1000)
             page.screenshot(path=str(ARTIFACTS / "players-deals.png"))

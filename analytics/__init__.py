@@ -16,13 +16,24 @@ Layers: :mod:`analytics.facts` (pure: rows from the engine's replay), :mod:`anal
 """
 
 from analytics import queries
-from analytics.explore import ReadOnlyError, run_readonly, schema
+from analytics.explore import (
+    Limited,
+    LimitReached,
+    Limits,
+    ReadOnlyError,
+    run_limited,
+    run_readonly,
+    schema,
+)
 from analytics.facts import ProjectionError
 from analytics.lake import LakeReport, export_lake
 from analytics.projector import Projector, RefreshReport, checkpoint, connect, rebuild, refresh
 
 __all__ = [
     "LakeReport",
+    "LimitReached",
+    "Limited",
+    "Limits",
     "ProjectionError",
     "Projector",
     "ReadOnlyError",
@@ -33,6 +44,7 @@ __all__ = [
     "queries",
     "rebuild",
     "refresh",
+    "run_limited",
     "run_readonly",
     "schema",
 ]

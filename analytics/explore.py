@@ -6,16 +6,33 @@
   most ``limit`` rows. It does not sandbox table functions that read files; a page open to
   untrusted users should query a connection from ``connect(path, read_only=True)``, which also
   turns DuckDB's external access off.
+- :func:`run_limited` is what a page shared by many visitors runs (the dashboard's Explore): the
+  query on its own read-only connection to a file nobody writes (a snapshot of the projection),
+  with a wall-clock limit (interrupted), a memory limit, capped spill files, and a result capped
+  in rows and in bytes (:class:`Limits`, ``BRAG_EXPLORE_*``).
 - Parquet for other tools is :mod:`analytics.lake` (``brag analytics export --parquet DIR``).
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
+import threading
+from dataclasses import dataclass
 from typing import Any
 
 import duckdb
 
-__all__ = ["FACT_TABLES", "ReadOnlyError", "run_readonly", "schema"]
+__all__ = [
+    "FACT_TABLES",
+    "LimitReached",
+    "Limited",
+    "Limits",
+    "ReadOnlyError",
+    "run_limited",
+    "run_readonly",
+    "schema",
+]
 
 FACT_TABLES: dict[str, str] = {
     "events": "position",
@@ -30,6 +47,50 @@ FACT_TABLES: dict[str, str] = {
 
 class ReadOnlyError(ValueError):
     """SQL that is not a single SELECT."""
+
+
+class LimitReached(ValueError):
+    """A query stopped by one of :class:`Limits`; the message names the limit and its setting."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one Explore query may take (environment: ``BRAG_EXPLORE_SECONDS``,
+    ``BRAG_EXPLORE_MEMORY``, ``BRAG_EXPLORE_SPILL``, ``BRAG_EXPLORE_ROWS``,
+    ``BRAG_EXPLORE_BYTES``)."""
+
+    seconds: float = 10.0
+    """Wall-clock time, then the query is interrupted."""
+    memory: str = "256MB"
+    """DuckDB's ``memory_limit`` for the query's database."""
+    spill: str = "256MB"
+    """DuckDB's ``max_temp_directory_size``: spill files beyond it fail the query."""
+    rows: int = 10_000
+    """Rows returned at most (the query is wrapped in a LIMIT)."""
+    bytes: int = 8 << 20
+    """Bytes of result at most (the values as text); the rows after are cut."""
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        e = os.environ.get
+        d = cls()
+        return cls(
+            seconds=float(e("BRAG_EXPLORE_SECONDS") or d.seconds),
+            memory=e("BRAG_EXPLORE_MEMORY") or d.memory,
+            spill=e("BRAG_EXPLORE_SPILL") or d.spill,
+            rows=int(e("BRAG_EXPLORE_ROWS") or d.rows),
+            bytes=int(e("BRAG_EXPLORE_BYTES") or d.bytes),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Limited:
+    """The result of :func:`run_limited`: column names, rows, and ``cut``: why rows are missing
+    (the row or byte cap), else ``None``."""
+
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+    cut: str | None = None
 
 
 def schema(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
@@ -87,3 +148,81 @@ def run_readonly(
     finally:
         cur.close()
     return names, rows
+
+
+def _size(row: tuple[Any, ...]) -> int:
+    return sum(len(v) if isinstance(v, str | bytes) else 16 for v in row) + 16
+
+
+def run_limited(path: str, sql: str, limits: Limits | None = None) -> Limited:
+    """Runs one user-written ``SELECT`` (or ``EXPLAIN``) on its own read-only connection to the
+    DuckDB file ``path``, which no one may be writing (give it a snapshot), within ``limits``.
+
+    External access is off (no file or network table functions), one thread, ``memory_limit``
+    and ``max_temp_directory_size`` set, spill files in a private temporary folder; a timer
+    interrupts the query after ``limits.seconds``. Rows are fetched in chunks until the row or
+    byte cap: ``Limited.cut`` then says so. Raises :class:`ReadOnlyError` for anything but one
+    SELECT, :class:`LimitReached` (time, memory, spill) naming the limit, ``duckdb.Error`` for
+    SQL DuckDB refuses."""
+    lim = limits or Limits.from_env()
+    statements = duckdb.extract_statements(sql)
+    if len(statements) != 1:
+        raise ReadOnlyError(f"one SELECT statement, please (got {len(statements)})")
+    stmt = statements[0]
+    if stmt.type not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
+        raise ReadOnlyError(f"only SELECT is allowed here, not {stmt.type.name}")
+    query = stmt.query.strip().rstrip(";").strip()
+    if stmt.type == duckdb.StatementType.SELECT:
+        query = f"SELECT * FROM ({query}) AS explore LIMIT {lim.rows + 1}"
+    with tempfile.TemporaryDirectory(prefix="brag-explore-") as spill:
+        con = duckdb.connect(
+            path,
+            read_only=True,
+            config={
+                "enable_external_access": False,
+                "threads": 1,
+                "memory_limit": lim.memory,
+                "max_temp_directory_size": lim.spill,
+                "temp_directory": spill,
+            },
+        )
+        timer = threading.Timer(lim.seconds, con.interrupt)
+        timer.start()
+        try:
+            res = con.execute(query)
+            names = [d[0] for d in res.description or ()]
+            rows: list[tuple[Any, ...]] = []
+            size = 0
+            cut = None
+            while True:
+                chunk = res.fetchmany(256)
+                if not chunk:
+                    break
+                for row in chunk:
+                    size += _size(row)
+                    if len(rows) >= lim.rows:
+                        cut = f"the first {lim.rows:,} rows (BRAG_EXPLORE_ROWS)"
+                        break
+                    if size > lim.bytes:
+                        cut = (
+                            f"the first {len(rows):,} rows: the result is larger than "
+                            f"{lim.bytes:,} bytes (BRAG_EXPLORE_BYTES)"
+                        )
+                        break
+                    rows.append(row)
+                if cut:
+                    break
+            return Limited(names, rows, cut)
+        except duckdb.InterruptException:
+            raise LimitReached(
+                f"stopped after {lim.seconds:g} s, Explore's time limit (BRAG_EXPLORE_SECONDS)"
+            ) from None
+        except duckdb.OutOfMemoryException as err:
+            first = str(err).strip().splitlines()[0] if str(err).strip() else ""
+            raise LimitReached(
+                f"stopped: the query needs more than Explore's memory ({lim.memory}, "
+                f"BRAG_EXPLORE_MEMORY) and spill space ({lim.spill}, BRAG_EXPLORE_SPILL): {first}"
+            ) from None
+        finally:
+            timer.cancel()
+            con.close()

@@ -49,6 +49,7 @@ PROJECTED_TABLES = (
     "player_session_summary",
     "sessions",
     "session_players",
+    "skipped_sessions",
 )
 """The tables a worker fills (``hand_categories``, ``meta`` and ``checkpoint`` are the parent's)."""
 

@@ -58,6 +58,7 @@ __all__ = [
     "ensure_schema",
     "rebuild",
     "refresh",
+    "skipped",
 ]
 
 SCHEMA_VERSION = "6"  # 6: sessions.started and month (the lake's partitions)
@@ -102,6 +103,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> bool:
 
     Returns True when the projection was (re)created empty."""
     con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)")
+    con.execute(SKIPPED_DDL)
     found = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
     row = found[0] if found else None
     if row is not None and row[0] == SCHEMA_VERSION:
@@ -126,6 +128,37 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> bool:
 def drop_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Drops every table of the projection (``brag analytics refresh --rebuild``)."""
     con.execute(_sql("drop_tables"))
+    con.execute("DROP TABLE IF EXISTS skipped_sessions")
+
+
+SKIPPED_DDL = (
+    "CREATE TABLE IF NOT EXISTS skipped_sessions "
+    "(session VARCHAR PRIMARY KEY, position BIGINT NOT NULL, reason VARCHAR NOT NULL)"
+)
+"""Sessions the projector could not take: none of their events is projected (the statistics of
+every other session are); ``position`` is the first event refused, ``reason`` one line."""
+
+
+def skipped(con: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str]]:
+    """``(session, position, reason)`` of every session left out of the projection."""
+    con.execute(SKIPPED_DDL)
+    rows = con.execute("SELECT session, position, reason FROM skipped_sessions ORDER BY position")
+    return [(str(s), int(p), str(r)) for s, p, r in rows.fetchall()]
+
+
+class _Refused(Exception):
+    """Folding one session's event failed: that session is left out (internal)."""
+
+    def __init__(self, session: str, position: int, reason: str) -> None:
+        super().__init__(reason)
+        self.session = session
+        self.position = position
+        self.reason = reason
+
+
+def _one_line(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {text[0] if text else ''}"[:300]
 
 
 def checkpoint(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
@@ -142,6 +175,8 @@ class RefreshReport:
     batches: int
     position: int
     seconds: float
+    skipped: tuple[tuple[str, str], ...] = ()
+    """``(session, reason)`` of the sessions this refresh left out (see :func:`skipped`)."""
 
 
 class _Hook:
@@ -188,6 +223,9 @@ class Projector:
         self._count: int | None = None
         self.folders: dict[str, SessionFolder] = {}
         self._hook = _Hook()
+        self._skipped: dict[str, str] = {}
+        self._newly: dict[str, str] = {}
+        self._pending_skips: list[tuple[str, int, str]] = []
         if ensure_schema(con):
             self.folders.clear()
 
@@ -197,6 +235,9 @@ class Projector:
         if ensure_schema(self.con):
             self.folders.clear()
         position, self._count = checkpoint(self.con)
+        self._skipped = {s: r for s, _, r in skipped(self.con)}
+        newly: dict[str, str] = {}
+        self._newly = newly
         applied = batches = 0
         while max_batches is None or batches < max_batches:
             events = self.source.read_all(after=position, limit=self.batch_size)
@@ -210,7 +251,9 @@ class Projector:
             position = events[-1].position
             applied += len(events)
             batches += 1
-        return RefreshReport(applied, batches, position, time.perf_counter() - start)
+        return RefreshReport(
+            applied, batches, position, time.perf_counter() - start, tuple(newly.items())
+        )
 
     def rebuild(self) -> RefreshReport:
         """Drops the projection and projects the whole store again."""
@@ -249,16 +292,87 @@ class Projector:
                 gc.enable()
 
     def _fold_and_write(self, events: list[StoredLike] | Any) -> None:
+        """Projects a batch. A session the projector cannot take (its stream no longer folds,
+        its values do not fit the projection, its rules are outside docs/format.md's bounds) is
+        left out, named with the reason in ``skipped_sessions``, and the batch is projected
+        without it: one session never blocks the others' statistics."""
+        events = list(events)
+        while True:
+            todo = [e for e in events if e.session not in self._skipped]
+            try:
+                self._fold_and_write_once(todo, events[-1].position)
+                return
+            except _Refused as r:
+                self._skip(r.session, r.position, r.reason, todo)
+            except duckdb.Error as err:
+                found = self._culprit(todo)
+                if found is None:
+                    raise
+                self._skip(found[0], found[1], f"its values do not fit the projection "
+                           f"({_one_line(err)})", todo)  # fmt: skip
+
+    def _skip(self, session: str, position: int, reason: str, batch: list[Any]) -> None:
+        self._skipped[session] = reason
+        self._newly[session] = reason
+        self._pending_skips.append((session, position, reason))
+        for e in batch:  # folded ahead of the database: fold again from the store
+            self.folders.pop(e.session, None)
+
+    def _culprit(self, events: list[Any]) -> tuple[str, int] | None:
+        """The first session of ``events`` whose rows alone the projection refuses (each tried in
+        a transaction rolled back), with its first position."""
+        sessions: dict[str, int] = {}
+        for e in events:
+            sessions.setdefault(e.session, e.position)
+        for session, first in sessions.items():
+            for e in events:
+                self.folders.pop(e.session, None)
+            mine = [e for e in events if e.session == session]
+            try:
+                self._fold_and_write_once(mine, mine[-1].position, dry=True)
+            except (duckdb.Error, _Refused):
+                return session, first
+        for e in events:
+            self.folders.pop(e.session, None)
+        return None
+
+    def _fold_and_write_once(
+        self, events: list[Any], last_position: int, *, dry: bool = False
+    ) -> None:
         rows = Rows()
         touched: dict[str, SessionFolder] = {}
         for e in events:
-            folder = touched.get(e.session) or self._folder(e)
-            folder.apply(e.position, e.seq, e.event, rows)
+            try:
+                folder = touched.get(e.session) or self._folder(e)
+                if e.seq == 1:
+                    _check_rules(e.event)
+                folder.apply(e.position, e.seq, e.event, rows)
+            except Exception as err:  # this session only: left out, the batch goes on
+                raise _Refused(e.session, e.position, _one_line(err)) from None
             touched[e.session] = folder
         con = self.con
         con.begin()
+        if dry:
+            try:
+                if rows.event_rows:
+                    self._insert("events", rows.events)
+                if rows.deals["session"]:
+                    self._insert("deals", rows.deals)
+                    self._insert("player_deals", rows.player_deals)
+                self._summarize(set(rows.player_deals["session"]))
+                if touched:
+                    self._write_sessions(touched)
+            finally:
+                con.rollback()
+            return
         try:
-            self._insert("events", rows.events)
+            for session, position, reason in self._pending_skips:
+                con.execute(
+                    "INSERT OR REPLACE INTO skipped_sessions VALUES ($s, $p, $r)",
+                    {"s": session, "p": position, "r": reason},
+                )
+            if rows.event_rows:
+                self._insert("events", rows.events)
             self._hook("mid_rows")
             for session, deal in rows.retract.items():
                 con.execute(_sql("retract_deals"), {"session": session, "deal": deal})
@@ -267,12 +381,13 @@ class Projector:
                 self._insert("deals", rows.deals)
                 self._insert("player_deals", rows.player_deals)
             self._summarize({*rows.retract, *rows.player_deals["session"]})
-            self._write_sessions(touched)
+            if touched:
+                self._write_sessions(touched)
             self._hook("after_rows")
             self._count = self._counted() + len(events)
             con.execute(
                 _sql("write_checkpoint"),
-                {"position": events[-1].position, "events": self._count},
+                {"position": last_position, "events": self._count},
             )
             self._hook("after_checkpoint")
             con.commit()
@@ -280,6 +395,7 @@ class Projector:
             self._count = None
             con.rollback()
             raise
+        self._pending_skips.clear()
         self._hook("after_commit")
         self._evict(touched)
 
@@ -333,6 +449,27 @@ class Projector:
                 self.folders[name] = folder  # most recently used last
         while len(self.folders) > self.max_sessions:
             self.folders.pop(next(iter(self.folders)))
+
+
+def _check_rules(event: Any) -> None:
+    """The rule parameters of a session's first event within docs/format.md's bounds (a store
+    written before them may hold others, which would not fit the statistics' common
+    denominator): raises ``ValueError`` otherwise."""
+    rules = getattr(event, "rules", None)
+    if rules is not None:
+        from pydantic import ValidationError
+
+        from events.model import Rules
+
+        try:
+            Rules.model_validate(rules.model_dump())  # strict: the bounds of new logs
+        except ValidationError as err:
+            e = err.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in e["loc"])
+            msg = str(e["msg"]).removeprefix("Value error, ")
+            raise ValueError(
+                f"its rules are outside the bounds of new logs: {where}: {msg}"
+            ) from None
 
 
 def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:

@@ -174,11 +174,28 @@ def _open(
                 analytics.rebuild(store, con)
             else:
                 analytics.refresh(store, con)
+        if refresh:
+            _say_skipped(con)
     finally:
         close = getattr(store, "close", None)
         if close:
             close()
     return con
+
+
+def _say_skipped(con: Any) -> None:
+    """One line on stderr for each session left out of the statistics, and why."""
+    from analytics.projector import skipped
+    from brag.console import shown as inert_text
+
+    for session, position, reason in skipped(con):
+        print(
+            inert_text(
+                f"brag: session {session!r} is not in the statistics (from position {position}): "
+                f"{reason}"
+            ),
+            file=sys.stderr,
+        )
 
 
 def _public(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -449,6 +466,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
             report = rebuild_parallel(resolve_url(args.db), store, con, jobs=args.jobs)
         else:
             report = analytics.refresh(store, con)
+        _say_skipped(con)
     finally:
         close = getattr(store, "close", None)
         if close:

@@ -273,12 +273,42 @@ def schema() -> list[dict[str, Any]]:
     return _schema(analytics_path(), analytics_version())
 
 
-def run_sql(sql: str, limit: int = 10_000) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """One analyst's SELECT on a read-only connection without file access; raises
-    ``analytics.ReadOnlyError`` for anything that is not a single SELECT, ``duckdb.Error`` for
-    SQL DuckDB refuses. Never cached: the analyst sees the projection as it is."""
+_SNAPSHOTS: dict[str, tuple[int, str]] = {}
+_SNAPSHOT_LOCK = threading.Lock()
+
+
+def _snapshot(path: str, version: int) -> str:
+    """A private copy of the projection at ``version`` for the analysts' SQL: nobody writes it,
+    so each query opens its own read-only connection to it, outside the projection's lock (the
+    statistics and the catching up never wait on a slow query, and it never waits on them). One
+    copy per version, made under the lock while no connection is open; the previous one is
+    removed (a query still reading it keeps its open file)."""
+    import shutil
+    import tempfile
+
+    with _SNAPSHOT_LOCK:
+        have = _SNAPSHOTS.get(path)
+        if have is not None and have[0] == version and os.path.exists(have[1]):
+            return have[1]
+        folder = tempfile.mkdtemp(prefix="brag-explore-")
+        copy = os.path.join(folder, "projection.duckdb")
+        with _DUCK_LOCK:
+            shutil.copyfile(path, copy)
+            if os.path.exists(path + ".wal"):
+                shutil.copyfile(path + ".wal", copy + ".wal")
+        _SNAPSHOTS[path] = (version, copy)
+        if have is not None:
+            shutil.rmtree(os.path.dirname(have[1]), ignore_errors=True)
+        return copy
+
+
+def run_sql(sql: str) -> Any:
+    """One analyst's SELECT, within Explore's limits (``analytics.Limits``: time, memory, spill,
+    rows, bytes; ``BRAG_EXPLORE_*``), on its own read-only connection to a snapshot of the
+    projection, without file access; returns ``analytics.Limited``. Raises
+    ``analytics.ReadOnlyError`` for anything that is not a single SELECT,
+    ``analytics.LimitReached`` for a limit hit, ``duckdb.Error`` for SQL DuckDB refuses."""
     import analytics
 
-    analytics_version()
-    with _duck(read_only=True) as con:
-        return analytics.run_readonly(con, sql, limit=limit)
+    version = analytics_version()
+    return analytics.run_limited(_snapshot(analytics_path(), version), sql)

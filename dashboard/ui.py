@@ -440,19 +440,38 @@ def sql_box() -> str | None:
     if run:
         set_params(sql=text if len(text) < 1500 else None)
         st.session_state["sql_ran"] = text
+        st.session_state["sql_runs"] = st.session_state.get("sql_runs", 0) + 1  # Run runs again
     return st.session_state.get("sql_ran") or None
 
 
-def query_or_refusal(run: Callable[[str], Any], sql: str) -> Any:
-    """``run(sql)``, or the refusal (a write, several statements) or DuckDB's error shown."""
-    from analytics import ReadOnlyError
+def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) -> Any:
+    """``run(sql)``, or the refusal (a write, several statements), the limit it hit, or DuckDB's
+    error shown. The outcome is kept in the browser session under ``(sql, key)``: a rerun of
+    the page (any widget) shows it again without running the query again."""
+    from analytics import LimitReached, ReadOnlyError
 
-    try:
-        return run(sql)
-    except ReadOnlyError as err:
-        st.error(f"Refused: {md(err)}. This page only reads.", icon=":material/block:")
-    except Exception as err:  # duckdb.Error: the analyst's SQL, shown as DuckDB words it
-        st.error(f"{type(err).__name__}: {md(err)}", icon=":material/error:")
+    kept = st.session_state.get("sql_result")
+    if kept is not None and kept[0] == (sql, key):
+        outcome = kept[1]
+    else:
+        try:
+            outcome = ("ok", run(sql))
+        except ReadOnlyError as err:
+            outcome = ("refused", str(err))
+        except LimitReached as err:
+            outcome = ("limit", str(err))
+        except Exception as err:  # duckdb.Error: the analyst's SQL, shown as DuckDB words it
+            outcome = ("error", f"{type(err).__name__}: {err}")
+        st.session_state["sql_result"] = ((sql, key), outcome)
+    kind, value = outcome
+    if kind == "refused":
+        st.error(f"Refused: {md(value)}. This page only reads.", icon=":material/block:")
+    elif kind == "limit":
+        st.warning(f"The query was {md(value)}.", icon=":material/timer_off:")
+    elif kind == "error":
+        st.error(md(value), icon=":material/error:")
+    else:
+        return value
     return None
 
 

@@ -160,6 +160,21 @@ def _ante_bound(x: Fraction, info: ValidationInfo) -> Fraction:
     return x
 
 
+def _at_most(value: int, limit: int, info: ValidationInfo) -> int:
+    if value > limit and not _stored(info):
+        text = str(value) if value < 10**40 else f"{str(value)[:20]}…"
+        raise ValueError(f'{text} is out of bounds: at most {limit} (docs/format.md "Bounds")')
+    return value
+
+
+def _at_most_open(value: int, info: ValidationInfo) -> int:
+    return _at_most(value, MAX_OPEN, info)
+
+
+def _at_most_pots(value: int, info: ValidationInfo) -> int:
+    return _at_most(value, MAX_POTS, info)
+
+
 def _level_bound(x: Fraction, info: ValidationInfo) -> Fraction:
     if not _stored(info) and abs(x) > MAX_LEVEL:
         raise AmountError(
@@ -180,10 +195,10 @@ class Rules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     ante: Annotated[Amount, AfterValidator(_ante_bound)] = Fraction(1)
-    open_min: Annotated[int, Field(ge=1, le=MAX_OPEN)] = 1
-    open_max: Annotated[int, Field(ge=1, le=MAX_OPEN)] = 5
-    raise_max: Annotated[int, Field(ge=0, le=MAX_OPEN)] = 5
-    pots: Annotated[int, Field(ge=1, le=MAX_POTS)] = 8
+    open_min: Annotated[int, Field(ge=1), AfterValidator(_at_most_open)] = 1
+    open_max: Annotated[int, Field(ge=1), AfterValidator(_at_most_open)] = 5
+    raise_max: Annotated[int, Field(ge=0), AfterValidator(_at_most_open)] = 5
+    pots: Annotated[int, Field(ge=1), AfterValidator(_at_most_pots)] = 8
     blind_play: bool = True
 
 

@@ -1,7 +1,8 @@
 """``brag dashboard`` and ``brag run``: the Streamlit dashboard (``dashboard/app.py``).
 
-- ``brag dashboard [--db URL] [--port N] [--analytics PATH]`` serves the dashboard on localhost,
-  headless (no browser is started; open the printed address).
+- ``brag dashboard [--db URL] [--port N] [--analytics PATH] [--lan]`` serves the dashboard on
+  localhost, headless (no browser is started; open the printed address); ``--lan`` also serves
+  the club's network and prints the LAN address of the Record page with its QR code.
 - ``brag run`` is the newcomer's path (``make run``): it imports the bundled club season
   (``data/season/*.jsonl``) into the store, idempotently (a session already stored the same is
   left alone), brings the analytics projection up to date, prints the sessions, then serves the
@@ -47,6 +48,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     opts.add_argument(
         "--address", default="localhost", help="the address to serve on (default localhost)"
+    )
+    opts.add_argument(
+        "--lan",
+        action="store_true",
+        help="also serve the club's network (off by default): listen on every address of this "
+        "machine, print its LAN address and a QR code for a phone or tablet to open",
     )
     d = sub.add_parser(
         "dashboard",
@@ -177,8 +184,47 @@ def streamlit_command(port: int, address: str = "localhost") -> list[str]:
     ]
 
 
-def serve(db: str, analytics: str, port: int | None, address: str = "localhost") -> int:
-    """Runs the dashboard in the foreground until Ctrl-C; returns its exit status."""
+def lan_address() -> str | None:
+    """This machine's address on its local network (the one its default route leaves by), or
+    ``None`` when it has none but loopback. Sends nothing: a UDP socket is only pointed at a
+    documentation address (RFC 5737) to learn which local address would be used."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            found = str(s.getsockname()[0])
+    except OSError:
+        found = ""
+    if not found or found.startswith("127.") or found == "0.0.0.0":
+        try:
+            found = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            return None
+    return None if found.startswith("127.") else found
+
+
+def lan_banner(url: str) -> str:
+    """What ``--lan`` prints: the address a second device opens and its QR code, for a
+    terminal (:func:`dashboard.qr.terminal`)."""
+    from dashboard import qr
+
+    return (
+        f"On the club's network: {url}\n"
+        "Open it on a phone or tablet on the same Wi-Fi (or scan this code), then unlock "
+        "recording with the organiser secret:\n" + qr.terminal(url)
+    )
+
+
+def serve(
+    db: str, analytics: str, port: int | None, address: str = "localhost", lan: bool = False
+) -> int:
+    """Runs the dashboard in the foreground until Ctrl-C; returns its exit status. With ``lan``
+    it listens on every address (``0.0.0.0``) and prints the LAN address of the Record page with
+    its QR code (:func:`lan_banner`); the Record page shows the same code."""
+    if lan:
+        if address not in ("localhost", "0.0.0.0"):
+            print("brag: give --lan or --address, not both", file=sys.stderr)
+            return 1
+        address = "0.0.0.0"
     problem = address_problem(address)
     if problem:
         print(f"brag: {problem}", file=sys.stderr)
@@ -193,7 +239,16 @@ def serve(db: str, analytics: str, port: int | None, address: str = "localhost")
     chosen = port if port is not None else free_port(DEFAULT_PORT, address)
     env = dict(os.environ, BRAG_DB=db, BRAG_ANALYTICS=analytics)
     host = f"[{address}]" if ":" in address else address  # an IPv6 address in a URL
+    if lan:
+        host = "localhost"
     print(f"Bragbook dashboard: http://{host}:{chosen}  (store {db}; Ctrl-C stops it)")
+    if lan:
+        ip = lan_address()
+        if ip is None:
+            print("No network address found: this machine is on no network but itself.")
+        else:
+            env["BRAG_LAN_URL"] = f"http://{ip}:{chosen}"
+            print(lan_banner(f"http://{ip}:{chosen}/record"))
     if not env.get("BRAG_ORGANISER_SECRET"):
         print("Recording is off (read-only): set BRAG_ORGANISER_SECRET to record at the table.")
     sys.stdout.flush()
@@ -225,7 +280,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
             "session it records (brag run imports the bundled sessions)",
             file=sys.stderr,
         )
-    return serve(args.db, _analytics_path(args), args.port, args.address)
+    return serve(args.db, _analytics_path(args), args.port, args.address, args.lan)
 
 
 def bundled_logs(folder: str | Path) -> list[Path]:
@@ -287,4 +342,4 @@ def cmd_run(args: argparse.Namespace) -> int:
     cmd_sessions(argparse.Namespace(db=args.db, json=False))
     if args.no_serve:
         return 1 if problems else 0
-    return serve(args.db, analytics, args.port, args.address)
+    return serve(args.db, analytics, args.port, args.address, args.lan)

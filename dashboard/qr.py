@@ -1,5 +1,5 @@
-"""The QR code of an address, for a second device to join: as SVG for the Record page and as text
-for the terminal (``brag dashboard --lan``). Made by segno (pure Python, no image library)."""
+"""The QR code of an address, for a second device to join: as a PNG for the Record page and as
+text for the terminal (``brag dashboard --lan``). Made by segno (pure Python, no image library)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,12 @@ def code(url: str) -> segno.QRCode:
     return segno.make_qr(url, error="m")
 
 
-def svg(url: str, scale: int = 5) -> str:
-    """An inline ``<svg>`` of the code of ``url``, black on white with its quiet zone."""
-    return str(code(url).svg_inline(scale=scale, dark="#000", light="#fff"))
+def png(url: str, scale: int = 5) -> bytes:
+    """A PNG of the code of ``url``, black on white with its quiet zone, ``scale`` pixels a
+    module."""
+    out = io.BytesIO()
+    code(url).save(out, kind="png", scale=scale)
+    return out.getvalue()
 
 
 def terminal(url: str) -> str:

@@ -567,7 +567,7 @@ def join_and_lock() -> None:
     if url:
         from dashboard import qr
 
-        st.html(qr.svg(url))
+        st.image(qr.png(url), width=180)
         st.caption(
             f"A second device joins at {md(url)} (scan the code), then unlocks with the secret."
         )

@@ -228,8 +228,27 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
             assert after[len(original)].seq == original[-2].seq  # type: ignore[union-attr]
             again = [e.model_dump(exclude=strip) for e in after[len(original) + 1 :]]
             assert again == [e.model_dump(exclude=strip) for e in original[-2:]]
+
+            # the code a second device scans decodes to this page's own address
+            page.get_by_text("This device: session").click()
+            code = page.locator("[data-testid=stExpander] [data-testid=stImage] img")
+            expect(code).to_be_visible()
+            assert _decoded(code.screenshot()) == page.url.split("?")[0]
         finally:
             browser.close()
+
+
+def _decoded(png: bytes) -> str:
+    """The text of the one QR code in a PNG (zxing-cpp)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    zxingcpp = pytest.importorskip("zxingcpp")
+    found = zxingcpp.read_barcodes(np.array(Image.open(io.BytesIO(png)).convert("L")))
+    assert len(found) == 1, found
+    return str(found[0].text)
 
 
 def _live(url: str, db: str, session: str) -> None:

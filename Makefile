@@ -38,6 +38,7 @@ bench: install
 	$(BIN)/python bench/dashboard.py
 	$(BIN)/python bench/replay_ui.py
 	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/record.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

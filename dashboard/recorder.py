@@ -415,7 +415,8 @@ def pad_rows(state: State) -> list[list[Key]]:
         row = []
         for c in table:
             label = "Deal" if c.action.kind == "dealt" else "Shuffle"
-            row.append(Key("table", label, c.label, "table", c.label, take(c)))
+            sub = "the pack" if c.action.kind == "shuffled" else ""
+            row.append(Key("table", label, sub, "table", c.label, take(c)))
             if c.needs == ("order",) and state.cards_mode == "all":
                 row.append(
                     Key("table-2", "Shuffle here", "and record the order", "table", c.label, c)

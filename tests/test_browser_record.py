@@ -71,6 +71,7 @@ def _unlock(page: Any, url: str) -> None:
 
 
 def _start(page: Any, name: str, players: list[str], dealer: str) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect
 
     page.get_by_label("Session name").fill(name)
@@ -83,9 +84,14 @@ def _start(page: Any, name: str, players: list[str], dealer: str) -> None:
     page.mouse.click(3, 420)  # outside the names' list: closes it
     expect(page.get_by_role("listbox")).to_have_count(0)
     first = page.get_by_role("combobox", name="First dealer (RULES 3.1)")
-    first.focus()
-    page.keyboard.press("ArrowDown")  # opens its list
-    page.get_by_role("option", name=dealer, exact=True).click()
+    for attempt in range(4):  # the list may not open on the first try while the page reruns
+        try:
+            (first.click if attempt % 2 else first.focus)()
+            page.keyboard.press("ArrowDown")
+            page.get_by_role("option", name=dealer, exact=True).click(timeout=3_000)
+            break
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
     expect(first).to_have_value(dealer)
     page.get_by_role("button", name="Start the session").click()
     expect(page.locator("button[data-spot=table]")).to_be_enabled(timeout=20_000)

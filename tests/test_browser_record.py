@@ -5,7 +5,8 @@ Playwright, on a phone's screen of 390×844:
   by taps only, the page never scrolling once the session is open; after each tap the pad's
   confirmation says the event the store now holds; a double tap records one event; a reload keeps
   the device unlocked and on its session; undo then redo gives back the stream (the export is the
-  original plus the ``voided`` and the event recorded again);
+  original plus the ``voided`` and the event recorded again); "Recorded by" is kept across the
+  reload; the QR code of the page decodes to its address;
 - two browser contexts on one session, on SQLite and on PostgreSQL: what A records shows in B
   (the Session page, the Record page, the Replay's "new events" mark) within 2 s; B stepping a
   replay stays on its step.
@@ -150,6 +151,11 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
         try:
             page = browser.new_context(viewport=PHONE).new_page()
             _unlock(page, url)
+            page.get_by_text("This device: session").click()
+            page.get_by_label("Recorded by").fill("Zoe")
+            page.keyboard.press("Enter")
+            expect(page.get_by_label("Recorded by")).to_have_value("Zoe")
+            page.get_by_text("This device: session").click()
             _start(page, session, ["Ann", "Bob", "Cal", "Dee"], dealer="Dee")
             note = page.locator(NOTE)
             expect(note).to_contain_text("Dee deals first")
@@ -207,9 +213,13 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
                 for c in cards:
                     page.locator(f"[data-card='{c}']").click()
                 expect(show).to_be_enabled()
+                if who_shows == "Bob":
+                    page.screenshot(path=str(ROOT / "tests" / "artifacts" / "record-showdown.png"))
                 tap("show", "shown")
             with open_store(db) as store:
                 original = store.export(session)
+            # "Recorded by" was kept across the reload, with the session recorded
+            assert {e.by for e in original if e.type != "pot_won"} == {"Zoe"}
             assert original[-1].type == "pot_won" and original[-1].player == "Bob"  # type: ignore[union-attr]
             expect(note).to_contain_text("Bob wins the pot")
             # Ann's 9♦ was shown: known cards are disabled in the next showdown's picker only

@@ -215,13 +215,6 @@ def device_now() -> datetime:
     return recorder.now_in(st.context.timezone)
 
 
-def record(session: str, events: Sequence[AnyEvent], expected_seq: int) -> bool:
-    """:func:`append`, then reload the page to show the session as it now stands (when stored)."""
-    if append(session, events, expected_seq):
-        st.rerun()
-    return False
-
-
 def _describe(session: str, stored: Sequence[Any]) -> list[str]:
     rp = Replay.of(cache.events(session), recorded=True)  # seq N is the N-th event
     return [rp.labels[row.seq - 1].text for row in stored if 0 < row.seq <= len(rp.events)]

@@ -69,6 +69,7 @@ def _unlock(page: Any, url: str) -> None:
         page.wait_for_timeout(50)
     jar = {c["name"]: c["value"] for c in page.context.cookies()}
     assert SECRET not in str(jar) and SECRET.replace(" ", "%20") not in str(jar)
+    assert "sesame" not in page.url
 
 
 def _start(page: Any, name: str, players: list[str], dealer: str) -> None:
@@ -252,6 +253,9 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
             assert _decoded(code.screenshot()) == page.url.split("?")[0]
         finally:
             browser.close()
+    # the secret never reached the server's log either
+    logs = "".join(p.read_text() for p in Path(db).parent.glob("streamlit-*.log"))
+    assert "sesame" not in logs
 
 
 def _decoded(png: bytes) -> str:

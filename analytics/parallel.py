@@ -17,6 +17,12 @@ each table's rows belong to one session), and events stored meanwhile are applie
 refresh after ``P``, exactly once. A worker that fails fails the rebuild and leaves the projection
 as it was (nothing is dropped before every worker has finished). A store that other processes
 cannot open (``memory://``), or one job, is rebuilt sequentially.
+
+Workers are started with ``spawn`` (never a fork of a process holding DuckDB and store handles),
+so a script that calls :func:`rebuild_parallel` directly needs Python's usual
+``if __name__ == "__main__":`` guard; ``brag`` and notebooks have it. Measured on a 30k-deal store
+(1M events) with both cores shared with other work: listing the sessions 0.2 s, the merge 1.4 s,
+the rest the workers' folds.
 """
 
 from __future__ import annotations

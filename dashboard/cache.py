@@ -115,6 +115,57 @@ def sessions() -> tuple[Any, ...]:
     return listing().infos
 
 
+SESSIONS_PAGE = 100
+"""Sessions on one page of the Sessions page."""
+NO_TABLE = "(none)"
+"""How the Sessions page's table filter names a session recorded without a table."""
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _facets(url: str, version: int) -> tuple[list[str], list[str], Any]:
+    players, tables, dates = _store(url).session_facets()
+    return players, [NO_TABLE if t is None else t for t in tables], dates
+
+
+def session_facets() -> tuple[list[str], list[str], Any]:
+    """The Sessions page's filter choices: every player, every table (``(none)``: sessions
+    without one), the first and last dates; read from the catalogue once per store version."""
+    return _facets(db_url(), int(store().last_position()))
+
+
+def _filter(players: Any, tables: Any, dates: Any) -> Any:
+    from events.store import SessionFilter
+
+    span = None
+    if dates:
+        span = (dates[0], dates[-1])
+    return SessionFilter(
+        players=tuple(players or ()),
+        tables=tuple(None if t == NO_TABLE else t for t in tables or ()),
+        dates=span,
+    )
+
+
+def session_count(players: Any = (), tables: Any = (), dates: Any = None) -> int:
+    """How many sessions the Sessions page's filters keep (one count of the catalogue)."""
+    return int(store().session_count(where=_filter(players, tables, dates)))
+
+
+def session_page(
+    players: Any = (), tables: Any = (), dates: Any = None, page: int = 1
+) -> list[Any]:
+    """One page (1-based, :data:`SESSIONS_PAGE` long) of the sessions the filters keep, newest
+    first: one indexed read of the catalogue, however many sessions the store holds."""
+    return list(
+        store().sessions(
+            order="newest",
+            limit=SESSIONS_PAGE,
+            offset=(max(1, page) - 1) * SESSIONS_PAGE,
+            where=_filter(players, tables, dates),
+        )
+    )
+
+
 def session_info(session: str) -> Any | None:
     """One session's catalogue line now (``None``: not stored): one indexed query."""
     return store().session_info(session)

@@ -187,6 +187,25 @@ def session_filters(
     return chosen_players, chosen_tables, chosen_dates
 
 
+def page_choice(total: int, size: int) -> int:
+    """Which page of ``total`` rows, ``size`` a page, to show (1-based; no control for one
+    page)."""
+    pages = max(1, -(-total // size))
+    if pages == 1:
+        return 1
+    return int(st.number_input(f"Page (of {pages})", 1, pages, 1, key="sessions_page"))
+
+
+def page_caption(kept: int, total: int, page: int, shown: int, size: int) -> str:
+    """``"40 of 43 sessions"``, or with pages ``"sessions 101-200 of 12,273 (of 12,300), newest
+    first"``."""
+    if kept <= size:
+        return f"{kept:,} of {total:,} sessions"
+    first = (page - 1) * size + 1
+    of = f" (of {total:,})" if kept != total else ""
+    return f"sessions {first:,}-{first + shown - 1:,} of {kept:,}{of}, newest first"
+
+
 def session_table(rows: list[dict[str, Any]]) -> None:
     """The list of sessions, each with links to its page and its replay."""
     st.dataframe(

@@ -628,39 +628,6 @@ def link(session: str, deal: int | None = None, step: int | None = None, **extra
 # --- the list of sessions -------------------------------------------------------------------------
 
 
-def session_filters(infos: Sequence[Any]) -> tuple[list[str], list[str], tuple[Any, Any] | None]:
-    """The choices for the Sessions page filters: players, tables (``(none)`` for a session
-    without a table name) and the range of dates."""
-    players = sorted({p for i in infos for p in i.players})
-    tables = sorted({i.table or "(none)" for i in infos})
-    dates = [i.started.date() for i in infos if i.started is not None]
-    return players, tables, (min(dates), max(dates)) if dates else None
-
-
-def filter_sessions(
-    infos: Sequence[Any],
-    *,
-    players: Sequence[str] = (),
-    tables: Sequence[str] = (),
-    dates: tuple[Any, Any] | Sequence[Any] | None = None,
-) -> list[Any]:
-    """The sessions where every one of ``players`` sat, at one of ``tables``, started within
-    ``dates`` (inclusive; a one-date range means that day). Empty filters keep everything."""
-    out = []
-    lo = hi = None
-    if dates:
-        lo, hi = dates[0], dates[-1]
-    for i in infos:
-        if players and not set(players) <= set(i.players):
-            continue
-        if tables and (i.table or "(none)") not in tables:
-            continue
-        if lo is not None and i.started is not None and not lo <= i.started.date() <= hi:
-            continue
-        out.append(i)
-    return out
-
-
 def session_rows(infos: Sequence[Any]) -> list[dict[str, Any]]:
     """One row per session for the Sessions page, newest first, with links to its pages."""
     from urllib.parse import urlencode

@@ -38,7 +38,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final, Protocol
 from uuid import UUID
 
@@ -67,12 +67,15 @@ __all__ = [
     "IdConflict",
     "ImportConflict",
     "ImportResult",
+    "SessionFilter",
     "SessionInfo",
     "StoreError",
     "StoreUnavailable",
     "StoredEvent",
     "UnknownSession",
     "checked_log",
+    "facets_of",
+    "listed",
     "open_store",
     "resolve_url",
     "stored_states",
@@ -351,6 +354,30 @@ ORDERS: Final = ("stored", "oldest", "newest")
 (ties by the order stored)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SessionFilter:
+    """Which sessions a listing keeps: those where every one of ``players`` sat, played at one of
+    ``tables`` (``None`` in it: a session recorded without a table), started within ``dates``
+    (inclusive ``(first, last)`` calendar dates of the recorded start, in its own offset), and
+    not over with ``unfinished``. Empty fields keep everything."""
+
+    players: tuple[str, ...] = ()
+    tables: tuple[str | None, ...] = ()
+    dates: tuple[date, date] | None = None
+    unfinished: bool = False
+
+    def keeps(self, info: SessionInfo) -> bool:
+        if self.unfinished and info.finished:
+            return False
+        if self.players and not set(self.players) <= set(info.players):
+            return False
+        if self.tables and info.table not in self.tables:
+            return False
+        if self.dates is not None and info.started is not None:
+            return self.dates[0] <= info.started.date() <= self.dates[1]
+        return True
+
+
 def listed(
     infos: Iterable[SessionInfo],
     *,
@@ -358,16 +385,30 @@ def listed(
     limit: int | None = None,
     offset: int = 0,
     unfinished: bool = False,
+    where: SessionFilter | None = None,
 ) -> list[SessionInfo]:
     """``infos`` filtered, ordered and paged as :meth:`EventStore.sessions` lists them."""
     if order not in ORDERS:
         raise ValueError(f"order is one of {', '.join(ORDERS)}, not {order!r}")
-    out = [i for i in infos if not (unfinished and i.finished)]
+    keep = where or SessionFilter()
+    out = [i for i in infos if not (unfinished and i.finished) and keep.keeps(i)]
     if order == "stored":
         out.sort(key=lambda i: i.first_position)
     else:
         out.sort(key=lambda i: (i.started_us, i.first_position), reverse=order == "newest")
     return out[offset : None if limit is None else offset + limit]
+
+
+def facets_of(
+    infos: Iterable[SessionInfo],
+) -> tuple[list[str], list[str | None], tuple[date, date] | None]:
+    """:meth:`EventStore.session_facets` of these sessions."""
+    infos = list(infos)
+    players = sorted({p for i in infos for p in i.players})
+    named = sorted({i.table for i in infos if i.table is not None})
+    tables: list[str | None] = [*named, *([None] if any(i.table is None for i in infos) else [])]
+    days = [i.started.date() for i in infos if i.started is not None]
+    return players, tables, (min(days), max(days)) if days else None
 
 
 def session_row(
@@ -674,24 +715,33 @@ class EventStore:
         limit: int | None = None,
         offset: int = 0,
         unfinished: bool = False,
+        where: SessionFilter | None = None,
     ) -> list[SessionInfo]:
         """The sessions, ordered (``"stored"``: as first stored; ``"oldest"``/``"newest"``: by
-        ``started``, see :data:`ORDERS`), only those not over with ``unfinished``, and paged
-        (``offset``, at most ``limit``). A SQL store of version 3 reads its catalogue (one row
-        per session, kept by every append); otherwise they are computed from the events
-        (:meth:`recomputed_sessions`). Raises ``ValueError`` for an unknown ``order``."""
+        ``started``, see :data:`ORDERS`), only those not over with ``unfinished``, only those
+        ``where`` keeps (:class:`SessionFilter`), and paged (``offset``, at most ``limit``). A SQL
+        store of version 3 reads its catalogue (one row per session, kept by every append);
+        otherwise they are computed from the events (:meth:`recomputed_sessions`). Raises
+        ``ValueError`` for an unknown ``order``."""
         return listed(
             self.recomputed_sessions(), order=order, limit=limit, offset=offset,
-            unfinished=unfinished,
+            unfinished=unfinished, where=where,
         )  # fmt: skip
 
     def session_info(self, session: str) -> SessionInfo | None:
         """One session's line of the listing (``None``: not stored)."""
         return next((i for i in self.recomputed_sessions() if i.session == session), None)
 
-    def session_count(self, *, unfinished: bool = False) -> int:
-        """How many sessions are stored (only those not over, with ``unfinished``)."""
-        return len(self.sessions(unfinished=unfinished))
+    def session_count(self, *, unfinished: bool = False, where: SessionFilter | None = None) -> int:
+        """How many sessions are stored (only those not over, with ``unfinished``; only those
+        ``where`` keeps)."""
+        return len(self.sessions(unfinished=unfinished, where=where))
+
+    def session_facets(self) -> tuple[list[str], list[str | None], tuple[date, date] | None]:
+        """What a listing can be filtered by: every player (sorted), every table (sorted,
+        ``None`` last for sessions without one), and the first and last calendar dates of the
+        sessions' starts (``None``: no session)."""
+        return facets_of(self.recomputed_sessions())
 
     def recomputed_sessions(self) -> list[SessionInfo]:
         """Every session computed from the events, in the order first stored: what the

@@ -46,7 +46,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, ClassVar, Final
 from uuid import UUID
 
@@ -72,6 +72,7 @@ from events.store import (
     Plan,
     Row,
     SeqTaken,
+    SessionFilter,
     SessionInfo,
     StoredEvent,
     StoreError,
@@ -560,6 +561,32 @@ class _SqlStore(EventStore):
     def _catalogued(self) -> bool:
         return int(getattr(self, "version", 0)) >= 3
 
+    def _where(self, unfinished: bool, where: SessionFilter | None) -> tuple[str, tuple[Any, ...]]:
+        """The catalogue's WHERE clause for a :class:`SessionFilter` (values bound)."""
+        import json
+
+        f = where or SessionFilter()
+        conds: list[str] = []
+        params: list[Any] = []
+        if unfinished or f.unfinished:
+            conds.append("NOT finished")
+        for p in f.players:  # seats is a JSON array: the quoted name, LIKE's wildcards escaped
+            text = json.dumps(p, ensure_ascii=False)
+            text = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            conds.append("seats LIKE ? ESCAPE '\\'")
+            params.append(f"%{text}%")
+        if f.tables:
+            named = [t for t in f.tables if t is not None]
+            alts = [f"table_name IN ({', '.join('?' * len(named))})"] if named else []
+            if None in f.tables:
+                alts.append("table_name IS NULL")
+            conds.append("(" + " OR ".join(alts) + ")")
+            params += named
+        if f.dates is not None:  # the recorded start's own calendar date: its ISO text's head
+            conds.append("substr(coalesce(first_at, stored), 1, 10) BETWEEN ? AND ?")
+            params += [f.dates[0].isoformat(), f.dates[1].isoformat()]
+        return (" WHERE " + " AND ".join(conds) if conds else ""), tuple(params)
+
     def sessions(
         self,
         *,
@@ -567,9 +594,12 @@ class _SqlStore(EventStore):
         limit: int | None = None,
         offset: int = 0,
         unfinished: bool = False,
+        where: SessionFilter | None = None,
     ) -> list[SessionInfo]:
         if not self._catalogued():  # a version 2 store opened for reading: not migrated
-            return super().sessions(order=order, limit=limit, offset=offset, unfinished=unfinished)
+            return super().sessions(
+                order=order, limit=limit, offset=offset, unfinished=unfinished, where=where
+            )
         by = {
             "stored": "first_position",
             "oldest": "started_us, first_position",
@@ -577,12 +607,13 @@ class _SqlStore(EventStore):
         }.get(order)
         if by is None:
             raise ValueError(f"order is one of stored, oldest, newest, not {order!r}")
-        where = " WHERE NOT finished" if unfinished else ""
+        cond, params = self._where(unfinished, where)
         page = " LIMIT ? OFFSET ?" if limit is not None or offset else ""
         everything = -1 if self.MARK == "?" else None  # SQLite: LIMIT -1; PostgreSQL: NULL
-        params: tuple[Any, ...] = (everything if limit is None else limit, offset) if page else ()
+        if page:
+            params += (everything if limit is None else limit, offset)
         rows = self._query(
-            f"SELECT {CATALOGUE_COLUMNS} FROM {CATALOGUE}{where} ORDER BY {by}{page}", params
+            f"SELECT {CATALOGUE_COLUMNS} FROM {CATALOGUE}{cond} ORDER BY {by}{page}", params
         )
         return [catalogue_info(r) for r in rows]
 
@@ -594,11 +625,28 @@ class _SqlStore(EventStore):
         )
         return catalogue_info(rows[0]) if rows else None
 
-    def session_count(self, *, unfinished: bool = False) -> int:
+    def session_count(self, *, unfinished: bool = False, where: SessionFilter | None = None) -> int:
         if not self._catalogued():
-            return super().session_count(unfinished=unfinished)
-        where = " WHERE NOT finished" if unfinished else ""
-        return int(self._query(f"SELECT count(*) FROM {CATALOGUE}{where}")[0][0])
+            return super().session_count(unfinished=unfinished, where=where)
+        cond, params = self._where(unfinished, where)
+        return int(self._query(f"SELECT count(*) FROM {CATALOGUE}{cond}", params)[0][0])
+
+    def session_facets(self) -> tuple[list[str], list[str | None], tuple[date, date] | None]:
+        if not self._catalogued():
+            return super().session_facets()
+        seats = (
+            f"SELECT DISTINCT j.value FROM {CATALOGUE}, json_each({CATALOGUE}.seats) j"
+            if self.MARK == "?"
+            else f"SELECT DISTINCT jsonb_array_elements_text(seats::jsonb) FROM {CATALOGUE}"
+        )
+        players = sorted(str(r[0]) for r in self._query(seats))
+        names = self._query(f"SELECT DISTINCT table_name FROM {CATALOGUE}")
+        named = sorted(str(r[0]) for r in names if r[0] is not None)
+        tables: list[str | None] = [*named, *([None] if any(r[0] is None for r in names) else [])]
+        day = "substr(coalesce(first_at, stored), 1, 10)"
+        lo, hi = self._query(f"SELECT min({day}), max({day}) FROM {CATALOGUE}")[0]
+        span = (date.fromisoformat(lo), date.fromisoformat(hi)) if lo and hi else None
+        return players, tables, span
 
     def _first_of(self, conn: Any, plan: Plan) -> SessionInfo | None:
         """The session's first event's time, store time and position, for a session the

@@ -20,7 +20,14 @@ from engine.fold import replay
 from engine.legal import can_void
 from engine.state import initial_state
 from events.model import Voided
-from events.store import ConcurrencyConflict, EventStore, SessionInfo, open_store
+from events.store import (
+    ConcurrencyConflict,
+    EventStore,
+    SessionFilter,
+    SessionInfo,
+    facets_of,
+    open_store,
+)
 from events.store_sql import CATALOGUE, META, STORE_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,9 +77,23 @@ def shown(info: SessionInfo) -> tuple[Any, ...]:
 
 
 def check(store: EventStore) -> list[SessionInfo]:
-    """The catalogue equals the events: the store's own recomputation, and the engine's fold."""
+    """The catalogue equals the events: the store's own recomputation, and the engine's fold;
+    and its filters in SQL keep what :meth:`SessionFilter.keeps` keeps."""
     listed = store.sessions()
-    assert listed == store.recomputed_sessions()
+    every = store.recomputed_sessions()
+    assert listed == every
+    players, tables, dates = store.session_facets()
+    assert (players, tables, dates) == facets_of(every)
+    for where in (
+        SessionFilter(players=tuple(players[:2])),
+        SessionFilter(tables=(tables[0],)),
+        SessionFilter(tables=(None,), unfinished=True),
+        SessionFilter(dates=dates),
+        SessionFilter(players=("no%one_",)),
+    ):
+        kept = [i for i in every if where.keeps(i)]
+        assert store.sessions(where=where) == kept
+        assert store.session_count(where=where) == len(kept)
     assert [shown(i) for i in listed] == [folded(store, i) for i in listed]
     assert all(i.events == i.last_seq for i in listed)
     return listed

@@ -81,6 +81,20 @@ def test_sessions_lists_and_filters(store_url: str) -> None:
     assert list(at.dataframe[0].value["session"]) == [ALL_CARDS]
 
 
+def test_sessions_come_a_page_at_a_time(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboard import cache
+
+    monkeypatch.setattr(cache, "SESSIONS_PAGE", 2)
+    at = page("sessions")
+    assert len(at.dataframe[0].value) == 2
+    assert at.caption[0].value == "sessions 1-2 of 3, newest first"
+    at.number_input(key="sessions_page").set_value(2).run()
+    assert len(at.dataframe[0].value) == 1
+    assert at.caption[0].value == "sessions 3-3 of 3, newest first"
+    at.multiselect[1].set_value(["(none)"]).run()  # the sessions recorded without a table
+    assert at.caption[0].value == "2 of 3 sessions"
+
+
 def test_session_page_has_the_leaderboard_and_the_deals(store_url: str) -> None:
     at = page("session", session=ALL_CARDS)
     assert not at.exception

@@ -1,4 +1,5 @@
-"""Sessions: every session with its date, table, players, deals, pots and winners; filters."""
+"""Sessions: every session with its date, table, players, deals, pots and winners; filters;
+a page at a time (read from the store's session catalogue)."""
 
 import streamlit as st
 
@@ -6,15 +7,17 @@ from dashboard import cache, ui, view
 
 st.title("Sessions")
 
-infos = cache.sessions()
-if not infos:
+choices = cache.session_facets()
+if not choices[0]:
     st.info(
         "No sessions in the store yet: `brag run` imports the bundled season, "
         "and the Record page starts a new one."
     )
     st.stop()
 
-players, tables, dates = ui.session_filters(*view.session_filters(infos))
-shown = view.filter_sessions(infos, players=players, tables=tables, dates=dates)
-st.caption(f"{len(shown)} of {len(infos)} sessions")
+players, tables, dates = ui.session_filters(*choices)
+kept = cache.session_count(players, tables, dates)
+page = ui.page_choice(kept, cache.SESSIONS_PAGE)
+shown = cache.session_page(players, tables, dates, page)
+st.caption(ui.page_caption(kept, cache.session_count(), page, len(shown), cache.SESSIONS_PAGE))
 ui.session_table(view.session_rows(shown))

@@ -61,8 +61,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from engine.fold import complete
-from engine.state import initial_state
+from engine.fold import conclude
+from engine.state import apply, initial_state
 from events.model import AnyEvent, is_derived
 from events.store import EventStore, open_store
 from events.store import _rows as store_rows
@@ -240,15 +240,23 @@ def timed(fn: Callable[[], int]) -> tuple[int, float]:
 
 def fold_only(sessions: list[list[list[AnyEvent]]]) -> int:
     """The engine's share: the fold of the same recorded events, deal by deal, with the derived
-    events it adds (``engine.fold.complete``), as an append does it; no I/O, no payloads."""
+    events it concludes, as an append folds them (``engine.state.apply``,
+    ``engine.fold.conclude``); no I/O, no payloads. Returns the events, derived ones counted."""
     n = 0
     for chunks in sessions:
         state = initial_state()
         for chunk in chunks:
-            rec = [e for e in chunk if not is_derived(e)]
-            for step in complete(enumerate(rec, 1), state=state):
-                state = step.state
+            for e in chunk:
+                if is_derived(e):
+                    continue
+                if state.pending:
+                    state, derived = conclude(state)
+                    n += len(derived)
+                state = apply(state, e)
                 n += 1
+            if state.pending:
+                state, derived = conclude(state)
+                n += len(derived)
     return n
 
 

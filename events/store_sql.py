@@ -154,6 +154,12 @@ _UPSERT: Final = (
     "last_position = excluded.last_position"
 )
 
+_UPDATE: Final = (
+    f"UPDATE {CATALOGUE} SET table_name = ?, seats = ?, cards = ?, "
+    "last_at = coalesce(?, last_at), deals = ?, resolved_pots = ?, carried_pots = ?, "
+    "finished = ?, winners = ?, last_seq = ?, events = ?, last_position = ? WHERE session = ?"
+)
+
 
 def _iso(t: datetime | None) -> str | None:
     return None if t is None else t.isoformat()
@@ -354,14 +360,17 @@ class _SqlTx:
         from events.store import session_row
 
         store = self.store
-        before = None
+        info = session_row(plan.session, plan.state, plan.rows, positions, stored_at, None)
         if plan.expected:
-            got = self.conn.execute(
-                store._sql(f"SELECT {CATALOGUE_COLUMNS} FROM {CATALOGUE} WHERE session = ?"),
-                (plan.session,),
-            ).fetchone()
-            before = catalogue_info(got) if got is not None else store._first_of(self.conn, plan)
-        info = session_row(plan.session, plan.state, plan.rows, positions, stored_at, before)
+            # A later append: one UPDATE of what moves (the first time, store time and position
+            # stay as written), without reading the row first.
+            p = catalogue_params(info)
+            cur = self.conn.execute(store._sql(_UPDATE), (*p[1:4], p[5], *p[8:15], p[16], p[0]))
+            if cur.rowcount == 1:
+                return
+            # No row although the session has events (written around Bragbook): its first ones.
+            before = store._first_of(self.conn, plan)
+            info = session_row(plan.session, plan.state, plan.rows, positions, stored_at, before)
         self.conn.execute(store._sql(_UPSERT), catalogue_params(info))
 
     def insert(self, rows: list[Row], stored_at: datetime) -> list[int]:

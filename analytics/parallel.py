@@ -89,7 +89,9 @@ def _worker(url: str, sessions: list[str], upto: int, path: str, batch_size: int
     from analytics.sources import open_source
 
     store = open_source(url)
-    con = duckdb.connect(path)
+    # One DuckDB thread per worker: the workers are the parallelism (DuckDB's own pool, one
+    # thread per core in every worker, would oversubscribe the cores).
+    con = duckdb.connect(path, config={"threads": 1})
     applied = 0
     try:
         proj = Projector(store, con, batch_size=batch_size)

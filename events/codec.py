@@ -115,6 +115,15 @@ def parse_raw(
         raise FormatError("is required (the event's type)", line=line, field="type")
     if type_ not in EVENT_CLASSES:
         raise FormatError(f"{type_!r} is not an event type of FORMAT.md", line=line, field="type")
+    if not stored:
+        huge = _huge_number(raw, "")
+        if huge is not None:
+            raise FormatError(
+                f'{huge[1]} is out of bounds (docs/format.md "Bounds")',
+                line=line,
+                event=type_,
+                field=huge[0],
+            )
     try:
         raw = upcasting.upcast(raw)
         return EVENT_ADAPTER.validate_python(raw, context=_STORED if stored else None)
@@ -159,6 +168,27 @@ def parse_line(
     except ValueError as err:
         raise FormatError(f"not valid JSON ({err})", line=line) from None
     return parse_raw(raw, line=line, upcasting=upcasting)
+
+
+def _huge_number(raw: Any, path: str) -> tuple[str, Decimal] | None:
+    """The first JSON number whose exponent is beyond 40 (``1e40000000``), and where: turning it
+    into an integer or a fraction would compute all its digits."""
+    if isinstance(raw, Decimal):
+        if raw.is_finite() and not -MAX_AMOUNT_TEXT <= raw.adjusted() <= MAX_AMOUNT_TEXT:
+            return path, raw
+        return None
+    items: Iterable[tuple[Any, Any]]
+    if isinstance(raw, dict):
+        items = raw.items()
+    elif isinstance(raw, list):
+        items = enumerate(raw)
+    else:
+        return None
+    for key, value in items:
+        found = _huge_number(value, f"{path}.{key}" if path else str(key))
+        if found is not None:
+            return found
+    return None
 
 
 def _fast(upcasting: Upcasting) -> bool:

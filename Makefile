@@ -36,6 +36,7 @@ bench: install
 	$(BIN)/python bench/simulate.py
 	$(BIN)/python bench/analytics.py
 	$(BIN)/python bench/dashboard.py
+	$(BIN)/python bench/hostile.py
 	$(BIN)/python bench/replay_ui.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/record.py

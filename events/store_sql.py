@@ -44,7 +44,7 @@ import sqlite3
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import date, datetime
 from typing import Any, ClassVar, Final
@@ -873,6 +873,17 @@ def _sqlite_shape(conn: sqlite3.Connection) -> tuple[list[tuple[Any, ...]], set[
     return cols, uniques
 
 
+def _column_problems(cols: Sequence[Sequence[Any]], want: Sequence[Sequence[Any]]) -> list[str]:
+    """How a table's columns (name first, then type and constraints) differ from Bragbook's."""
+    if list(map(tuple, cols)) == list(map(tuple, want)):
+        return []
+    names = [c[0] for c in cols]
+    wanted = [c[0] for c in want]
+    if names != wanted:
+        return [f"columns {', '.join(names)}; Bragbook's are {', '.join(wanted)}"]
+    return ["its columns' types or constraints differ from Bragbook's"]
+
+
 def _sqlite_v2(store: Any, conn: sqlite3.Connection) -> None:
     conn.execute(SQLITE_TRIGGERS["events_no_overwrite"])
 
@@ -948,15 +959,7 @@ class SqliteStore(_SqlStore):
     def _problems(self, conn: Any, version: int) -> list[str]:
         cols, uniques = _sqlite_shape(conn)
         want_cols, want_uniques = _sqlite_reference()
-        out = []
-        if cols != want_cols:
-            names = [c[0] for c in cols]
-            want = [c[0] for c in want_cols]
-            out.append(
-                f"columns {', '.join(names)}; Bragbook's are {', '.join(want)}"
-                if names != want
-                else "its columns' types or constraints differ from Bragbook's"
-            )
+        out = _column_problems(cols, want_cols)
         for u in sorted(want_uniques - uniques):
             out.append(f"no unique ({', '.join(u)})")
         ddl = conn.execute(
@@ -1244,15 +1247,7 @@ class PostgresStore(_SqlStore):
                 (TABLE,),
             )
         ]
-        out = []
-        if cols != PG_COLUMNS:
-            names = [c[0] for c in cols]
-            want = [c[0] for c in PG_COLUMNS]
-            out.append(
-                f"columns {', '.join(names)}; Bragbook's are {', '.join(want)}"
-                if names != want
-                else "its columns' types or constraints differ from Bragbook's"
-            )
+        out = _column_problems(cols, PG_COLUMNS)
         found = {
             r[0]: (r[1], list(r[2]))
             for r in conn.execute(

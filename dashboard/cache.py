@@ -192,7 +192,19 @@ def exists(session: str) -> bool:
 
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _replay(url: str, session: str, version: int, recorded: bool) -> Replay:
-    return Replay.of(_store(url).events(session), recorded=recorded)
+    from events.errors import BragError
+    from events.store import CorruptSession
+
+    events = _store(url).events(session)  # the whole stream from seq 1: line k is seq k
+    try:
+        return Replay.of(events, recorded=recorded)
+    except BragError as err:  # the store was changed outside Bragbook
+        raise CorruptSession(
+            session,
+            err.line,
+            err.event,
+            f"the stored stream no longer folds ({err.heading()}: {err.message})",
+        ) from None
 
 
 def last_seq(session: str) -> int:
@@ -204,10 +216,17 @@ def last_seq(session: str) -> int:
 def replay(session: str, *, recorded: bool = False) -> Replay | None:
     """The session replayed by the engine (as corrected, or ``recorded`` with its corrections);
     ``None`` for a session the store does not hold."""
+    from dashboard.ui import md
+    from events.store import CorruptSession
+
     version = last_seq(session)
     if not version:
         return None
-    return _replay(db_url(), session, version, recorded)
+    try:
+        return _replay(db_url(), session, version, recorded)
+    except CorruptSession as err:  # one line naming the session and the seq, not a traceback
+        st.error(md(err), icon=":material/error:")
+        st.stop()
 
 
 @st.cache_data(show_spinner=False, max_entries=256)

@@ -179,3 +179,35 @@ def test_no_link_or_image_is_made_from_a_name_in_chromium(hostile_server: str) -
                 page.close()
         finally:
             browser.close()
+
+
+@pytest.mark.parametrize("name", ["session", "replay"])
+def test_a_stream_that_no_longer_folds_is_one_line_on_the_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The trial's tampered pot_won (14 -> 1,400, triggers dropped by another program): the
+    Session and Replay pages say so in one line naming the session and the seq."""
+    import sqlite3
+
+    from events.store_sql import SQLITE_TRIGGERS
+
+    db = tmp_path / "club.db"
+    with open_store(str(db)) as store:
+        store.import_log(str(ROOT / "data" / "examples" / "card_example.jsonl"))
+    c = sqlite3.connect(db, isolation_level=None)
+    c.execute("DROP TRIGGER events_no_update")
+    c.execute("UPDATE events SET payload = json_set(payload, '$.amount', 1400) WHERE seq = 16")
+    c.execute(SQLITE_TRIGGERS["events_no_update"])
+    c.close()
+    monkeypatch.setenv("BRAG_DB", str(db))
+    monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page(f"screens/{name}.py")
+    at.query_params["session"] = "card-example"
+    at.run()
+    assert not at.exception
+    assert len(at.error) == 1
+    text = at.error[0].value
+    assert text.startswith(r"session 'card-example', seq 16 (pot\_won): the stored stream no")
+    assert "RULES 5.9" in text and "\n" not in text

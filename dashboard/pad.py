@@ -46,6 +46,7 @@ _CSS = """
 .pad .t-look { background: #6a1b9a; }
 .pad .t-table, .pad .t-show { background: #37474f; }
 .pad .t-plain { background: #546e7a; }
+.pad .t-empty { min-height: 3.3rem; border-radius: 8px; border: 2px dashed #d5d5d5; }
 .pad .t-undo { background: #fff; color: #333; border-color: #999; font-weight: 500; }
 .pad .row.peeks button { min-height: 2.7rem; font-size: .9rem; }
 .pad .cards { display: grid; grid-template-columns: repeat(13, 1fr); gap: 2px; }
@@ -105,6 +106,11 @@ export default function (component) {
     setTimeout(again, 1500);
   };
   const key = (k) => {
+    if (k.tone === 'empty') {  // a place kept for a key that may come: an empty slot
+      const slot = el('div', 't-empty');
+      slot.setAttribute('aria-hidden', 'true');
+      return slot;
+    }
     const b = el('button', 't-' + k.tone);
     b.dataset.spot = k.spot;
     b.title = k.title;

@@ -320,7 +320,7 @@ def redo(events: Sequence[AnyEvent], by: str | None = None) -> RecordedEvent | N
 
 # --- the pad --------------------------------------------------------------------------------------
 
-Tone = Literal["fold", "bet", "see", "look", "table", "show", "plain"]
+Tone = Literal["fold", "bet", "see", "look", "table", "show", "plain", "empty"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,7 +393,7 @@ def pad_rows(state: State) -> list[list[Key]]:
                 word = "Raise" if state.level is not None and level > state.level else "Bet"
                 row.append(Key(f"bet-{n}", f"{word} {level}", _cost(take(c)), "bet", c.label, c))
             else:
-                row.append(Key(f"bet-{n}", "Bet", "", "bet", "no bet here"))
+                row.append(Key(f"bet-{n}", "", "", "empty", ""))  # an empty slot, its place kept
         rows.append(row)
         peeks = []
         for k, name in enumerate(state.seats):

@@ -99,9 +99,28 @@ def session_picker(
 # --- the table ------------------------------------------------------------------------------------
 
 
+TABLE_CSS = """<style>
+.brag-pictures .brag-compact { display: none; }
+@media (max-width: 640px) {
+  .brag-pictures .brag-table:not(.brag-compact) { display: none; }
+  .brag-pictures .brag-compact { display: block; }
+}
+</style>"""
+"""A phone (the columns stacked, under 640 px) gets the compact grid of seats, as the replayer
+does (:func:`dashboard.table_svg.render`): its text stays readable (at least 11 px)."""
+
+
 def table_picture(view: TableView) -> None:
-    """The picture of the table, then the pot, the level and whose turn it is as figures."""
-    st.markdown(table_svg.render(view), unsafe_allow_html=True)
+    """The picture of the table: round the oval on a wide screen, the seats in a grid on a
+    phone."""
+    st.markdown(
+        TABLE_CSS
+        + '<div class="brag-pictures">'
+        + table_svg.render(view)
+        + table_svg.render(view, compact=True)
+        + "</div>",
+        unsafe_allow_html=True,
+    )
 
 
 # --- the replayer ---------------------------------------------------------------------------------

@@ -32,6 +32,9 @@ PAGE_CSS = """
 </style>
 """
 
+PANEL = "device_panel"
+"""The key of the "This device" panel (an expander): closed when a session opens."""
+
 TOKEN_COOKIE = "brag_device"
 BY_COOKIE = "brag_by"
 SESSION_COOKIE = "brag_recording"
@@ -140,6 +143,8 @@ def _by_changed() -> None:
 
 def _session_changed(new: str) -> None:
     chosen = st.session_state["record_session"]
+    if chosen != new:
+        st.session_state[PANEL] = False  # the panel folds away: the pad on the first screen
     st.session_state["recording"] = None if chosen == new else chosen
     if chosen == new:
         st.query_params.pop("session", None)
@@ -166,8 +171,12 @@ def note_for(session: str, seq: int) -> tuple[str, str]:
 
 
 def show_flash() -> None:
-    """Shows a message left by :func:`flash` (outside the pad: the start form)."""
-    kind, text, _, _ = st.session_state.pop("flash", ("", "", None, None))
+    """Shows a message left by :func:`flash` for the start form (one about no session); a
+    confirmation about a session stays with it, for its pad, never shown under another."""
+    kind, text, where, _ = st.session_state.get("flash", ("", "", None, None))
+    if where is not None:
+        return
+    st.session_state.pop("flash", None)
     if text:
         show = {"success": st.success, "warning": st.warning, "error": st.error}.get(kind, st.info)
         show(md(text))  # the text names players and sessions: shown as written, never Markdown
@@ -329,6 +338,7 @@ def _start() -> None:
     if append(name, events, 0):
         st.session_state["recording"] = name
         st.query_params["session"] = name
+        st.session_state[PANEL] = False  # the pad on the first screen, as the session opens
 
 
 # --- the pad --------------------------------------------------------------------------------------

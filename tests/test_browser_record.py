@@ -77,10 +77,19 @@ def _start(page: Any, name: str, players: list[str], dealer: str) -> None:
     from playwright.sync_api import expect
 
     page.get_by_label("Session name").fill(name)
-    box = page.locator("[data-testid=stMultiSelect] input").first
+    box = page.get_by_role(
+        "combobox", name="Players, in their seats clockwise from the first picked"
+    )
     for n, p in enumerate(players):
-        box.fill(p)
-        page.keyboard.press("Enter")
+        for attempt in range(4):  # a rerun (the name's field left) may swallow what was typed
+            box.fill(p)
+            page.keyboard.press("Enter")
+            try:
+                tag = page.locator(f"[data-testid=stMultiSelect] [data-tag-index='{n}']")
+                expect(tag.first).to_have_attribute("aria-label", p, timeout=3_000)
+                break
+            except AssertionError:
+                assert attempt < 3, f"{p} not picked"
         if n:  # the seats in order, with arrows, once there are two
             expect(page.get_by_text(f"{n + 1}. {p}", exact=True)).to_be_visible()
     page.mouse.click(3, 420)  # outside the names' list: closes it
@@ -152,16 +161,22 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
         try:
             page = browser.new_context(viewport=PHONE).new_page()
             _unlock(page, url)
+            # the README's path: open "This device", fill Recorded by, start (the panel left open)
             page.get_by_text("This device: session").click()
             page.get_by_label("Recorded by").fill("Zoe")
             page.keyboard.press("Enter")
             expect(page.get_by_label("Recorded by")).to_have_value("Zoe")
-            page.get_by_text("This device: session").click()
             _start(page, session, ["Ann", "Bob", "Cal", "Dee"], dealer="Dee")
             note = page.locator(NOTE)
             expect(note).to_contain_text("Dee deals first")
             at_open = _scrolled(page)
             assert at_open == [0, 0]  # the pad at the top of the screen
+            # the panel folds away: the pad's first key on the first screen, no scrolling
+            expect(page.get_by_label("Recorded by")).to_be_hidden()
+            first = page.locator("button[data-spot=table]").bounding_box()
+            assert first and first["y"] >= 0 and first["y"] + first["height"] <= PHONE["height"]
+            # the table under the pad: the seats' grid, every text at least 11 px on the screen
+            assert _smallest_table_text(page) >= 11
             count, _ = _new_sentences(db, session, 0)
             assert count == 2
 
@@ -194,6 +209,10 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
 
             tap("table", "shuffled")
             tap("table", "dealt")
+            # five bets on offer; the sixth place is an empty slot, not a key
+            expect(page.locator("button[data-spot^=bet-]")).to_have_count(5)
+            assert page.get_by_role("button", name="no bet here").count() == 0
+            assert _smallest_table_text(page) >= 11
             tap("peek-1", "looked")  # Bob looks before the betting
             tap("bet-0", "bet")  # Ann, blind, bets level 1
             tap("bet-0", "bet", double=True)  # Bob, seen: two taps 150 ms apart, one bet
@@ -251,11 +270,34 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
             code = page.locator("[data-testid=stExpander] [data-testid=stImage] img")
             expect(code).to_be_visible()
             assert _decoded(code.screenshot()) == page.url.split("?")[0]
+
+            # a new session: the last session's confirmation is not shown under its form
+            page.get_by_role("combobox", name="Session to record").click()
+            page.get_by_role("option", name="Start a new session").click()
+            expect(page.get_by_label("Session name")).to_be_visible(timeout=20_000)
+            expect(page.get_by_text("Recorded again")).to_have_count(0)
+            expect(page.locator("[data-testid=stAlert]")).to_have_count(0)
         finally:
             browser.close()
     # the secret never reached the server's log either
     logs = "".join(p.read_text() for p in Path(db).parent.glob("streamlit-*.log"))
     assert "sesame" not in logs
+
+
+def _smallest_table_text(page: Any) -> float:
+    """The smallest text of the table's picture as drawn on the screen, in px (the computed
+    font size times the SVG's scale), over the pictures shown."""
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll('.brag-table svg')]
+              .filter(svg => svg.getBoundingClientRect().width > 0)
+              .flatMap(svg => {
+                const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                return [...svg.querySelectorAll('text')]
+                  .map(t => parseFloat(getComputedStyle(t).fontSize) * k);
+              })"""
+    )
+    assert len(sizes) >= 8, sizes  # the seats' names, paid and status at least
+    return float(min(sizes))
 
 
 def _decoded(png: bytes) -> str:

@@ -54,6 +54,16 @@ def test_the_pad_offers_each_legal_event_once_at_its_place(seed: int) -> None:
     assert len(places) == 1, places
 
 
+def test_a_place_with_no_bet_is_an_empty_slot() -> None:
+    """Before the first bet, the opening bets set the level to 1..5 (RULES 5.5); the sixth
+    place, kept for a raise to come, is an empty slot: no label, no title, no key's colour."""
+    events = recorder.start_events("t", ("Ann", "Bob", "Cal"), "shown", dealer="Cal")
+    state = Replay.of([*events, Shuffled(), Dealt()], recorded=True).final
+    bets = [k for k in _keys(state) if k.spot.startswith("bet-")]
+    assert [k.label for k in bets] == ["Bet 1", "Bet 2", "Bet 3", "Bet 4", "Bet 5", ""]
+    assert (bets[-1].tone, bets[-1].title, bets[-1].choice) == ("empty", "", None)
+
+
 def test_a_tap_records_the_keys_event() -> None:
     events = recorder.start_events("t", ("Ann", "Bob", "Cal"), "shown", dealer="Cal")
     events += [Shuffled(), Dealt()]

@@ -14,7 +14,9 @@ if not ui_record.organiser_unlocked():
 
 NEW = "Start a new session"
 open_ids = cache.session_ids(cache.PICKER_LIMIT, keep=ui.param("session"), unfinished=True)
-with st.expander("This device: session, who records, lock, join", expanded=False):
+with st.expander(
+    "This device: session, who records, lock, join", key=ui_record.PANEL, on_change="rerun"
+):
     session = ui_record.device_settings(open_ids, NEW)
     ui_record.join_and_lock()
 

@@ -92,18 +92,21 @@ def _card(
     )
 
 
-def _hands(x: float, y: float, hands: tuple[HandView, ...], dim: bool) -> str:
-    """The hands of a seat, centred on ``x`` with their top at ``y``."""
+def _hands(
+    x: float, y: float, hands: tuple[HandView, ...], dim: bool, card_w: float = CARD_W
+) -> str:
+    """The hands of a seat, centred on ``x`` with their top at ``y``, a card ``card_w`` wide
+    (two hands: three quarters of it)."""
     if not hands:
         return ""
     out = []
     if len(hands) == 1:
-        w, gap = float(CARD_W), 6.0
+        w, gap = float(card_w), 6.0
         x0 = x - (3 * w + 2 * gap) / 2
         for k, c in enumerate(hands[0].cards):
-            out.append(_card(x0 + k * (w + gap), y, c, dim=dim, known=hands[0].known))
+            out.append(_card(x0 + k * (w + gap), y, c, dim=dim, known=hands[0].known, w=w))
         return "".join(out)
-    w, gap, between = 27.0, 3.0, 14.0
+    w, gap, between = 0.75 * card_w, 3.0, 14.0
     x0 = x - (6 * w + 4 * gap + between) / 2
     for j, hv in enumerate(hands):
         base = x0 + j * (3 * w + 2 * gap + between)
@@ -119,15 +122,22 @@ def _short(name: str, n: int) -> str:
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
-def _seat(s: SeatView, n: int, at: tuple[float, float] | None = None) -> str:
+def _seat(
+    s: SeatView,
+    n: int,
+    at: tuple[float, float] | None = None,
+    box_h: float = BOX_H,
+    card_w: float = CARD_W,
+) -> str:
     """One seat, drawn round (0, 0) and moved to its place (round the table, or ``at`` in the
-    compact grid); smaller round the table when many sit at it."""
+    compact grid, where a dense grid passes a lower box, ``box_h``, and smaller cards,
+    ``card_w``); smaller round the table when many sit at it."""
     angle = math.pi / 2 + 2 * math.pi * s.seat / n
     x, y = CX + SX * math.cos(angle), CY + SY * math.sin(angle)
     k = 1.0 if n <= 6 else 0.78
     if at is not None:
         (x, y), k = at, 1.0
-    bx, by = -BOX_W / 2, -BOX_H / 2
+    bx, by = -BOX_W / 2, -box_h / 2
     stroke, width = "#555", 1.5
     if s.turn:
         stroke, width = TURN, 5
@@ -143,7 +153,7 @@ def _seat(s: SeatView, n: int, at: tuple[float, float] | None = None) -> str:
         f'<g data-seat="{_esc(s.name)}" data-status="{_esc(s.status)}"'
         f' data-paid="{_esc(amount(s.paid))}"'
         f' transform="translate({x:.1f},{y:.1f}) scale({k})">',
-        f'<rect x="{bx:.1f}" y="{by:.1f}" width="{BOX_W}" height="{BOX_H}" rx="12" fill="{fill}" '
+        f'<rect x="{bx:.1f}" y="{by:.1f}" width="{BOX_W}" height="{box_h}" rx="12" fill="{fill}" '
         f'stroke="{stroke}" stroke-width="{width}"/>',
         _t(
             bx + 12,
@@ -170,15 +180,15 @@ def _seat(s: SeatView, n: int, at: tuple[float, float] | None = None) -> str:
             fill=MUTED if s.folded else (TURN_TEXT if s.turn else "#2b5f9e"),
             font_weight="600" if s.turn or s.winner else "400",
         ),
-        _hands(0, by + 56, s.hands, s.folded),
+        _hands(0, by + 56 - (BOX_H - box_h) / 6, s.hands, s.folded, card_w),
     ]
     if s.dealer:
         # the dealer button on the seat's corner nearest the table's centre
         dx = bx + BOX_W - 2 if x <= CX + 1 else bx + 2
-        dy = by + 2 if y >= CY - 1 else by + BOX_H - 2
+        dy = by + 2 if y >= CY - 1 else by + box_h - 2
         r, size = 15, 16
         if at is not None:  # the compact grid: inside the box's lower right corner
-            dx, dy, r, size = bx + BOX_W - 15, by + BOX_H - 15, 11, 13
+            dx, dy, r, size = bx + BOX_W - 15, by + box_h - 15, 11, 13
         parts.append(
             f'<g data-dealer="{_esc(s.name)}"><circle cx="{dx:.1f}" cy="{dy:.1f}" r="{r}" '
             f'fill="#ffffff" stroke="{INK}" stroke-width="2"/>'
@@ -194,18 +204,26 @@ COMPACT_W = 400
 smallest text (14 units) stays above 11 px."""
 
 
+DENSE = 5
+"""From this many seats the compact grid is dense: lower boxes (:data:`DENSE_H`) and smaller
+cards (:data:`DENSE_CARD_W`), the text as large, so that 7 seats and the replay's controls fit
+a phone's first screen."""
+DENSE_H, DENSE_CARD_W = 94, 26.0
+
+
 def _compact(view: TableView) -> str:
     """The seats in a grid of two columns, no felt: for a phone, where the table's pot, level and
-    turn are a line of text beside the picture."""
+    turn are a line of text beside the picture; dense from :data:`DENSE` seats."""
     rows = (len(view.seats) + 1) // 2
     gap = 4
-    h = rows * (BOX_H + gap) + gap
+    box_h, card_w = (DENSE_H, DENSE_CARD_W) if len(view.seats) >= DENSE else (BOX_H, CARD_W)
+    h = rows * (box_h + gap) + gap
     cells = []
     for j, s in enumerate(view.seats):
         col, row = j % 2, j // 2
         cx = gap + BOX_W / 2 + col * (BOX_W + gap)
-        cy = gap + BOX_H / 2 + row * (BOX_H + gap)
-        cells.append(_seat(s, len(view.seats), (cx, cy)))
+        cy = gap + box_h / 2 + row * (box_h + gap)
+        cells.append(_seat(s, len(view.seats), (cx, cy), box_h, card_w))
     return (
         '<div class="brag-table brag-compact">'
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {COMPACT_W} {h}" width="100%" '

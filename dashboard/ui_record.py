@@ -171,10 +171,10 @@ def note_for(session: str, seq: int) -> tuple[str, str]:
 
 
 def show_flash() -> None:
-    """Shows a message left by :func:`flash` for the start form (one about no session); a
-    confirmation about a session stays with it, for its pad, never shown under another."""
+    """Shows a message left by :func:`flash` for the start form (a refused start); one about a
+    session in the store stays with it, for its pad, never shown under another."""
     kind, text, where, _ = st.session_state.get("flash", ("", "", None, None))
-    if where is not None:
+    if where is not None and cache.exists(where):
         return
     st.session_state.pop("flash", None)
     if text:

@@ -32,6 +32,7 @@ DOCS = ROOT / "docs"
 SESSION = "2026-09-24-top-1"  # a bundled session that records every card
 LOG = ROOT / "data" / "season" / f"{SESSION}.jsonl"
 LONG_DEAL = 5  # 41 steps
+SEVEN = "2026-11-20-back-1"  # a bundled session of 7 players
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +51,7 @@ def server(store_path: str) -> Iterator[str]:
     db = store_path
     with open_store(db) as store:
         store.import_log(str(LOG))
+        store.import_log(str(ROOT / "data" / "season" / f"{SEVEN}.jsonl"))
         store_a_correction(store)
     env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
     with dashboard(tmp, env, port=int(os.environ.get("BRAG_TEST_PORT", "8599"))) as url:
@@ -152,16 +154,7 @@ def test_on_a_phone_the_table_and_next_are_on_the_first_screen(server: str, brow
     assert table["y"] >= 0 and table["y"] + table["height"] <= 844, table
     assert nxt["y"] + nxt["height"] <= 844 and nxt["y"] > table["y"] + table["height"] - 1, nxt
     # seat labels at least 11 px; no keyboard hints on a touch screen; pot, level, turn one line
-    smallest = page.evaluate(
-        """() => {
-          const svg = document.querySelector('.rp-table svg');
-          const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-          const sizes = [...svg.querySelectorAll('[data-seat] text')]
-            .map(t => Number(t.getAttribute('font-size')) * k);
-          return Math.min(...sizes);
-        }"""
-    )
-    assert smallest >= 11, smallest
+    assert _smallest_seat_text(page) >= 11
     assert page.locator(".rp-kbd").first.is_hidden()
     line = page.locator(".rp-line")
     assert line.evaluate("e => e.scrollWidth <= e.clientWidth")
@@ -185,6 +178,48 @@ def test_on_a_phone_the_table_and_next_are_on_the_first_screen(server: str, brow
     )
     assert _step(page) == "7"
     _shot(page, "replay-phone.png")
+    page.context.close()
+
+
+def _smallest_seat_text(page: Any) -> float:
+    """The seats' smallest text as drawn on the screen, in px (font size times the SVG's scale)."""
+    sizes = page.evaluate(
+        """() => {
+          const svg = document.querySelector('.rp-table svg');
+          const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+          return [...svg.querySelectorAll('[data-seat] text')]
+            .map(t => Number(t.getAttribute('font-size')) * k);
+        }"""
+    )
+    assert sizes
+    return float(min(sizes))
+
+
+def test_on_a_phone_seven_players_and_the_controls_fit_the_first_screen(
+    server: str, browser: Any
+) -> None:
+    """Seven seats (a dense grid) on 390x844: the pot line above the table, the table, the
+    controls and the step's sentence all on the first screen, the seats' text at least 11 px."""
+    page = _open(browser, f"{server}/replay?session={SEVEN}&deal=1&step=6", phone=True)
+    assert page.locator(".rp-table [data-seat]").count() == 7
+    line = page.locator(".rp-line")
+    assert re.fullmatch(r"Pot 7 · No bet yet · Sandra to act", line.inner_text())
+    box = {
+        name: page.locator(sel).bounding_box()
+        for name, sel in (
+            ("line", ".rp-line"),
+            ("table", ".rp-table svg"),
+            ("next", ".rp-controls button[aria-label=Next]"),
+            ("sentence", ".rp-head"),
+        )
+    }
+    assert all(box.values()), box
+    assert box["line"]["y"] >= 0 and box["line"]["y"] + box["line"]["height"] <= box["table"]["y"]
+    assert box["sentence"]["y"] + box["sentence"]["height"] <= 844, box
+    assert box["next"]["y"] + box["next"]["height"] <= 844, box
+    assert page.evaluate("window.scrollY") == 0
+    assert _smallest_seat_text(page) >= 11
+    _shot(page, "replay-phone-7.png")
     page.context.close()
 
 

@@ -332,6 +332,18 @@ def test_a_refusal_is_shown_in_the_rules_words(
     assert "already a session called twice" in again.error[0].value
 
 
+def test_a_sessions_confirmation_never_shows_under_the_new_session_form(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = start(unlocked(monkeypatch), "before")
+    assert "Recorded: Session before starts" in at.session_state["flash"][1]
+    assert at.session_state["device_panel"] is False  # the panel folds away: the pad shows
+    at.selectbox(key="record_session").set_value("Start a new session").run()
+    assert not at.exception
+    assert at.text_input(key="start_session").value == ""  # the form, and no stale note above
+    assert not at.success and not at.info and not at.warning
+
+
 def test_the_device_stays_unlocked_and_remembers_its_session(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -181,6 +181,11 @@ def streamlit_command(port: int, address: str = "localhost") -> list[str]:
         "minimal",
         "--server.fileWatcherType",
         "none",
+        # Not a full garbage collection after every run: a live page's poll is a run each
+        # second, and gc.collect(2) over the dashboard's heap was most of its cost (bench/live.py).
+        # Python's own collector still runs as objects are allocated.
+        "--runner.postScriptGC",
+        "false",
     ]
 
 

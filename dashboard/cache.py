@@ -213,6 +213,51 @@ def last_seq(session: str) -> int:
     return int(store().last_seq(session) or 0)
 
 
+FRESH = 0.25
+"""Seconds a polled last seq is shared by every viewer of a session (:func:`polled_last_seq`)."""
+
+
+class _Poller:
+    """The live pages' lookups of a session's last seq, for one store URL: each asked of the store
+    at most once per :data:`FRESH` seconds, whoever asks, and always from one thread (the store
+    keeps a connection per thread, and every Streamlit run is a new thread: asked from the run's
+    thread, each poll would open a connection)."""
+
+    def __init__(self, url: str) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.url = url
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brag-poll")
+        self.lock = threading.Lock()
+        self.known: dict[str, tuple[float, int]] = {}
+
+    def last_seq(self, session: str) -> int:
+        import time
+
+        now = time.monotonic()
+        with self.lock:
+            got = self.known.get(session)
+            if got is not None and now - got[0] < FRESH:
+                return got[1]
+            last = int(self.thread.submit(_store(self.url).last_seq, session).result() or 0)
+            if len(self.known) > 4096:  # sessions no longer followed
+                self.known.clear()
+            self.known[session] = (now, last)
+            return last
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _poller(url: str) -> _Poller:
+    return _Poller(url)
+
+
+def polled_last_seq(session: str) -> int:
+    """:func:`last_seq` as the live pages' poll asks it (:mod:`dashboard.live`): at most
+    :data:`FRESH` seconds old, one store query per session per :data:`FRESH` seconds however
+    many pages follow it, on one connection. Raises what the store raises (``StoreUnavailable``)."""
+    return _poller(db_url()).last_seq(session)
+
+
 def replay(session: str, *, recorded: bool = False) -> Replay | None:
     """The session replayed by the engine (as corrected, or ``recorded`` with its corrections);
     ``None`` for a session the store does not hold."""

@@ -1,17 +1,22 @@
 """Live follow: a page showing a session in progress learns, within :data:`EVERY` seconds and
 without a reload, of events recorded on another device (STYLE.md "Live pages follow the store").
 
-It is cheap: a small ``st.fragment(run_every=EVERY)`` asks the store for the session's last seq
-(:func:`dashboard.cache.last_seq`, one indexed query, the same on SQLite and PostgreSQL) and does
-nothing more while that number has not moved. Only when it moved does the page rerun (or the
-caller's ``on_new`` draw a mark), so the events are read again only when there are new ones.
+It is cheap: a small ``st.fragment(run_every=EVERY)`` reads the session's last seq
+(:func:`dashboard.cache.polled_last_seq`: one indexed query, the same on SQLite and PostgreSQL,
+shared by every viewer of the session for :data:`dashboard.cache.FRESH` seconds and run on one
+connection) and does nothing more while that number has not moved. Only when it moved does the
+page rerun (or the caller's ``on_new`` draw a mark), so the events are read again only when there
+are new ones. A finished session is not followed (nothing more is played, RULES 1.4). The server
+runs without Streamlit's full garbage collection after each run (``brag.cmd_app``), which was
+most of a poll's cost (``bench/live.py``).
 
 How a page uses it::
 
     seen = cache.last_seq(session)        # 1. read the last seq BEFORE the events it draws
     rp = cache.replay(session)            # 2. draw the session as usual
     ...
-    live.follow(session, seen)            # 3. rerun the whole page when the session moved on
+    if not rp.final.finished:             # 3. a finished session is not followed: no poll
+        live.follow(session, seen)        #    rerun the whole page when the session moved on
 
 A page that must not lose what its viewer is doing keeps that in ``st.query_params`` or
 ``st.session_state`` (a full rerun keeps both), or passes ``rerun=False`` and an ``on_new`` that
@@ -36,7 +41,8 @@ import streamlit as st
 from dashboard import cache
 
 EVERY = 1.0
-"""Seconds between two polls: an event recorded elsewhere shows within about this (2 s at most)."""
+"""Seconds between two polls: an event recorded elsewhere shows within this plus
+:data:`dashboard.cache.FRESH` (under 2 s)."""
 
 
 def follow(
@@ -58,7 +64,7 @@ def follow(
 
     @st.fragment(run_every=every)
     def poll() -> None:
-        last = cache.last_seq(session)
+        last = cache.polled_last_seq(session)
         if last == seen:
             st.session_state.pop(done, None)
             return

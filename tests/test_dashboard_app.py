@@ -106,6 +106,27 @@ def test_session_page_has_the_leaderboard_and_the_deals(store_url: str) -> None:
     assert deals["replay"].iloc[0] == f"replay?session={ALL_CARDS}&deal=1&step=1"
 
 
+@pytest.mark.parametrize("name", ["session", "replay", "record"])
+def test_a_finished_session_is_not_polled(
+    store_url: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing follows a finished session (RULES 1.4: nothing more is played): no poll runs."""
+    from dashboard import cache
+
+    polls: list[str] = []
+    monkeypatch.setattr(cache, "polled_last_seq", lambda s: polls.append(s) or 0)
+    if name == "record":
+        at = unlocked(monkeypatch)
+        polls.clear()  # the newest session, not finished, was shown first
+        at.query_params["session"] = ALL_CARDS
+        at.run()
+    else:
+        at = page(name, session=ALL_CARDS)
+    assert not at.exception, [e.value for e in at.exception]
+    assert ALL_CARDS in [b.value for b in at.selectbox]  # the page shows that session
+    assert polls == []
+
+
 # --- the replayer ------------------------------------------------------------------------------
 
 

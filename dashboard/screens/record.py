@@ -38,4 +38,5 @@ with table_side:
     ui.session_heading(rp)
     ui.recent_events(rp, count=10)
 
-live.follow(session, seen)
+if not rp.final.finished:  # a finished session takes no more play (RULES 1.4): not polled
+    live.follow(session, seen)

@@ -77,13 +77,22 @@ def session_picker(
     default: str | None = None,
 ) -> str:
     """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the first one, when
-    the link names none)."""
+    the link names none). A link naming a session the store does not hold (``ids`` holds every
+    session named in the link that the store holds: ``cache.session_ids(keep=...)``) gets one
+    warning naming it, as text, and the address is corrected: that session, its deal and its
+    step leave the link, and the picker offers the known ones."""
     wanted = param("session")
     current: str = ids[0]
     if wanted is not None and wanted in ids:
         current = wanted
     elif default is not None and default in ids:
         current = default
+    if wanted is not None and wanted not in ids:
+        st.warning(
+            f"No session {md(wanted)} in the store: showing {md(current)}; pick another below."
+        )
+        set_params(session=None, deal=None, step=None, seq=None)
+        wanted = None
     st.session_state[key] = current
 
     def changed() -> None:

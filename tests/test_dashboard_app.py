@@ -106,6 +106,21 @@ def test_session_page_has_the_leaderboard_and_the_deals(store_url: str) -> None:
     assert deals["replay"].iloc[0] == f"replay?session={ALL_CARDS}&deal=1&step=1"
 
 
+@pytest.mark.parametrize("name", ["session", "replay"])
+def test_an_unknown_session_in_a_link_is_named_and_the_link_corrected(
+    store_url: str, name: str
+) -> None:
+    at = page(name, session="*no*[such](x)", deal="3", step="5")
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.warning) == 1
+    warned = at.warning[0].value
+    assert warned.startswith(r"No session \*no\*\[such\](x) in the store: showing ")  # text
+    newest = at.selectbox[0].value
+    assert newest in warned and len(at.selectbox[0].options) == 3  # the picker offers them all
+    assert at.query_params["session"] == newest
+    assert "deal" not in at.query_params and "step" not in at.query_params
+
+
 @pytest.mark.parametrize("name", ["session", "replay", "record"])
 def test_a_finished_session_is_not_polled(
     store_url: str, name: str, monkeypatch: pytest.MonkeyPatch

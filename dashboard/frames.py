@@ -24,20 +24,24 @@ from engine.legal import LegalAction, legal_actions
 from engine.narrate import amount, pretty_cards
 from engine.odds import HandOdds, showdown_odds
 from engine.state import Phase, State, card_codes
-from events.amounts import amount_text
 
 __all__ = ["OddsLine", "action_costs", "chance_text", "deal_frames", "odds_lines"]
 
 
-def chance_text(p: Fraction, *, exact: bool = True, margin: float = 0.0) -> str:
-    """A chance as read: exact ones as exact fractions (``½``, ``3385/4606``) with the rounded
-    percentage after ``≈``; an estimate as ``≈ 54.6% ± 1.6%``."""
-    pct = f"{float(p) * 100:.1f}%"
+def chance_text(p: Fraction, ways: int, *, exact: bool = True, margin: float = 0.0) -> str:
+    """A chance as read: a percentage (one decimal; ``<0.1%`` for a chance above 0 that rounds to
+    0) and the exact count over ``ways``, the one denominator every chance of a hand shares
+    (``94.6% (17,421/18,424)``); an estimate from ``ways`` deals drawn as
+    ``≈ 54.6% ± 1.6% (2,183/4,000)``. Raises ``ValueError`` for a chance that is no count over
+    ``ways``."""
+    count = p * ways
+    if count.denominator != 1:
+        raise ValueError(f"the chance {p} is no count over {ways} ways")
+    pct = "<0.1%" if 0 < p < Fraction(1, 2000) else f"{float(p) * 100:.1f}%"
+    counted = f"({int(count):,}/{ways:,})"
     if not exact:
-        return f"≈ {pct} ± {margin * 100:.1f}%"
-    if p == 0 or p == 1:
-        return f"{amount_text(p)} ({int(p) * 100}%)"
-    return f"{amount_text(p)} ≈ {pct}"
+        return f"≈ {pct} ± {margin * 100:.1f}% {counted}"
+    return f"{pct} {counted}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +51,12 @@ class OddsLine:
     player: str
     cards: str
     odds: HandOdds
+
+    @property
+    def certain(self) -> bool:
+        """Whether the outcome is known in this view (every card known, or no way to change it)."""
+        o = self.odds
+        return o.exact and (o.ways == 1 or 1 in (o.best, o.tied, o.beaten))
 
     @property
     def text(self) -> str:
@@ -59,11 +69,19 @@ class OddsLine:
             if o.exact
             else f"estimate from {o.ways:,} deals drawn (fixed seed)"
         )
-        parts = [f"best {chance_text(o.best, exact=o.exact, margin=o.margin)}"]
+        parts = [f"best {chance_text(o.best, o.ways, exact=o.exact, margin=o.margin)}"]
         if o.tied:
-            parts.append(f"tie {chance_text(o.tied, exact=o.exact, margin=0.0)}")
-        parts.append(f"beaten {chance_text(o.beaten, exact=o.exact, margin=o.margin)}")
+            parts.append(f"tie {chance_text(o.tied, o.ways, exact=o.exact, margin=0.0)}")
+        parts.append(f"beaten {chance_text(o.beaten, o.ways, exact=o.exact, margin=o.margin)}")
         return f"{self.player} {self.cards}: " + ", ".join(parts) + f" ({how})"
+
+    @property
+    def plain(self) -> str:
+        """:attr:`text` while spoilers are hidden: a hand whose outcome the view already knows
+        (:attr:`certain`) says so without saying it; an uncertain one keeps its chances."""
+        if not self.certain:
+            return self.text
+        return f"{self.player} {self.cards}: outcome known in this view, hidden while spoiler-free"
 
 
 def odds_lines(state: State, view: TableView) -> list[OddsLine]:
@@ -152,7 +170,9 @@ def deal_frames(
     Keys: ``session``, ``deal``, ``view`` (``""`` for everyone), ``log`` (``"recorded"`` or
     ``""``), ``frames`` (one per step: ``step``, ``label``, ``kind`` (``""``, ``"withdrawn"``,
     ``"correction"``), ``text``, ``svg``, ``compact``, ``line``, ``pot``, ``odds`` (phrases),
-    ``acts`` (phrases)), ``deals`` (``deal``, ``full``, ``plain`` (no winner), ``steps``),
+    ``odds_plain`` (the same while spoiler-free: no outcome the view already knows,
+    :attr:`OddsLine.plain`), ``acts`` (phrases)), ``deals`` (``deal``, ``full``, ``plain``
+    (no winner), ``steps``),
     ``viewers``, ``corrections``, ``start`` (the frame to open on: ``start`` if given, a
     0-based index in the deal), ``links`` (the base link). Text is data: the browser writes it
     with ``textContent``; the SVGs escape every name (:mod:`dashboard.table_svg`)."""
@@ -166,6 +186,7 @@ def deal_frames(
         lab = rp.labels[k]
         view = table_view(state, who, lab.text)
         kind = "correction" if lab.correction else "withdrawn" if lab.withdrawn else ""
+        lines = odds_lines(state, view) if odds else []
         frames.append(
             {
                 "step": lab.step,
@@ -176,7 +197,8 @@ def deal_frames(
                 "compact": table_svg.render(view, compact=True),
                 "line": _line(view),
                 "pot": view.pot_text,
-                "odds": [o.text for o in odds_lines(state, view)] if odds else [],
+                "odds": [o.text for o in lines],
+                "odds_plain": [o.plain for o in lines],
                 "acts": action_costs(state),
             }
         )

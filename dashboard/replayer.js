@@ -299,11 +299,13 @@ export default function (component) {
       fresher.textContent = `● ${S.fresh} new event${S.fresh > 1 ? "s" : ""}: go to the latest`;
     }
     oddsBox.replaceChildren();
-    if (f.odds.length || f.acts.length) {
-      if (f.odds.length) {
+    // spoiler-free: no odds line states an outcome the view already knows
+    const odds = S.spoil[dealId] ? f.odds_plain : f.odds;
+    if (odds.length || f.acts.length) {
+      if (odds.length) {
         oddsBox.append(el("div", "rp-odds-title", "Chance to hold the best hand"));
         const ul = el("ul");
-        for (const t of f.odds) ul.append(el("li", "", t));
+        for (const t of odds) ul.append(el("li", "", t));
         oddsBox.append(ul);
       }
       if (f.acts.length) {

@@ -279,6 +279,27 @@ def test_view_as_puts_nothing_later_in_the_page(server: str, browser: Any) -> No
     page.context.close()
 
 
+def test_spoiler_free_odds_do_not_say_who_wins(server: str, browser: Any) -> None:
+    """Everyone's view of an all-cards deal knows every card: spoiler-free (on for a deal not
+    seen yet), the odds say the outcome is known but not what it is; off, they say it."""
+    page = _open(browser, f"{server}/replay?session={SESSION}&deal=1&step=12", phone=True)
+    box = page.locator(".rp-toggle", has_text="Spoiler-free").locator("input")
+    assert box.is_checked()
+    odds = page.locator(".rp-odds")
+    lines = odds.locator("li").all_inner_texts()
+    hands = [t for t in lines if t.startswith(("Jean", "Sandra"))]
+    assert hands == [
+        "Jean 6♣ 9♥ Q♥: outcome known in this view, hidden while spoiler-free",
+        "Sandra 10♣ Q♠ 5♣: outcome known in this view, hidden while spoiler-free",
+    ]
+    assert "holds the best hand" not in page.content()  # nor in the page's HTML
+    odds.scroll_into_view_if_needed()
+    _shot(page, "replay-phone-spoiler-free-odds.png")
+    box.uncheck()
+    assert "Sandra" in odds.inner_text() and "holds the best hand" in odds.inner_text()
+    page.context.close()
+
+
 def test_showing_corrections_keeps_the_step(server: str, browser: Any) -> None:
     page = _open(browser, f"{server}/replay?session=fix&deal=1&step=3")
     assert _step(page) == "3"

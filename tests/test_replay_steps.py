@@ -147,10 +147,17 @@ def test_what_each_action_costs_and_chances_as_text() -> None:
     sl = rp.slice(2)
     first = rp.states[sl.start]  # just dealt: Margaret to act, blind (RULES 5.3: half the level)
     assert action_costs(first) == ["bet level 1–5: pays ½–2½", "look: free", "fold: free"]
-    assert chance_text(Fraction(1, 2)) == "½ ≈ 50.0%"
-    assert chance_text(Fraction(3385, 4606)) == "3385/4606 ≈ 73.5%"
-    assert chance_text(Fraction(1)) == "1 (100%)"
-    assert chance_text(Fraction(2183, 4000), exact=False, margin=0.0157) == "≈ 54.6% ± 1.6%"
+    # every chance of a hand over one denominator, the ways (not 17421/18424 beside 125/2303)
+    assert chance_text(Fraction(17421, 18424), 18424) == "94.6% (17,421/18,424)"
+    assert chance_text(Fraction(125, 2303), 18424) == "5.4% (1,000/18,424)"
+    assert chance_text(Fraction(1, 2), 18424) == "50.0% (9,212/18,424)"
+    assert chance_text(Fraction(3, 18424), 18424) == "<0.1% (3/18,424)"
+    assert chance_text(Fraction(1), 1) == "100.0% (1/1)"
+    assert chance_text(Fraction(2183, 4000), 4000, exact=False, margin=0.0157) == (
+        "≈ 54.6% ± 1.6% (2,183/4,000)"
+    )
+    with pytest.raises(ValueError, match="no count over 7 ways"):
+        chance_text(Fraction(1, 2), 7)
 
 
 def test_exact_numbers_with_a_sign_where_one_is_meant() -> None:
@@ -162,3 +169,32 @@ def test_exact_numbers_with_a_sign_where_one_is_meant() -> None:
     assert stat_text({"net_per_deal": Fraction(7, 2)}, "net_per_deal") == "+3½"
     assert stat_text({"net_per_deal": Fraction(7, 3)}, "net_per_deal") == "≈ +2.33"
     assert stat_text({"net": Fraction(7, 2)}, "net") == "+3½"
+
+
+def test_spoiler_free_odds_state_no_outcome_the_view_knows() -> None:
+    """Deal 1 of an all-cards session, step 12, as everyone: every card is known, so the odds
+    would say who wins (Sandra, at step 19); spoiler-free, they say only that it is known."""
+    from engine import complete
+    from events.codec import read_file
+
+    rp = Replay.of([s.event for s in complete(read_file(str(SEASON)))])
+    frame = deal_frames(rp, 1, None)["frames"][11]
+    assert frame["step"] == 12
+    assert any(t.startswith("Sandra") and "holds the best hand" in t for t in frame["odds"])
+    plain = frame["odds_plain"]
+    assert len(plain) == len(frame["odds"]) >= 2
+    for line in plain:
+        assert line.endswith(": outcome known in this view, hidden while spoiler-free"), line
+    # a view with unknown cards keeps its chances, each over the one denominator, the ways
+    checked = 0
+    for viewer in rp.seats:
+        for f in deal_frames(rp, 1, viewer)["frames"]:
+            for full, shown in zip(f["odds"], f["odds_plain"], strict=True):
+                if "exact over" in full and "100.0%" not in full:
+                    checked += 1
+                    assert shown == full
+                    ways = re.search(r"exact over ([\d,]+) ways", full)
+                    assert ways is not None
+                    denominators = re.findall(r"\(\d[\d,]*/([\d,]+)\)", full)
+                    assert denominators and set(denominators) == {ways.group(1)}, full
+    assert checked > 0

@@ -40,6 +40,7 @@ bench: install
 	$(BIN)/python bench/replay_ui.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/record.py
+	$(BIN)/python bench/live.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -385,6 +385,21 @@ class _SqlTx:
             raise
 
 
+def _journal_mode_wal(conn: sqlite3.Connection) -> str:
+    """Sets WAL mode and returns the mode SQLite reports. Turning a new database to WAL takes an
+    exclusive lock for which SQLite calls no busy handler, so two processes opening one new store
+    at once (two imports) could see "database is locked" here: it is tried again, within the
+    store's busy timeout, before it is an error."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode=WAL").fetchone()[0])
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 class _SqlStore(EventStore):
     MARK: ClassVar[str] = "?"
     PAYLOAD_TEXT: ClassVar[str] = "payload"
@@ -1053,7 +1068,7 @@ class SqliteStore(_SqlStore):
                 check_same_thread=False,
                 cached_statements=64,
             )
-            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            mode = _journal_mode_wal(conn)
             conn.execute("PRAGMA synchronous=FULL")
             sync = conn.execute("PRAGMA synchronous").fetchone()[0]
             busy = conn.execute("PRAGMA busy_timeout").fetchone()[0]

@@ -152,6 +152,7 @@ class Pad:
 
 
 def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect, sync_playwright
 
     url, db = sqlite_server
@@ -272,8 +273,15 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
             assert _decoded(code.screenshot()) == page.url.split("?")[0]
 
             # a new session: the last session's confirmation is not shown under its form
-            page.get_by_role("combobox", name="Session to record").click()
-            page.get_by_role("option", name="Start a new session").click()
+            # (the live poll reruns the page each time the session moves, which may close an
+            # open list before the tap reaches it: open it again, as a person would)
+            for _ in range(6):
+                page.get_by_role("combobox", name="Session to record").click()
+                try:
+                    page.get_by_role("option", name="Start a new session").click(timeout=3_000)
+                    break
+                except PlaywrightTimeout:
+                    page.keyboard.press("Escape")
             expect(page.get_by_label("Session name")).to_be_visible(timeout=20_000)
             expect(page.get_by_text("Recorded again")).to_have_count(0)
             expect(page.locator("[data-testid=stAlert]")).to_have_count(0)

@@ -405,6 +405,36 @@ class _SqlStore(EventStore):
     PAYLOAD_TEXT: ClassVar[str] = "payload"
     readonly: bool = False
 
+    # -- connections: one per thread, closed once its thread has ended ---------------------------
+
+    _all: list[tuple[threading.Thread, Any]]
+    _all_guard: threading.Lock
+
+    def _keep(self, conn: Any) -> None:
+        """Registers ``conn`` as the calling thread's connection, and closes the connections of
+        threads that have ended. A server that runs each request on a new thread (Streamlit runs
+        every page run on one) so holds one connection per live thread, not one per request ever
+        served: a PostgreSQL server's connection limit is never reached by old requests."""
+        with self._all_guard:
+            live: list[tuple[threading.Thread, Any]] = []
+            dead: list[Any] = []
+            for thread, c in self._all:
+                (live if thread.is_alive() else dead).append((thread, c))
+            live.append((threading.current_thread(), conn))
+            self._all = live
+        for _, c in dead:
+            with suppress(Exception):
+                c.close()
+
+    def _close_all(self) -> None:
+        """Closes every connection the store opened, in every thread."""
+        with self._all_guard:
+            conns, self._all = self._all, []
+        for _, c in conns:
+            with suppress(Exception):
+                c.close()
+        self._local = threading.local()
+
     # -- the schema: marker, version, checks, migrations ----------------------------------------
 
     def _tables(self, conn: Any) -> set[str]:
@@ -917,7 +947,7 @@ class SqliteStore(_SqlStore):
         self.path = path
         self.readonly = readonly
         self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
+        self._all = []
         self._all_guard = threading.Lock()
         self._pid = os.getpid()
         self._appenders = _Appenders(path)
@@ -1024,8 +1054,7 @@ class SqliteStore(_SqlStore):
         if conn is None:
             conn = self._open_connection()
             self._local.conn = conn
-            with self._all_guard:
-                self._all.append(conn)
+            self._keep(conn)
         return conn
 
     def _open_connection(self) -> sqlite3.Connection:
@@ -1138,12 +1167,7 @@ class SqliteStore(_SqlStore):
         return list(range(last - len(rows) + 1, last + 1))
 
     def close(self) -> None:
-        with self._all_guard:
-            conns, self._all = self._all, []
-        for c in conns:
-            with suppress(sqlite3.Error):
-                c.close()
-        self._local = threading.local()
+        self._close_all()
         self._appenders.close()
 
     def reopen(self) -> SqliteStore:
@@ -1223,7 +1247,7 @@ class PostgresStore(_SqlStore):
         self._conninfo = u.set(drivername="postgresql").render_as_string(hide_password=False)
         self._shown = u.render_as_string(hide_password=True)
         self._local = threading.local()
-        self._all: list[Any] = []
+        self._all = []
         self._all_guard = threading.Lock()
         self._pid = os.getpid()
         conn = self._conn()
@@ -1339,8 +1363,7 @@ class PostgresStore(_SqlStore):
                     f"cannot connect to the PostgreSQL store {self._shown}: {msg}"
                 ) from None
             self._local.conn = conn
-            with self._all_guard:
-                self._all.append(conn)
+            self._keep(conn)
         return conn
 
     @contextmanager
@@ -1383,12 +1406,7 @@ class PostgresStore(_SqlStore):
         return out
 
     def close(self) -> None:
-        with self._all_guard:
-            conns, self._all = self._all, []
-        for c in conns:
-            with suppress(Exception):
-                c.close()
-        self._local = threading.local()
+        self._close_all()
 
     def reopen(self) -> PostgresStore:
         return PostgresStore(self.url, schema=self.schema, readonly=self.readonly)

@@ -595,3 +595,54 @@ def test_a_store_that_cannot_be_opened_is_one_clear_error(url: str, tmp_path: Pa
     with pytest.raises(StoreError) as err:
         open_store(url)
     assert "\n" not in str(err.value)
+
+
+def _open_connections(store: EventStore) -> int:
+    """The connections open to ``store`` now, seen from outside the store: on SQLite the file
+    descriptors this process holds on the store's file; on PostgreSQL the server's backends for
+    this database, less the one asking."""
+    path = getattr(store, "path", None)
+    if path is not None:
+        target = str(Path(path).resolve())
+        fds = Path("/proc/self/fd")
+        return sum(1 for fd in fds.iterdir() if _link(fd) == target)
+    import psycopg
+    from store_helpers import pg_url
+
+    with psycopg.connect(pg_url(), autocommit=True) as c:
+        row = c.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid()"
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def _link(fd: Path) -> str | None:
+    try:
+        return str(fd.readlink())
+    except OSError:
+        return None
+
+
+def test_connections_of_ended_threads_are_closed(sql_store: EventStore) -> None:
+    """A server that serves each request on a new thread (Streamlit runs every page run on one)
+    holds a connection per live thread, not one per request ever served: 40 requests on 40
+    short-lived threads leave at most two connections more than before them."""
+    import threading
+
+    sql_store.append("card-example", card_example()[:3], expected_seq=0)
+    before = _open_connections(sql_store)
+    seen: list[int] = []
+
+    def request() -> None:
+        seen.append(sql_store.last_seq("card-example"))
+
+    for _ in range(40):
+        t = threading.Thread(target=request)
+        t.start()
+        t.join()
+    assert seen == [sql_store.last_seq("card-example")] * 40
+    # each new thread's connection closed those of the threads ended before it: what is left is
+    # bounded (the last thread's, which the next new connection closes), not one per request
+    assert _open_connections(sql_store) <= before + 2

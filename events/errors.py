@@ -10,6 +10,9 @@ Both may carry ``line`` (1-based line of the source file) and ``event`` (its ``t
 
 from __future__ import annotations
 
+from typing import Any
+from uuid import UUID
+
 
 class BragError(ValueError):
     """Base of every refusal. ``rule`` is a RULES section such as ``"5.7"``, or ``"FORMAT"``."""
@@ -84,3 +87,87 @@ class FormatError(BragError):
         if field:
             message = f"field {field!r}: {message}"
         super().__init__("FORMAT", message, line=line, event=event)
+
+
+# --- the store's errors -----------------------------------------------------------------------
+
+
+class StoreError(BragError):
+    """A refusal or failure of the store itself (not of the rules): one clear sentence."""
+
+    def __init__(self, message: str, *, session: str | None = None) -> None:
+        self.session = session
+        super().__init__("STORE", message)
+
+    def heading(self) -> str:
+        return "store"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ConcurrencyConflict(StoreError):
+    """Another writer appended to ``session`` after the caller's ``expected`` seq; the stream is at
+    ``actual``. Nothing was written: reload the session and decide again."""
+
+    def __init__(self, session: str, expected: int, actual: int) -> None:
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"session {session!r} is at seq {actual}, not {expected}: another writer appended "
+            "first; nothing was stored (reload and retry)",
+            session=session,
+        )
+
+
+class IdConflict(StoreError):
+    """An event ``id`` that is already stored with other content (or in another session)."""
+
+    def __init__(self, event_id: UUID, session: str, seq: int, message: str) -> None:
+        self.id = event_id
+        self.seq = seq
+        super().__init__(message, session=session)
+
+
+class DuplicateId(Exception):
+    """Raised by a backend's insert when the table's unique ``id`` refuses a row (internal: the
+    transaction is rolled back and the append done again, looking at the ids first)."""
+
+
+class SeqTaken(Exception):
+    """Raised by a backend's insert when the table's unique ``(session, seq)`` refuses a row
+    (internal: another writer appended first; the append is done again, looking)."""
+
+
+class ImportConflict(StoreError):
+    """The file's session is already stored with different events."""
+
+
+class UnknownSession(StoreError):
+    """No event of this session is stored."""
+
+    def __init__(self, session: str) -> None:
+        super().__init__(f"no session {session!r} in the store", session=session)
+
+
+class CorruptSession(StoreError):
+    """A stored row that cannot be read (its payload is not a FORMAT.md event) or a stored stream
+    that no longer folds under the rules: the store was changed outside Bragbook. Names the
+    session, the seq and the reason in one line."""
+
+    def __init__(self, session: str, seq: int | None, type_: str | None, reason: str) -> None:
+        self.seq = seq
+        self._args = (session, seq, type_, reason)
+        where = f"session {session!r}" + (f", seq {seq}" if seq is not None else "")
+        if type_:
+            where += f" ({type_})"
+        super().__init__(
+            f"{where}: {reason}; the store was changed outside Bragbook", session=session
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:  # across processes (the parallel rebuild)
+        return (type(self), self._args)
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be opened or reached (bad URL, server down, wrong settings, lock wait)."""

@@ -391,6 +391,9 @@ EVENT_ADAPTER: Final[TypeAdapter[RecordedEvent | DerivedEvent]] = TypeAdapter(Ev
 
 RECORDED_TYPES: Final = frozenset(m.model_fields["type"].default for m in RecordedEvent.__args__)
 DERIVED_TYPES: Final = frozenset(m.model_fields["type"].default for m in DerivedEvent.__args__)
+DERIVED_CLASSES: Final = frozenset(DerivedEvent.__args__)
+"""The derived event classes (RULES 6: written by the engine, never recorded): ``PotWon``,
+``PotCarried``, ``SessionEnded``."""
 EVENT_CLASSES: Final[dict[str, type[_Event]]] = {
     m.model_fields["type"].default: m for m in (*RecordedEvent.__args__, *DerivedEvent.__args__)
 }

@@ -105,11 +105,12 @@ def random_session(
     out: list[AnyEvent] = [start]
     while not state.finished and (max_events is None or len(out) < max_events):
         if void_rate and rng.random() < void_rate and can_void(state) is not None:
-            event: AnyEvent | None = Voided(seq=can_void(state) or 0)
+            event: AnyEvent = Voided(seq=can_void(state) or 0)
         else:
-            event = next_event(rng, state)
-            if event is None:
+            drawn = next_event(rng, state)
+            if drawn is None:
                 break
+            event = drawn
         state, stream = record(state, event)
         out += stream
     return out

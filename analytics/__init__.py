@@ -1,4 +1,4 @@
-"""Analytics: a DuckDB projection of the event log and the players' statistics (issue 5).
+"""Analytics: a DuckDB projection of the event log and the players' statistics.
 
 What the command line and the dashboard call::
 

@@ -66,10 +66,9 @@ def open_facts(source: str | os.PathLike[str] | Facts | None = None) -> Facts:
         return source
     if source is None:
         from analytics.sources import default_projection
+        from events.store import resolve_url
 
-        source = os.environ.get("BRAG_ANALYTICS") or default_projection(
-            os.environ.get("BRAG_DB") or "brag.db"
-        )
+        source = os.environ.get("BRAG_ANALYTICS") or default_projection(resolve_url(None))
     path = os.fspath(source)
     if not os.path.exists(path):
         raise FileNotFoundError(f"no projection file or lake folder at {path}")

@@ -23,6 +23,8 @@ from typing import Any
 
 import duckdb
 
+from events.errors import PlainError
+
 __all__ = [
     "FACT_TABLES",
     "LimitReached",
@@ -45,12 +47,16 @@ FACT_TABLES: dict[str, str] = {
 """The fact tables of the Explore page's schema, each with its row order."""
 
 
-class ReadOnlyError(ValueError):
+class ReadOnlyError(PlainError, ValueError):
     """SQL that is not a single SELECT."""
 
+    rule_name = "SQL"
 
-class LimitReached(ValueError):
+
+class LimitReached(PlainError, ValueError):
     """A query stopped by one of :class:`Limits`; the message names the limit and its setting."""
+
+    rule_name = "LIMIT"
 
 
 @dataclass(frozen=True, slots=True)

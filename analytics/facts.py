@@ -35,6 +35,7 @@ from typing import Any
 from analytics.strength import hand_strength
 from engine.hands import strength_codes
 from engine.state import Outcome, Phase, State, apply, card_codes, card_texts, initial_state
+from events.errors import PlainError
 from events.model import (
     AnyEvent,
     Bet,
@@ -59,8 +60,10 @@ _DERIVED = frozenset({"pot_won", "pot_carried", "session_ended"})
 _IN_DEAL = frozenset({Phase.BETTING, Phase.SHOWDOWN})
 
 
-class ProjectionError(RuntimeError):
+class ProjectionError(PlainError, RuntimeError):
     """An event the projector cannot apply (the store holds a stream the engine refuses)."""
+
+    rule_name = "PROJECTION"
 
 
 EVENT_COLUMNS = (

@@ -203,8 +203,6 @@ def open_source(url: str) -> Source:
     :class:`JsonlSource`."""
     if url.endswith(".jsonl"):
         return JsonlSource(url)
-    try:
-        from events import store
-    except ImportError as err:  # the store is another engineer's work in progress
-        raise RuntimeError(f"the event store is not available ({err})") from err
-    return store.open_store(url, readonly=True)  # type: ignore[no-any-return,attr-defined,unused-ignore]
+    from events.store import open_store
+
+    return open_store(url, readonly=True)

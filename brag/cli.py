@@ -4,7 +4,8 @@ Each group of subcommands lives in its own module with a ``register(subparsers)`
 ``brag.cmd_verify`` (verify), ``brag.cmd_store`` (import, export, sessions, replay),
 ``brag.cmd_sim`` (simulate), ``brag.cmd_analytics`` (stats, leaderboard, analytics),
 ``brag.cmd_app`` (run, dashboard). Every command takes the global ``--db``.
-Errors are one clear line on stderr and a non-zero exit, never a traceback.
+Errors are one clear line on stderr and a non-zero exit, never a traceback: :func:`failed`
+says every one.
 """
 
 from __future__ import annotations
@@ -16,15 +17,10 @@ import sys
 from collections.abc import Sequence
 
 from brag.console import shown
+from brag.errors import CommandError
 from events.errors import BragError
 
 COMMAND_MODULES = ("cmd_verify", "cmd_store", "cmd_sim", "cmd_analytics", "cmd_app")
-DEFAULT_DB = "brag.db"
-
-
-def default_db() -> str:
-    """The store URL: ``$BRAG_DB`` or ``./brag.db`` (SQLite)."""
-    return os.environ.get("BRAG_DB") or DEFAULT_DB
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,20 +52,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "db"):
-        args.db = default_db()
+        from events.store import resolve_url
+
+        args.db = resolve_url(None)  # $BRAG_DB or ./brag.db
     try:
         return int(args.func(args))
-    except KeyboardInterrupt:
+    except BaseException as err:
+        return failed(err)
+
+
+def failed(err: BaseException) -> int:
+    """The one place an error of any command becomes its line on stderr and its exit status
+    (called with the exception being handled; ``BRAG_DEBUG=1`` shows the traceback of a failure
+    of ours instead):
+
+    - Ctrl-C: 130; a closed pipe (``brag sessions | head``): 0;
+    - :class:`~brag.errors.CommandError` (the command refuses its arguments): leaves as
+      ``SystemExit`` with ``brag: message`` (exit 1, said by the interpreter);
+    - any other :class:`~events.errors.BragError` (a refusal of the rules, the format, the
+      store): ``brag: message``, 1;
+    - ``OSError`` (a file that cannot be read or written): ``brag: why: file``, 2;
+    - anything else, a failure of ours: ``brag: Type: first line (BRAG_DEBUG=1 shows more)``, 1.
+    """
+    if isinstance(err, KeyboardInterrupt):
         return 130
-    except BrokenPipeError:
+    if isinstance(err, BrokenPipeError):
         return 0
-    except BragError as err:
+    if isinstance(err, CommandError):
+        raise SystemExit(shown(err.one_line())) from None
+    if isinstance(err, BragError):
         print(f"brag: {shown(err)}", file=sys.stderr)
         return 1
-    except OSError as err:
+    if isinstance(err, OSError):
         text = f"brag: {err.strerror or err}: {err.filename or ''}".rstrip(": ")
         print(shown(text), file=sys.stderr)
         return 2
+    if not isinstance(err, Exception) or os.environ.get("BRAG_DEBUG"):
+        raise err  # SystemExit (argparse, a command's exit), or the traceback asked for
+    msg = str(err).strip().splitlines()[0] if str(err).strip() else ""
+    print(f"brag: {type(err).__name__}: {shown(msg)} (BRAG_DEBUG=1 shows more)", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

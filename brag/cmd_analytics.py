@@ -1,4 +1,4 @@
-"""``brag stats``, ``brag leaderboard`` and ``brag analytics refresh|export|show`` (issue 5).
+"""``brag stats``, ``brag leaderboard`` and ``brag analytics refresh|export|show``.
 
 The statistics come from the DuckDB projection (``--analytics PATH``, default beside the store:
 ``brag.duckdb`` next to ``brag.db``), brought up to date with the store before ``stats`` and
@@ -16,6 +16,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
+from brag.errors import CommandError
 from brag.tables import fitted_tables
 from events.amounts import amount_text, rounded_text
 
@@ -26,7 +27,7 @@ SHOW = ("player_stats", "leaderboard", "overall_leaderboard", "showdown_hands", 
 
 def default_analytics(db: str) -> str:
     """The DuckDB file beside a SQLite store (``x.db`` -> ``x.duckdb``); ``./brag.duckdb`` for a
-    server or in-memory store."""
+    server or in-memory store (:func:`analytics.sources.default_projection`)."""
     from analytics.sources import default_projection
 
     return default_projection(db)
@@ -147,15 +148,15 @@ def _open(
 
     path = args.analytics or default_analytics(args.db)
     if not refresh and not create and not os.path.exists(path):
-        raise SystemExit(
-            f"brag: no statistics file at {path} (leave out --no-refresh to build it from the "
+        raise CommandError(
+            f"no statistics file at {path} (leave out --no-refresh to build it from the "
             "store, or run brag analytics refresh)"
         )
     # No store (a mistyped --db): say so before connecting, which would create the file.
     stale = refresh and not _store_exists(args.db)
     if stale and (rebuild or not os.path.exists(path)):
-        raise SystemExit(
-            f"brag: no event store at {args.db} (store sessions first: brag import FILE...)"
+        raise CommandError(
+            f"no event store at {args.db} (store sessions first: brag import FILE...)"
         )
     store = None
     if refresh and not stale:
@@ -166,7 +167,7 @@ def _open(
         try:
             con = analytics.connect(path)
         except duckdb.Error as err:  # e.g. another process holds the file for writing
-            raise SystemExit(f"brag: cannot open the analytics file {path}: {err}") from None
+            raise CommandError(f"cannot open the analytics file {path}: {err}") from None
         if stale:
             print(f"brag: no event store at {args.db}; showing {path} as it is", file=sys.stderr)
         elif store is not None:
@@ -302,7 +303,7 @@ def _known(con: Any, session: str | None, player: str | None) -> None:
     """One clear error for a session or player the projection has never seen."""
     known = con.execute("SELECT 1 FROM sessions WHERE session = ?", [session]).fetchone()
     if session and not known:
-        raise SystemExit(f"brag: no session {session!r} in the store (see brag sessions)")
+        raise CommandError(f"no session {session!r} in the store (see brag sessions)")
     if (
         player
         and not con.execute(
@@ -313,7 +314,7 @@ def _known(con: Any, session: str | None, player: str | None) -> None:
             "SELECT DISTINCT player FROM session_players WHERE lower(player) = lower(?)", [player]
         ).fetchall()
         hint = f" (did you mean {folded[0][0]!r}? names are case-sensitive)" if folded else ""
-        raise SystemExit(f"brag: no player {player!r} in the store{hint}")
+        raise CommandError(f"no player {player!r} in the store{hint}")
     if (
         session
         and player
@@ -321,7 +322,7 @@ def _known(con: Any, session: str | None, player: str | None) -> None:
             "SELECT 1 FROM session_players WHERE session = ? AND player = ?", [session, player]
         ).fetchone()
     ):
-        raise SystemExit(f"brag: {player} did not play in session {session!r}")
+        raise CommandError(f"{player} did not play in session {session!r}")
 
 
 def _known_table(con: Any, table: str | None) -> None:
@@ -330,7 +331,7 @@ def _known_table(con: Any, table: str | None) -> None:
 
     if table is not None and table not in (known := queries.tables(con)):
         listed = ", ".join(known) if known else "no session records its table"
-        raise SystemExit(f"brag: no table {table!r} in the store (tables: {listed})")
+        raise CommandError(f"no table {table!r} in the store (tables: {listed})")
 
 
 def _scope(session: str | None, table: str | None, player: str | None = None) -> str:
@@ -346,10 +347,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     if args.deals is not None:
         if not args.player:
-            raise SystemExit("brag: --deals lists one player's deals: give --player P too")
+            raise CommandError("--deals lists one player's deals: give --player P too")
         if args.deals not in queries.DRILL:
             known = ", ".join(queries.DRILL)
-            raise SystemExit(f"brag: no drill-down for {args.deals!r} (statistics: {known})")
+            raise CommandError(f"no drill-down for {args.deals!r} (statistics: {known})")
     con = _open(args, refresh=not args.no_refresh)
     _known(con, args.session, args.player)
     _known_table(con, args.table)
@@ -453,9 +454,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     from events.store import resolve_url
 
     if args.jobs is not None and not args.rebuild:
-        raise SystemExit(
-            "brag: --jobs is for --rebuild (a catch-up applies the new events in order)"
-        )
+        raise CommandError("--jobs is for --rebuild (a catch-up applies the new events in order)")
     if not _store_exists(args.db):
         print(f"brag: no event store at {args.db}", file=sys.stderr)
         return 2
@@ -486,7 +485,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         report = analytics.export_lake(con, args.parquet)
     except OSError as err:
-        raise SystemExit(f"brag: cannot write {args.parquet}: {err.strerror or err}") from None
+        raise CommandError(f"cannot write {args.parquet}: {err.strerror or err}") from None
     for table, path in report.tables.items():
         print(f"{table}: {path}")
     if report.full:
@@ -516,9 +515,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     takes = inspect.signature(fn).parameters
     for k, v in params.items():
         if v is not None and k not in takes:
-            raise SystemExit(
-                f"brag: {args.name} has no --{k}: it covers every {k} (see --describe)"
-            )
+            raise CommandError(f"{args.name} has no --{k}: it covers every {k} (see --describe)")
     _known(con, args.session, args.player)
     _known_table(con, args.table)
     accepted = {k: v for k, v in params.items() if k in takes}

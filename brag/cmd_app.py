@@ -209,8 +209,8 @@ def lan_address() -> str | None:
 
 def lan_banner(url: str) -> str:
     """What ``--lan`` prints: the address a second device opens and its QR code, for a
-    terminal (:func:`dashboard.qr.terminal`)."""
-    from dashboard import qr
+    terminal (:func:`present.qr.terminal`)."""
+    from present import qr
 
     return (
         f"On the club's network: {url}\n"

@@ -16,16 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from events.codec import write_events
-from events.errors import BragError
+from events.errors import PlainError
 from events.model import AnyEvent, Dealt
 
 
-class SimulateError(BragError):
-    def __init__(self, message: str) -> None:
-        super().__init__("SIM", message)
+class SimulateError(PlainError):
+    """``brag simulate`` refuses its arguments (one line, exit 1)."""
 
-    def __str__(self) -> str:
-        return self.message
+    rule_name = "SIM"
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:

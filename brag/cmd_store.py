@@ -9,22 +9,22 @@ command line. Every command takes ``--db`` (before or after the command name).
 - ``brag replay SESSION [--deal N]``: the events step by step with the pot, the level, whose turn
   it is and each player's status and what they paid in the deal.
 
-Errors are one line on stderr and a non-zero exit, never a traceback (``BRAG_DEBUG=1`` shows it).
+Errors are one line on stderr and a non-zero exit, never a traceback (``BRAG_DEBUG=1`` shows it):
+:func:`brag.cli.main` says them.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from brag.console import shown
+from brag.errors import CommandError
 from engine.narrate import StepLabel, numbered, pretty_cards, sentence
 from engine.state import Phase, PlayerState, State, card_texts
 from events.amounts import amount_text
@@ -141,28 +141,6 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(func=cmd_replay)
 
 
-def one_line_errors(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Store and driver failures as one line on stderr (exit 1), never a traceback."""
-
-    @functools.wraps(fn)
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return fn(args)
-        except (BragError, OSError, KeyboardInterrupt, BrokenPipeError):
-            raise  # brag.cli prints these in one line
-        except Exception as err:
-            if os.environ.get("BRAG_DEBUG"):
-                raise
-            msg = str(err).strip().splitlines()[0] if str(err).strip() else ""
-            print(
-                f"brag: {type(err).__name__}: {shown(msg)} (BRAG_DEBUG=1 shows more)",
-                file=sys.stderr,
-            )
-            return 1
-
-    return run
-
-
 def _sqlite_path(url: str) -> str | None:
     """The file of a SQLite URL or plain path; ``None`` for a server or in-memory store."""
     from events.store_sql import sqlite_file
@@ -222,7 +200,6 @@ def _events(n: int) -> str:
     return "1 event" if n == 1 else f"{n} events"
 
 
-@one_line_errors
 def cmd_import(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.text import Text
@@ -313,20 +290,22 @@ def cmd_import(args: argparse.Namespace) -> int:
 # --- export ---------------------------------------------------------------------------------------
 
 
-@one_line_errors
 def cmd_export(args: argparse.Namespace) -> int:
     if args.parquet:
         from brag import cmd_analytics
 
         if args.session or args.output:
-            raise SystemExit(
-                "brag export: --parquet writes the fact tables of every session; give it alone "
-                "(a SESSION is exported as its log: brag export SESSION [-o FILE])"
+            raise CommandError(
+                "--parquet writes the fact tables of every session; give it alone "
+                "(a SESSION is exported as its log: brag export SESSION [-o FILE])",
+                command="export",
             )
         args.no_refresh = False
         return cmd_analytics.cmd_export(args)
     if not args.session:
-        raise SystemExit("brag export: name a SESSION (see brag sessions), or give --parquet DIR")
+        raise CommandError(
+            "name a SESSION (see brag sessions), or give --parquet DIR", command="export"
+        )
     with _open(args) as store:
         lines = list(store.export_lines(args.session))
     text = "".join(line + "\n" for line in lines)
@@ -343,7 +322,7 @@ def _write_output(name: str, text: str) -> None:
     """Writes ``text`` to the path ``name``: a regular file (new or existing, a symlink followed
     to it) is replaced atomically, through a temporary file beside it, so a reader never sees
     half a log; a device, FIFO or socket (``/dev/stdout``, a pipe) is written as a stream, never
-    replaced; a folder is refused. Raises ``SystemExit`` with one line."""
+    replaced; a folder is refused. Raises :class:`~brag.errors.CommandError` (one line)."""
     import stat
     import tempfile
 
@@ -353,16 +332,16 @@ def _write_output(name: str, text: str) -> None:
     except FileNotFoundError:
         mode = None
     except OSError as err:
-        raise SystemExit(shown(f"brag export: cannot write {name}: {err.strerror}")) from None
+        raise CommandError(f"cannot write {name}: {err.strerror}", command="export") from None
     if mode is not None and stat.S_ISDIR(mode):
-        raise SystemExit(shown(f"brag export: {name} is a folder; give a file name"))
+        raise CommandError(f"{name} is a folder; give a file name", command="export")
     try:
         if mode is not None and not stat.S_ISREG(mode):  # a device, a FIFO: a stream
             with open(real, "w", encoding="utf-8") as fp:
                 fp.write(text)
             return
         if not real.parent.is_dir():
-            raise SystemExit(shown(f"brag export: no folder {str(real.parent)!r} for {name}"))
+            raise CommandError(f"no folder {str(real.parent)!r} for {name}", command="export")
         fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fp:
@@ -378,7 +357,7 @@ def _write_output(name: str, text: str) -> None:
             raise
     except OSError as err:
         why = err.strerror or str(err)
-        raise SystemExit(shown(f"brag export: cannot write {name}: {why}")) from None
+        raise CommandError(f"cannot write {name}: {why}", command="export") from None
 
 
 # --- sessions -------------------------------------------------------------------------------------
@@ -390,7 +369,6 @@ def _time(info: SessionInfo) -> str:
     return info.started.strftime("%Y-%m-%d %H:%M")
 
 
-@one_line_errors
 def cmd_sessions(args: argparse.Namespace) -> int:
     from brag.tables import fitted_tables
 
@@ -498,7 +476,6 @@ def status(p: PlayerState, state: State) -> str:
     return f"{word} {amount_text(state.paid_in_deal(p.name))}{cards}"
 
 
-@one_line_errors
 def cmd_replay(args: argparse.Namespace) -> int:
     from rich.table import Table
 

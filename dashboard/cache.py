@@ -33,14 +33,17 @@ PICKER_LIMIT = 300
 
 
 def db_url() -> str:
-    return os.environ.get("BRAG_DB") or "brag.db"
+    """``$BRAG_DB``, else ``brag.db`` (SQLite)."""
+    from events.store import resolve_url
+
+    return resolve_url(None)
 
 
 def analytics_path() -> str:
     """``$BRAG_ANALYTICS``, else the DuckDB file beside the store (``brag.duckdb``)."""
-    from brag.cmd_analytics import default_analytics
+    from analytics.sources import default_projection
 
-    return os.environ.get("BRAG_ANALYTICS") or default_analytics(db_url())
+    return os.environ.get("BRAG_ANALYTICS") or default_projection(db_url())
 
 
 def organiser_secret() -> str | None:

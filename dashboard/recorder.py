@@ -23,6 +23,7 @@ from engine.legal import LegalAction, can_void, legal_actions
 from engine.narrate import amount
 from engine.state import Phase, State, card_texts
 from events.cards import FULL_PACK
+from events.errors import PlainError
 from events.model import (
     AnyEvent,
     DealerChosen,
@@ -437,8 +438,10 @@ def pad_rows(state: State) -> list[list[Key]]:
     return rows
 
 
-class TapRefused(ValueError):
+class TapRefused(PlainError, ValueError):
     """A tap that does not name a key of the pad as it now stands (a stale or unknown spot)."""
+
+    rule_name = "TAP"
 
 
 def tapped_event(

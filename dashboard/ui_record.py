@@ -568,7 +568,7 @@ def join_and_lock() -> None:
     """The QR code of this page's address for a second device, and "Lock this device"."""
     url = join_url()
     if url:
-        from dashboard import qr
+        from present import qr
 
         st.image(qr.png(url), width=180)
         st.caption(

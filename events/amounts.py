@@ -17,6 +17,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
+from events.errors import PlainError
+
 _DECIMAL: Final = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
 _FRACTION: Final = re.compile(r"[+-]?[0-9]+/[1-9][0-9]*")
 # ASCII digits only: "\d" would take any Unicode digit ("٢" read as 2).
@@ -33,8 +35,11 @@ _BOUNDS: Final = (
 )
 
 
-class AmountError(ValueError):
-    """A value that is not an exact amount in any notation of FORMAT.md."""
+class AmountError(PlainError, ValueError):
+    """A value that is not an exact amount in any notation of FORMAT.md (a refusal of the one
+    family)."""
+
+    rule_name = "FORMAT"
 
 
 def parse_amount(value: object, *, bounded: bool = True) -> Fraction:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from events.errors import PlainError
+
 RANKS: Final = "23456789TJQKA"
 """Rank characters, low to high; a card's rank value is its index + 2 (2..14, ace high)."""
 SUITS: Final = "cdhs"
@@ -33,8 +35,10 @@ _SUIT_ALIASES: Final = {
 }
 
 
-class CardError(ValueError):
-    """A card written in no notation that FORMAT.md accepts."""
+class CardError(PlainError, ValueError):
+    """A card written in no notation that FORMAT.md accepts (a refusal of the one family)."""
+
+    rule_name = "FORMAT"
 
 
 class Card:

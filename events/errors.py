@@ -1,11 +1,20 @@
-"""The one error family of Bragbook: every refusal is a :class:`BragError` (a ``ValueError``).
+"""The one error family of Bragbook: every error of ours is a :class:`BragError`.
 
 - :class:`RuleViolation`: an event the rules forbid; carries the RULES section ("5.7") and a
   sentence naming the player: ``RULES 5.7: B is seen and cannot see a blind player``.
 - :class:`FormatError`: input that is not a well-formed event of FORMAT.md (bad JSON, unknown
   type or field, a bad card or amount); ``rule`` is ``"FORMAT"``.
+- :class:`StoreError` and its kinds: the store's refusals, and :class:`StoreUnavailable`.
+- :class:`PlainError`: a refusal said in one sentence (no RULES section); the family's members
+  elsewhere derive from it: ``CardError``, ``AmountError`` (events), ``ReadOnlyError``,
+  ``LimitReached``, ``ProjectionError`` (analytics), ``SimulationError`` (sim), ``TapRefused``
+  (dashboard), ``CommandError`` (brag).
 
-Both may carry ``line`` (1-based line of the source file) and ``event`` (its ``type``) once known.
+A *refusal* of what was given (a rule, a format, a card, a conflict) is also a ``ValueError``, so
+``except ValueError`` keeps catching it; a failure of the surroundings is not (a store that cannot
+be reached, :class:`StoreUnavailable`). ``RuleViolation`` and ``FormatError`` may carry ``line``
+(1-based line of the source file) and ``event`` (its ``type``) once known. Every error of the
+family pickles (the parallel rebuild sends them between processes).
 """
 
 from __future__ import annotations
@@ -14,8 +23,18 @@ from typing import Any
 from uuid import UUID
 
 
-class BragError(ValueError):
-    """Base of every refusal. ``rule`` is a RULES section such as ``"5.7"``, or ``"FORMAT"``."""
+def _restored(cls: type[BragError], args: tuple[Any, ...], state: dict[str, Any]) -> BragError:
+    """An error of the family as pickled: built without its ``__init__`` (whose signature is
+    each class's own), then given its arguments and attributes back."""
+    err = cls.__new__(cls)
+    Exception.__init__(err, *args)
+    err.__dict__.update(state)
+    return err
+
+
+class BragError(Exception):
+    """Base of every error of Bragbook. ``rule`` is a RULES section such as ``"5.7"``, or
+    ``"FORMAT"``, ``"STORE"``; a refusal is also a ``ValueError`` (see the module)."""
 
     rule: str
 
@@ -66,13 +85,29 @@ class BragError(ValueError):
             out["player"] = self.player
         return out
 
+    def __reduce__(self) -> tuple[Any, ...]:  # across processes, whatever the signature
+        return (_restored, (type(self), self.args, dict(self.__dict__)))
 
-class RuleViolation(BragError):
+
+class PlainError(BragError):
+    """An error said in one sentence, shown as it is (no RULES heading): ``rule`` names where it
+    comes from (``"CARD"``, ``"SIM"``...)."""
+
+    rule_name = "ERROR"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(self.rule_name, message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RuleViolation(BragError, ValueError):
     """An event that RULES.md forbids, e.g. ``RuleViolation("5.7", "B is seen and cannot see a
     blind player", player="B")``."""
 
 
-class FormatError(BragError):
+class FormatError(BragError, ValueError):
     """Input that is not a well-formed FORMAT.md event; ``field`` names the offending field."""
 
     def __init__(
@@ -93,7 +128,8 @@ class FormatError(BragError):
 
 
 class StoreError(BragError):
-    """A refusal or failure of the store itself (not of the rules): one clear sentence."""
+    """A refusal or failure of the store itself (not of the rules): one clear sentence. Its
+    refusals are also ``ValueError``; a store that cannot be reached is not."""
 
     def __init__(self, message: str, *, session: str | None = None) -> None:
         self.session = session
@@ -106,7 +142,7 @@ class StoreError(BragError):
         return self.message
 
 
-class ConcurrencyConflict(StoreError):
+class ConcurrencyConflict(StoreError, ValueError):
     """Another writer appended to ``session`` after the caller's ``expected`` seq; the stream is at
     ``actual``. Nothing was written: reload the session and decide again."""
 
@@ -120,7 +156,7 @@ class ConcurrencyConflict(StoreError):
         )
 
 
-class IdConflict(StoreError):
+class IdConflict(StoreError, ValueError):
     """An event ``id`` that is already stored with other content (or in another session)."""
 
     def __init__(self, event_id: UUID, session: str, seq: int, message: str) -> None:
@@ -139,18 +175,18 @@ class SeqTaken(Exception):
     (internal: another writer appended first; the append is done again, looking)."""
 
 
-class ImportConflict(StoreError):
+class ImportConflict(StoreError, ValueError):
     """The file's session is already stored with different events."""
 
 
-class UnknownSession(StoreError):
+class UnknownSession(StoreError, ValueError):
     """No event of this session is stored."""
 
     def __init__(self, session: str) -> None:
         super().__init__(f"no session {session!r} in the store", session=session)
 
 
-class CorruptSession(StoreError):
+class CorruptSession(StoreError, ValueError):
     """A stored row that cannot be read (its payload is not a FORMAT.md event) or a stored stream
     that no longer folds under the rules: the store was changed outside Bragbook. Names the
     session, the seq and the reason in one line."""

@@ -1,4 +1,4 @@
-"""Simulated players and sessions (issue 4): realistic logs from the first minute.
+"""Simulated players and sessions: realistic logs from the first minute.
 
 Another module gets simulated sessions with::
 

@@ -27,6 +27,7 @@ from typing import Final, Literal
 from engine.fold import record
 from engine.legal import LegalAction, legal_actions
 from engine.state import Phase, State, card_texts, initial_state
+from events.errors import PlainError
 from events.model import (
     AnyEvent,
     Bet,
@@ -81,8 +82,10 @@ class SessionSpec:
     by: str = BY
 
 
-class SimulationError(RuntimeError):
+class SimulationError(PlainError, RuntimeError):
     """A simulated player or the driver did something the engine refused: a bug, never input."""
+
+    rule_name = "SIM"
 
 
 @dataclass

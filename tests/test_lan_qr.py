@@ -53,7 +53,7 @@ def test_the_record_pages_code_decodes_to_its_address() -> None:
 
     from PIL import Image
 
-    from dashboard import qr
+    from present import qr
 
     url = "http://192.168.1.20:8501/record"
     image = np.array(Image.open(io.BytesIO(qr.png(url))).convert("L"))

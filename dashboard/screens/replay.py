@@ -20,6 +20,6 @@ if rp is None or not rp.states:
 
 ui.replay_stage(rp, seen)
 # A session recorded on another device meanwhile: the page reruns with the new events, the
-# browser keeps its step and marks them (issue 11). A finished session is not polled.
+# browser keeps its step and marks them. A finished session is not polled.
 if not rp.final.finished:
     live.follow(session, seen)

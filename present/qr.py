@@ -1,5 +1,6 @@
 """The QR code of an address, for a second device to join: as a PNG for the Record page and as
-text for the terminal (``brag dashboard --lan``). Made by segno (pure Python, no image library)."""
+text for the terminal (``brag dashboard --lan``). Made by segno (pure Python, no image
+library)."""
 
 from __future__ import annotations
 

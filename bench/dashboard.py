@@ -73,7 +73,7 @@ def main() -> int:
         f"listing every session (store.sessions): {listing_s * 1000:.0f} ms"
     )
 
-    from dashboard.view import Replay
+    from present.replay import Replay
 
     rp = Replay.of(events)
     sl = max(rp.slices[1:], key=lambda s: s.steps)

@@ -130,9 +130,9 @@ def main() -> int:
         return 0
     from playwright.sync_api import sync_playwright
 
-    from dashboard.view import Replay
     from engine import complete
     from events.codec import read_file
+    from present.replay import Replay
 
     log = ROOT / "data" / "season" / f"{SESSION}.jsonl"
     with tempfile.TemporaryDirectory(prefix="brag-ui-") as tmp_name:

@@ -19,6 +19,7 @@ from typing import Any
 from brag.errors import CommandError
 from brag.tables import fitted_tables
 from events.amounts import amount_text, rounded_text
+from present.numbers import share
 
 FORMATS = ("table", "json", "csv")
 SHOW = ("player_stats", "leaderboard", "overall_leaderboard", "showdown_hands", "pot_sizes",
@@ -205,19 +206,6 @@ def _public(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return public_rows(name, rows)
 
 
-def _share(v: float) -> str:
-    """A share as a percentage to one decimal that reads 0% or 100% only when it is exactly so
-    (4999/5000 is ">99.9%", not "100.0%")."""
-    if v in (0.0, 1.0):
-        return f"{v:.0%}"
-    text = f"{v:.1%}"
-    if text == "100.0%":
-        return ">99.9%"
-    if text == "0.0%":
-        return "<0.1%"
-    return text
-
-
 def _cell(key: str, row: dict[str, Any]) -> str:
     v = row.get(key)
     if v is None:
@@ -227,7 +215,7 @@ def _cell(key: str, row: dict[str, Any]) -> str:
     n = row.get(f"{key}_n")
     if isinstance(v, float):
         if "rate" in key or "share" in key:  # a share of n: "99.6% of 231"
-            text = _share(v)
+            text = share(v)
             return f"{text} of {n}" if n is not None else text
         return f"{v:.2f} over {n}" if n is not None else f"{v:.2f}"  # an average over n
     if (key == "net_per_deal" or key.endswith("_mean")) and v not in ("", None):

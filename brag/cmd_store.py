@@ -25,20 +25,11 @@ from typing import Any
 
 from brag.console import shown
 from brag.errors import CommandError
-from engine.narrate import StepLabel, numbered, pretty_cards, sentence
-from engine.state import Phase, PlayerState, State, card_texts
-from events.amounts import amount_text
 from events.errors import BragError
-from events.model import (
-    PotCarried,
-    PotWon,
-    SessionStarted,
-)
 from events.store import (
     EventStore,
     ImportResult,
     SessionInfo,
-    StoredEvent,
     StoreError,
     StoreUnavailable,
     UnknownSession,
@@ -47,6 +38,7 @@ from events.store import (
     resolve_url,
     stored_states,
 )
+from present.replay import Replay, StepTable, step_table
 
 PROGRESS_FROM = 5
 """Show a progress bar (on a terminal) when importing at least this many files."""
@@ -460,27 +452,7 @@ def _packed(items: list[str], width: int, sep: str = "; ") -> list[str]:
     return lines
 
 
-def status(p: PlayerState, state: State) -> str:
-    """blind / seen / folded / two hands, what the player paid in this deal, and known cards."""
-    if p.folded:
-        word = "folded"
-    elif p.two_hands:
-        word = "two hands" + (f", looking at {p.looking}" if p.looking else "")
-    else:
-        word = "seen" if p.seen else "blind"
-    cards = ""
-    if p.hands and p.hands[-1].cards is not None and not p.folded:
-        cards = " " + pretty_cards(p.hands[-1].texts() or ())
-    elif p.shown:
-        cards = " " + pretty_cards(card_texts(p.shown))
-    return f"{word} {amount_text(state.paid_in_deal(p.name))}{cards}"
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
-    from rich.table import Table
-
-    from brag.tables import natural_width
-
     with _open(args) as store:
         rows = store.read(args.session)
     if not rows:
@@ -492,79 +464,54 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise StoreError(
             f"session {args.session!r} has {last.deals} deal(s); there is no deal {args.deal}"
         )
+    table = step_table(Replay.of(events, recorded=True, states=states), args.deal)
     console = _console()
-    first = events[0]
-    assert isinstance(first, SessionStarted)
-    title = f"{args.session}" + (f" at {first.table}" if first.table else "")
-    title += f", deal {args.deal} of {last.deals}" if args.deal else f", {last.deals} deals"
-    t = Table(title=title, title_justify="left")
-    # One numbering (the dashboard's): each event's step in its deal (engine.narrate.numbered).
-    labels = numbered(events, states)
+    _print_steps(console, table)
+    console.print(table.summary)
+    return 0
+
+
+def _print_steps(console: Any, tab: StepTable) -> None:
+    """The steps as a table, a column per player; on a terminal too narrow for that, each step
+    as a few lines, nothing cut."""
+    from rich.table import Table
+
+    from brag.tables import natural_width
+
+    whole = tab.deal is None
+    t = Table(title=tab.title, title_justify="left")
     cols = (("step", "right"), ("event", "left"), ("pot", "right"), ("level", "right"))
-    if args.deal is None:
+    if whole:
         cols = (("deal", "right"), *cols)
     for col, just in cols:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     t.add_column("turn")
-    for name in first.seats:
+    for name in tab.seats:
         t.add_column(name)
-    ended: str | None = None  # how the deal asked for ended: its pot_won / pot_carried sentence
-    steps: list[tuple[StoredEvent, StepLabel, list[str], list[str]]] = []
-    for k, (row, ev, st) in enumerate(zip(rows, events, states, strict=True)):
-        lab = labels[k]
-        if args.deal is not None and lab.deal != args.deal:
-            continue
-        before = states[k - 1] if k else st
-        if type(ev) in (PotWon, PotCarried):
-            ended = sentence(before, ev, st)
-        in_deal = st.phase in (Phase.BETTING, Phase.SHOWDOWN)
-        by_name = {p.name: p for p in st.players}
-        table = [
-            amount_text(st.pot_on_table),
-            str(st.level) if st.level is not None and in_deal else "",
-            (st.turn_name or "") if in_deal else "",
-        ]
-        cells = [status(by_name[n], st) if n in by_name else "" for n in first.seats]
-        steps.append((row, lab, table, cells))
+    for r in tab.rows:
         t.add_row(
-            *([] if args.deal is not None else [str(lab.deal)]),
-            lab.label,
-            lab.text,
-            *table,
-            *cells,
-            style="bold" if row.derived else None,
+            *([str(r.deal)] if whole else []),
+            r.step,
+            r.text,
+            r.pot,
+            r.level,
+            r.turn,
+            *r.seats,
+            style="bold" if r.derived else None,
         )
     if natural_width(console, t) <= console.width:
         console.print(t)
-    else:  # too narrow for a column per player: each step as a few lines, nothing cut
-        console.print(title, style="italic", soft_wrap=True)
-        deal_shown = -1
-        for row, lab, (pot, level, turn), cells in steps:
-            if args.deal is None and lab.deal != deal_shown:
-                deal_shown = lab.deal
-                console.print(f"deal {lab.deal}" if lab.deal else "before the first deal")
-            console.print(f"{lab.label:>4}  {lab.text}", style="bold" if row.derived else None)
-            where = f"pot {pot}" + (f", level {level}" if level else "")
-            where += f", {turn} to act" if turn else ""
-            console.print(f"      {where}")
-            people = [f"{n}: {c}" for n, c in zip(first.seats, cells, strict=True) if c]
-            for line in _packed(people, console.width - 6):
-                console.print("      " + line, soft_wrap=True)
-    if args.deal is not None:
-        # Whether the deal ended is the final state's say (a voided may have withdrawn a pot_won
-        # shown above); its last pot_won / pot_carried line is then the one in force.
-        if ended and any(o.deal == args.deal for o in last.outcomes):
-            console.print(f"deal {args.deal}: {ended}")
-        else:
-            console.print(
-                f"deal {args.deal} is in progress: pot on the table {amount_text(last.pot)}"
-            )
-    elif last.finished:
-        console.print(f"the session is over; its winner(s) (RULES 1.5): {', '.join(last.winners)}")
-    else:
-        console.print(
-            f"after step {labels[-1].step} of deal {labels[-1].deal}: "
-            f"{last.resolved} of {last.rules.pots} pots resolved; "
-            f"pot on the table {amount_text(last.pot)}"
-        )
-    return 0
+        return
+    console.print(tab.title, style="italic", soft_wrap=True)
+    deal_shown = -1
+    for r in tab.rows:
+        if whole and r.deal != deal_shown:
+            deal_shown = r.deal
+            console.print(f"deal {r.deal}" if r.deal else "before the first deal")
+        console.print(f"{r.step:>4}  {r.text}", style="bold" if r.derived else None)
+        where = f"pot {r.pot}" + (f", level {r.level}" if r.level else "")
+        where += f", {r.turn} to act" if r.turn else ""
+        console.print(f"      {where}")
+        people = [f"{n}: {c}" for n, c in zip(tab.seats, r.seats, strict=True) if c]
+        for line in _packed(people, console.width - 6):
+            console.print("      " + line, soft_wrap=True)

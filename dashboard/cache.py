@@ -22,8 +22,8 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.view import Replay
 from events.model import AnyEvent
+from present.replay import Replay
 
 PICKER_LIMIT = 300
 """At most this many sessions (the newest) in a session picker; the Sessions page lists all."""

@@ -1,8 +1,8 @@
 """A deal's frames for the browser replayer: every step drawn once, sent once (pure, no Streamlit).
 
-:func:`deal_frames` turns one deal of a :class:`~dashboard.view.Replay` into JSON-ready data for
+:func:`deal_frames` turns one deal of a :class:`~present.replay.Replay` into JSON-ready data for
 the replayer component (:mod:`dashboard.replayer`): for each step its number (one numbering,
-:func:`engine.narrate.numbered`), its sentence, the table as the viewer knows it (two pre-drawn
+:func:`present.narrate.numbered`), its sentence, the table as the viewer knows it (two pre-drawn
 SVGs: wide, and compact for a phone), the pot, the level and who is to act, the odds of each hand
 the viewer can see (:mod:`engine.odds`) and what each legal action costs the player to act
 (:func:`engine.legal.legal_actions`). The browser then steps through them without asking the server.
@@ -19,11 +19,13 @@ from fractions import Fraction
 from typing import Any
 
 from dashboard import table_svg
-from dashboard.view import EVERYONE, Replay, TableView, link, table_view
+from dashboard.view import link
 from engine.legal import LegalAction, legal_actions
-from engine.narrate import amount, pretty_cards
 from engine.odds import HandOdds, showdown_odds
 from engine.state import Phase, State, card_codes
+from present.narrate import pretty_cards
+from present.numbers import amount
+from present.replay import EVERYONE, Replay, TableView, table_view
 
 __all__ = ["OddsLine", "action_costs", "chance_text", "deal_frames", "odds_lines"]
 
@@ -165,7 +167,7 @@ def deal_frames(
     odds: bool = True,
 ) -> dict[str, Any]:
     """The data the replayer component needs for one deal, as ``viewer`` knows it
-    (``None``/:data:`~dashboard.view.EVERYONE`: every card the log knows).
+    (``None``/:data:`~present.replay.EVERYONE`: every card the log knows).
 
     Keys: ``session``, ``deal``, ``view`` (``""`` for everyone), ``log`` (``"recorded"`` or
     ``""``), ``frames`` (one per step: ``step``, ``label``, ``kind`` (``""``, ``"withdrawn"``,

@@ -20,7 +20,6 @@ from typing import Literal, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.legal import LegalAction, can_void, legal_actions
-from engine.narrate import amount
 from engine.state import Phase, State, card_texts
 from events.cards import FULL_PACK
 from events.errors import PlainError
@@ -35,6 +34,7 @@ from events.model import (
     Voided,
     is_derived,
 )
+from present.numbers import amount
 
 __all__ = [
     "TOKEN_HOURS",

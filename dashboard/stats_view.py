@@ -13,8 +13,9 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from dashboard.view import amount, link, signed
+from dashboard.view import link
 from events.amounts import rounded_text
+from present.numbers import amount, signed
 
 __all__ = [
     "HABITS",

@@ -1,6 +1,6 @@
 """The picture of the table: an SVG of the seats round an oval table (pure, no Streamlit).
 
-:func:`render` draws a :class:`~dashboard.view.TableView`: each seat with its name, status and what
+:func:`render` draws a :class:`~present.replay.TableView`: each seat with its name, status and what
 it has paid in this deal, its cards face up where the viewer knows them and face down otherwise, the
 dealer button, whose turn it is, and in the middle the pot, the level and the turn. Seats go
 clockwise as listed, the first at the bottom. The SVG scales to its container, so it reads on a
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 
-from dashboard.view import HandView, SeatView, TableView, amount
+from present.numbers import amount
+from present.replay import HandView, SeatView, TableView
 
 __all__ = ["event_list", "render"]
 
@@ -304,7 +305,7 @@ def render(view: TableView, *, compact: bool = False) -> str:
 
 def event_list(rows: list[dict[str, object]]) -> str:
     """The events of a deal as an HTML table: step (a link to it), the sentence, the pot after it;
-    the current step highlighted. ``rows`` as :func:`dashboard.view.event_rows` gives them, each
+    the current step highlighted. ``rows`` as :func:`present.replay.event_rows` gives them, each
     with its ``link``."""
     out = [
         '<table class="brag-events" style="width:100%;border-collapse:collapse;font-size:0.95rem">'

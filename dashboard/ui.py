@@ -15,8 +15,9 @@ import streamlit as st
 
 from dashboard import cache, table_svg
 from dashboard.replayer import replayer
-from dashboard.view import Position, Replay, TableView, link
+from dashboard.view import link
 from events.text import inert
+from present.replay import Position, Replay, TableView
 
 _MD_ALWAYS = re.compile(r"([\\`*_\[\]<>!#|~$&{}@])")
 _MD_COLON = re.compile(r":(?=\S)")  # :red[...], :material/...:, :smile:, https://

@@ -19,11 +19,12 @@ import streamlit as st
 from dashboard import cache, pad, recorder
 from dashboard.recorder import Choice, Key
 from dashboard.ui import md
-from dashboard.view import Replay, pretty_card
 from events.amounts import amount_text
 from events.cards import FULL_PACK, SUITS
 from events.errors import BragError
 from events.model import AnyEvent, Rules
+from present.narrate import pretty_card
+from present.replay import Replay
 
 PAGE_CSS = """
 <style>

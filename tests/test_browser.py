@@ -21,10 +21,10 @@ import pytest
 from browser_helpers import CHROMIUM_ARGS, PROBE, chromium, dashboard, percentile
 from store_helpers import store_a_correction
 
-from dashboard.view import Replay
 from engine.state import card_texts
 from events.model import AnyEvent
 from events.store import open_store
+from present.replay import Replay
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"

@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
 
-from dashboard.view import Replay
 from events.store import open_store
+from present.replay import Replay
 
 pytestmark = pytest.mark.browser
 

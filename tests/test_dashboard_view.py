@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboard import recorder, table_svg, view
-from dashboard.view import EVERYONE, Replay
+from dashboard import recorder, table_svg
 from engine import complete, record
 from engine.legal import legal_actions
 from engine.state import apply, initial_state
@@ -26,6 +25,8 @@ from events.model import (
     Shuffled,
     Voided,
 )
+from present import replay as view
+from present.replay import EVERYONE, Replay
 
 SCENARIOS = Path(__file__).resolve().parents[1].parent / "shared" / "scenarios"
 if not SCENARIOS.is_dir():  # pragma: no cover - another checkout layout

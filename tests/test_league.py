@@ -311,8 +311,8 @@ def test_drill_down_steps_of_a_corrected_session_are_the_replays(
     from store_helpers import store_a_correction
 
     from analytics import queries
-    from dashboard.view import Replay
     from events.store import open_store
+    from present.replay import Replay
 
     db = str(tmp_path / "fix.db")
     with open_store(db) as store:

@@ -12,9 +12,9 @@ import pytest
 from store_helpers import advance, choose, start
 
 from dashboard import recorder
-from dashboard.view import Replay
 from engine.state import Phase, initial_state
 from events.model import Bet, Dealt, Folded, Looked, Shuffled, Voided
+from present.replay import Replay
 
 
 def _keys(state):  # type: ignore[no-untyped-def]

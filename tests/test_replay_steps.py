@@ -14,9 +14,7 @@ from store_helpers import store_a_correction
 
 from brag.cli import main
 from dashboard.frames import action_costs, chance_text, deal_frames
-from dashboard.view import Replay
 from engine.fold import replay as engine_replay
-from engine.narrate import numbered
 from events.model import (
     DealerChosen,
     Dealt,
@@ -24,6 +22,8 @@ from events.model import (
     Shuffled,
 )
 from events.store import open_store
+from present.narrate import numbered
+from present.replay import Replay
 
 ROOT = Path(__file__).resolve().parents[1]
 SEASON = ROOT / "data" / "season" / "2026-09-24-top-1.jsonl"

@@ -54,7 +54,7 @@ def test_import_export_sessions_replay(tmp_path: Path, capsys: pytest.CaptureFix
 
     code, out, _ = run(capsys, "--db", db, "replay", "card-example", "--deal", "1")
     assert code == 0
-    # The same narration as the dashboard's replayer (engine.narrate).
+    # The same narration as the dashboard's replayer (present.narrate).
     for text in (
         "A bets level 2: pays 2",
         "A sees B: pays 4, twice the level",

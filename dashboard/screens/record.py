@@ -4,7 +4,7 @@ tablet; other devices on the same session follow it live."""
 import streamlit as st
 
 from dashboard import cache, live, ui, ui_record
-from dashboard.view import Replay
+from present.replay import Replay
 
 st.title("Record")
 st.markdown(ui_record.PAGE_CSS, unsafe_allow_html=True)

@@ -1,4 +1,5 @@
-"""Events told in words, from the states either side of them (pure; no rule is applied here).
+"""Events told in words, from the states either side of them (pure; no rule is applied here):
+wording, not rules, so it lives in ``present`` beside what shows it.
 
 :func:`sentence` is the one narration of a step, shared by the dashboard's replayer and
 ``brag replay``: e.g. ``"B sees A: pays 6, the level, being blind"`` (RULES 5.7). Amounts are exact
@@ -13,7 +14,6 @@ from fractions import Fraction
 
 from engine.hands import describe
 from engine.state import State
-from events.amounts import amount_text, signed_text
 from events.cards import card
 from events.model import (
     AnyEvent,
@@ -35,29 +35,18 @@ from events.model import (
     Thrown,
     Voided,
 )
+from present.numbers import amount, signed
 
 __all__ = [
     "StepLabel",
-    "amount",
     "names",
     "numbered",
     "pretty_card",
     "pretty_cards",
     "sentence",
-    "signed",
 ]
 
 _SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-
-
-def amount(x: Fraction) -> str:
-    """An exact amount for people: ``8½``, ``-3``, ``7/3``."""
-    return amount_text(x)
-
-
-def signed(x: Fraction) -> str:
-    """An amount with its sign: ``+9``, ``-7``, ``0``."""
-    return signed_text(x)
 
 
 def pretty_card(text: str) -> str:

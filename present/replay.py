@@ -1,0 +1,723 @@
+"""A replay as the page and the terminal both show it, computed from the engine's states: pure
+functions, no Streamlit, no terminal.
+
+The replayer walks a session's stream (:func:`corrected` or as recorded), cut into deals
+(:func:`deal_slices`); a position is ``(deal, step)`` with ``step`` 1-based inside the deal
+(:class:`Position`, :func:`clamp`). At each step :func:`table_view` says what the table looks like
+to a viewer: everyone (every card the log knows) or one player (RULES 3.5, 5.1: their own cards once
+they have looked, and the cards shown at a showdown). :func:`sentence` says the step in words.
+
+:func:`status` words a player's standing for both; :func:`step_table` is the table of steps
+``brag replay`` prints.
+
+Deal 0 holds what happens before the first deal (session start, the lot for the dealer, the first
+shuffle); deal ``d`` starts with its ``dealt`` event and runs to the next one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+from engine.state import Phase, PlayerState, State, card_texts
+from events.model import (
+    AnyEvent,
+    PotCarried,
+    PotWon,
+    SessionStarted,
+    Voided,
+    is_derived,
+)
+from present.narrate import StepLabel, numbered, pretty_cards, sentence
+from present.numbers import amount, signed
+
+__all__ = [
+    "EVERYONE",
+    "DealSlice",
+    "HandView",
+    "Position",
+    "Replay",
+    "SeatView",
+    "StepRow",
+    "StepTable",
+    "TableView",
+    "clamp",
+    "corrected",
+    "deal_rows",
+    "deal_slices",
+    "event_rows",
+    "leaderboard",
+    "move",
+    "net_history",
+    "seat_text",
+    "status",
+    "step_table",
+    "table_view",
+]
+
+EVERYONE = "Everyone"
+"""The viewer who sees every card the log knows."""
+
+# --- the stream as corrected and its deals --------------------------------------------------------
+
+
+def corrected(events: Sequence[AnyEvent]) -> list[AnyEvent]:
+    """The stream without corrections: each ``voided`` and the events it withdrew are left out.
+
+    FORMAT.md: a ``voided`` withdraws the latest recorded event still in force together with the
+    derived events that followed it. Events are matched by their envelope ``seq`` when they carry
+    one (the store's events do), else by their position in ``events`` (1-based)."""
+    kept: list[tuple[int, AnyEvent]] = []
+    for n, e in enumerate(events, start=1):
+        if isinstance(e, Voided):
+            while kept and kept[-1][0] >= e.seq:
+                kept.pop()
+            continue
+        seq = e.seq if e.seq is not None else n
+        kept.append((seq, e))
+    return [e for _, e in kept]
+
+
+@dataclass(frozen=True, slots=True)
+class DealSlice:
+    """Deal ``deal`` is ``events[start:stop]``; deal 0 is what comes before the first deal."""
+
+    deal: int
+    start: int
+    stop: int
+
+    @property
+    def steps(self) -> int:
+        return self.stop - self.start
+
+
+def deal_slices(states: Sequence[State]) -> list[DealSlice]:
+    """The deals of a replayed stream (``states[k]`` follows event ``k``), in order.
+
+    An event belongs to the deal in progress or last ended after it; a ``voided`` that takes back a
+    ``dealt`` stays with the deal it withdrew, so every deal is one contiguous run of steps."""
+    out: list[DealSlice] = []
+    current = 0
+    start = 0
+    for k, s in enumerate(states):
+        d = max(current, s.deals)
+        if d != current:
+            if k > start:
+                out.append(DealSlice(current, start, k))
+            current, start = d, k
+    if len(states) > start:
+        out.append(DealSlice(current, start, len(states)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where the replayer stands: ``step`` (1-based) of deal ``deal``; ``index`` into the stream."""
+
+    deal: int
+    step: int
+    index: int
+    steps: int
+
+    @property
+    def first(self) -> bool:
+        return self.step <= 1
+
+    @property
+    def last(self) -> bool:
+        return self.step >= self.steps
+
+
+def clamp(slices: Sequence[DealSlice], deal: Any, step: Any) -> Position:
+    """The position nearest to ``(deal, step)`` as found in a link (strings, junk or ``None``).
+
+    No deal given: the first real deal (1) when there is one; no step: the deal's first step. A step
+    past the end means the last one. Raises ``ValueError`` when there are no events at all."""
+    if not slices:
+        raise ValueError("the session has no events")
+    by_deal = {s.deal: s for s in slices}
+    d = _int(deal)
+    if d is None or d not in by_deal:
+        d = 1 if 1 in by_deal and d is None else min(by_deal, key=lambda x: abs(x - (d or 0)))
+    sl = by_deal[d]
+    k = _int(step)
+    k = 1 if k is None else min(max(k, 1), sl.steps)
+    return Position(d, k, sl.start + k - 1, sl.steps)
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, list | tuple):
+        value = value[-1] if value else None
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def move(slices: Sequence[DealSlice], pos: Position, how: str) -> Position:
+    """The position after a control: ``first``, ``prev``, ``next``, ``last`` (within the deal),
+    ``prev_deal``, ``next_deal``. ``next`` at a deal's end goes on to the next deal's first step,
+    and ``prev`` at its start back to the previous deal's last step."""
+    deals = [s.deal for s in slices]
+    i = deals.index(pos.deal)
+    if how == "first":
+        return clamp(slices, pos.deal, 1)
+    if how == "last":
+        return clamp(slices, pos.deal, pos.steps)
+    if how == "next":
+        if pos.step < pos.steps or i + 1 == len(deals):
+            return clamp(slices, pos.deal, pos.step + 1)
+        return clamp(slices, deals[i + 1], 1)
+    if how == "prev":
+        if pos.step > 1 or i == 0:
+            return clamp(slices, pos.deal, pos.step - 1)
+        return clamp(slices, deals[i - 1], slices[i - 1].steps)
+    if how == "next_deal":
+        return clamp(slices, deals[min(i + 1, len(deals) - 1)], 1)
+    if how == "prev_deal":
+        return clamp(slices, deals[max(i - 1, 0)], 1)
+    raise ValueError(f"unknown move {how!r}")
+
+
+# --- the table as one viewer sees it --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """One hand at a seat: ``cards`` face up (canonical text) or ``None`` face down, in the order
+    dealt; ``origin`` is ``"old"`` for a retained hand; ``known`` tells whether the log knows every
+    card of it (``cards: "all"``) even where the viewer does not; ``thrown`` marks a folded hand."""
+
+    cards: tuple[str | None, ...]
+    origin: Literal["old", "new"]
+    known: bool
+    folded: bool = False
+
+    @property
+    def face_up(self) -> tuple[str, ...]:
+        return tuple(c for c in self.cards if c is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat: ``status`` in words (``blind``, ``seen``, ``folded``, ``two hands``, ...),
+    ``paid`` into this deal's pot (ante included), the session ``net`` so far, and the hands."""
+
+    name: str
+    seat: int
+    dealer: bool
+    turn: bool
+    status: str
+    paid: Fraction
+    net: Fraction
+    hands: tuple[HandView, ...]
+    folded: bool = False
+    blind: bool = False
+    role: str | None = None
+    winner: bool = False
+    viewer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The table after one step, as ``viewer`` sees it (``None``: everyone)."""
+
+    session: str
+    table: str | None
+    deal: int
+    pot: Fraction
+    level: int | None
+    turn: str | None
+    dealer: str | None
+    phase: str
+    seats: tuple[SeatView, ...]
+    resolved: int
+    pots: int
+    carried: int
+    viewer: str | None
+    sentence: str = ""
+    cards_mode: str = "shown"
+
+    @property
+    def pot_text(self) -> str:
+        return amount(self.pot)
+
+    @property
+    def level_text(self) -> str:
+        return "no bet yet" if self.level is None else str(self.level)
+
+    def seat(self, name: str) -> SeatView:
+        return next(s for s in self.seats if s.name == name)
+
+
+_PHASE_WORDS = {
+    Phase.NEW: "before the session",
+    Phase.BETWEEN: "between deals",
+    Phase.BETTING: "betting",
+    Phase.SHOWDOWN: "showdown",
+    Phase.CARRIED: "pot carried",
+    Phase.OVER: "session over",
+}
+
+
+def _hand_view(state: State, p: PlayerState, k: int, viewer: str | None) -> HandView:
+    h = p.hands[k]
+    texts = h.texts()
+    shown = set(card_texts(p.shown)) if k == 0 and len(p.hands) == 1 else set()
+    own = viewer == p.name and (
+        (p.seen and len(p.hands) == 1) or (p.looking is not None and p.looking == h.origin)
+    )
+    if texts is None:
+        # cards: "shown": only what was shown is known, in the order it was shown.
+        up = tuple(card_texts(p.shown)) if shown else ()
+        cards: tuple[str | None, ...] = (*up, *([None] * (3 - len(up))))
+        return HandView(cards, h.origin, known=False, folded=p.folded)
+    if viewer is None or own:
+        return HandView(texts, h.origin, known=True, folded=p.folded)
+    return HandView(tuple(c if c in shown else None for c in texts), h.origin, True, p.folded)
+
+
+def table_view(state: State, viewer: str | None = None, text: str = "") -> TableView:
+    """The table after a step as ``viewer`` may know it (``None``: everyone, every card the log
+    knows). A player sees their own cards only once they have looked (RULES 5.1, 6.4), and anyone's
+    cards only when shown at a showdown (RULES 3.5, 5.8)."""
+    if viewer is not None and viewer not in (state.index or {}):
+        viewer = None
+    won_by: str | None = None
+    if isinstance(state.last_event, PotWon):
+        won_by = state.last_event.player
+    seats: list[SeatView] = []
+    for i, name in enumerate(state.seats):
+        p = state.players[i] if state.players else None
+        role = None
+        if state.phase is Phase.SHOWDOWN or (p is not None and p.shown):
+            if state.payer == i:
+                role = "payer"
+            elif state.opponent == i:
+                role = "seen by the payer"
+        if p is None:
+            seats.append(
+                SeatView(
+                    name,
+                    i,
+                    state.dealer == i or (state.dealer is None and state.first_dealer == i),
+                    False,
+                    "waiting",
+                    Fraction(0),
+                    state.net(name),
+                    (),
+                    viewer=viewer == name,
+                )
+            )
+            continue
+        hands = tuple(_hand_view(state, p, k, viewer) for k in range(len(p.hands)))
+        seats.append(
+            SeatView(
+                name=name,
+                seat=i,
+                dealer=state.dealer == i,
+                turn=state.turn == i and state.phase is Phase.BETTING,
+                status=status(p),
+                paid=state.paid_in_deal(name),
+                net=state.net(name),
+                hands=hands,
+                folded=p.folded,
+                blind=p.blind,
+                role=role,
+                winner=won_by == name,
+                viewer=viewer == name,
+            )
+        )
+    return TableView(
+        session=state.session,
+        table=state.table,
+        deal=state.deals,
+        pot=state.pot_on_table,
+        level=state.level if state.phase in (Phase.BETTING, Phase.SHOWDOWN) else None,
+        turn=state.turn_name if state.phase in (Phase.BETTING, Phase.SHOWDOWN) else None,
+        dealer=state.dealer_name
+        or (state.seats[state.first_dealer] if state.first_dealer is not None else None),
+        phase=_PHASE_WORDS[state.phase],
+        seats=tuple(seats),
+        resolved=state.resolved,
+        pots=state.rules.pots,
+        carried=state.carried,
+        viewer=viewer,
+        sentence=text,
+        cards_mode=state.cards_mode,
+    )
+
+
+# --- the sentence for each event ------------------------------------------------------------------
+
+
+# --- lists beside the table -----------------------------------------------------------------------
+
+
+def event_rows(
+    events: Sequence[AnyEvent], states: Sequence[State], sl: DealSlice, current: int | None = None
+) -> list[dict[str, Any]]:
+    """One row per step of a deal: ``step``, ``seq``, ``event`` (the sentence), ``pot`` after it,
+    ``current`` (this is the step shown)."""
+    rows = []
+    for k in range(sl.start, sl.stop):
+        before = states[k - 1] if k > 0 else State()
+        e = events[k]
+        rows.append(
+            {
+                "step": k - sl.start + 1,
+                "seq": e.seq if e.seq is not None else k + 1,
+                "event": sentence(before, e, states[k]),
+                "pot": amount(states[k].pot_on_table),
+                "current": k == current,
+            }
+        )
+    return rows
+
+
+def deal_rows(states: Sequence[State], slices: Sequence[DealSlice]) -> list[dict[str, Any]]:
+    """One row per deal of a replayed session: ``deal``, ``dealer``, ``pot`` (the whole pot at the
+    end), ``result`` (won at a showdown, won uncontested, carried forward, in progress),
+    ``winner``, ``hand`` (the winning hand at a showdown), ``cards``, ``carried_in`` (the pot
+    carried into this deal)."""
+    if not states:
+        return []
+    final = states[-1]
+    outcomes = {o.deal: o for o in final.outcomes}
+    rows = []
+    for sl in slices:
+        if sl.deal == 0:
+            continue
+        o = outcomes.get(sl.deal)
+        before = states[sl.start - 1] if sl.start > 0 else State()
+        dealer = states[sl.start].dealer_name
+        if o is None:
+            result, winner, hand, cards, pot = "in progress", "", "", "", states[sl.stop - 1].pot
+        elif o.result == "carried":
+            result, winner, hand, cards, pot = (
+                f"carried forward ({o.blind} blind)",
+                "",
+                "",
+                "",
+                o.amount,
+            )
+        else:
+            result = "showdown" if o.showdown else "uncontested"
+            winner, hand = o.winner or "", o.hand or ""
+            cards = pretty_cards(o.cards) if o.cards else ""
+            pot = o.amount
+        rows.append(
+            {
+                "deal": sl.deal,
+                "dealer": dealer or "",
+                "pot": amount(pot),
+                "result": result,
+                "winner": winner,
+                "hand": hand,
+                "cards": cards,
+                "carried_in": amount(before.pot) if before.pot else "",
+                "steps": sl.steps,
+            }
+        )
+    return rows
+
+
+def leaderboard(state: State) -> list[dict[str, Any]]:
+    """RULES 1.5: each player's net, highest first; ``winner`` marks every player with the highest
+    net (exactly equal highest nets share the win, ``shared``); ``pots`` counts pots won."""
+    won: dict[str, int] = {}
+    for o in state.outcomes:
+        if o.winner:
+            won[o.winner] = won.get(o.winner, 0) + 1
+    winners = set(state.winners) if state.seats else set()
+    shared = len(winners) > 1
+    rows = [
+        {
+            "player": p,
+            "net": signed(v),
+            "pots won": won.get(p, 0),
+            "winner": ("shared win" if shared else "winner")
+            if p in winners and state.finished
+            else ("leading" if p in winners and any(state.nets.values()) else ""),
+        }
+        for p, v in state.nets.items()
+    ]
+    order = sorted(range(len(rows)), key=lambda k: -state.nets[str(rows[k]["player"])])
+    return [rows[k] for k in order]
+
+
+def net_history(states: Sequence[State], slices: Sequence[DealSlice]) -> dict[str, list[Any]]:
+    """Each player's net after every deal (``deal`` gives the x axis), for a line chart.
+
+    Floats here are only for drawing; every figure shown as text stays exact."""
+    if not states or not states[-1].seats:
+        return {}
+    seats = states[-1].seats
+    out: dict[str, list[Any]] = {"deal": []}
+    for p in seats:
+        out[p] = []
+    for sl in slices:
+        if sl.deal == 0:
+            continue
+        s = states[sl.stop - 1]
+        out["deal"].append(sl.deal)
+        for p in seats:
+            out[p].append(float(s.net(p)))
+    return out
+
+
+# --- a whole session, ready to step through -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A session's stream replayed once: ``events[k]`` is followed by ``states[k]``.
+
+    ``recorded`` is the log as recorded (corrections and what they withdrew included); otherwise
+    the stream is :func:`corrected`. Build with :meth:`of`; the states are the engine's."""
+
+    session: str
+    events: tuple[AnyEvent, ...]
+    states: tuple[State, ...]
+    slices: tuple[DealSlice, ...]
+    recorded: bool
+    corrections: int
+    labels: tuple[StepLabel, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        events: Sequence[AnyEvent],
+        *,
+        recorded: bool = False,
+        states: Sequence[State] | None = None,
+    ) -> Replay:
+        """``states``: the states after each of ``events`` when they are known already (the
+        store's fold of a stored stream, ``recorded`` then)."""
+        from engine.fold import replay as engine_replay
+
+        stream = list(events) if recorded else corrected(events)
+        states = list(states) if states is not None and recorded else engine_replay(stream)
+        voids = sum(1 for e in events if isinstance(e, Voided))
+        session = states[0].session if states else ""
+        return cls(
+            session,
+            tuple(stream),
+            tuple(states),
+            tuple(deal_slices(states)),
+            recorded,
+            voids,
+            tuple(numbered(stream, states)),
+        )
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.states[-1].seats if self.states else ()
+
+    @property
+    def final(self) -> State:
+        return self.states[-1] if self.states else State()
+
+    def slice(self, deal: int) -> DealSlice:
+        return next(s for s in self.slices if s.deal == deal)
+
+    def position(self, deal: Any, step: Any) -> Position:
+        """The position of a link's ``(deal, step)``: ``step`` is the step number every replay
+        shows (:func:`present.narrate.numbered`), resolved to the event in force with that number
+        (a withdrawn event or a correction only when no event in force has it); junk, ``None`` or
+        a step out of range lands on a real step as :func:`clamp` says."""
+        pos = clamp(self.slices, deal, step)
+        k = _int(step)
+        if k is None or not self.labels:
+            return pos
+        sl = self.slice(pos.deal)
+        found = [i for i in range(sl.start, sl.stop) if self.labels[i].step == k]
+        if not found:
+            return pos
+        best = next(
+            (i for i in found if not self.labels[i].withdrawn and not self.labels[i].correction),
+            found[-1],
+        )
+        return clamp(self.slices, pos.deal, best - sl.start + 1)
+
+    def at_seq(self, seq: Any) -> Position | None:
+        """The position of the event with envelope ``seq`` (the numbering ``brag replay`` printed
+        before steps; old notes and links may carry it), or ``None``."""
+        n = _int(seq)
+        if n is None:
+            return None
+        for k, e in enumerate(self.events):
+            if (e.seq if e.seq is not None else k + 1) == n:
+                sl = next(s for s in self.slices if s.start <= k < s.stop)
+                return clamp(self.slices, sl.deal, k - sl.start + 1)
+        return None
+
+    def label(self, pos: Position) -> StepLabel:
+        """The step number and sentence at ``pos``."""
+        return self.labels[pos.index]
+
+    def last_position(self) -> Position:
+        """The latest step of the session."""
+        sl = self.slices[-1]
+        return clamp(self.slices, sl.deal, sl.steps)
+
+    def move(self, pos: Position, how: str) -> Position:
+        return move(self.slices, pos, how)
+
+    def before(self, index: int) -> State:
+        return self.states[index - 1] if index > 0 else State()
+
+    def sentence(self, index: int) -> str:
+        return sentence(self.before(index), self.events[index], self.states[index])
+
+    def view(self, pos: Position, viewer: str | None = None) -> TableView:
+        """The table at ``pos`` as ``viewer`` knows it (``None`` or :data:`EVERYONE`: everyone)."""
+        who = None if viewer in (None, EVERYONE) else viewer
+        return table_view(self.states[pos.index], who, self.sentence(pos.index))
+
+    def pot_change(self, pos: Position) -> Fraction:
+        return self.states[pos.index].pot - self.before(pos.index).pot
+
+    def rows(self, pos: Position) -> list[dict[str, Any]]:
+        return event_rows(self.events, self.states, self.slice(pos.deal), pos.index)
+
+    def deal_label(self, deal: int, *, spoilers: bool = True) -> str:
+        """``"Deal 3: Bob deals, Ann wins 12 at the showdown"`` for a deal picker; without
+        ``spoilers``, only who deals (``"Deal 3: Bob deals"``)."""
+        if deal == 0:
+            return "Before the first deal"
+        sl = self.slice(deal)
+        s = self.states[sl.start]
+        o = next((o for o in self.final.outcomes if o.deal == deal), None)
+        head = f"Deal {deal}: {s.dealer_name} deals"
+        if not spoilers:
+            return head
+        if o is None:
+            return head + ", in progress"
+        if o.result == "carried":
+            return head + f", pot of {amount(o.amount)} carried ({o.blind} blind)"
+        how = "at the showdown" if o.showdown else "uncontested"
+        return head + f", {o.winner} wins {amount(o.amount)} {how}"
+
+    def deal_rows(self) -> list[dict[str, Any]]:
+        return deal_rows(self.states, self.slices)
+
+    def leaderboard(self) -> list[dict[str, Any]]:
+        return leaderboard(self.final)
+
+    def net_history(self) -> dict[str, list[Any]]:
+        return net_history(self.states, self.slices)
+
+
+# --- a player's status, in a word or a phrase -----------------------------------------------------
+
+
+def status(p: PlayerState, *, short: bool = False) -> str:
+    """Where a player stands, decided once for the page and the terminal: ``folded``, ``seen``,
+    ``blind``, or with two hands (RULES 6.4) ``looking at the old hand`` / ``blind, two hands``;
+    ``short`` (a terminal column): ``two hands, looking at old`` / ``two hands``."""
+    if p.folded:
+        return "folded"
+    if short and p.two_hands:
+        return "two hands" + (f", looking at {p.looking}" if p.looking else "")
+    if not short and p.looking is not None:
+        return f"looking at the {p.looking} hand"
+    if not short and p.two_hands:
+        return "blind, two hands"
+    return "seen" if p.seen else "blind"
+
+
+def seat_text(p: PlayerState, state: State) -> str:
+    """A player's cell of the terminal's replay: the short status, what they paid in this deal
+    and the cards known (``blind 2 6♣ 9♥ Q♥``)."""
+    cards = ""
+    if p.hands and p.hands[-1].cards is not None and not p.folded:
+        cards = " " + pretty_cards(p.hands[-1].texts() or ())
+    elif p.shown:
+        cards = " " + pretty_cards(card_texts(p.shown))
+    return f"{status(p, short=True)} {amount(state.paid_in_deal(p.name))}{cards}"
+
+
+# --- the replay as a table of steps (brag replay) -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StepRow:
+    """One step of the replay table: its ``deal``, ``step`` label (``"14"``, ``"↺14"``) and
+    sentence, the ``pot`` on the table, the ``level`` and whose ``turn`` (in a deal only), and
+    each seat's :func:`seat_text` (``""`` before the player is dealt in); ``derived`` marks an
+    event the engine added."""
+
+    deal: int
+    step: str
+    text: str
+    pot: str
+    level: str
+    turn: str
+    seats: tuple[str, ...]
+    derived: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StepTable:
+    """A session (or one deal of it) step by step: ``title``, the ``seats`` (a column each),
+    the ``rows`` and the closing ``summary`` line; ``deal`` is the deal asked for, if any."""
+
+    title: str
+    seats: tuple[str, ...]
+    rows: tuple[StepRow, ...]
+    summary: str
+    deal: int | None = None
+
+
+def step_table(rp: Replay, deal: int | None = None) -> StepTable:
+    """The table ``brag replay`` prints of ``rp`` (a replay as recorded, corrections included),
+    one row a step, and the line that closes it: how the deal asked for ended, the session's
+    winners, or where it stands (a deal it does not have: no rows)."""
+    last = rp.final
+    first = rp.events[0]
+    assert isinstance(first, SessionStarted)
+    title = rp.session + (f" at {first.table}" if first.table else "")
+    title += f", deal {deal} of {last.deals}" if deal else f", {last.deals} deals"
+    ended: str | None = None  # how the deal asked for ended: its pot_won / pot_carried sentence
+    rows: list[StepRow] = []
+    for k, (ev, st) in enumerate(zip(rp.events, rp.states, strict=True)):
+        lab = rp.labels[k]
+        if deal is not None and lab.deal != deal:
+            continue
+        if type(ev) in (PotWon, PotCarried):
+            ended = sentence(rp.before(k), ev, st)
+        in_deal = st.phase in (Phase.BETTING, Phase.SHOWDOWN)
+        by_name = {p.name: p for p in st.players}
+        rows.append(
+            StepRow(
+                deal=lab.deal,
+                step=lab.label,
+                text=lab.text,
+                pot=amount(st.pot_on_table),
+                level=str(st.level) if st.level is not None and in_deal else "",
+                turn=(st.turn_name or "") if in_deal else "",
+                seats=tuple(seat_text(by_name[n], st) if n in by_name else "" for n in first.seats),
+                derived=is_derived(ev),
+            )
+        )
+    return StepTable(title, tuple(first.seats), tuple(rows), _summary(rp, deal, ended), deal)
+
+
+def _summary(rp: Replay, deal: int | None, ended: str | None) -> str:
+    last = rp.final
+    if deal is not None:
+        # Whether the deal ended is the final state's say (a voided may have withdrawn a pot_won
+        # shown above); its last pot_won / pot_carried line is then the one in force.
+        if ended and any(o.deal == deal for o in last.outcomes):
+            return f"deal {deal}: {ended}"
+        return f"deal {deal} is in progress: pot on the table {amount(last.pot)}"
+    if last.finished:
+        return f"the session is over; its winner(s) (RULES 1.5): {', '.join(last.winners)}"
+    at = rp.labels[-1]
+    return (
+        f"after step {at.step} of deal {at.deal}: {last.resolved} of {last.rules.pots} pots "
+        f"resolved; pot on the table {amount(last.pot)}"
+    )

@@ -1,7 +1,7 @@
 """Facts from the engine's replay: one session folded event by event into table rows.
 
 Pure: no DuckDB here. :class:`SessionFolder` applies a session's events with
-:func:`engine.state.apply` and, from the states before and after each event, writes rows into a
+:func:`engine.apply.apply` and, from the states before and after each event, writes rows into a
 :class:`Rows` buffer (event rows as tuples, deal rows as columns of Python lists; flushed by
 :mod:`analytics.projector`):
 
@@ -33,10 +33,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from analytics.strength import hand_strength
+from engine.apply import apply
 from engine.hands import strength_codes
-from engine.state import Outcome, Phase, State, apply, card_codes, card_texts, initial_state
+from engine.rules.betting import can_see, see_target
+from engine.state import Outcome, Phase, State, card_codes, card_texts, initial_state
 from events.errors import PlainError
 from events.model import (
+    DERIVED_TYPES,
     AnyEvent,
     Bet,
     Folded,
@@ -56,7 +59,6 @@ __all__ = [
 
 
 _ACTIONS = frozenset({"bet", "folded", "saw"})
-_DERIVED = frozenset({"pot_won", "pot_carried", "session_ended"})
 _IN_DEAL = frozenset({Phase.BETTING, Phase.SHOWDOWN})
 
 
@@ -327,12 +329,9 @@ class SessionFolder:
         if d.first_blind[i] is None:
             d.first_blind[i] = not p.seen
         d.actions[i] += 1
-        if before.level is not None:
-            left = [q for q in players if not q.folded]
-            if len(left) == 2:
-                opp = left[1] if left[0] is p else left[0]
-                if not p.seen or opp.seen:  # RULES 5.7: the option to see
-                    d.see_chances[i] += 1
+        o = see_target(before, i)
+        if o is not None and can_see(before, i, o):  # RULES 5.7: the option to see
+            d.see_chances[i] += 1
         if kind == "bet":
             d.bets[i] += 1
             if not p.seen:
@@ -379,7 +378,7 @@ class SessionFolder:
                 self.session,
                 seq,
                 kind,
-                kind in _DERIVED,
+                kind in DERIVED_TYPES,
                 after.deals,
                 player,
                 level,

@@ -61,8 +61,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from engine.apply import apply
 from engine.fold import conclude
-from engine.state import apply, initial_state
+from engine.state import initial_state
 from events.model import AnyEvent, is_derived
 from events.store import EventStore, open_store
 from events.store import _rows as store_rows
@@ -240,7 +241,7 @@ def timed(fn: Callable[[], int]) -> tuple[int, float]:
 
 def fold_only(sessions: list[list[list[AnyEvent]]]) -> int:
     """The engine's share: the fold of the same recorded events, deal by deal, with the derived
-    events it concludes, as an append folds them (``engine.state.apply``,
+    events it concludes, as an append folds them (``engine.apply.apply``,
     ``engine.fold.conclude``); no I/O, no payloads. Returns the events, derived ones counted."""
     n = 0
     for chunks in sessions:

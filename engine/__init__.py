@@ -6,8 +6,9 @@ event with its cost. Refusals are :class:`~events.errors.RuleViolation` (a ``Val
 the RULES section. This package imports no database, DuckDB or Streamlit.
 """
 
+from engine.apply import apply
 from engine.fold import Step, complete, conclude, fold, record, replay, summary, verify_events
-from engine.state import Hand, Outcome, Phase, PlayerState, State, apply, initial_state
+from engine.state import Hand, Outcome, Phase, PlayerState, State, initial_state
 from events.errors import BragError, FormatError, RuleViolation
 
 __all__ = [

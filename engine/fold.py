@@ -16,12 +16,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine.state import Outcome, State, apply, initial_state
+from engine.apply import apply
+from engine.state import Outcome, State, initial_state
 from events.amounts import format_amount
 from events.errors import BragError, FormatError
-from events.model import AnyEvent, DerivedEvent, PotCarried, PotWon, SessionEnded, content
-
-_DERIVED = (PotWon, PotCarried, SessionEnded)
+from events.model import DERIVED_CLASSES, AnyEvent, DerivedEvent, content
 
 __all__ = ["Step", "complete", "conclude", "fold", "record", "replay", "summary", "verify_events"]
 
@@ -43,7 +42,7 @@ def record(state: State, event: AnyEvent) -> tuple[State, list[AnyEvent]]:
     """Applies a recorded event, then the conclusions it causes (pot won, pot carried, session
     ended), as the stream stores them.
 
-    Shape: ``(new state, [event, *derived events])``. Raises what :func:`~engine.state.apply`
+    Shape: ``(new state, [event, *derived events])``. Raises what :func:`~engine.apply.apply`
     raises (RuleViolation, FormatError); the input state is unchanged either way."""
     state = apply(state, event)
     state, derived = conclude(state)
@@ -112,24 +111,13 @@ def _fold_log(
     last_given = 0
     for line, e in lines:
         try:
-            if e.id is not None:
-                prior = ids.get(e.id)
-                if prior is not None:
-                    if prior != content(e):
-                        raise FormatError(
-                            f"id {e.id} was already used for another event", field="id"
-                        )
-                    continue  # an idempotent retry of the same event
-                ids[e.id] = content(e)
+            if e.id is not None and _retried(ids, e):
+                continue  # an idempotent retry of the same event
             # Derived events are optional on import: the engine adds those the log leaves out.
             # A derived event the log gives must agree with the next conclusion of its type.
             added = 0
             if s.pending:
-                pending = [d.type for d in s.pending]
-                if isinstance(e, _DERIVED):
-                    added = pending.index(e.type) if e.type in pending else 0
-                else:
-                    added = len(pending)
+                added = _left_out(s, e)
                 for _ in range(added):
                     d = s.pending[0]
                     s = apply(s, d)
@@ -151,6 +139,27 @@ def _fold_log(
         d = s.pending[0]
         s = apply(s, d)
         yield None, d, s
+
+
+def _retried(ids: dict[Any, dict[str, Any]], e: AnyEvent) -> bool:
+    """FORMAT.md ``id``: an id seen before is an idempotent retry (``True``) when the content is
+    the same, a FormatError otherwise; a new id is remembered."""
+    prior = ids.get(e.id)
+    if prior is None:
+        ids[e.id] = content(e)
+        return False
+    if prior != content(e):
+        raise FormatError(f"id {e.id} was already used for another event", field="id")
+    return True
+
+
+def _left_out(s: State, e: AnyEvent) -> int:
+    """How many of the pending conclusions the log leaves out before ``e``: all of them before a
+    recorded event; those before the first of ``e``'s type before a derived one."""
+    pending = [d.type for d in s.pending]
+    if type(e) in DERIVED_CLASSES:
+        return pending.index(e.type) if e.type in pending else 0
+    return len(pending)
 
 
 def verify_events(lines: Iterable[tuple[int, AnyEvent]]) -> State:

@@ -12,8 +12,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from engine.hands import strength_codes
+from engine.rules.betting import bet_cost, can_see, level_bounds, see_cost, see_target
+from engine.rules.deal import deal_order, from_pack, next_dealer, pack_at_deal
+from engine.rules.showdown import both_blind, may_concede, next_to_turn
+from engine.rules.voided import can_void
 from engine.state import Phase, PlayerState, State, card_texts
+from events.amounts import amount_text
 from events.model import (
     Bet,
     Conceded,
@@ -57,14 +61,6 @@ class LegalAction:
         return self.event.type
 
 
-def _amt(x: Fraction) -> str:
-    if x.denominator == 1:
-        return str(x.numerator)
-    if x.denominator == 2:
-        return f"{x.numerator // 2}½" if x.numerator > 1 else "½"
-    return f"{x.numerator}/{x.denominator}"
-
-
 def legal_actions(state: State) -> list[LegalAction]:
     """Every legal next recorded event after ``state`` (RULES 3 to 6), in a stable order.
 
@@ -84,21 +80,13 @@ def legal_actions(state: State) -> list[LegalAction]:
 def _deal_action(state: State) -> LegalAction:
     if state.cards_mode == "shown":
         return LegalAction(Dealt(), None, Fraction(0), label="deal")
-    if state.pack is None:
+    pack = pack_at_deal(state)
+    if pack is None:
         return LegalAction(Dealt(), None, Fraction(0), ("hands",), label="deal (record the hands)")
-    n = len(state.seats)
-    dealer = state.first_dealer if state.deals == 0 else (state.dealer or 0) + 1
-    assert dealer is not None
-    dealer %= n
-    pack = state.pack
-    if state.phase is Phase.CARRIED and state.survivor is not None:
-        for h in state.players[state.survivor].hands:
-            if h.cards is not None:
-                pack = pack + h.cards
-    order = [(dealer + 1 + k) % n for k in range(n)]
+    order = deal_order(state, next_dealer(state))
     hands: dict[str, tuple[str, str, str]] = {}
     for k, i in enumerate(order):
-        cs = card_texts((pack[k], pack[n + k], pack[2 * n + k]))
+        cs = card_texts(from_pack(pack, order, k))
         hands[state.seats[i]] = (cs[0], cs[1], cs[2])
     return LegalAction(Dealt(hands=hands), None, Fraction(0), label="deal")
 
@@ -173,52 +161,61 @@ def _betting(state: State) -> list[LegalAction]:
     for p in state.players:
         if p.looking is not None:
             return _keep_throw(p)
-    out: list[LegalAction] = []
-    blind_play = state.rules.blind_play
-    if blind_play:
-        if not state.betting_started:
-            for i, p in enumerate(state.players):
-                if not p.folded and p.blind:
-                    out += _looks(state, i, p)
-        elif state.turn is not None and state.players[state.turn].blind:
-            out += _looks(state, state.turn, state.players[state.turn])
     assert state.turn is not None
     t = state.turn
+    return [*_looks_now(state), *_bets(state, t), *_fold(state, t), *_see(state, t)]
+
+
+def _looks_now(state: State) -> list[LegalAction]:
+    """RULES 5.1: every blind player before the first bet; afterwards the blind one whose turn
+    it is."""
+    out: list[LegalAction] = []
+    if not state.rules.blind_play:
+        return out
+    if not state.betting_started:
+        for i, p in enumerate(state.players):
+            if not p.folded and p.blind:
+                out += _looks(state, i, p)
+    elif state.turn is not None and state.players[state.turn].blind:
+        out += _looks(state, state.turn, state.players[state.turn])
+    return out
+
+
+def _bets(state: State, t: int) -> list[LegalAction]:
+    """RULES 5.3-5.5: a bet at every level allowed, at what it costs this player."""
     p = state.players[t]
-    r = state.rules
-    if state.level is None:
-        levels = range(r.open_min, r.open_max + 1)
-    else:
-        levels = range(state.level, state.level + r.raise_max + 1)
-    for lv in levels:
-        cost = state.units(state.cost(t, lv))
+    lo, hi = level_bounds(state)
+    out: list[LegalAction] = []
+    for lv in range(lo, hi + 1):
+        cost = state.units(bet_cost(state, t, lv))
         verb = "bets" if state.level is None or lv == state.level else "raises to"
         out.append(
             LegalAction(
                 Bet(player=p.name, level=Fraction(lv)),
                 p.name,
                 cost,
-                label=f"{p.name} {verb} level {lv}: pays {_amt(cost)}"
+                label=f"{p.name} {verb} level {lv}: pays {amount_text(cost)}"
                 + (", blind" if p.blind else ""),
             )
         )
-    out.append(LegalAction(Folded(player=p.name), p.name, Fraction(0), label=f"{p.name} folds"))
-    left = state.active
-    if len(left) == 2 and state.level is not None:
-        o = left[0] if left[1] == t else left[1]
-        opp = state.players[o]
-        if not (p.seen and opp.blind):
-            cost = state.units(state.level * state.scale * (2 if p.seen else 1))
-            why = "twice the level" if p.seen else "the level, being blind"
-            out.append(
-                LegalAction(
-                    Saw(player=p.name),
-                    p.name,
-                    cost,
-                    label=f"{p.name} sees {opp.name}: pays {_amt(cost)}, {why}",
-                )
-            )
     return out
+
+
+def _fold(state: State, t: int) -> list[LegalAction]:
+    name = state.seats[t]
+    return [LegalAction(Folded(player=name), name, Fraction(0), label=f"{name} folds")]
+
+
+def _see(state: State, t: int) -> list[LegalAction]:
+    """RULES 5.7: a see, where :func:`~engine.rules.betting.can_see` allows it."""
+    o = see_target(state, t)
+    if o is None or not can_see(state, t, o):
+        return []
+    p, opp = state.players[t], state.players[o]
+    cost = state.units(see_cost(state, t))
+    why = "twice the level" if p.seen else "the level, being blind"
+    label = f"{p.name} sees {opp.name}: pays {amount_text(cost)}, {why}"
+    return [LegalAction(Saw(player=p.name), p.name, cost, label=label)]
 
 
 def _showdown(state: State) -> list[LegalAction]:
@@ -229,9 +226,8 @@ def _showdown(state: State) -> list[LegalAction]:
             return _keep_throw(q)
         if q.two_hands:
             return _looks(state, state.opponent if q is opp else state.payer, q)
-    both_blind = state.both_blind if state.both_blind is not None else (pay.blind and opp.blind)
-    if both_blind:
-        who = opp if len(opp.shown) == len(pay.shown) else pay
+    if both_blind(state):
+        who = opp if next_to_turn(state) == state.opponent else pay
         out = _show_cards(state, who, one=True)
         if who is pay and len(opp.shown) == 3:
             out += _concede(state, pay)
@@ -243,10 +239,7 @@ def _showdown(state: State) -> list[LegalAction]:
 
 def _concede(state: State, p: PlayerState) -> list[LegalAction]:
     """RULES 5.8: a losing payer may concede; where the cards are known, only a losing one."""
-    assert state.opponent is not None
-    opp = state.players[state.opponent]
-    mine = p.hands[0].cards
-    if mine is not None and strength_codes(*mine) > strength_codes(*opp.shown):
+    if not may_concede(state):
         return []
     return [LegalAction(Conceded(player=p.name), p.name, Fraction(0), label=f"{p.name} concedes")]
 
@@ -280,13 +273,6 @@ def _show_cards(state: State, p: PlayerState, *, one: bool) -> list[LegalAction]
         )
         for c in card_texts(tuple(x for x in hand if x not in p.shown))
     ]
-
-
-def can_void(state: State) -> int | None:
-    """The seq of the recorded event a ``voided`` may withdraw now, or ``None`` (FORMAT.md)."""
-    if state.undo is None or state.recorded_seq is None or state.undo.phase is Phase.NEW:
-        return None
-    return state.recorded_seq
 
 
 def describe_action(action: LegalAction) -> str:

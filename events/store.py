@@ -15,7 +15,7 @@ UPDATE and DELETE on the table are refused by the database (triggers on both SQL
 
 ``append(session, events, expected_seq)``: ``expected_seq`` is the seq of the last event the caller
 saw (0 for a new session). The store takes the state at that seq (cached per session, else rebuilt
-from the stream), folds the batch through :func:`engine.state.apply`, inserts the engine's derived
+from the stream), folds the batch through :func:`engine.apply.apply`, inserts the engine's derived
 events right after their cause, and writes the whole batch in one transaction, or nothing:
 
 - another writer got there first: :class:`ConcurrencyConflict` (``session``, ``expected``,
@@ -44,8 +44,9 @@ from uuid import UUID
 
 from uuid_utils.compat import uuid7
 
+from engine.apply import apply
 from engine.fold import Step, complete, conclude
-from engine.state import State, apply, initial_state, without_history
+from engine.state import State, initial_state, without_history
 from events.codec import dumps, parse_raw, read_events, read_file
 from events.errors import (
     BragError,

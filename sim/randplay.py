@@ -2,7 +2,7 @@
 
 Not the styled players of :mod:`sim.players` (``brag simulate``): a small source of valid complete
 streams (recorded events followed by the engine's derived events), with voids, unfinished sessions
-and rule parameters on request. Every event is checked by :func:`engine.state.apply` as it is
+and rule parameters on request. Every event is checked by :func:`engine.apply.apply` as it is
 drawn, so every stream it returns is valid. The one random player the store, analytics and engine
 benchmarks and tests share.
 """
@@ -13,9 +13,10 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
+from engine.apply import apply
 from engine.fold import record
 from engine.legal import LegalAction, can_void, legal_actions
-from engine.state import State, apply, initial_state
+from engine.state import State, initial_state
 from events.cards import FULL_PACK
 from events.model import AnyEvent, Rules, SessionStarted, Shown, Shuffled, Voided
 

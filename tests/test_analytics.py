@@ -376,8 +376,9 @@ def test_refresh_follows_appends_and_rebuild_matches() -> None:
 
 
 def test_void_reopens_a_deal() -> None:
+    from engine.apply import apply
     from engine.legal import can_void
-    from engine.state import apply, initial_state
+    from engine.state import initial_state
     from events.model import Voided
 
     rng = random.Random(11)

@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 import analytics
 from analytics import queries
 from analytics.sources import interleave
+from engine.apply import apply
 from engine.fold import fold, summary
-from engine.state import apply, initial_state
+from engine.state import initial_state
 from events.model import AnyEvent, Bet, Folded, Saw, Voided, is_derived
 from sim.randplay import random_session
 

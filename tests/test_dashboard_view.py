@@ -11,8 +11,9 @@ import pytest
 
 from dashboard import recorder, table_svg
 from engine import complete, record
+from engine.apply import apply
 from engine.legal import legal_actions
-from engine.state import apply, initial_state
+from engine.state import initial_state
 from events.codec import read_file
 from events.model import (
     AnyEvent,

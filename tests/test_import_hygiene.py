@@ -18,6 +18,8 @@ CORE = (
     "engine",
     "engine.hands",
     "engine.state",
+    "engine.apply",
+    "engine.rules",
     "engine.fold",
     "engine.legal",
     "events.model",

@@ -1,0 +1,201 @@
+"""``apply(state, event) -> state``: the envelope checks and the one dispatch table (RULES 1 to 6).
+
+:func:`apply` takes what every event shares (the session has started and is not over, the engine's
+pending conclusions come first, a ``voided`` withdraws the latest recorded event) and hands a
+recorded event to its rule in :mod:`engine.rules`, looked up by the event's exact class in
+:data:`HANDLERS` (a dictionary look-up: pydantic's ``isinstance`` is slow on the fold's hot path).
+The result is a new state; nothing is mutated. Refusals are :class:`~events.errors.RuleViolation`
+(naming the RULES section and the player) or :class:`~events.errors.FormatError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+from engine.rules.betting import bet, folded, looked, saw
+from engine.rules.carry import kept_or_thrown, retained
+from engine.rules.common import fmt, viol
+from engine.rules.deal import dealt
+from engine.rules.setup import dealer_chosen, session_started, session_started_again, shuffled
+from engine.rules.showdown import conceded, shown
+from engine.rules.voided import voided
+from engine.state import Phase, State, replace
+from events.errors import FormatError
+from events.model import (
+    DERIVED_CLASSES,
+    AnyEvent,
+    Bet,
+    Conceded,
+    DealerChosen,
+    Dealt,
+    DerivedEvent,
+    Folded,
+    Kept,
+    Looked,
+    PotCarried,
+    PotWon,
+    RecordedEvent,
+    Retained,
+    Saw,
+    SessionEnded,
+    SessionStarted,
+    Shown,
+    Shuffled,
+    Thrown,
+    Voided,
+)
+
+__all__ = ["HANDLERS", "apply"]
+
+_NEW, _OVER = Phase.NEW, Phase.OVER
+
+HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    SessionStarted: session_started_again,  # RULES 1.3 (the start itself is checked in apply)
+    DealerChosen: dealer_chosen,  # RULES 3.1
+    Shuffled: shuffled,  # RULES 3.2
+    Dealt: dealt,  # RULES 3.3-4.1, 6.3
+    Looked: looked,  # RULES 5.1, 6.4
+    Bet: bet,  # RULES 5.2-5.5
+    Folded: folded,  # RULES 5.6, 6.1
+    Saw: saw,  # RULES 5.7
+    Shown: shown,  # RULES 5.8-5.9
+    Conceded: conceded,  # RULES 5.8
+    Kept: kept_or_thrown,  # RULES 6.4
+    Thrown: kept_or_thrown,  # RULES 6.4
+    Retained: retained,  # RULES 6.2, 6.7
+}
+"""The one dispatch table: recorded event class -> its rule. ``voided`` is a correction, not a
+rule; :func:`apply` handles it (and the derived events) itself."""
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def apply(state: State, event: AnyEvent) -> State:
+    """The state after ``event``; raises RuleViolation (or FormatError for a malformed stream).
+
+    Shape: ``State x event -> State``; the input state is never changed. Recorded events are checked
+    against RULES 1-6; a derived event must equal the engine's next conclusion in ``state.pending``.
+    The envelope (``id``, ``seq``, ``at``, ``by``) is not checked here: the stream owner does that.
+    """
+    if not state.pending and state.phase is not _NEW and state.phase is not _OVER:
+        handler = HANDLERS.get(type(event))
+        if handler is not None:
+            # The usual case: a recorded event during the session (the checks below in short).
+            return _recorded(state, event, handler(state, event))
+    if state.pending:
+        return _conclusion(state, event)
+    if type(event) in DERIVED_CLASSES:
+        unasked = cast(DerivedEvent, event)
+        raise viol(
+            _derived_rule(unasked),
+            f"the log says {_describe_derived(unasked)}, but the rules conclude nothing here",
+        )
+    if state.phase is Phase.NEW:
+        if type(event) is not SessionStarted:
+            raise FormatError("a session log starts with session_started", event=event.type)
+        # The session's start is position 1 of the stream (FORMAT.md ``seq``).
+        return replace(session_started(state, event), seq=state.seq + 1, last_event=event)
+    if type(event) is Voided:
+        return voided(state, event)
+    if state.phase is Phase.OVER:
+        raise viol(
+            "1.4",
+            f"the session ended when its {_ordinal(state.rules.pots)} pot was resolved; "
+            "nothing may follow"
+            + (f" ({who}'s {event.type})" if (who := getattr(event, "player", None)) else ""),
+            getattr(event, "player", None),
+        )
+    handler = HANDLERS.get(type(event))
+    if handler is None:  # not an event class of events.model (they are never subclassed)
+        raise FormatError(f"{type(event).__name__} is not an event of this log", event=event.type)
+    return _recorded(state, event, handler(state, event))
+
+
+def _conclusion(state: State, event: AnyEvent) -> State:
+    """A derived event where the engine has concluded something: it must be the next conclusion
+    (``state.pending[0]``) and agree with it."""
+    expected = state.pending[0]
+    if type(event) not in DERIVED_CLASSES:
+        raise FormatError(
+            f"the engine's conclusion {expected.type} must come first "
+            f"({_describe_derived(expected)})",
+            event=event.type,
+        )
+    logged = cast(DerivedEvent, event)
+    if not _agrees(logged, expected):
+        raise viol(
+            _derived_rule(expected),
+            f"the log says {_describe_derived(logged)}, "
+            f"but the rules give {_describe_derived(expected)}",
+        )
+    return replace(state, pending=state.pending[1:], seq=state.seq + 1, last_event=event)
+
+
+def _recorded(state: State, event: AnyEvent, new: State) -> State:
+    """``new`` (the state a rule built from ``state``) after the recorded ``event``: the next seq,
+    the event, and ``state`` kept for a ``voided``."""
+    if new is state:
+        new = replace(state)
+    # ``new`` is a fresh record no one else holds yet: fill in its envelope in place rather than
+    # copying it once more (the fold's hot path).
+    attrs = new.__dict__
+    attrs["seq"] = attrs["recorded_seq"] = state.seq + 1
+    attrs["last_event"] = event
+    attrs["undo"] = state
+    return new
+
+
+def _agrees(logged: DerivedEvent, expected: DerivedEvent) -> bool:
+    """A derived event of the log agrees with the engine's conclusion (FORMAT.md: "where present
+    they must agree"): the same content (the envelope aside), except that the optional ``hand``
+    and ``cards`` of a ``pot_won`` may be left out, the cards may be listed in any order, and
+    ``winners`` is a set. Compared field by field (amounts exactly), not through JSON dumps."""
+    if isinstance(logged, PotWon) and isinstance(expected, PotWon):
+        if logged.hand is not None and logged.hand != expected.hand:
+            return False
+        if logged.cards is not None and (
+            expected.cards is None or sorted(logged.cards) != sorted(expected.cards)
+        ):
+            return False
+        return (logged.deal, logged.player, logged.amount, logged.showdown) == (
+            expected.deal,
+            expected.player,
+            expected.amount,
+            expected.showdown,
+        )
+    if isinstance(logged, PotCarried) and isinstance(expected, PotCarried):
+        return (logged.deal, logged.player, logged.amount) == (
+            expected.deal,
+            expected.player,
+            expected.amount,
+        )
+    if isinstance(logged, SessionEnded) and isinstance(expected, SessionEnded):
+        return logged.nets == expected.nets and sorted(logged.winners) == sorted(expected.winners)
+    return False
+
+
+def _derived_rule(e: DerivedEvent) -> str:
+    if isinstance(e, PotWon):
+        return "5.9" if e.showdown else "5.6"
+    if isinstance(e, PotCarried):
+        return "6.1"
+    return "1.5"
+
+
+def _describe_derived(e: DerivedEvent) -> str:
+    if isinstance(e, PotWon):
+        how = "at a showdown" if e.showdown else "uncontested"
+        return f"{e.player} wins the pot of {fmt(e.amount)} {how}"
+    if isinstance(e, PotCarried):
+        return f"the pot of {fmt(e.amount)} is carried forward (blind survivor {e.player})"
+    nets = ", ".join(f"{p} {fmt(v)}" for p, v in e.nets.items())
+    return f"the session ends (nets {nets}; winners {', '.join(e.winners)})"
+
+
+if set(HANDLERS) | {Voided} != set(RecordedEvent.__args__):  # the table covers every recorded event
+    raise AssertionError("engine.apply.HANDLERS does not handle every recorded event type")

@@ -22,7 +22,9 @@ lazy: nothing is read until they are converted or shown.
 
 from __future__ import annotations
 
+import inspect
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -148,66 +150,65 @@ def _load(
     return facts.con.sql(f"SELECT * FROM {view} WHERE {' AND '.join(conds)}", params=params)
 
 
-def load_player_deals(
-    source: str | os.PathLike[str] | Facts | None = None,
-    *,
-    session: str | None = None,
-    table: str | None = None,
-    month: str | None = None,
-    player: str | None = None,
-) -> duckdb.DuckDBPyRelation:
+Source = str | os.PathLike[str] | Facts | None
+"""A projection file, a lake folder, facts already open, or ``None`` (see :func:`open_facts`)."""
+Loader = Callable[..., duckdb.DuckDBPyRelation]
+
+
+def _loader(view: str, keys: tuple[str, ...], doc: str) -> Loader:
+    """``load_VIEW(source=None, *, KEY=None...)``: the rows of ``view``, filtered on each key
+    given (an equality, bound as a parameter); the one body of every ``load_*`` below."""
+
+    def load(source: Source = None, **filters: str | None) -> duckdb.DuckDBPyRelation:
+        unknown = sorted(set(filters) - set(keys))
+        if unknown:
+            raise TypeError(f"load_{view}() got an unexpected keyword argument {unknown[0]!r}")
+        return _load(source, view, filters)
+
+    load.__name__ = load.__qualname__ = f"load_{view}"
+    load.__doc__ = doc
+    kw = inspect.Parameter.KEYWORD_ONLY
+    signature = inspect.Signature(
+        [
+            inspect.Parameter("source", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+            *(inspect.Parameter(k, kw, default=None, annotation="str | None") for k in keys),
+        ],
+        return_annotation="duckdb.DuckDBPyRelation",
+    )
+    setattr(load, "__signature__", signature)  # noqa: B010 - help() shows the keys
+    return load
+
+
+load_player_deals = _loader(
+    "player_deals",
+    ("session", "table", "month", "player"),
     """One row per player per ended deal (RULES 3.4, 5): first action blind or seen (RULES 5.1),
     bets, raises, see chances and whether they saw (RULES 5.7), role at a showdown (RULES 5.8),
-    ``paid_t``/``won_t``/``net_t`` in ticks of ``den``; plus ``table`` and ``month``."""
-    return _load(
-        source, "player_deals", {"session": session, "table": table, "month": month,
-                                 "player": player},
-    )  # fmt: skip
-
-
-def load_deals(
-    source: str | os.PathLike[str] | Facts | None = None,
-    *,
-    session: str | None = None,
-    table: str | None = None,
-    month: str | None = None,
-) -> duckdb.DuckDBPyRelation:
+    ``paid_t``/``won_t``/``net_t`` in ticks of ``den``; plus ``table`` and ``month``.""",
+)
+load_deals = _loader(
+    "deals",
+    ("session", "table", "month"),
     """One row per ended deal: dealer, pot (``pot_t``, RULES 4.1, 5.9), how it ended (won or
-    carried, RULES 5.6, 5.9, 6.1), the showdown's payer and seen player (RULES 5.8)."""
-    return _load(source, "deals", {"session": session, "table": table, "month": month})
-
-
-def load_sessions(
-    source: str | os.PathLike[str] | Facts | None = None,
-    *,
-    table: str | None = None,
-    month: str | None = None,
-) -> duckdb.DuckDBPyRelation:
+    carried, RULES 5.6, 5.9, 6.1), the showdown's payer and seen player (RULES 5.8).""",
+)
+load_sessions = _loader(
+    "sessions",
+    ("table", "month"),
     """One row per session: table, cards mode, players, deals, resolved and carried pots,
-    finished (RULES 1.4), recorded start."""
-    return _load(source, "sessions", {"table": table, "month": month})
-
-
-def load_events(
-    source: str | os.PathLike[str] | Facts | None = None,
-    *,
-    session: str | None = None,
-    table: str | None = None,
-    month: str | None = None,
-    player: str | None = None,
-) -> duckdb.DuckDBPyRelation:
-    """One row per stored event (FORMAT.md type, seq, deal, player, level, amount in ticks)."""
-    return _load(
-        source, "events", {"session": session, "table": table, "month": month, "player": player}
-    )
-
-
-def load_player_stats(
-    source: str | os.PathLike[str] | Facts | None = None, *, player: str | None = None
-) -> duckdb.DuckDBPyRelation:
+    finished (RULES 1.4), recorded start.""",
+)
+load_events = _loader(
+    "events",
+    ("session", "table", "month", "player"),
+    """One row per stored event (FORMAT.md type, seq, deal, player, level, amount in ticks).""",
+)
+load_player_stats = _loader(
+    "player_stats",
+    ("player",),
     """``brag stats`` over all sessions: each rate beside the count it is taken over, money as
-    exact FORMAT.md amount text (``"-17/2"``)."""
-    return _load(source, "player_stats", {"player": player})
+    exact FORMAT.md amount text (``"-17/2"``).""",
+)
 
 
 def dictionary(source: str | os.PathLike[str] | Facts | None = None) -> duckdb.DuckDBPyRelation:

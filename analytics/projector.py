@@ -13,17 +13,15 @@ rebuilt when needed by re-folding the session's earlier events from the store
 (``source.read(session)``), which is exact because the fold is deterministic. A full rebuild and an
 incremental refresh therefore give the same rows.
 
-Test hook: ``BRAG_ANALYTICS_HOOK=POINT:N[:ACTION]`` stops the process the N-th time it reaches
-POINT (``mid_rows``: some rows written; ``after_rows``: all rows written, checkpoint not;
-``after_checkpoint``: checkpoint written, not committed; ``after_commit``). ACTION ``kill`` (the
-default) sends SIGKILL to itself; ``pause`` sleeps so that a test can kill it.
+A batch is one transaction, written in named steps: the events' rows, then :meth:`_write_deals`
+(the deals it retracts and adds, the players' summaries, the sessions), then
+:meth:`_write_checkpoint`, then :meth:`_commit`; a crash at any point leaves the previous batch's
+checkpoint in force (``tests/test_analytics_crash.py`` kills a child at each of them).
 """
 
 from __future__ import annotations
 
 import gc
-import os
-import signal
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -179,26 +177,6 @@ class RefreshReport:
     """``(session, reason)`` of the sessions this refresh left out (see :func:`skipped`)."""
 
 
-class _Hook:
-    def __init__(self) -> None:
-        spec = os.environ.get("BRAG_ANALYTICS_HOOK", "")
-        parts = spec.split(":") if spec else []
-        self.point = parts[0] if parts else None
-        self.nth = int(parts[1]) if len(parts) > 1 else 1
-        self.action = parts[2] if len(parts) > 2 else "kill"
-        self.seen = 0
-
-    def __call__(self, point: str) -> None:
-        if point != self.point:
-            return
-        self.seen += 1
-        if self.seen != self.nth:
-            return
-        if self.action == "pause":
-            time.sleep(3600)
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
 class Projector:
     """Follows ``source`` into the DuckDB projection ``con``; keep one alive to keep the folders.
 
@@ -222,7 +200,6 @@ class Projector:
         self._types: dict[str, dict[str, Any]] = {}
         self._count: int | None = None
         self.folders: dict[str, SessionFolder] = {}
-        self._hook = _Hook()
         self._skipped: dict[str, str] = {}
         self._newly: dict[str, str] = {}
         self._pending_skips: list[tuple[str, int, str]] = []
@@ -373,31 +350,39 @@ class Projector:
                 )
             if rows.event_rows:
                 self._insert("events", rows.events)
-            self._hook("mid_rows")
-            for session, deal in rows.retract.items():
-                con.execute(_sql("retract_deals"), {"session": session, "deal": deal})
-                con.execute(_sql("retract_player_deals"), {"session": session, "deal": deal})
-            if rows.deals["session"]:
-                self._insert("deals", rows.deals)
-                self._insert("player_deals", rows.player_deals)
-            self._summarize({*rows.retract, *rows.player_deals["session"]})
-            if touched:
-                self._write_sessions(touched)
-            self._hook("after_rows")
-            self._count = self._counted() + len(events)
-            con.execute(
-                _sql("write_checkpoint"),
-                {"position": last_position, "events": self._count},
-            )
-            self._hook("after_checkpoint")
-            con.commit()
+            self._write_deals(rows, touched)
+            self._write_checkpoint(last_position, len(events))
+            self._commit()
         except BaseException:
             self._count = None
             con.rollback()
             raise
         self._pending_skips.clear()
-        self._hook("after_commit")
         self._evict(touched)
+
+    def _write_deals(self, rows: Rows, touched: dict[str, SessionFolder]) -> None:
+        """A batch's rows after its events: the deals it retracts and adds, the players'
+        summaries, the sessions."""
+        con = self.con
+        for session, deal in rows.retract.items():
+            con.execute(_sql("retract_deals"), {"session": session, "deal": deal})
+            con.execute(_sql("retract_player_deals"), {"session": session, "deal": deal})
+        if rows.deals["session"]:
+            self._insert("deals", rows.deals)
+            self._insert("player_deals", rows.player_deals)
+        self._summarize({*rows.retract, *rows.player_deals["session"]})
+        if touched:
+            self._write_sessions(touched)
+
+    def _write_checkpoint(self, last_position: int, applied: int) -> None:
+        """The checkpoint at the batch's last position, with the events counted so far."""
+        self._count = self._counted() + applied
+        self.con.execute(
+            _sql("write_checkpoint"), {"position": last_position, "events": self._count}
+        )
+
+    def _commit(self) -> None:
+        self.con.commit()
 
     def _summarize(self, sessions: set[str]) -> None:
         """Re-aggregates ``player_session_summary`` for the sessions whose facts changed."""

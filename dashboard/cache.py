@@ -1,62 +1,31 @@
-"""Every cache and every outside resource of the dashboard, in one module (STYLE.md).
-
-Settings come from the environment, which ``brag dashboard`` / ``brag run`` set:
-
-- ``BRAG_DB``: the event store URL (default ``brag.db``, SQLite);
-- ``BRAG_ANALYTICS``: the DuckDB projection file (default ``brag.duckdb``);
-- ``BRAG_ORGANISER_SECRET`` (or ``organiser_secret`` in Streamlit secrets): unlocks the Record page.
+"""The dashboard's caches: what Streamlit keeps between runs and for how long (STYLE.md).
 
 The store handle is shared by every session of the server (``st.cache_resource``); the list of
 sessions is kept per version of the store (its last global position) and a session's replay (the
 engine's states) per version of its stream (its last seq), so a session recorded on another device
-shows its new events at once, and a store that does not change is read once.
+shows its new events at once, and a store that does not change is read once. The statistics are
+kept per checkpoint of the projection.
+
+Beside it: :mod:`dashboard.settings` (the environment), :mod:`dashboard.polling` (the live pages'
+shared poll), :mod:`dashboard.projection` (the DuckDB file under one lock).
 """
 
 from __future__ import annotations
 
-import os
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
 
+from dashboard import projection
+from dashboard.polling import Poller
+from dashboard.settings import analytics_path, db_url
 from events.model import AnyEvent
 from present.replay import Replay
 
 PICKER_LIMIT = 300
 """At most this many sessions (the newest) in a session picker; the Sessions page lists all."""
-
-
-# --- settings -------------------------------------------------------------------------------------
-
-
-def db_url() -> str:
-    """``$BRAG_DB``, else ``brag.db`` (SQLite)."""
-    from events.store import resolve_url
-
-    return resolve_url(None)
-
-
-def analytics_path() -> str:
-    """``$BRAG_ANALYTICS``, else the DuckDB file beside the store (``brag.duckdb``)."""
-    from analytics.sources import default_projection
-
-    return os.environ.get("BRAG_ANALYTICS") or default_projection(db_url())
-
-
-def organiser_secret() -> str | None:
-    """The organiser secret, from ``BRAG_ORGANISER_SECRET`` or ``st.secrets["organiser_secret"]``;
-    ``None`` when neither is set (the app is then read-only)."""
-    env = os.environ.get("BRAG_ORGANISER_SECRET")
-    if env:
-        return env
-    try:
-        value = st.secrets.get("organiser_secret")
-    except Exception:  # no secrets file at all: Streamlit raises its own error type
-        return None
-    return str(value) if value else None
 
 
 # --- the event store ------------------------------------------------------------------------------
@@ -216,47 +185,14 @@ def last_seq(session: str) -> int:
     return int(store().last_seq(session) or 0)
 
 
-FRESH = 0.25
-"""Seconds a polled last seq is shared by every viewer of a session (:func:`polled_last_seq`)."""
-
-
-class _Poller:
-    """The live pages' lookups of a session's last seq, for one store URL: each asked of the store
-    at most once per :data:`FRESH` seconds, whoever asks, and always from one thread (the store
-    keeps a connection per thread, and every Streamlit run is a new thread: asked from the run's
-    thread, each poll would open a connection)."""
-
-    def __init__(self, url: str) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
-        self.url = url
-        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brag-poll")
-        self.lock = threading.Lock()
-        self.known: dict[str, tuple[float, int]] = {}
-
-    def last_seq(self, session: str) -> int:
-        import time
-
-        now = time.monotonic()
-        with self.lock:
-            got = self.known.get(session)
-            if got is not None and now - got[0] < FRESH:
-                return got[1]
-            last = int(self.thread.submit(_store(self.url).last_seq, session).result() or 0)
-            if len(self.known) > 4096:  # sessions no longer followed
-                self.known.clear()
-            self.known[session] = (now, last)
-            return last
-
-
 @st.cache_resource(show_spinner=False, max_entries=8)
-def _poller(url: str) -> _Poller:
-    return _Poller(url)
+def _poller(url: str) -> Poller:
+    return Poller(url, _store)
 
 
 def polled_last_seq(session: str) -> int:
     """:func:`last_seq` as the live pages' poll asks it (:mod:`dashboard.live`): at most
-    :data:`FRESH` seconds old, one store query per session per :data:`FRESH` seconds however
+    :data:`~dashboard.polling.FRESH` seconds old, one store query per session per that time however
     many pages follow it, on one connection. Raises what the store raises (``StoreUnavailable``)."""
     return _poller(db_url()).last_seq(session)
 
@@ -303,29 +239,10 @@ def append(session: str, new: Sequence[AnyEvent], expected_seq: int) -> list[Any
     return list(store().append(session, list(new), expected_seq))
 
 
-# --- the analytics projection -----------------------------------------------------------------
-#
-# DuckDB lets one process write a file and nobody else open it meanwhile, and one process may not
-# hold the same file open twice with different settings. So the dashboard opens the projection for
-# each use and closes it at once, all under one lock: read-only (external access off) for
-# statistics and the analysts' SQL, read-write only to catch up with the store. The CLI can write
-# the file whenever the dashboard is not in the middle of a query.
+# --- the analytics projection (opened under one lock: dashboard.projection) -------------------
 
-_DUCK_LOCK = threading.RLock()
 REFRESH_EVERY = 10.0
 """Seconds between two looks at whether the projection is behind the store."""
-
-
-@contextmanager
-def _duck(*, read_only: bool) -> Iterator[Any]:
-    import analytics
-
-    with _DUCK_LOCK:
-        con = analytics.connect(analytics_path(), read_only=read_only)
-        try:
-            yield con
-        finally:
-            con.close()
 
 
 @st.cache_resource(show_spinner=False, ttl=REFRESH_EVERY)
@@ -333,7 +250,7 @@ def _caught_up(url: str, path: str) -> tuple[int, int]:
     """Catches the projection up with the store; ``(checkpoint position, events applied)``."""
     import analytics
 
-    with _duck(read_only=False) as con:
+    with projection.opened(read_only=False) as con:
         if analytics.checkpoint(con)[0] < _store(url).last_position():
             report = analytics.refresh(_store(url), con)
             return report.position, report.events
@@ -356,7 +273,7 @@ def refresh_analytics() -> int:
 def _stat(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
     from analytics import queries
 
-    with _duck(read_only=True) as con:
+    with projection.opened(read_only=True) as con:
         return getattr(queries, name)(con, **dict(kwargs))
 
 
@@ -382,42 +299,13 @@ def stat(name: str, **kwargs: Any) -> Any:
 def _schema(path: str, version: int) -> list[dict[str, Any]]:
     import analytics
 
-    with _duck(read_only=True) as con:
+    with projection.opened(read_only=True) as con:
         return list(analytics.schema(con))
 
 
 def schema() -> list[dict[str, Any]]:
     """The projection's tables and their documented columns."""
     return _schema(analytics_path(), analytics_version())
-
-
-_SNAPSHOTS: dict[str, tuple[int, str]] = {}
-_SNAPSHOT_LOCK = threading.Lock()
-
-
-def _snapshot(path: str, version: int) -> str:
-    """A private copy of the projection at ``version`` for the analysts' SQL: nobody writes it,
-    so each query opens its own read-only connection to it, outside the projection's lock (the
-    statistics and the catching up never wait on a slow query, and it never waits on them). One
-    copy per version, made under the lock while no connection is open; the previous one is
-    removed (a query still reading it keeps its open file)."""
-    import shutil
-    import tempfile
-
-    with _SNAPSHOT_LOCK:
-        have = _SNAPSHOTS.get(path)
-        if have is not None and have[0] == version and os.path.exists(have[1]):
-            return have[1]
-        folder = tempfile.mkdtemp(prefix="brag-explore-")
-        copy = os.path.join(folder, "projection.duckdb")
-        with _DUCK_LOCK:
-            shutil.copyfile(path, copy)
-            if os.path.exists(path + ".wal"):
-                shutil.copyfile(path + ".wal", copy + ".wal")
-        _SNAPSHOTS[path] = (version, copy)
-        if have is not None:
-            shutil.rmtree(os.path.dirname(have[1]), ignore_errors=True)
-        return copy
 
 
 def run_sql(sql: str) -> Any:
@@ -429,4 +317,4 @@ def run_sql(sql: str) -> Any:
     import analytics
 
     version = analytics_version()
-    return analytics.run_limited(_snapshot(analytics_path(), version), sql)
+    return analytics.run_limited(projection.snapshot(analytics_path(), version), sql)

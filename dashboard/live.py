@@ -3,7 +3,7 @@ without a reload, of events recorded on another device (STYLE.md "Live pages fol
 
 It is cheap: a small ``st.fragment(run_every=EVERY)`` reads the session's last seq
 (:func:`dashboard.cache.polled_last_seq`: one indexed query, the same on SQLite and PostgreSQL,
-shared by every viewer of the session for :data:`dashboard.cache.FRESH` seconds and run on one
+shared by every viewer of the session for :data:`dashboard.polling.FRESH` seconds and run on one
 connection) and does nothing more while that number has not moved. Only when it moved does the
 page rerun (or the caller's ``on_new`` draw a mark), so the events are read again only when there
 are new ones. A finished session is not followed (nothing more is played, RULES 1.4). The server
@@ -42,7 +42,7 @@ from dashboard import cache
 
 EVERY = 1.0
 """Seconds between two polls: an event recorded elsewhere shows within this plus
-:data:`dashboard.cache.FRESH` (under 2 s)."""
+:data:`dashboard.polling.FRESH` (under 2 s)."""
 
 
 def follow(

@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 import streamlit as st
 
-from dashboard import cache, pad, recorder
+from dashboard import cache, pad, recorder, settings
 from dashboard.recorder import Choice, Key
 from dashboard.ui import md
 from events.amounts import amount_text
@@ -58,7 +58,7 @@ def organiser_unlocked() -> bool:
     :data:`~dashboard.recorder.TOKEN_HOURS` (a signed, expiring token in this session or in
     the device's cookie, :func:`~dashboard.recorder.token_valid`; the secret itself is never
     sent back). Without a secret configured the page says the app is read-only."""
-    secret = cache.organiser_secret()
+    secret = settings.organiser_secret()
     if not secret:
         st.warning(
             "**Read-only.** Recording needs the organiser secret, and none is set: set "

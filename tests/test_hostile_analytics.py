@@ -1,4 +1,4 @@
-"""Hostile input and the statistics (issue 13, items 1 and 2): a session the projector cannot take
+"""Hostile input and the statistics: a session the projector cannot take
 is named and left out, the others' statistics intact; Explore's queries run within limits (time,
 memory and spill, rows and bytes, no file access) on their own connection to a snapshot, so the
 statistics never wait on them; a kept result is not run again on a rerun."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,13 +47,31 @@ def stats_of(db: str, duck: str) -> dict[str, Any]:
         con.close()
 
 
+def stored(db: Path | str, *logs: Path) -> str:
+    """The SQLite store at ``db`` (made if need be) with ``logs`` imported."""
+    with open_store(str(db)) as s:
+        for log in logs:
+            s.import_log(str(log))
+    return str(db)
+
+
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[Path]:
-    db = tmp_path / "club.db"
-    with open_store(str(db)) as s:
-        for log in SEASON:
-            s.import_log(str(log))
-    yield db
+    yield Path(stored(tmp_path / "club.db", *SEASON))
+
+
+@pytest.fixture
+def card_changed(club: Path, tmp_path: Path) -> Callable[[str], dict[str, Any]]:
+    """``change(sql)``: the club's statistics as they are, then the card example stored beside
+    its sessions and its rows changed by ``sql`` outside Bragbook; returns the statistics."""
+
+    def change(sql: str) -> dict[str, Any]:
+        before = stats_of(str(club), str(tmp_path / "before.duckdb"))
+        stored(club, CARD)
+        tamper(club, sql)
+        return before
+
+    return change
 
 
 # --- 1: one session never poisons the statistics ------------------------------------------------
@@ -69,13 +87,14 @@ OLD_VALUES = [
 
 @pytest.mark.parametrize(("rules", "reason"), OLD_VALUES)
 def test_a_session_the_projection_cannot_take_is_named_and_left_out(
-    club: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], rules: str, reason: str
+    club: Path,
+    card_changed: Callable[[str], dict[str, Any]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    rules: str,
+    reason: str,
 ) -> None:
-    before = stats_of(str(club), str(tmp_path / "before.duckdb"))
-    with open_store(str(club)) as s:
-        s.import_log(str(CARD))
-    tamper(
-        club,
+    before = card_changed(
         f"UPDATE events SET payload = json_set(payload, '$.rules', json('{rules}')) "
         "WHERE session = 'card-example' AND seq = 1",
     )
@@ -98,8 +117,7 @@ def test_a_session_the_projection_cannot_take_is_named_and_left_out(
     finally:
         con.close()
     # a later session is projected as ever
-    with open_store(str(club)) as s:
-        s.import_log(str(ROOT / "data" / "season" / "2026-09-24-top-3.jsonl"))
+    stored(club, ROOT / "data" / "season" / "2026-09-24-top-3.jsonl")
     code = main(["--db", str(club), "stats"])
     _out, _ = capsys.readouterr()
     assert code == 0
@@ -108,13 +126,12 @@ def test_a_session_the_projection_cannot_take_is_named_and_left_out(
 
 
 def test_a_stream_that_no_longer_folds_is_left_out_too(
-    club: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    club: Path,
+    card_changed: Callable[[str], dict[str, Any]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    before = stats_of(str(club), str(tmp_path / "before.duckdb"))
-    with open_store(str(club)) as s:
-        s.import_log(str(CARD))
-    tamper(
-        club,
+    before = card_changed(
         "UPDATE events SET payload = json_set(payload, '$.amount', 1400) WHERE type = 'pot_won' "
         "AND session = 'card-example'",
     )
@@ -132,10 +149,7 @@ def test_a_stream_that_no_longer_folds_is_left_out_too(
 @pytest.fixture(scope="module")
 def projection(tmp_path_factory: pytest.TempPathFactory) -> str:
     folder = tmp_path_factory.mktemp("explore")
-    db = str(folder / "club.db")
-    with open_store(db) as s:
-        for log in SEASON:
-            s.import_log(str(log))
+    db = stored(folder / "club.db", *SEASON)
     path = str(folder / "club.duckdb")
     stats_of(db, path)
     return path
@@ -222,9 +236,7 @@ def test_explore_shows_the_limit_and_does_not_run_a_kept_query_again(
 ) -> None:
     from streamlit.testing.v1 import AppTest
 
-    db = str(tmp_path / "club.db")
-    with open_store(db) as s:
-        s.import_log(str(SEASON[0]))
+    db = stored(tmp_path / "club.db", SEASON[0])
     monkeypatch.setenv("BRAG_DB", db)
     monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "club.duckdb"))
     monkeypatch.setenv("BRAG_EXPLORE_SECONDS", "1")

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-from dashboard import cache
+from dashboard import cache, polling
 from engine import complete
 from events.codec import read_file
 from events.model import AnyEvent, is_derived
@@ -67,14 +67,14 @@ def test_quiet_while_nothing_moved_then_the_new_last_seq(db: str) -> None:
     recorded = _recorded()
     with open_store(db) as store:
         store.append(SESSION, recorded[8:12], 8)
-    time.sleep(cache.FRESH)  # the poll's last seq is shared for up to FRESH seconds
+    time.sleep(polling.FRESH)  # the poll's last seq is shared for up to FRESH seconds
     at.run()
     assert _captions(at) == ["drawn at 8", "new at 12"]
 
 
 def test_viewers_of_a_session_share_one_lookup(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Many pages polling one session ask the store once per FRESH seconds, from one thread."""
-    poller = cache._Poller(db)
+    poller = polling.Poller(db, cache._store)
     store = cache._store(db)
     asked: list[str] = []
     real = store.last_seq
@@ -84,11 +84,11 @@ def test_viewers_of_a_session_share_one_lookup(db: str, monkeypatch: pytest.Monk
         return int(real(session))
 
     monkeypatch.setattr(store, "last_seq", counted)
-    monkeypatch.setattr(cache, "FRESH", 60.0)
+    monkeypatch.setattr(polling, "FRESH", 60.0)
     got = [poller.last_seq(SESSION) for _ in range(50)]
     assert got == [8] * 50
     assert len(asked) == 1
-    monkeypatch.setattr(cache, "FRESH", 0.0)
+    monkeypatch.setattr(polling, "FRESH", 0.0)
     with open_store(db) as other:
         other.append(SESSION, _recorded()[8:9], 8)
     threads = [threading.Thread(target=poller.last_seq, args=(SESSION,)) for _ in range(4)]

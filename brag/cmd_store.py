@@ -21,7 +21,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brag.console import shown
 from brag.errors import CommandError
@@ -39,6 +39,9 @@ from events.store import (
     stored_states,
 )
 from present.replay import Replay, StepTable, step_table
+
+if TYPE_CHECKING:  # rich is imported where it prints (a quick start for the other commands)
+    from rich.console import JustifyMethod
 
 PROGRESS_FROM = 5
 """Show a progress bar (on a terminal) when importing at least this many files."""
@@ -480,11 +483,16 @@ def _print_steps(console: Any, tab: StepTable) -> None:
 
     whole = tab.deal is None
     t = Table(title=tab.title, title_justify="left")
-    cols = (("step", "right"), ("event", "left"), ("pot", "right"), ("level", "right"))
+    cols: tuple[tuple[str, JustifyMethod], ...] = (
+        ("step", "right"),
+        ("event", "left"),
+        ("pot", "right"),
+        ("level", "right"),
+    )
     if whole:
         cols = (("deal", "right"), *cols)
     for col, just in cols:
-        t.add_column(col, justify=just)  # type: ignore[arg-type]
+        t.add_column(col, justify=just)
     t.add_column("turn")
     for name in tab.seats:
         t.add_column(name)

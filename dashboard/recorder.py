@@ -398,7 +398,7 @@ def pad_rows(state: State) -> list[list[Key]]:
         rows.append(row)
         peeks = []
         for k, name in enumerate(state.seats):
-            c = next(
+            peek = next(
                 (
                     c
                     for c in cs
@@ -406,8 +406,8 @@ def pad_rows(state: State) -> list[list[Key]]:
                 ),
                 None,
             )
-            if c is not None:
-                peeks.append(Key(f"peek-{k}", name, "looks", "look", c.label, take(c)))
+            if peek is not None:
+                peeks.append(Key(f"peek-{k}", name, "looks", "look", peek.label, take(peek)))
             else:
                 peeks.append(Key(f"peek-{k}", name, "", "look", f"{name} cannot look now"))
         rows.append(peeks)

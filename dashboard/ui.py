@@ -309,7 +309,8 @@ def lines_chart(history: dict[str, list[Any]], x: str, x_label: str, y_label: st
         for i in range(len(history[x]))
     ]
     chart = (
-        alt.Chart(alt.Data(values=rows))
+        # alt.Data keeps the values inline in the spec; altair leaves its __init__ unannotated.
+        alt.Chart(alt.Data(values=rows))  # type: ignore[no-untyped-call]
         .mark_line(point=alt.OverlayMarkDef(size=60))
         .encode(
             x=alt.X(f"{x}:O", title=x_label, axis=alt.Axis(labelAngle=0)),

@@ -9,7 +9,7 @@ first and the page shows the session as it now stands. Nothing is stored twice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 from urllib.parse import unquote
@@ -482,9 +482,9 @@ def on_tap(session: str, tap: dict[str, Any]) -> None:
         return
     state = Replay.of(events, recorded=True).final
     if spot == "undo":
-        event = recorder.undo(state, by=who())
-        if event is not None:
-            append(session, [event], seq)
+        void = recorder.undo(state, by=who())
+        if void is not None:
+            append(session, [void], seq)
         return
     if spot == "redo":
         again = recorder.redo(events, by=who())
@@ -540,6 +540,11 @@ def _picked(key: str) -> list[str]:
     return out
 
 
+def _in_colour(colour: str) -> Callable[[str], str]:
+    """A card as the picker shows it: its pretty text in its suit's colour."""
+    return lambda card: f":{colour}[{pretty_card(card)}]"
+
+
 def card_picker(key: str, free: Sequence[str], count: int, label: str | None = None) -> list[str]:
     """Cards picked one tap each, a row per suit, in the suit's colour; at most ``count``."""
     if label:
@@ -553,7 +558,7 @@ def card_picker(key: str, free: Sequence[str], count: int, label: str | None = N
             options,
             selection_mode="multi",
             key=f"{key}-{suit}",
-            format_func=lambda c, colour=colour: f":{colour}[{pretty_card(c)}]",
+            format_func=_in_colour(colour),
             label_visibility="collapsed",
         )
         picked.extend(got or [])

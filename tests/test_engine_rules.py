@@ -593,6 +593,18 @@ def test_6_4_two_hand_procedure_keep_or_throw_never_both() -> None:
     refused([*two, look("A", "old"), kept("A"), kept("A")], "6.4", "A")
 
 
+def test_6_4_only_a_holder_of_two_hands_names_the_hand_looked_at() -> None:
+    # FORMAT.md: a looked's "hand" is only for a holder of two hands (found by a differential run:
+    # a holder of one hand naming it was accepted).
+    base = [*start(), dealt()]
+    refused([*base, look("A", "new")], "6.4", "A")
+    refused([*base, look("A", "old")], "6.4", "A")
+    # After throwing the first, the other is an ordinary single blind hand: looked at unnamed.
+    two = [*CARRY, retain("A"), dealt()]
+    refused([*two, look("A", "new"), thrown("A"), look("A", "old")], "6.4", "A")
+    assert run([*two, look("A", "new"), thrown("A"), look("A")]).players[0].seen
+
+
 def test_6_4_the_thrown_hand_goes_under_the_pack() -> None:
     h1 = {"A": "Ah Kh Qh", "B": "2c 3d 4d", "C": "9s 9h 9d"}
     order = pack_for("ABC", "C", h1)

@@ -168,8 +168,13 @@ def looked(state: State, e: Looked) -> State:
                 "6.4", f"{e.player} holds two hands and must say which one is looked at", e.player
             )
         return look_at_one(state, i, e.hand)  # RULES 6.4
-    if e.hand is not None and p.hands[0].origin != e.hand:
-        raise viol("6.4", f"{e.player} holds one hand, not an {e.hand} one", e.player)
+    if e.hand is not None:  # FORMAT.md: ``hand`` only for a holder of two hands
+        raise viol(
+            "6.4",
+            f"{e.player} holds one hand: only a holder of two (old and new) says which one is "
+            f"looked at, not '{e.hand}'",
+            e.player,
+        )
     q = replace(p, seen=True, looked_at_turn=p.bets)
     return replace(state, players=set_player(state.players, i, q))
 

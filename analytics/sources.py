@@ -1,7 +1,7 @@
 """Where the projector reads events: anything with the event store's reading interface.
 
 The projector needs only :class:`Source`: ``read_all(after, limit)`` (events in global position
-order, holes allowed) and ``read(session)`` (one session's stream). ``events.store`` provides it;
+order, holes allowed) and ``read(session)`` (one session's stream). ``log.EventStore`` provides it;
 :class:`MemorySource` and :class:`JsonlSource` are stand-ins for tests and the benchmark, built from
 scenario files (:func:`from_logs`) or random sessions.
 """
@@ -32,7 +32,7 @@ __all__ = [
 
 
 class StoredLike(Protocol):
-    """What the projector reads of a stored event (``events.store.StoredEvent``)."""
+    """What the projector reads of a stored event (``store.records.StoredEvent``)."""
 
     @property
     def position(self) -> int: ...
@@ -198,11 +198,11 @@ def default_projection(db: str) -> str:
 
 
 def open_source(url: str) -> Source:
-    """The event store at ``url`` opened for reading (``events.store.open_store(url,
+    """The event store at ``url`` opened for reading (``log.open_store(url,
     readonly=True)``: nothing is created or migrated); a ``.jsonl`` file is read as a
     :class:`JsonlSource`."""
     if url.endswith(".jsonl"):
         return JsonlSource(url)
-    from events.store import open_store
+    from log import open_store
 
     return open_store(url, readonly=True)

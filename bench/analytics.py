@@ -402,7 +402,7 @@ def main() -> int:
     ap.add_argument(
         "--store",
         action="store_true",
-        help="also time the catch-up reading a SQLite event store (events.store) instead of memory",
+        help="also time the catch-up reading a SQLite event store (log) instead of memory",
     )
     args = ap.parse_args()
     cpu = time.process_time
@@ -444,7 +444,7 @@ def main() -> int:
     print(f"  ratio catch-up/replay {catch_rate / replay_rate:>12.2f}   (target >= 0.50)")
 
     if args.store:
-        from events.store import open_store
+        from log import open_store
 
         db = os.path.join(tmp, "store.db")
         store = open_store(db)

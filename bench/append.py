@@ -65,9 +65,9 @@ from engine.apply import apply
 from engine.fold import conclude
 from engine.state import initial_state
 from events.model import AnyEvent, is_derived
-from events.store import EventStore, open_store
-from events.store import _rows as store_rows
-from events.store_sql import INSERT_COLUMNS, TABLE
+from log import EventStore, open_store
+from log.rows import rows_of as store_rows
+from store.schema import INSERT_COLUMNS, TABLE
 
 Row = tuple[str, int, str, str, int, str, str | None, str | None, str]
 

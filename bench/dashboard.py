@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from bench.stores import build, count_deals  # noqa: E402
 from engine.fold import replay  # noqa: E402
 from events.codec import dumps  # noqa: E402
-from events.store import open_store  # noqa: E402
+from log import open_store  # noqa: E402
 
 TARGET_MS = 300.0
 

@@ -7,7 +7,7 @@
    out of place) and random mutations of the card example's first lines (numbers replaced by
    those, lines dropped or repeated, bytes flipped), each written to a file.
 2. Times, for each file, what ``brag verify`` does (``read_file`` then ``verify_events``) and
-   what ``brag import`` checks before it writes (``events.store.checked_log``), the best of
+   what ``brag import`` checks before it writes (``log.checked_log``), the best of
    ``--repeat`` runs in wall-clock time (``time.perf_counter``), in this process.
 3. Prints how many were refused, the slowest input (its text, cut) with its time, and the ratio
    of that time to the 50 ms limit measured in the same run (under 1.0 meets the target). Also
@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
 from engine import verify_events  # noqa: E402
 from events.codec import read_file  # noqa: E402
 from events.errors import BragError  # noqa: E402
-from events.store import checked_log  # noqa: E402
+from log import checked_log  # noqa: E402
 
 LIMIT_S = 0.050
 CARD = (ROOT / "data" / "examples" / "card_example.jsonl").read_text().splitlines()

@@ -35,7 +35,7 @@ from browser_helpers import CHROMIUM_ARGS, chromium, dashboard  # noqa: E402
 from engine import complete  # noqa: E402
 from events.codec import read_file  # noqa: E402
 from events.model import is_derived  # noqa: E402
-from events.store import open_store  # noqa: E402
+from log import open_store  # noqa: E402
 
 LIVE = "2026-10-15-top-1"
 FINISHED = "2026-09-24-top-1"

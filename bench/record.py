@@ -38,7 +38,7 @@ from dashboard import recorder  # noqa: E402
 from engine import complete  # noqa: E402
 from events.codec import read_file  # noqa: E402
 from events.model import AnyEvent, Shown, is_derived  # noqa: E402
-from events.store import open_store  # noqa: E402
+from log import open_store  # noqa: E402
 from present.replay import Replay  # noqa: E402
 
 TARGET_MS = 300.0

@@ -37,7 +37,7 @@ from browser_helpers import (  # noqa: E402
     percentile,
 )
 
-from events.store import open_store  # noqa: E402
+from log import open_store  # noqa: E402
 
 SESSION = "2026-09-24-top-1"
 DEAL = 5

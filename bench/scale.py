@@ -48,8 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.stores import count_deals  # noqa: E402
 from events.codec import dumps  # noqa: E402
-from events.store import open_store  # noqa: E402
-from events.store_sql import CATALOGUE, CATALOGUE_COLUMNS, TABLE  # noqa: E402
+from log import open_store  # noqa: E402
+from store.schema import CATALOGUE, CATALOGUE_COLUMNS, TABLE  # noqa: E402
 
 LIST_TARGET_MS = 100.0
 SPREAD_TARGET = 2.0

@@ -17,8 +17,8 @@ import time
 from datetime import UTC, datetime
 
 from events.codec import dumps
-from events.store import new_ids, open_store
-from events.store_sql import CATALOGUE, CATALOGUE_COLUMNS, INSERT_COLUMNS, TABLE
+from log import new_ids, open_store
+from store.schema import CATALOGUE, CATALOGUE_COLUMNS, INSERT_COLUMNS, TABLE
 
 __all__ = ["build", "count_deals"]
 

@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "db"):
-        from events.store import resolve_url
+        from log import resolve_url
 
         args.db = resolve_url(None)  # $BRAG_DB or ./brag.db
     try:

@@ -131,7 +131,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def _store_exists(db: str) -> bool:
     """False only for a SQLite store whose file is missing (a server is asked when opened)."""
-    from events.store_sql import sqlite_file
+    from store.sql import sqlite_file
 
     path = sqlite_file(db)
     return path is None or os.path.exists(path)
@@ -365,7 +365,7 @@ def _drill(con: Any, args: argparse.Namespace) -> int:
     stat, player = args.deals, args.player
     rows = queries.deals_behind(con, player, stat, session=args.session, table=args.table)
     if any(r["corrected"] for r in rows) and _store_exists(args.db):
-        from events.store import open_store
+        from log import open_store
 
         with open_store(args.db, readonly=True) as store:  # steps as every replay numbers them
             queries.renumber(rows, store.events)
@@ -439,7 +439,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     import analytics
     from analytics.parallel import rebuild_parallel
     from analytics.sources import open_source
-    from events.store import resolve_url
+    from log import resolve_url
 
     if args.jobs is not None and not args.rebuild:
         raise CommandError("--jobs is for --rebuild (a catch-up applies the new events in order)")

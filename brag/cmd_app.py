@@ -329,7 +329,7 @@ def refresh_analytics(store: Any, path: str) -> str:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from brag.cmd_store import cmd_sessions
-    from events.store import open_store
+    from log import open_store
 
     analytics = _analytics_path(args)
     with open_store(args.db) as store:

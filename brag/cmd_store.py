@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from brag.console import shown
 from brag.errors import CommandError
 from events.errors import BragError
-from events.store import (
+from log import (
     EventStore,
     ImportResult,
     SessionInfo,
@@ -138,7 +138,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def _sqlite_path(url: str) -> str | None:
     """The file of a SQLite URL or plain path; ``None`` for a server or in-memory store."""
-    from events.store_sql import sqlite_file
+    from store.sql import sqlite_file
 
     return sqlite_file(url)
 

@@ -33,13 +33,13 @@ PICKER_LIMIT = 300
 
 @st.cache_resource(show_spinner=False)
 def _store(url: str) -> Any:
-    from events.store import open_store
+    from log import open_store
 
     return open_store(url)
 
 
 def store() -> Any:
-    """The event store (``events.store``), opened once per URL for the whole server."""
+    """The event store (``log.open_store``), opened once per URL for the whole server."""
     return _store(db_url())
 
 
@@ -83,7 +83,7 @@ def listing() -> Listing:
 
 
 def sessions() -> tuple[Any, ...]:
-    """Every session's :class:`~events.store.SessionInfo`, in the order stored."""
+    """Every session's :class:`~store.records.SessionInfo`, in the order stored."""
     return listing().infos
 
 
@@ -106,7 +106,7 @@ def session_facets() -> tuple[list[str], list[str], Any]:
 
 
 def _filter(players: Any, tables: Any, dates: Any) -> Any:
-    from events.store import SessionFilter
+    from log import SessionFilter
 
     span = None
     if dates:
@@ -165,7 +165,7 @@ def exists(session: str) -> bool:
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _replay(url: str, session: str, version: int, recorded: bool) -> Replay:
     from events.errors import BragError
-    from events.store import CorruptSession
+    from log import CorruptSession
 
     events = _store(url).events(session)  # the whole stream from seq 1: line k is seq k
     try:
@@ -201,7 +201,7 @@ def replay(session: str, *, recorded: bool = False) -> Replay | None:
     """The session replayed by the engine (as corrected, or ``recorded`` with its corrections);
     ``None`` for a session the store does not hold."""
     from dashboard.ui import md
-    from events.store import CorruptSession
+    from log import CorruptSession
 
     version = last_seq(session)
     if not version:

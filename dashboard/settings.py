@@ -16,7 +16,7 @@ __all__ = ["analytics_path", "db_url", "organiser_secret"]
 
 def db_url() -> str:
     """``$BRAG_DB``, else ``brag.db`` (SQLite)."""
-    from events.store import resolve_url
+    from log import resolve_url
 
     return resolve_url(None)
 

@@ -3,8 +3,8 @@ cookie), what this device remembers (who records, which session), the start form
 taps, undo and redo, the latest events, and the messages that survive the page's reload.
 
 Every append goes through :func:`append`: a refusal of the rules is shown as the engine words it
-(``RULES 5.7: ...``); a :class:`~events.store.ConcurrencyConflict` says that another device recorded
-first and the page shows the session as it now stands. Nothing is stored twice.
+(``RULES 5.7: ...``); a :class:`~events.errors.ConcurrencyConflict` says that another device
+recorded first and the page shows the session as it now stands. Nothing is stored twice.
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def append(
     in the organiser's time zone (:func:`device_now`, :func:`dashboard.recorder.stamped`), and
     leaves the confirmation for the next drawing of the page. True when stored. Safe inside a
     widget callback."""
-    from events.store import ConcurrencyConflict
+    from log import ConcurrencyConflict
 
     try:
         stored = cache.append(session, recorder.stamped(events, device_now()), expected_seq)

@@ -1,3 +1,3 @@
-"""Session events: the models of FORMAT.md, the JSON Lines codec and (in :mod:`events.store`)
-the append-only event store. The models and codec are pure; only ``events.store`` touches a
-database."""
+"""Session events: the pure vocabulary of FORMAT.md (models, codec, upcasting, cards, amounts,
+errors). The event store is :mod:`store` (the recorder port and its backends) with the session log
+service :mod:`log` above it; nothing here touches a database."""

@@ -193,16 +193,12 @@ class CorruptSession(StoreError, ValueError):
 
     def __init__(self, session: str, seq: int | None, type_: str | None, reason: str) -> None:
         self.seq = seq
-        self._args = (session, seq, type_, reason)
         where = f"session {session!r}" + (f", seq {seq}" if seq is not None else "")
         if type_:
             where += f" ({type_})"
         super().__init__(
             f"{where}: {reason}; the store was changed outside Bragbook", session=session
         )
-
-    def __reduce__(self) -> tuple[Any, ...]:  # across processes (the parallel rebuild)
-        return (type(self), self._args)
 
 
 class StoreUnavailable(StoreError):

@@ -277,7 +277,7 @@ def event_id(session: str, cards: str, seq: int, at: datetime | None) -> uuid.UU
     """The id of a simulated event: stable across runs, and time-ordered like the recorder's.
 
     With a time, a UUID version 7 (RFC 9562 section 5.7) whose 48-bit timestamp is ``at`` in Unix
-    milliseconds, as :func:`events.store.new_ids` gives the events it records, so that the store's
+    milliseconds, as :func:`store.records.new_ids` gives the events it records, so that the store's
     unique index on ``id`` grows at its end instead of at a random page per event. Its other 74
     bits come from ``uuid5(NAMESPACE, "<session>/<cards>/<seq>")``, so the same spec gives the same
     bytes. Without a time, that ``uuid5`` itself."""

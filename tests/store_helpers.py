@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import random
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -76,7 +76,7 @@ def drop_schema(schema: str) -> None:
 @contextmanager
 def pg_store(**options: Any) -> Iterator[Any]:
     """A PostgreSQL store in a fresh schema, dropped afterwards."""
-    from events.store import open_store
+    from log import open_store
 
     schema = new_schema()
     store = open_store(pg_url(), schema=schema, **options)
@@ -85,6 +85,58 @@ def pg_store(**options: Any) -> Iterator[Any]:
     finally:
         store.close()
         drop_schema(schema)
+
+
+# --- fault injection -----------------------------------------------------------------------------
+
+
+class _FaultyTx:
+    """A recorder's write transaction that calls ``hook(info)`` after the catalogue row is
+    written: inside the transaction, after the insert (a delay, or an exception that rolls back)."""
+
+    def __init__(self, tx: Any, hook: Callable[[Any], None]) -> None:
+        self.tx = tx
+        self.hook = hook
+
+    def find(self, ids: list[str]) -> Any:
+        return self.tx.find(ids)
+
+    def last_seq(self, session: str) -> int:
+        return int(self.tx.last_seq(session))
+
+    def insert(self, rows: Any, stored_at: Any) -> list[int]:
+        return list(self.tx.insert(rows, stored_at))
+
+    def record(self, info: Any, *, first: bool) -> None:
+        self.tx.record(info, first=first)
+        self.hook(info)
+
+
+class FaultyRecorder:
+    """A recorder whose write transactions run ``hook`` just before they commit (the store tests'
+    fault injection; production code has no seam for it). Everything else is the wrapped one's."""
+
+    def __init__(self, inner: Any, hook: Callable[[Any], None]) -> None:
+        self.inner = inner
+        self.hook = hook
+
+    @contextmanager
+    def transaction(self) -> Iterator[_FaultyTx]:
+        with self.inner.transaction() as tx:
+            yield _FaultyTx(tx, self.hook)
+
+    def reopen(self) -> FaultyRecorder:
+        return FaultyRecorder(self.inner.reopen(), self.hook)
+
+    def __getattr__(self, name: str) -> Any:  # the rest of the port, as the wrapped recorder
+        return getattr(self.inner, name)
+
+
+def faulty(store: Any, hook: Callable[[Any], None]) -> Any:
+    """``store`` (an :class:`log.EventStore`) again, its writes running ``hook`` before commit."""
+    from log import EventStore
+
+    return EventStore(FaultyRecorder(store.recorder, hook))  # type: ignore[arg-type]
 
 
 # --- random legal play -------------------------------------------------------------------------

@@ -490,7 +490,7 @@ def test_hand_categories_table_is_rules_2_8(con: duckdb.DuckDBPyConnection) -> N
 
 def test_cli_stats_json_and_refresh(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from brag.cli import main
-    from events.store import open_store
+    from log import open_store
 
     db = str(tmp_path / "brag.db")
     store = open_store(db)

@@ -23,7 +23,7 @@ from store_helpers import store_a_correction
 
 from engine.state import card_texts
 from events.model import AnyEvent
-from events.store import open_store
+from log import open_store
 from present.replay import Replay
 
 ROOT = Path(__file__).resolve().parents[1]

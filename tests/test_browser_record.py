@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
 
-from events.store import open_store
+from log import open_store
 from present.replay import Replay
 
 pytestmark = pytest.mark.browser

@@ -20,7 +20,7 @@ from engine.fold import replay
 from engine.legal import can_void
 from engine.state import initial_state
 from events.model import Voided
-from events.store import (
+from log import (
     ConcurrencyConflict,
     EventStore,
     SessionFilter,
@@ -28,7 +28,7 @@ from events.store import (
     facets_of,
     open_store,
 )
-from events.store_sql import CATALOGUE, META, STORE_VERSION
+from store.schema import CATALOGUE, META, STORE_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 SEASON = sorted(str(p) for p in (ROOT / "data" / "season").glob("*.jsonl"))

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from brag.cli import main
-from events.store import open_store
+from log import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD = ROOT / "data" / "examples" / "card_example.jsonl"

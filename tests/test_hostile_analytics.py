@@ -19,8 +19,8 @@ import analytics
 from analytics import LimitReached, Limits, ReadOnlyError, run_limited
 from analytics.projector import skipped
 from brag.cli import main
-from events.store import open_store
-from events.store_sql import SQLITE_TRIGGERS
+from log import open_store
+from store.schema import SQLITE_TRIGGERS
 
 ROOT = Path(__file__).resolve().parents[1]
 SEASON = [ROOT / "data" / "season" / f"2026-09-24-top-{k}.jsonl" for k in (1, 2)]

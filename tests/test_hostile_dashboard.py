@@ -16,7 +16,7 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
 from dashboard.ui import md
-from events.store import open_store
+from log import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -189,7 +189,7 @@ def test_a_stream_that_no_longer_folds_is_one_line_on_the_pages(
     Session and Replay pages say so in one line naming the session and the seq."""
     import sqlite3
 
-    from events.store_sql import SQLITE_TRIGGERS
+    from store.schema import SQLITE_TRIGGERS
 
     db = tmp_path / "club.db"
     with open_store(str(db)) as store:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from store_helpers import drop_schema, new_schema, pg_url, require_pg
 
-from events.store import open_store
+from log import open_store
 
 FORK = mp.get_context("fork")
 ROOT = Path(__file__).resolve().parents[1]

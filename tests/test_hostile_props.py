@@ -22,7 +22,7 @@ from analytics.projector import skipped
 from engine import verify_events
 from events.codec import read_file
 from events.errors import BragError
-from events.store import open_store
+from log import open_store
 
 SETTINGS = settings(
     max_examples=120,

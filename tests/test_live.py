@@ -20,7 +20,7 @@ from dashboard import cache, polling
 from engine import complete
 from events.codec import read_file
 from events.model import AnyEvent, is_derived
-from events.store import open_store
+from log import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 SESSION = "2026-10-15-top-1"

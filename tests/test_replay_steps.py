@@ -21,7 +21,7 @@ from events.model import (
     SessionStarted,
     Shuffled,
 )
-from events.store import open_store
+from log import open_store
 from present.narrate import numbered
 from present.replay import Replay
 

@@ -135,7 +135,7 @@ def test_same_seed_same_bytes() -> None:
 
 
 def test_event_ids_are_version_7_from_the_event_time_and_stable() -> None:
-    # Time-ordered ids keep the store's unique id index growing at its end (events.store.new_ids).
+    # Time-ordered ids keep the store's unique id index growing at its end (store.records.new_ids).
     at = datetime(2026, 9, 24, 19, 30, 5, 250_000, tzinfo=timezone(timedelta(hours=1)))
     one = sim.table.event_id("2026-09-24-top-1", "all", 7, at)
     assert one.version == 7 and one.variant == uuid.RFC_4122
@@ -385,8 +385,8 @@ def test_simulate_into_the_store_one_deal_per_append(
 ) -> None:
     """``--db``: the sessions go to the store one deal per append; the store's export is the same
     log byte for byte as ``--out`` writes, and running it again changes nothing (same ids)."""
-    pytest.importorskip("events.store")
-    from events.store import open_store
+    pytest.importorskip("log")
+    from log import open_store
 
     db = tmp_path / "sim.db"
     args = ["simulate", "--players", "2-10", "--sessions", "3", "--seed", "8", "--quiet"]

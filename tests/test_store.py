@@ -46,7 +46,7 @@ from events.model import (
     Voided,
     content,
 )
-from events.store import (
+from log import (
     ConcurrencyConflict,
     EventStore,
     IdConflict,
@@ -527,7 +527,7 @@ def test_export_of_an_unknown_session(store: EventStore) -> None:
 
 def test_update_and_delete_are_refused_by_the_database(sql_store: EventStore) -> None:
     sql_store.append("s", card_example("s"), 0)
-    conn = sql_store._conn()  # type: ignore[attr-defined]
+    conn = sql_store.recorder.connection()  # type: ignore[attr-defined]
     for stmt in (
         "UPDATE events SET by = 'mallory' WHERE seq = 1",
         "UPDATE events SET payload = payload",
@@ -546,7 +546,7 @@ def test_update_and_delete_are_refused_by_the_database(sql_store: EventStore) ->
 def test_the_table_is_the_sqlmodel_class() -> None:
     from sqlmodel import SQLModel
 
-    from events.store_sql import EventRecord
+    from store.schema import EventRecord
 
     assert issubclass(EventRecord, SQLModel)
     t = EventRecord.__table__  # type: ignore[attr-defined]

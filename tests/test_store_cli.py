@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from brag.cli import main
-from events.store import open_store
+from log import open_store
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 
@@ -99,7 +99,7 @@ def test_errors_are_one_line(
 
 
 def test_empty_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from events.store import open_store
+    from log import open_store
 
     open_store(f"sqlite:///{tmp_path / 'e.db'}").close()
     code, out, _ = run(capsys, "--db", f"sqlite:///{tmp_path / 'e.db'}", "sessions")
@@ -186,7 +186,7 @@ def test_replay_of_a_deal_whose_pot_was_voided_says_it_is_in_progress(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from events.model import Voided
-    from events.store import open_store
+    from log import open_store
 
     db = str(tmp_path / "club.db")
     assert run(capsys, "--db", db, "import", str(SCENARIOS / "card_example.jsonl"))[0] == 0

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from store_helpers import advance, choose, pg_store, play_deal, require_pg, start
+from store_helpers import advance, choose, faulty, pg_store, play_deal, require_pg, start
 
 from engine.fold import fold
 from engine.state import initial_state
 from events.model import is_derived
-from events.store import ConcurrencyConflict, EventStore, open_store
+from log import ConcurrencyConflict, EventStore, open_store
 
 FORK = mp.get_context("fork")
 RACES = 300
@@ -185,7 +185,7 @@ def _writer(path: str, seed: int, conn: Any) -> None:
     store = open_store(path)
     rng = random.Random(seed)
     if seed % 2:  # half the writers linger inside the transaction, after the insert
-        store._before_commit = lambda plan: time.sleep(0.002)
+        store = faulty(store, lambda info: time.sleep(0.002))
     conn.send(("ready",))
     n = 0
     while True:
@@ -282,16 +282,15 @@ def test_postgres_follower_misses_nothing_while_4_writers_append() -> None:
         rolled_back = [0]
 
         def writer(w: int) -> None:
-            store = first.reopen()
             rng = random.Random(w)
 
-            def linger(plan: Any) -> None:  # inside the transaction, after the insert
+            def linger(info: Any) -> None:  # inside the transaction, after the insert
                 time.sleep(rng.uniform(0, 0.004))
                 if rng.random() < 0.2:
                     rolled_back[0] += 1
                     raise Boom  # rolled back: its positions become holes
 
-            store._before_commit = linger
+            store = faulty(first.reopen(), linger)
             try:
                 for s in range(3):
                     session = f"w{w}-{s}"

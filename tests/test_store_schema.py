@@ -21,8 +21,8 @@ import pytest
 from store_helpers import pg_store, pg_url, require_pg
 
 from brag.cli import main
-from events.store import CorruptSession, StoreUnavailable, open_store
-from events.store_sql import (
+from log import CorruptSession, StoreUnavailable, open_store
+from store.schema import (
     META,
     SQLITE_TRIGGERS,
     STORE_VERSION,

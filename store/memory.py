@@ -1,22 +1,35 @@
-"""The in-memory backend of the event store: the same contract in Python lists, for tests.
+"""The in-memory recorder: the same contract in Python lists, for tests.
 
-``open_store("memory://")`` gives a fresh store; :meth:`MemoryStore.reopen` gives another store
-object (empty cache) on the same data, as a restart would.
+``open_store("memory://")`` gives a fresh store; :meth:`MemoryRecorder.reopen` gives another
+recorder on the same data, as a restart would. It keeps no catalogue: the log service computes the
+listing from the events.
 """
 
 from __future__ import annotations
 
+import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from events.store import DuplicateId, EventStore, Row, SeqTaken, StoredEvent, event_from_row
+from events.errors import DuplicateId, SeqTaken
+from store.records import (
+    Facets,
+    Listing,
+    Row,
+    SessionFilter,
+    SessionInfo,
+    SessionSummary,
+    StoredEvent,
+    event_from_row,
+    payload_of,
+)
 
-__all__ = ["MemoryStore"]
+__all__ = ["MemoryRecorder"]
 
 
 @dataclass
@@ -55,6 +68,7 @@ class _MemoryTx:
             d.position += 1
             positions.append(d.position)
             # Stored as the SQL backends store it: the event is rebuilt from its payload.
+            assert r.payload is not None
             e = event_from_row(r.type, r.v, r.payload, r.id, r.seq, r.at, r.by)
             self.pending.append(
                 StoredEvent(
@@ -63,7 +77,7 @@ class _MemoryTx:
             )
         return positions
 
-    def record(self, plan: Any, positions: list[int], stored_at: datetime) -> None:
+    def record(self, info: SessionInfo, *, first: bool) -> None:
         """No catalogue: a memory store computes its listing from the events."""
 
     def commit(self) -> None:
@@ -74,32 +88,46 @@ class _MemoryTx:
             d.by_id[str(s.id)] = s
 
 
-class MemoryStore(EventStore):
+class MemoryRecorder:
     """A store in Python lists; one lock serialises appends (as the SQL backends' locks do)."""
 
+    version: int = 0
+    schema: str | None = None
+    catalogued: bool = False
+
     def __init__(self, url: str = "memory://", data: _Data | None = None) -> None:
-        super().__init__(url)
+        self.url = url
         self._data = data if data is not None else _Data()
 
     def __repr__(self) -> str:
         return f"MemoryStore({len(self._data.rows)} events)"
 
-    def reopen(self) -> MemoryStore:
-        return MemoryStore(self.url, self._data)
+    @property
+    def where(self) -> str:
+        return self.url
+
+    def reopen(self) -> MemoryRecorder:
+        return MemoryRecorder(self.url, self._data)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def settings(self) -> dict[str, Any]:
+        return {}
 
     @contextmanager
-    def _transaction(self) -> Iterator[_MemoryTx]:
+    def transaction(self) -> Iterator[_MemoryTx]:
         with self._data.lock:
             tx = _MemoryTx(self._data)
             yield tx
             tx.commit()
 
-    def _load(self, session: str, upto: int | None = None) -> list[StoredEvent]:
+    def load(self, session: str, upto: int | None = None) -> list[StoredEvent]:
         with self._data.lock:
             rows = list(self._data.by_session.get(session, ()))
         return rows if upto is None else rows[:upto]
 
-    def _find(self, ids: list[str]) -> list[StoredEvent]:
+    def find(self, ids: list[str]) -> list[StoredEvent]:
         with self._data.lock:
             return [self._data.by_id[i] for i in ids if i in self._data.by_id]
 
@@ -124,34 +152,46 @@ class MemoryStore(EventStore):
         with self._data.lock:
             return self._data.position
 
-    def _summaries(self) -> list[dict[str, Any]]:
-        import json
-
-        from events.store import payload_of
-
+    def summaries(self) -> list[SessionSummary]:
         with self._data.lock:
             sessions = list(self._data.by_session.items())
         out = []
         for session, rows in sessions:
             types = [r.type for r in rows]
-            first = json.loads(payload_of(rows[0].event))
-            first["at_dt"] = rows[0].at
             ended = next((r for r in reversed(rows) if r.type == "session_ended"), None)
             out.append(
-                {
-                    "session": session,
-                    "last_seq": rows[-1].seq,
-                    "deals": types.count("dealt"),
-                    "won": types.count("pot_won"),
-                    "carried": types.count("pot_carried"),
-                    "voided": types.count("voided"),
-                    "ended": json.loads(payload_of(ended.event)) if ended else None,
-                    "first": first,
-                    "stored_at": rows[0].stored_at,
-                    "first_position": rows[0].position,
-                    "last_position": rows[-1].position,
-                    "last_at": next((r.at for r in reversed(rows) if r.at is not None), None),
-                }
+                SessionSummary.of(
+                    session,
+                    json.loads(payload_of(rows[0].event)),
+                    json.loads(payload_of(ended.event)) if ended else None,
+                    last_seq=rows[-1].seq,
+                    deals=types.count("dealt"),
+                    won=types.count("pot_won"),
+                    carried=types.count("pot_carried"),
+                    voided=types.count("voided"),
+                    first_at=rows[0].at,
+                    stored_at=rows[0].stored_at,
+                    first_position=rows[0].position,
+                    last_position=rows[-1].position,
+                    last_at=next((r.at for r in reversed(rows) if r.at is not None), None),
+                )
             )
-        out.sort(key=lambda s: self._data.by_session[s["session"]][0].position)
+        out.sort(key=lambda s: s.first_position)
         return out
+
+    # -- no catalogue (``catalogued`` is false: the log service lists from the events)
+
+    def page(self, listing: Listing) -> list[SessionInfo]:
+        raise NotImplementedError("a memory store keeps no catalogue")
+
+    def count(self, where: SessionFilter) -> int:
+        raise NotImplementedError("a memory store keeps no catalogue")
+
+    def facets(self) -> Facets:
+        raise NotImplementedError("a memory store keeps no catalogue")
+
+    def info(self, session: str) -> SessionInfo | None:
+        raise NotImplementedError("a memory store keeps no catalogue")
+
+    def rewrite_catalogue(self, infos: Callable[[], list[SessionInfo]]) -> int:
+        return len(infos())

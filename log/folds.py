@@ -1,0 +1,150 @@
+"""Stored streams through the engine: the states of a stored session, a log file checked before
+it is stored, and the sessions' catalogue lines computed from their events."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+
+from engine.apply import apply
+from engine.fold import Step, complete
+from engine.state import State, initial_state
+from events.codec import read_events, read_file
+from events.errors import BragError, CorruptSession, FormatError
+from store.port import Recorder
+from store.records import Row, SessionInfo, StoredEvent
+
+__all__ = ["checked_log", "fold_rows", "recomputed", "session_row", "stored_states"]
+
+
+def stored_states(session: str, rows: Sequence[StoredEvent]) -> list[State]:
+    """The state after each stored row of a session read from seq 1 (``engine.fold.replay`` of
+    their events); :class:`CorruptSession` naming the session and the seq of the first row the
+    rules refuse (a store changed outside Bragbook), never the engine's error about a "line"."""
+    st = initial_state()
+    out: list[State] = []
+    for r in rows:
+        try:
+            st = apply(st, r.event)
+        except BragError as err:
+            raise CorruptSession(
+                session,
+                r.seq,
+                r.type,
+                f"the stored stream no longer folds ({err.heading()}: {err.message})",
+            ) from None
+        out.append(st)
+    return out
+
+
+def fold_rows(session: str, rows: Sequence[StoredEvent]) -> State:
+    """The state after the stored ``rows``; :class:`CorruptSession` as :func:`stored_states`."""
+    states = stored_states(session, rows)
+    return states[-1] if states else initial_state()
+
+
+def checked_log(source: str | os.PathLike[str] | Iterable[str]) -> list[Step]:
+    """A session log (a FORMAT.md file path, or its lines) read and folded by the engine, derived
+    events added: every step of the full stream, nothing stored. What
+    :meth:`log.EventStore.import_log` checks first; raises its :class:`~events.errors.BragError`
+    (line, event, rule), or OSError for a file that cannot be read."""
+    if isinstance(source, str | os.PathLike):
+        lines = read_file(os.fspath(source))
+    else:
+        lines = list(read_events(source))
+    if not lines:
+        raise FormatError("the log is empty: a session log starts with session_started")
+    return list(complete(lines))
+
+
+def session_row(
+    session: str,
+    state: State,
+    rows: Sequence[Row],
+    positions: Sequence[int],
+    now: datetime,
+) -> SessionInfo:
+    """The catalogue's line for ``session`` after an append of ``rows`` (at ``positions``, stored
+    at ``now``) that leaves it in ``state``, as if the append started the session (a recorder
+    keeps the first time, store time and position it holds). The counts are the engine's (a
+    voided event's conclusions withdrawn)."""
+    last_at = next((r.at_dt for r in reversed(rows) if r.at_dt is not None), None)
+    first_at = rows[0].at_dt
+    return SessionInfo(
+        session=session,
+        table=state.table,
+        started=first_at or now,
+        players=state.seats,
+        deals=state.deals,
+        resolved_pots=state.resolved,
+        carried_pots=state.carried,
+        finished=state.finished,
+        winners=state.winners if state.finished else (),
+        last_seq=rows[-1].seq,
+        cards=state.cards_mode,
+        last_at=last_at,
+        events=rows[-1].seq,
+        first_position=positions[0],
+        last_position=positions[-1],
+        stored=now,
+        first_at=first_at,
+    )
+
+
+def recomputed(
+    recorder: Recorder, state_at: Callable[[str, int], State] | None = None
+) -> list[SessionInfo]:
+    """Every session's catalogue line computed from the events, in the order first stored.
+
+    Counts come from the recorder's summaries (derived events counted in SQL); a session with a
+    ``voided`` event is folded through the engine instead (``state_at(session, seq)``, by default
+    from the stored rows), since a withdrawn event's conclusions do not count."""
+    if state_at is None:
+
+        def state_at(session: str, seq: int) -> State:
+            return fold_rows(session, recorder.load(session, upto=seq))
+
+    out: list[SessionInfo] = []
+    for s in recorder.summaries():
+        common = {
+            "session": s.session,
+            "started": s.first_at or s.stored_at,
+            "last_seq": s.last_seq,
+            "last_at": s.last_at,
+            "events": s.last_seq,
+            "first_position": s.first_position,
+            "last_position": s.last_position,
+            "stored": s.stored_at,
+            "first_at": s.first_at,
+        }
+        if s.voided:
+            st = state_at(s.session, s.last_seq)
+            out.append(
+                SessionInfo(
+                    table=st.table,
+                    players=st.seats,
+                    deals=st.deals,
+                    resolved_pots=st.resolved,
+                    carried_pots=st.carried,
+                    finished=st.finished,
+                    winners=st.winners if st.finished else (),
+                    cards=st.cards_mode,
+                    **common,  # type: ignore[arg-type]
+                )
+            )
+            continue
+        out.append(
+            SessionInfo(
+                table=s.table,
+                players=s.seats,
+                deals=s.deals,
+                resolved_pots=s.won,
+                carried_pots=s.carried,
+                finished=s.winners is not None,
+                winners=s.winners or (),
+                cards=s.cards,
+                **common,  # type: ignore[arg-type]
+            )
+        )
+    return out

@@ -1,0 +1,12 @@
+"""The event store's recorder port and its backends: one stream per session, append-only.
+
+- :mod:`store.records`: the plain data the port speaks (:class:`~store.records.Row`,
+  :class:`~store.records.StoredEvent`, :class:`~store.records.SessionInfo`, ...).
+- :mod:`store.port`: the :class:`~store.port.Recorder` protocol (a write transaction that inserts
+  rows after an expected seq and writes the session's catalogue row; the reads).
+- :mod:`store.memory`, :mod:`store.sqlite`, :mod:`store.postgres`: the backends, with what the SQL
+  ones share in :mod:`store.sql`, :mod:`store.catalogue` and :mod:`store.schema`.
+
+The store knows nothing of the rules: it imports :mod:`events` only. The session log service that
+folds through the engine before writing is :mod:`log`.
+"""

@@ -1,0 +1,128 @@
+"""The recorder port: what the session log service (:mod:`log`) asks of a backend.
+
+A recorder stores rows it is given and reads them back; it never decides whether an event is
+legal (that is the engine's, through the log service). One write transaction
+(:meth:`Recorder.transaction`) inserts rows after an expected seq and writes the session's
+catalogue row (a :class:`~store.records.SessionInfo` the caller computed), all or nothing; a
+taken seq or id is reported (:class:`~events.errors.SeqTaken`, :class:`~events.errors.DuplicateId`),
+never hidden. Backends: :mod:`store.memory`, :mod:`store.sqlite`, :mod:`store.postgres`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any, Protocol
+
+from store.records import (
+    Facets,
+    Listing,
+    Row,
+    SessionFilter,
+    SessionInfo,
+    SessionSummary,
+    StoredEvent,
+)
+
+__all__ = ["CatalogueOf", "Recorder", "Tx"]
+
+
+class Tx(Protocol):
+    """What a recorder does inside its write transaction (exclusive: SQLite ``BEGIN IMMEDIATE``,
+    a PostgreSQL table lock, the memory store's lock)."""
+
+    def find(self, ids: list[str]) -> list[StoredEvent]:
+        """Stored rows with these ids (any session)."""
+        ...
+
+    def last_seq(self, session: str) -> int: ...
+
+    def insert(self, rows: list[Row], stored_at: datetime) -> list[int]:
+        """Inserts the rows in order; returns their positions. A ``(session, seq)`` or an id
+        stored already: :class:`~events.errors.SeqTaken` / :class:`~events.errors.DuplicateId`
+        (the transaction is then rolled back by the caller leaving it)."""
+        ...
+
+    def record(self, info: SessionInfo, *, first: bool) -> None:
+        """Writes the session's catalogue row after the rows just inserted (``first``: the
+        session had no event before them). A recorder without a catalogue does nothing."""
+        ...
+
+
+class Recorder(Protocol):
+    """A store's storage: rows in, rows out, the sessions catalogue. Thread-safe."""
+
+    url: str
+    version: int
+    """The store's schema version (0 for a recorder without a schema: memory)."""
+    schema: str | None
+    """The PostgreSQL schema the tables live in (``None``: the default, or not PostgreSQL)."""
+
+    @property
+    def where(self) -> str:
+        """The store's URL as shown to people (no password)."""
+        ...
+
+    @property
+    def catalogued(self) -> bool:
+        """Whether the catalogue reads below are served (else the log service computes them)."""
+        ...
+
+    def transaction(self) -> AbstractContextManager[Tx]:
+        """The exclusive write transaction: committed when the block ends, else rolled back."""
+        ...
+
+    # -- the events
+
+    def load(self, session: str, upto: int | None = None) -> list[StoredEvent]:
+        """The session's rows with ``seq <= upto`` (all when ``None``), in seq order."""
+        ...
+
+    def find(self, ids: list[str]) -> list[StoredEvent]:
+        """Stored rows with these ids (any session), outside a transaction."""
+        ...
+
+    def read_all(self, after: int = 0, limit: int = 10_000) -> list[StoredEvent]:
+        """Rows of every session with ``position > after``, at most ``limit``, by position."""
+        ...
+
+    def last_position(self) -> int: ...
+
+    def last_seq(self, session: str) -> int: ...
+
+    def summaries(self) -> list[SessionSummary]:
+        """Every session as its events tell it, in the order first stored."""
+        ...
+
+    # -- the catalogue (served when :attr:`catalogued`)
+
+    def page(self, listing: Listing) -> list[SessionInfo]: ...
+
+    def count(self, where: SessionFilter) -> int: ...
+
+    def facets(self) -> Facets: ...
+
+    def info(self, session: str) -> SessionInfo | None: ...
+
+    def rewrite_catalogue(self, infos: Callable[[], list[SessionInfo]]) -> int:
+        """Writes the catalogue again (one transaction) from ``infos()`` (called once the store is
+        known to be writable); returns how many sessions."""
+        ...
+
+    # -- the backend
+
+    def settings(self) -> dict[str, Any]:
+        """The connection's settings as the database reports them (SQLite; else empty)."""
+        ...
+
+    def reopen(self) -> Recorder:
+        """Another recorder on the same data (as after a restart)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+CatalogueOf = Callable[[Recorder], list[SessionInfo]]
+"""What fills the catalogue when a store is migrated to version 3: every session's line computed
+from its events (:func:`log.folds.recomputed`; the recorder cannot fold a session itself)."""

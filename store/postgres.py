@@ -1,0 +1,234 @@
+"""The PostgreSQL recorder (psycopg 3): each append takes ``LOCK TABLE events IN EXCLUSIVE
+MODE`` (with a ``lock_timeout``) inside its transaction, so positions (a sequence) become visible in
+order and a reader following them never skips one; rolled-back transactions leave holes, which
+readers tolerate. Readers are not blocked. ``readonly``: read-only transactions, nothing created.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any, Final
+
+from sqlalchemy.engine import make_url
+
+from events.errors import StoreError, StoreUnavailable
+from store.port import CatalogueOf
+from store.records import Row
+from store.schema import (
+    CATALOGUE_DDL,
+    INSERT_COLUMNS,
+    LOCK_TIMEOUT_S,
+    META,
+    PG_COLUMNS,
+    PG_CONSTRAINTS,
+    PG_MIGRATIONS,
+    PG_TRIGGERS,
+    TABLE,
+    column_problems,
+    pg_ddl,
+)
+from store.sql import SqlRecorder, SqlTx
+
+__all__ = ["PostgresRecorder"]
+
+_QUIET: Final = logging.NullHandler()
+
+
+class PostgresRecorder(SqlRecorder):
+    """The server store (psycopg 3). ``schema`` puts the table in that schema (created if needed);
+    otherwise the connection's ``search_path`` decides. ``readonly``: every transaction is read
+    only and nothing is created or migrated."""
+
+    MARK = "%s"
+    PAYLOAD_TEXT = "payload::text"
+    MIGRATIONS = PG_MIGRATIONS
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        readonly: bool = False,
+        catalogue_of: CatalogueOf | None = None,
+    ) -> None:
+        super().__init__(url, catalogue_of)
+        import psycopg
+
+        # psycopg logs "error ignored terminating <psycopg.Pipeline ...>" when an insert meets a
+        # unique constraint inside executemany's pipeline: the store handles that refusal (it
+        # looks at what is stored), so the line is not for the user's terminal.
+        logging.getLogger("psycopg").addHandler(_QUIET)
+        self._psycopg = psycopg
+        u = make_url(url)
+        self.schema = schema
+        self.readonly = readonly
+        self._conninfo = u.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._shown = u.render_as_string(hide_password=True)
+        self._pid = os.getpid()
+        conn = self.connection()
+        with self.errors(), conn.transaction():
+            if not readonly:
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext('bragbook.events.ddl'))")
+                if schema:
+                    from psycopg import sql
+
+                    conn.execute(
+                        sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
+                    )
+            self.version = self.open_schema(conn, change=not readonly)
+            if self.version == 0:
+                raise StoreUnavailable(
+                    f"no event store in {self.where} yet (store sessions first: brag import "
+                    "FILE...)"
+                )
+
+    def tables(self, conn: Any) -> set[str]:
+        # A server database is shared: only our two names in the store's schema matter.
+        rows = conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+            "AND tablename IN (%s, %s)",
+            (TABLE, META),
+        )
+        return {r[0] for r in rows}
+
+    def problems(self, conn: Any, version: int) -> list[str]:
+        rel = "to_regclass(quote_ident(current_schema()) || '.' || %s)"
+        cols = [
+            (r[0], r[1], bool(r[2]))
+            for r in conn.execute(
+                "SELECT attname, format_type(atttypid, atttypmod), attnotnull FROM pg_attribute "
+                f"WHERE attrelid = {rel} AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
+                (TABLE,),
+            )
+        ]
+        out = column_problems(cols, PG_COLUMNS)
+        found = {
+            r[0]: (r[1], list(r[2]))
+            for r in conn.execute(
+                "SELECT c.conname, c.contype::text, array_agg(a.attname::text ORDER BY k.ord) "
+                "FROM pg_constraint c "
+                "CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, ord) "
+                "JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum "
+                f"WHERE c.conrelid = {rel} GROUP BY c.conname, c.contype",
+                (TABLE,),
+            )
+        }
+        for name, want_con in PG_CONSTRAINTS.items():
+            if found.get(name) != want_con:
+                out.append(f"no unique ({', '.join(want_con[1])}) named {name}")
+        triggers = {
+            r[0]
+            for r in conn.execute(
+                f"SELECT tgname FROM pg_trigger WHERE tgrelid = {rel} AND NOT tgisinternal",
+                (TABLE,),
+            )
+        }
+        missing = [t for t in PG_TRIGGERS if t not in triggers]
+        if missing:
+            out.append(f"no append-only trigger {', '.join(missing)}")
+        return out
+
+    def create(self, conn: Any) -> None:
+        for stmt in (*pg_ddl(), *CATALOGUE_DDL):
+            conn.execute(stmt)
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({self._shown!r})"
+
+    @property
+    def where(self) -> str:
+        return self._shown + (f" (schema {self.schema})" if self.schema else "")
+
+    @contextmanager
+    def errors(self) -> Iterator[None]:
+        pg = self._psycopg
+        try:
+            yield
+        except pg.errors.LockNotAvailable:
+            raise StoreUnavailable(
+                f"{self._shown}: the event table stayed locked by another writer for "
+                f"{LOCK_TIMEOUT_S} s; nothing was stored"
+            ) from None
+        except pg.OperationalError as err:
+            msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise StoreUnavailable(f"PostgreSQL store {self._shown}: {msg}") from None
+        except pg.Error as err:
+            msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise StoreError(f"PostgreSQL store {self._shown}: {msg}") from None
+
+    def connection(self) -> Any:
+        if self._pid != os.getpid():
+            self._local = threading.local()
+            self._all = []
+            self._pid = os.getpid()
+        conn = getattr(self._local, "conn", None)
+        if conn is None or conn.closed:
+            pg = self._psycopg
+            try:
+                conn = pg.connect(self._conninfo, autocommit=True, connect_timeout=5)
+                if self.readonly:
+                    conn.execute("SET default_transaction_read_only = on")
+                if self.schema:
+                    conn.execute(
+                        pg.sql.SQL("SET search_path TO {}").format(pg.sql.Identifier(self.schema))
+                    )
+            except pg.Error as err:
+                msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+                raise StoreUnavailable(
+                    f"cannot connect to the PostgreSQL store {self._shown}: {msg}"
+                ) from None
+            self._local.conn = conn
+            self.keep(conn)
+        return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[SqlTx]:
+        self.check_writable()
+        conn = self.connection()
+        pg = self._psycopg
+        with self.errors():
+            try:
+                with conn.transaction():
+                    conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_S}s'")
+                    conn.execute(f"LOCK TABLE {TABLE} IN EXCLUSIVE MODE")
+                    yield SqlTx(self, conn)
+            except pg.errors.UniqueViolation as err:
+                # Only a writer that bypasses the lock could get here; still never a driver error.
+                raise StoreError(f"PostgreSQL store {self._shown}: {err}") from None
+
+    def taken(self, err: Exception) -> str | None:
+        if not isinstance(err, self._psycopg.errors.UniqueViolation):
+            return None
+        return {"events_id_key": "id", "events_session_seq_key": "seq"}.get(
+            err.diag.constraint_name or ""
+        )
+
+    def insert(self, conn: Any, rows: list[Row], stored_at: datetime) -> list[int]:
+        cur = conn.cursor()
+        cur.executemany(
+            f"INSERT INTO {TABLE} ({INSERT_COLUMNS}) "
+            "VALUES (%s, %s, %s, %s, %s, %s::json, %s, %s, %s) RETURNING position",
+            [(r.session, r.seq, r.id, r.type, r.v, r.payload, r.at, r.by, stored_at) for r in rows],
+            returning=True,
+        )
+        out: list[int] = []
+        while True:
+            got = cur.fetchone()
+            if got is not None:
+                out.append(int(got[0]))
+            if not cur.nextset():
+                break
+        return out
+
+    def close(self) -> None:
+        self.close_all()
+
+    def reopen(self) -> PostgresRecorder:
+        return PostgresRecorder(
+            self.url, schema=self.schema, readonly=self.readonly, catalogue_of=self._catalogue_of
+        )

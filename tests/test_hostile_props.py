@@ -89,7 +89,8 @@ def mutated(draw: st.DrawFn, session: Session) -> str:
                 numbers[f"@@{n}@@"] = value[4:]
                 value = f"@@{n}@@"
             target[field] = value
-        elif how == "name":
+        elif how == "name" and isinstance(raws[0].get("seats"), list) and raws[0]["seats"]:
+            # (a "drop" may have taken the session_started line away: then no name to change)
             old = json.dumps(draw(st.sampled_from(list(raws[0]["seats"]))))
             new = json.dumps(draw(NAMES))
             raws = [json.loads(json.dumps(r).replace(old, new)) for r in raws]

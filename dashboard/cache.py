@@ -200,7 +200,7 @@ def polled_last_seq(session: str) -> int:
 def replay(session: str, *, recorded: bool = False) -> Replay | None:
     """The session replayed by the engine (as corrected, or ``recorded`` with its corrections);
     ``None`` for a session the store does not hold."""
-    from dashboard.ui import md
+    from dashboard.escape import md
     from log import CorruptSession
 
     version = last_seq(session)

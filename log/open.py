@@ -41,6 +41,6 @@ def open_store(
         from store.memory import MemoryRecorder
 
         return EventStore(MemoryRecorder(url))
-    from store.sql import open_sql
+    from store.open import open_sql
 
     return EventStore(open_sql(url, readonly=readonly, catalogue_of=recomputed, **options))

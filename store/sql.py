@@ -1,4 +1,4 @@
-"""What the SQL recorders share: opening a store by URL, the connections (one per thread), the
+"""What the SQL recorders share: reading a store's URL, the connections (one per thread), the
 schema check and migrations on opening, reading rows, the write transaction's primitives, and the
 per-session summaries read from the events.
 
@@ -7,7 +7,7 @@ The hot path (read a session, append a batch) runs on the DBAPI connection itsel
 of work is what keeps a validated append close to a bare ``executemany``. The backends:
 :mod:`store.sqlite` (``BEGIN IMMEDIATE`` appends) and :mod:`store.postgres` (a table lock per
 append); the DDL and the migrations: :mod:`store.schema`; the catalogue's reads:
-:mod:`store.catalogue`.
+:mod:`store.catalogue`. Opening the backend a URL names: :func:`store.open.open_sql`.
 """
 
 from __future__ import annotations
@@ -46,12 +46,12 @@ from store.schema import (
     catalogue_params,
 )
 
-__all__ = ["SqlRecorder", "SqlTx", "open_sql", "sqlite_file"]
+__all__ = ["SqlRecorder", "SqlTx", "sqlite_file"]
 
 
 def sqlite_file(url: str) -> str | None:
     """The file of a SQLite store named by a plain path or a ``sqlite:///`` URL (query and
-    escapes read as :func:`open_sql` reads them); ``None`` for any other store."""
+    escapes read as :func:`store.open.open_sql` reads them); ``None`` for any other store."""
     if "://" not in url:
         return url if url and url != ":memory:" else None
     try:
@@ -61,40 +61,6 @@ def sqlite_file(url: str) -> str | None:
     if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
         return None
     return u.database
-
-
-def open_sql(
-    url: str,
-    *,
-    schema: str | None = None,
-    readonly: bool = False,
-    catalogue_of: CatalogueOf | None = None,
-) -> SqlRecorder:
-    """A SQL recorder for a SQLAlchemy URL or a plain SQLite file path (``readonly``: see
-    :func:`log.open_store`; ``catalogue_of`` fills the catalogue when a store is migrated)."""
-    from store.postgres import PostgresRecorder
-    from store.sqlite import SqliteRecorder
-
-    if "://" not in url:
-        return SqliteRecorder(url, url, readonly=readonly, catalogue_of=catalogue_of)
-    try:
-        u = make_url(url)
-    except ArgumentError as err:
-        raise StoreUnavailable(f"cannot read the database URL {url!r}: {err}") from None
-    backend = u.get_backend_name()
-    if backend == "sqlite":
-        if not u.database or u.database == ":memory:" or "mode=memory" in str(u.query):
-            raise StoreUnavailable(
-                "an SQLite store needs a file (WAL and synchronous=FULL); for a throw-away "
-                "store use memory://"
-            )
-        return SqliteRecorder(url, u.database, readonly=readonly, catalogue_of=catalogue_of)
-    if backend in ("postgresql", "postgres"):
-        return PostgresRecorder(url, schema=schema, readonly=readonly, catalogue_of=catalogue_of)
-    raise StoreUnavailable(
-        f"unsupported database {backend!r} in {url!r}: use a file path, sqlite:///FILE, "
-        "postgresql://USER@HOST/DB or memory://"
-    )
 
 
 # --- the shared SQL transaction -----------------------------------------------------------------

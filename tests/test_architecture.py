@@ -1,5 +1,9 @@
-"""The architecture of issue 14 stays as built.
+"""The architecture of issue 14 stays as built (docs/architecture.md draws it).
 
+- The layers: a package imports only packages below it; siblings on one layer import neither
+  each other (the same check as the import-linter ``layers`` contract, done here with grimp, the
+  graph import-linter builds, so that the test names the offending import).
+- No import cycle between modules of our packages.
 - Sizes, measured with radon: no module in ``engine/`` or ``store/`` over 500 lines; no function
   in ``engine/`` over 60 lines or of cyclomatic complexity over 15. The largest are printed
   (``pytest -rA tests/test_architecture.py`` shows them).
@@ -7,19 +11,160 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+import importlib.util
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import grimp
 from radon.complexity import cc_visit
 from radon.raw import analyze
 from radon.visitors import Class, Function
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# Top to bottom; the packages of one tuple are siblings that may not import each other.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("brag", "dashboard"),
+    ("analytics", "sim"),
+    ("present",),
+    ("log",),
+    ("engine", "store"),
+    ("events",),
+)
 MAX_MODULE_LINES = 500  # engine/ and store/
 MAX_FUNCTION_LINES = 60  # engine/
 MAX_COMPLEXITY = 15  # engine/
+
+
+def ours() -> list[str]:
+    """The packages of LAYERS that exist (some arrive during the redesign)."""
+    names = [name for layer in LAYERS for name in layer]
+    return [name for name in names if importlib.util.find_spec(name) is not None]
+
+
+@functools.cache
+def import_graph() -> grimp.ImportGraph:
+    # Every import counts, those under `if TYPE_CHECKING:` too: they are dependencies all the same.
+    return grimp.build_graph(*ours(), cache_dir=None)
+
+
+def strongly_connected(edges: Mapping[str, set[str]]) -> list[list[str]]:
+    """The components of more than one module (Tarjan), each sorted, in a stable order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def a_cycle(component: list[str], edges: Mapping[str, set[str]]) -> list[str]:
+    """One cycle through the component's first module, shortest first (breadth-first)."""
+    start = component[0]
+    members = set(component)
+    came_from: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        following: list[str] = []
+        for node in frontier:
+            for nxt in sorted(edges[node] & members):
+                if nxt == start:
+                    path = [node]
+                    while path[-1] != start:
+                        path.append(came_from[path[-1]])
+                    return [start, *reversed(path[:-1]), start]
+                if nxt not in came_from:
+                    came_from[nxt] = node
+                    following.append(nxt)
+        frontier = following
+    raise AssertionError(f"no cycle in {component}")  # pragma: no cover
+
+
+def import_line(graph: grimp.ImportGraph, importer: str, imported: str) -> str:
+    details = graph.get_import_details(importer=importer, imported=imported)
+    where = ", ".join(f"line {d['line_number']}" for d in details)
+    return f"{importer} -> {imported}" + (f" ({where})" if where else "")
+
+
+def layer_of(module: str) -> int:
+    """0 for the top layer; larger is lower."""
+    package = module.split(".")[0]
+    return next(i for i, layer in enumerate(LAYERS) if package in layer)
+
+
+def against_the_layers(importer: str, imported: str) -> bool:
+    """An import of a package above, or of a sibling on the same layer."""
+    if importer.split(".")[0] == imported.split(".")[0]:
+        return False
+    return layer_of(importer) >= layer_of(imported)
+
+
+def test_no_package_imports_a_package_above_it_or_a_sibling() -> None:
+    graph = import_graph()
+    offences = sorted(
+        import_line(graph, importer, imported)
+        for importer in graph.modules
+        for imported in graph.find_modules_directly_imported_by(importer)
+        if against_the_layers(importer, imported)
+    )
+    layers_text = " > ".join(" | ".join(layer) for layer in LAYERS)
+    assert not offences, f"imports against the layers ({layers_text}):\n" + "\n".join(offences)
+    # The same question as import-linter's layers contract, asked of grimp: nothing indirect either.
+    present = set(ours())
+    layers = [
+        grimp.Layer(*[name for name in layer if name in present], independent=True)
+        for layer in LAYERS
+        if any(name in present for name in layer)
+    ]
+    assert graph.find_illegal_dependencies_for_layers(layers=layers) == set()
+
+
+def test_no_import_cycle_between_modules() -> None:
+    graph = import_graph()
+    edges = {
+        module: set(graph.find_modules_directly_imported_by(module)) for module in graph.modules
+    }
+    cycles = [" -> ".join(a_cycle(c, edges)) for c in strongly_connected(edges)]
+    assert not cycles, "import cycles between modules (one cycle per group shown):\n" + "\n".join(
+        cycles
+    )
+
+
+def test_the_checks_themselves_see_a_cycle_and_an_import_upwards() -> None:
+    edges = {"log.a": {"log.b"}, "log.b": {"log.c"}, "log.c": {"log.a"}, "log.d": {"log.a"}}
+    assert strongly_connected(edges) == [["log.a", "log.b", "log.c"]]
+    assert a_cycle(["log.a", "log.b", "log.c"], edges) == ["log.a", "log.b", "log.c", "log.a"]
+    assert against_the_layers("events.model", "engine.state")  # below imports above
+    assert against_the_layers("engine.apply", "store.port")  # siblings
+    assert not against_the_layers("log.service", "store.port")
+    assert not against_the_layers("engine.apply", "engine.state")
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,8 @@ def complete(lines: Iterable[tuple[int, AnyEvent]], state: State | None = None) 
     stream, inserting the derived events the log leaves out.
 
     FORMAT.md envelope rules checked here: ``seq``, where given, is the event's position (in the
-    file, or in the stream with the derived events counted; the first is 1); an ``id`` seen
+    file, or in the stream with the derived events counted; the first is 1, or follows the seq of
+    a start ``state``: the lines continue its stream); an ``id`` seen
     before is a no-op when the content is the same and a FormatError otherwise. Raises
     :class:`~events.errors.BragError` naming the source line and event type."""
     for line, e, s in _fold_log(lines, state or initial_state()):
@@ -106,9 +107,10 @@ def _fold_log(
     """:func:`complete` as plain ``(line, event, state)`` tuples (cheaper than Steps when only
     the final state is wanted, as in :func:`verify_events`)."""
     ids: dict[Any, dict[str, Any]] = {}
-    pos = {"file": 0, "stream": 0}  # this event's position in each numbering (seq 1 first)
+    # This event's position in each numbering (seq 1 first; after a start state, its seq).
+    pos = {"file": s.seq, "stream": s.seq}
     fits = {"file", "stream"}  # the numberings the log's seqs still fit
-    last_given = 0
+    last_given = s.seq
     for line, e in lines:
         try:
             if e.id is not None and _retried(ids, e):

@@ -766,3 +766,18 @@ def test_seq_counts_the_stream_or_the_file() -> None:
     refused([*file, dict(bet("B", 1), seq=10)], "FORMAT")
     assert run([*file, dict(bet("B", 1), seq=11)]).level == 1
     assert run([*stream, dict(bet("B", 1), seq=12)]).level == 1
+
+
+def test_complete_from_a_start_state_continues_its_numbering() -> None:
+    # complete(lines, state): the lines continue the stream after ``state`` (its seq), so their
+    # seqs go on from there (they were checked as if the log started at 1).
+    log = [*start("AB", "B", rules={"pots": 2}), dealt(), *all_seen("AB"), bet("A", 1), fold("B")]
+    log += [dealt(), look("A")]
+    stream = [dict(e, seq=n + (n > 8)) for n, e in enumerate(log, start=1)]
+    lines = [(n, parse_raw(e)) for n, e in enumerate(stream, start=1)]
+    whole = list(complete(lines))
+    head = list(complete(lines[:6]))
+    tail = list(complete(lines[6:], head[-1].state))
+    assert [s.event for s in tail] == [s.event for s in whole[6:]]
+    assert [s.line for s in tail] == [s.line for s in whole[6:]]
+    assert tail[-1].state.seq == whole[-1].state.seq == 11

@@ -35,7 +35,7 @@ from typing import Any
 from analytics.strength import hand_strength
 from engine.apply import apply
 from engine.hands import strength_codes
-from engine.rules.betting import can_see, see_target
+from engine.rules.betting import can_see
 from engine.state import Outcome, Phase, State, card_codes, card_texts, initial_state
 from events.errors import PlainError
 from events.model import (
@@ -329,8 +329,7 @@ class SessionFolder:
         if d.first_blind[i] is None:
             d.first_blind[i] = not p.seen
         d.actions[i] += 1
-        o = see_target(before, i)
-        if o is not None and can_see(before, i, o):  # RULES 5.7: the option to see
+        if can_see(before, i):  # RULES 5.7: the option to see
             d.see_chances[i] += 1
         if kind == "bet":
             d.bets[i] += 1

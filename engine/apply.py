@@ -85,8 +85,16 @@ def apply(state: State, event: AnyEvent) -> State:
     if not state.pending and state.phase is not _NEW and state.phase is not _OVER:
         handler = HANDLERS.get(type(event))
         if handler is not None:
-            # The usual case: a recorded event during the session (the checks below in short).
-            return _recorded(state, event, handler(state, event))
+            # The usual case: a recorded event during the session (the checks below in short),
+            # with _recorded spelt out (the fold's hot path).
+            new = handler(state, event)
+            if new is state:
+                new = replace(state)
+            attrs = new.__dict__
+            attrs["seq"] = attrs["recorded_seq"] = state.seq + 1
+            attrs["last_event"] = event
+            attrs["undo"] = state
+            return new
     if state.pending:
         return _conclusion(state, event)
     if type(event) in DERIVED_CLASSES:

@@ -208,9 +208,10 @@ def _fold(state: State, t: int) -> list[LegalAction]:
 
 def _see(state: State, t: int) -> list[LegalAction]:
     """RULES 5.7: a see, where :func:`~engine.rules.betting.can_see` allows it."""
-    o = see_target(state, t)
-    if o is None or not can_see(state, t, o):
+    if not can_see(state, t):
         return []
+    o = see_target(state, t)
+    assert o is not None
     p, opp = state.players[t], state.players[o]
     cost = state.units(see_cost(state, t))
     why = "twice the level" if p.seen else "the level, being blind"

@@ -63,11 +63,11 @@ def see_target(state: State, seat: int) -> int | None:
     return left[0] if left[1] == seat else left[1]
 
 
-def can_see(state: State, seat: int, target: int) -> bool:
-    """RULES 5.7: may the player at ``seat`` see the one at ``target`` now? ``target`` must be
-    their :func:`see_target`, and a seen player may not see a blind one (blind v seen, blind v
-    blind and seen v seen may)."""
-    if target != see_target(state, seat):
+def can_see(state: State, seat: int) -> bool:
+    """RULES 5.7: may the player at ``seat`` see now? Only their :func:`see_target`, and a seen
+    player may not see a blind one (blind v seen, blind v blind and seen v seen may)."""
+    target = see_target(state, seat)
+    if target is None:
         return False
     players = state.players
     return players[seat].blind or players[target].seen
@@ -267,7 +267,7 @@ def saw(state: State, e: Saw) -> State:
         raise viol(
             "5.7", f"nothing has been bet yet: {e.player} cannot see before the first bet", e.player
         )
-    if not can_see(state, i, o):
+    if not can_see(state, i):
         raise viol(
             "5.7",
             f"{e.player} is seen and cannot see a blind player ({state.seats[o]}); bet or fold",

@@ -781,3 +781,12 @@ def test_complete_from_a_start_state_continues_its_numbering() -> None:
     assert [s.event for s in tail] == [s.event for s in whole[6:]]
     assert [s.line for s in tail] == [s.line for s in whole[6:]]
     assert tail[-1].state.seq == whole[-1].state.seq == 11
+
+
+def test_one_dispatch_table_covers_every_recorded_event() -> None:
+    from typing import get_args
+
+    from engine.apply import HANDLERS
+    from events.model import RecordedEvent, Voided
+
+    assert set(HANDLERS) | {Voided} == set(get_args(RecordedEvent))

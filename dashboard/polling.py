@@ -33,8 +33,8 @@ class Poller:
     def last_seq(self, session: str) -> int:
         import time
 
-        now = time.monotonic()
         with self.lock:
+            now = time.monotonic()  # under the lock: a caller that waited never sees a later time
             got = self.known.get(session)
             if got is not None and now - got[0] < FRESH:
                 return got[1]

@@ -237,3 +237,18 @@ def test_no_function_in_the_engine_of_complexity_over_15() -> None:
         f"{m.where}: complexity {m.complexity}" for m in measured if m.complexity > MAX_COMPLEXITY
     ]
     assert not over, f"functions of complexity over {MAX_COMPLEXITY}:\n" + "\n".join(over)
+
+
+def test_the_import_linter_contract_draws_the_same_layers() -> None:
+    """``lint-imports`` (in ``make lint``) and this module check one picture: the ``layers``
+    contract in pyproject.toml lists LAYERS, top to bottom, siblings joined by ``|``."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layered = [c for c in contracts if c["type"] == "layers"]
+    assert len(layered) == 1, layered
+    drawn = tuple(tuple(p.strip() for p in layer.split("|")) for layer in layered[0]["layers"])
+    assert drawn == LAYERS
+    roots = set(config["tool"]["importlinter"]["root_packages"])
+    assert roots == {p for layer in LAYERS for p in layer}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from engine.rules.betting import bet_cost, can_see, level_bounds, see_cost, see_target
+from engine.rules.betting import bet_cost, can_see, level_bounds, may_look, see_cost, see_target
 from engine.rules.deal import deal_order, from_pack, next_dealer, pack_at_deal
 from engine.rules.showdown import both_blind, may_concede, next_to_turn
 from engine.rules.voided import can_void
@@ -170,14 +170,9 @@ def _looks_now(state: State) -> list[LegalAction]:
     """RULES 5.1: every blind player before the first bet; afterwards the blind one whose turn
     it is."""
     out: list[LegalAction] = []
-    if not state.rules.blind_play:
-        return out
-    if not state.betting_started:
-        for i, p in enumerate(state.players):
-            if not p.folded and p.blind:
-                out += _looks(state, i, p)
-    elif state.turn is not None and state.players[state.turn].blind:
-        out += _looks(state, state.turn, state.players[state.turn])
+    for i, p in enumerate(state.players):
+        if not p.folded and p.blind and may_look(state, i):
+            out += _looks(state, i, p)
     return out
 
 

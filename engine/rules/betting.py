@@ -23,6 +23,7 @@ __all__ = [
     "folded",
     "level_bounds",
     "looked",
+    "may_look",
     "saw",
     "see_cost",
     "see_target",
@@ -81,6 +82,16 @@ def see_cost(state: State, seat: int) -> int:
 
 
 # --- the rules -----------------------------------------------------------------------------------
+
+
+def may_look(state: State, seat: int) -> bool:
+    """RULES 5.1, when a blind player may look during the betting: any blind player still in
+    before the first bet; once betting has begun, only the one whose turn it is (at its start).
+    ``False`` when blind play is off (everyone is seen from the deal). Whether the player is
+    still blind, and the two-hand procedure of RULES 6.4, are the caller's to check."""
+    if not state.rules.blind_play:
+        return False
+    return not state.betting_started or state.turn == seat
 
 
 def _acting(state: State, player: str, what: str) -> tuple[int, PlayerState]:
@@ -155,7 +166,7 @@ def looked(state: State, e: Looked) -> State:
             raise viol(
                 "5.8", f"at the showdown {e.player}'s cards are shown, not looked at", e.player
             )
-    elif state.actions > 0 and state.turn != i:  # betting has started
+    elif not may_look(state, i):  # betting has begun, and it is not their turn
         raise viol(
             "5.1",
             f"betting has begun: blind {e.player} may look only at the start of their own turn "

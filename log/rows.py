@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine.state import State
+from events.errors import IdConflict
 from events.model import DERIVED_CLASSES, AnyEvent
-from store.records import Row, new_ids, payload_of
+from store.records import Row, StoredEvent, new_ids, payload_of, same_content
 
-__all__ = ["ImportResult", "Plan", "rows_of"]
+__all__ = ["ImportResult", "Plan", "known_ids", "rows_of"]
 
 
 @dataclass(slots=True)
@@ -75,3 +76,33 @@ def rows_of(
             given[id_text] = len(rows)
         rows.append(Row(session, seq, id_text, e.type, e.v, payload_of(e), t_text, e.by, e, t))
     return rows, given
+
+
+def known_ids(session: str, events: list[AnyEvent], found: list[StoredEvent]) -> set[str]:
+    """The ids of ``events`` already stored with the same content in ``session``.
+
+    Raises :class:`IdConflict` for an id stored with other content or in another session."""
+    by_id = {str(s.id): s for s in found}
+    known: set[str] = set()
+    for e in events:
+        if e.id is None:
+            continue
+        s = by_id.get(str(e.id))
+        if s is None:
+            continue
+        if s.session != session:
+            raise IdConflict(
+                s.id,
+                s.session,
+                s.seq,
+                f"event id {e.id} is already stored in session {s.session!r} (seq {s.seq})",
+            )
+        if not same_content(s.event, e):
+            raise IdConflict(
+                s.id,
+                s.session,
+                s.seq,
+                f"event id {e.id} is already stored as seq {s.seq} ({s.type}) with other content",
+            )
+        known.add(str(e.id))
+    return known

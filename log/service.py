@@ -41,7 +41,7 @@ from events.errors import (
 )
 from events.model import DERIVED_CLASSES, AnyEvent, SessionStarted, Voided
 from log.folds import checked_log, fold_rows, recomputed, session_row
-from log.rows import ImportResult, Plan, rows_of
+from log.rows import ImportResult, Plan, known_ids, rows_of
 from store.port import Recorder
 from store.records import (
     Listing,
@@ -395,51 +395,25 @@ class EventStore:
         rows, given = rows_of(session, expected_seq, out)
         return Plan(session, expected_seq, rows, state, given)
 
-    def _known(self, session: str, events: list[AnyEvent], found: list[StoredEvent]) -> set[str]:
-        """The ids of ``events`` already stored with the same content in ``session``.
-
-        Raises :class:`IdConflict` for an id stored with other content or in another session."""
-        by_id = {str(s.id): s for s in found}
-        known: set[str] = set()
-        for e in events:
-            if e.id is None:
-                continue
-            s = by_id.get(str(e.id))
-            if s is None:
-                continue
-            if s.session != session:
-                raise IdConflict(
-                    s.id,
-                    s.session,
-                    s.seq,
-                    f"event id {e.id} is already stored in session {s.session!r} (seq {s.seq})",
-                )
-            if not same_content(s.event, e):
-                raise IdConflict(
-                    s.id,
-                    s.session,
-                    s.seq,
-                    f"event id {e.id} is already stored as seq {s.seq} ({s.type}) with other "
-                    "content",
-                )
-            known.add(str(e.id))
-        return known
-
     def _retry(
         self, session: str, events: list[AnyEvent], found: list[StoredEvent]
     ) -> list[StoredEvent] | list[AnyEvent]:
         """What to do about a batch some of whose ids are stored: every recorded event already
         stored → the rows stored then (with their derived events); else the events still new."""
-        known = self._known(session, events, found)
+        known = known_ids(session, events, found)
         if not known:
             return events  # the very same list: nothing was stored
         rest = [e for e in events if e.id is None or str(e.id) not in known]
         if any(type(e) not in DERIVED_CLASSES for e in rest):
             return rest
-        mine = [s for s in found if str(s.id) in known]
+        return self._stored_then([s for s in found if str(s.id) in known])
+
+    def _stored_then(self, mine: list[StoredEvent]) -> list[StoredEvent]:
+        """The rows an earlier append of ``mine`` (stored rows of one session) returned: from the
+        first to the last, and the derived events (at most two) that followed them."""
         lo = min(s.seq for s in mine)
         hi = max(s.seq for s in mine)
-        rows = self.recorder.load(session, upto=hi + 2)
+        rows = self.recorder.load(mine[0].session, upto=hi + 2)
         out = [r for r in rows if lo <= r.seq <= hi]
         out += [r for r in rows if r.seq > hi and r.derived][:2]
         return out

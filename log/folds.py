@@ -58,6 +58,43 @@ def checked_log(source: str | os.PathLike[str] | Iterable[str]) -> list[Step]:
     return list(complete(lines))
 
 
+_Counts = tuple[str | None, tuple[str, ...], int, int, int, bool, tuple[str, ...], str]
+"""A catalogue line's counts: table, players, deals, resolved and carried pots, finished, winners,
+cards mode."""
+
+
+def _counts(state: State) -> _Counts:
+    """The catalogue's counts as the engine tells them (a voided event's conclusions withdrawn)."""
+    winners = state.winners if state.finished else ()
+    return (
+        state.table, state.seats, state.deals, state.resolved, state.carried, state.finished,
+        winners, state.cards_mode,
+    )  # fmt: skip
+
+
+def _line(
+    session: str,
+    counts: _Counts,
+    *,
+    last_seq: int,
+    started: datetime | None,
+    last_at: datetime | None,
+    first_position: int,
+    last_position: int,
+    stored: datetime | None,
+    first_at: datetime | None,
+) -> SessionInfo:
+    """One catalogue line from its counts and its place in the store."""
+    table, players, deals, resolved, carried, finished, winners, cards = counts
+    return SessionInfo(
+        session=session, table=table, started=started, players=players, deals=deals,
+        resolved_pots=resolved, carried_pots=carried, finished=finished, winners=winners,
+        last_seq=last_seq, cards=cards, last_at=last_at, events=last_seq,
+        first_position=first_position, last_position=last_position, stored=stored,
+        first_at=first_at,
+    )  # fmt: skip
+
+
 def session_row(
     session: str,
     state: State,
@@ -71,25 +108,10 @@ def session_row(
     voided event's conclusions withdrawn)."""
     last_at = next((r.at_dt for r in reversed(rows) if r.at_dt is not None), None)
     first_at = rows[0].at_dt
-    return SessionInfo(
-        session=session,
-        table=state.table,
-        started=first_at or now,
-        players=state.seats,
-        deals=state.deals,
-        resolved_pots=state.resolved,
-        carried_pots=state.carried,
-        finished=state.finished,
-        winners=state.winners if state.finished else (),
-        last_seq=rows[-1].seq,
-        cards=state.cards_mode,
-        last_at=last_at,
-        events=rows[-1].seq,
-        first_position=positions[0],
-        last_position=positions[-1],
-        stored=now,
-        first_at=first_at,
-    )
+    return _line(
+        session, _counts(state), last_seq=rows[-1].seq, started=first_at or now, last_at=last_at,
+        first_position=positions[0], last_position=positions[-1], stored=now, first_at=first_at,
+    )  # fmt: skip
 
 
 def recomputed(
@@ -107,44 +129,25 @@ def recomputed(
 
     out: list[SessionInfo] = []
     for s in recorder.summaries():
-        common = {
-            "session": s.session,
-            "started": s.first_at or s.stored_at,
-            "last_seq": s.last_seq,
-            "last_at": s.last_at,
-            "events": s.last_seq,
-            "first_position": s.first_position,
-            "last_position": s.last_position,
-            "stored": s.stored_at,
-            "first_at": s.first_at,
-        }
-        if s.voided:
-            st = state_at(s.session, s.last_seq)
-            out.append(
-                SessionInfo(
-                    table=st.table,
-                    players=st.seats,
-                    deals=st.deals,
-                    resolved_pots=st.resolved,
-                    carried_pots=st.carried,
-                    finished=st.finished,
-                    winners=st.winners if st.finished else (),
-                    cards=st.cards_mode,
-                    **common,  # type: ignore[arg-type]
-                )
+        counts: _Counts = (
+            _counts(state_at(s.session, s.last_seq))
+            if s.voided
+            else (
+                s.table, s.seats, s.deals, s.won, s.carried, s.winners is not None,
+                s.winners or (), s.cards,
             )
-            continue
+        )  # fmt: skip
         out.append(
-            SessionInfo(
-                table=s.table,
-                players=s.seats,
-                deals=s.deals,
-                resolved_pots=s.won,
-                carried_pots=s.carried,
-                finished=s.winners is not None,
-                winners=s.winners or (),
-                cards=s.cards,
-                **common,  # type: ignore[arg-type]
+            _line(
+                s.session,
+                counts,
+                last_seq=s.last_seq,
+                started=s.first_at or s.stored_at,
+                last_at=s.last_at,
+                first_position=s.first_position,
+                last_position=s.last_position,
+                stored=s.stored_at,
+                first_at=s.first_at,
             )
         )
     return out

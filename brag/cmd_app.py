@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-APP = ROOT / "dashboard" / "app.py"
+APP = ROOT / "dashboard" / "server.py"
 DATA = ROOT / "data"
 SEASON = DATA / "season"
 EXAMPLES = DATA / "examples"

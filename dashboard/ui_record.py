@@ -12,17 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
-from urllib.parse import unquote
 
 import streamlit as st
 
-from dashboard import cache, pad, recorder, settings
+from dashboard import cache, pad, recorder
+from dashboard.gate import BY_COOKIE, SESSION_COOKIE, cookie
 from dashboard.recorder import Choice, Key
 from dashboard.ui import md
 from events.amounts import amount_text
 from events.cards import FULL_PACK, SUITS
 from events.errors import BragError
-from events.model import AnyEvent, Rules
+from events.model import AnyEvent
 from present.narrate import pretty_card
 from present.replay import Replay
 
@@ -35,70 +35,6 @@ PAGE_CSS = """
 
 PANEL = "device_panel"
 """The key of the "This device" panel (an expander): closed when a session opens."""
-
-TOKEN_COOKIE = "brag_device"
-BY_COOKIE = "brag_by"
-SESSION_COOKIE = "brag_recording"
-
-
-def cookie(name: str) -> str | None:
-    """A cookie this browser sent when the page was opened (``st.context.cookies``), decoded."""
-    try:
-        value = st.context.cookies.get(name)
-    except Exception:  # no browser behind the run
-        return None
-    return unquote(value) if isinstance(value, str) and value else None
-
-
-# --- the gate -------------------------------------------------------------------------------------
-
-
-def organiser_unlocked() -> bool:
-    """True when this device is unlocked: the organiser gave the secret here, now or within
-    :data:`~dashboard.recorder.TOKEN_HOURS` (a signed, expiring token in this session or in
-    the device's cookie, :func:`~dashboard.recorder.token_valid`; the secret itself is never
-    sent back). Without a secret configured the page says the app is read-only."""
-    secret = settings.organiser_secret()
-    if not secret:
-        st.warning(
-            "**Read-only.** Recording needs the organiser secret, and none is set: set "
-            "`BRAG_ORGANISER_SECRET` in the environment, or `organiser_secret` in "
-            "`.streamlit/secrets.toml`, and restart the dashboard.",
-            icon=":material/lock:",
-        )
-        return False
-    token = st.session_state.get("device_token")
-    if token is None and not st.session_state.get("locked"):
-        token = cookie(TOKEN_COOKIE)
-    if recorder.token_valid(secret, token):
-        st.session_state["device_token"] = token
-        pad.device({TOKEN_COOKIE: str(token)}, max_age=recorder.TOKEN_HOURS * 3600, key="token")
-        return True
-    st.session_state.pop("device_token", None)
-    if st.session_state.get("locked"):
-        pad.device(clear=[TOKEN_COOKIE], key="token")
-    with st.form("unlock"):
-        given = st.text_input("Organiser secret", type="password", key="secret_input")
-        ok = st.form_submit_button("Unlock recording", type="primary")
-    if ok:
-        if recorder.check_secret(secret, given):
-            st.session_state["device_token"] = recorder.device_token(secret)
-            st.session_state.pop("locked", None)
-            st.rerun()
-        st.error("That is not the organiser secret.")
-    st.info(
-        f"The app is read-only until the organiser secret is given. This device then stays "
-        f"unlocked for {recorder.TOKEN_HOURS} hours, or until it is locked.",
-        icon=":material/lock:",
-    )
-    return False
-
-
-def lock() -> None:
-    """Locks this device: forgets its token here and in its cookie."""
-    st.session_state.pop("device_token", None)
-    st.session_state["locked"] = True
-
 
 # --- what this device remembers -------------------------------------------------------------------
 
@@ -228,118 +164,6 @@ def device_now() -> datetime:
 def _describe(session: str, stored: Sequence[Any]) -> list[str]:
     rp = Replay.of(cache.events(session), recorded=True)  # seq N is the N-th event
     return [rp.labels[row.seq - 1].text for row in stored if 0 < row.seq <= len(rp.events)]
-
-
-# --- starting a session ---------------------------------------------------------------------------
-
-LOT = "Draw by lot here"
-
-
-def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> None:
-    """Starts a session: its name, table, players in their seats clockwise (picked from the names
-    already in the store or new; ↑ and ↓ set the order), the first dealer (a seat, or drawn by
-    lot here: RULES 3.1), which cards are recorded and the pots. A refused start says why and
-    leaves the link as it was."""
-    a, b = st.columns(2)
-    a.text_input("Session name", placeholder="e.g. 2025-06-14-oak", key="start_session")
-    b.selectbox(
-        "Table",
-        list(known_tables),
-        index=None,
-        key="start_table",
-        accept_new_options=True,
-        placeholder="e.g. Oak (type a new one)",
-    )
-    st.multiselect(
-        "Players, in their seats clockwise from the first picked",
-        list(known_players),
-        key="start_players",
-        accept_new_options=True,
-        placeholder="Pick or type the names",
-    )
-    seats: list[str] = list(st.session_state.get("start_players") or [])
-    if len(seats) > 1:
-        with st.container(key="seat_order"):
-            for n, name in enumerate(seats):
-                row = st.container(horizontal=True, vertical_alignment="center", gap="small")
-                row.text(f"{n + 1}. {name}")
-                row.button(
-                    "↑",
-                    key=f"seat-up-{n}",
-                    disabled=n == 0,
-                    help="One seat earlier (anticlockwise)",
-                    on_click=_move_seat,
-                    args=(n, -1),
-                )
-                row.button(
-                    "↓",
-                    key=f"seat-down-{n}",
-                    disabled=n == len(seats) - 1,
-                    help="One seat later (clockwise)",
-                    on_click=_move_seat,
-                    args=(n, 1),
-                )
-    c, d, e = st.columns(3)
-    c.radio(
-        "Cards recorded",
-        ["shown", "all"],
-        key="start_cards",
-        format_func=lambda m: (
-            "only cards shown at a showdown (a real table)"
-            if m == "shown"
-            else "every card (a digital table)"
-        ),
-    )
-    d.selectbox(
-        "First dealer (RULES 3.1)",
-        [LOT, *seats],
-        key="start_dealer",
-        help="The seat the lot at the table chose, or draw the lot here.",
-    )
-    e.number_input("Pots to play (RULES 1.4)", min_value=1, max_value=50, value=8, key="start_pots")
-    with st.container(key="start"):
-        st.button("Start the session", type="primary", width="stretch", on_click=_start)
-
-
-def _move_seat(n: int, step: int) -> None:
-    seats = list(st.session_state.get("start_players") or [])
-    m = n + step
-    if 0 <= m < len(seats):
-        seats[n], seats[m] = seats[m], seats[n]
-        st.session_state["start_players"] = seats
-
-
-def _start() -> None:
-    """The start button: records ``session_started`` and ``dealer_chosen``, or says why not
-    (nothing stored, the link untouched)."""
-    name = str(st.session_state.get("start_session") or "").strip()
-    seats = tuple(str(p).strip() for p in st.session_state.get("start_players") or [])
-    table = str(st.session_state.get("start_table") or "").strip()
-    dealer = st.session_state.get("start_dealer")
-    pots = int(st.session_state.get("start_pots") or 8)
-    if not name:
-        flash("error", "Give the session a name.")
-        return
-    if cache.exists(name):
-        flash("error", f"There is already a session called {name}.")
-        return
-    try:
-        events = recorder.start_events(
-            name,
-            seats,
-            "all" if st.session_state.get("start_cards") == "all" else "shown",
-            table=table or None,
-            dealer=None if dealer in (None, LOT) else str(dealer),
-            rules=Rules(pots=pots) if pots != 8 else None,
-            by=who(),
-        )
-    except (ValueError, BragError) as err:
-        flash("error", f"Refused: {err}")
-        return
-    if append(name, events, 0):
-        st.session_state["recording"] = name
-        st.query_params["session"] = name
-        st.session_state[PANEL] = False  # the pad on the first screen, as the session opens
 
 
 # --- the pad --------------------------------------------------------------------------------------
@@ -565,35 +389,3 @@ def card_picker(key: str, free: Sequence[str], count: int, label: str | None = N
     if len(picked) > count:
         st.warning(f"Pick {count}: {len(picked)} are picked.")
     return picked
-
-
-# --- join and lock --------------------------------------------------------------------------------
-
-
-def join_and_lock() -> None:
-    """The QR code of this page's address for a second device, and "Lock this device"."""
-    url = join_url()
-    if url:
-        from present import qr
-
-        st.image(qr.png(url), width=180)
-        st.caption(
-            f"A second device joins at {md(url)} (scan the code), then unlocks with the secret."
-        )
-    st.button("Lock this device", icon=":material/lock:", key="lock", on_click=lock)
-
-
-def join_url() -> str | None:
-    """The address a second device opens: ``$BRAG_LAN_URL`` (set by ``brag dashboard --lan``)
-    when this page was opened on the server's own machine, else this page's own address."""
-    import os
-
-    try:
-        url = st.context.url
-    except Exception:  # no browser behind the run
-        url = None
-    here = url if isinstance(url, str) else ""
-    lan = os.environ.get("BRAG_LAN_URL")
-    if lan and (not here or "//localhost" in here or "//127." in here or "//[::1]" in here):
-        return lan.rstrip("/") + "/record"
-    return here.split("?")[0] or None

@@ -3,13 +3,13 @@ tablet; other devices on the same session follow it live."""
 
 import streamlit as st
 
-from dashboard import cache, live, ui, ui_record
+from dashboard import cache, gate, live, ui, ui_record, ui_start
 from present.replay import Replay
 
 st.title("Record")
 st.markdown(ui_record.PAGE_CSS, unsafe_allow_html=True)
 
-if not ui_record.organiser_unlocked():
+if not gate.organiser_unlocked():
     st.stop()
 
 NEW = "Start a new session"
@@ -18,12 +18,12 @@ with st.expander(
     "This device: session, who records, lock, join", key=ui_record.PANEL, on_change="rerun"
 ):
     session = ui_record.device_settings(open_ids, NEW)
-    ui_record.join_and_lock()
+    gate.join_and_lock()
 
 if session == NEW:
     ui_record.show_flash()
     infos = cache.sessions()
-    ui_record.start_form(
+    ui_start.start_form(
         sorted({p for i in infos for p in i.players}), sorted({i.table for i in infos if i.table})
     )
     st.stop()

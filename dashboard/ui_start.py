@@ -1,0 +1,124 @@
+"""The Record page's start form: a new session's name, table, players in their seats, first
+dealer, cards recorded and pots; a refused start says why in one sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from dashboard import cache, recorder
+from dashboard.ui_record import PANEL, append, flash, who
+from events.errors import BragError
+from events.model import Rules
+
+# --- starting a session ---------------------------------------------------------------------------
+
+LOT = "Draw by lot here"
+
+
+def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> None:
+    """Starts a session: its name, table, players in their seats clockwise (picked from the names
+    already in the store or new; ↑ and ↓ set the order), the first dealer (a seat, or drawn by
+    lot here: RULES 3.1), which cards are recorded and the pots. A refused start says why and
+    leaves the link as it was."""
+    a, b = st.columns(2)
+    a.text_input("Session name", placeholder="e.g. 2025-06-14-oak", key="start_session")
+    b.selectbox(
+        "Table",
+        list(known_tables),
+        index=None,
+        key="start_table",
+        accept_new_options=True,
+        placeholder="e.g. Oak (type a new one)",
+    )
+    st.multiselect(
+        "Players, in their seats clockwise from the first picked",
+        list(known_players),
+        key="start_players",
+        accept_new_options=True,
+        placeholder="Pick or type the names",
+    )
+    seats: list[str] = list(st.session_state.get("start_players") or [])
+    if len(seats) > 1:
+        with st.container(key="seat_order"):
+            for n, name in enumerate(seats):
+                row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+                row.text(f"{n + 1}. {name}")
+                row.button(
+                    "↑",
+                    key=f"seat-up-{n}",
+                    disabled=n == 0,
+                    help="One seat earlier (anticlockwise)",
+                    on_click=_move_seat,
+                    args=(n, -1),
+                )
+                row.button(
+                    "↓",
+                    key=f"seat-down-{n}",
+                    disabled=n == len(seats) - 1,
+                    help="One seat later (clockwise)",
+                    on_click=_move_seat,
+                    args=(n, 1),
+                )
+    c, d, e = st.columns(3)
+    c.radio(
+        "Cards recorded",
+        ["shown", "all"],
+        key="start_cards",
+        format_func=lambda m: (
+            "only cards shown at a showdown (a real table)"
+            if m == "shown"
+            else "every card (a digital table)"
+        ),
+    )
+    d.selectbox(
+        "First dealer (RULES 3.1)",
+        [LOT, *seats],
+        key="start_dealer",
+        help="The seat the lot at the table chose, or draw the lot here.",
+    )
+    e.number_input("Pots to play (RULES 1.4)", min_value=1, max_value=50, value=8, key="start_pots")
+    with st.container(key="start"):
+        st.button("Start the session", type="primary", width="stretch", on_click=_start)
+
+
+def _move_seat(n: int, step: int) -> None:
+    seats = list(st.session_state.get("start_players") or [])
+    m = n + step
+    if 0 <= m < len(seats):
+        seats[n], seats[m] = seats[m], seats[n]
+        st.session_state["start_players"] = seats
+
+
+def _start() -> None:
+    """The start button: records ``session_started`` and ``dealer_chosen``, or says why not
+    (nothing stored, the link untouched)."""
+    name = str(st.session_state.get("start_session") or "").strip()
+    seats = tuple(str(p).strip() for p in st.session_state.get("start_players") or [])
+    table = str(st.session_state.get("start_table") or "").strip()
+    dealer = st.session_state.get("start_dealer")
+    pots = int(st.session_state.get("start_pots") or 8)
+    if not name:
+        flash("error", "Give the session a name.")
+        return
+    if cache.exists(name):
+        flash("error", f"There is already a session called {name}.")
+        return
+    try:
+        events = recorder.start_events(
+            name,
+            seats,
+            "all" if st.session_state.get("start_cards") == "all" else "shown",
+            table=table or None,
+            dealer=None if dealer in (None, LOT) else str(dealer),
+            rules=Rules(pots=pots) if pots != 8 else None,
+            by=who(),
+        )
+    except (ValueError, BragError) as err:
+        flash("error", f"Refused: {err}")
+        return
+    if append(name, events, 0):
+        st.session_state["recording"] = name
+        st.query_params["session"] = name
+        st.session_state[PANEL] = False  # the pad on the first screen, as the session opens

@@ -8,7 +8,7 @@ from urllib.parse import unquote
 
 import streamlit as st
 
-from dashboard import pad, recorder, settings
+from dashboard import access, pad, recorder, settings
 from dashboard.escape import md
 
 TOKEN_COOKIE = "brag_device"
@@ -45,7 +45,7 @@ def organiser_unlocked() -> bool:
     token = st.session_state.get("device_token")
     if token is None and not st.session_state.get("locked"):
         token = cookie(TOKEN_COOKIE)
-    if recorder.token_valid(secret, token):
+    if access.device_unlocked(token):
         st.session_state["device_token"] = token
         pad.device({TOKEN_COOKIE: str(token)}, max_age=recorder.TOKEN_HOURS * 3600, key="token")
         return True

@@ -1,19 +1,286 @@
-"""Bragbook's HTTP routes beside the Streamlit app (:mod:`dashboard.server`)."""
+"""The Record page pad's HTTP routes, served beside the Streamlit app (:mod:`dashboard.server`).
+
+A tap is one request that carries everything the store needs to take it exactly once, and gets
+its answer in the same request, so no rerun of the page can lose it (issue 19):
+
+- ``POST /api/tap`` with ``{"session", "seq", "spot", "id", "at", "by", "cards"}``: ``seq`` is
+  the session's last seq on the document the key was drawn for, ``id`` the event's id made on
+  the device (a UUID: a retry of the same tap is the same event, FORMAT.md ``id``), ``at`` the
+  time it was tapped (ISO 8601 with its UTC offset: a tap sent late, after the network came
+  back, keeps its time). The answer is ``{"outcome", "message", "doc"}``: ``outcome`` is
+  ``"recorded"`` (also for a tap stored already under that id: nothing stored twice),
+  ``"conflict"`` (the session moved on since the key was drawn: another device recorded first,
+  nothing stored), ``"refused"`` (the rules, or a locked device: nothing stored), with the
+  session's document as it now stands; HTTP 503 ``"unavailable"`` when the store cannot be
+  reached (the device keeps the tap and sends it again: it may have been stored, and its id
+  makes the retry safe).
+- ``GET /api/pad?session=S&since=N``: ``{"seq"}`` and, when the session's last seq is not ``N``,
+  its ``doc``; what the pad polls to show the connection and follow other devices.
+
+Both need an unlocked device (:func:`dashboard.access.device_unlocked`, the ``brag_device``
+cookie): 403 otherwise. One user's bad request is its own one-line answer, never another's.
+"""
 
 from __future__ import annotations
 
+import json
+import threading
+import uuid
+from collections import OrderedDict
+from datetime import datetime
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from dashboard import access, pad_doc, recorder
+from dashboard.gate import BY_COOKIE, TOKEN_COOKIE
+from events.errors import BragError, ConcurrencyConflict
+from events.model import AnyEvent
+from present.replay import Replay
 
-def ping(request: Request) -> JSONResponse:
-    """``GET /api/ping``: the server answers (the pad's connection check)."""
-    return JSONResponse({"ok": True})
+__all__ = ["record_tap", "routes"]
+
+MAX_BODY = 16_384
+"""The largest tap request read (bytes): a tap is a few hundred."""
+
+_docs: OrderedDict[tuple[str, str, int], dict[str, Any]] = OrderedDict()
+_docs_lock = threading.Lock()
+_session_locks: dict[str, threading.Lock] = {}
+_locks_lock = threading.Lock()
+
+
+def _store() -> Any:
+    from dashboard import cache
+
+    return cache.store()
+
+
+def _lock(session: str) -> threading.Lock:
+    """One lock per session: this server takes one tap of a session at a time (a retry that
+    arrives while its first try is still being stored waits for it, then finds its id)."""
+    with _locks_lock:
+        return _session_locks.setdefault(session, threading.Lock())
+
+
+def _document(store: Any, session: str, events: list[AnyEvent] | None = None) -> dict[str, Any]:
+    """The pad's document of ``session`` as stored now, kept per (store, session, last seq)."""
+    if events is None:
+        events = list(store.events(session))
+    key = (str(store.url), session, len(events))
+    with _docs_lock:
+        if key in _docs:
+            _docs.move_to_end(key)
+            return _docs[key]
+    doc = pad_doc.document(Replay.of(events, recorded=True))
+    with _docs_lock:
+        _docs[key] = doc
+        while len(_docs) > 64:
+            _docs.popitem(last=False)
+    return doc
+
+
+def _said(store: Any, session: str, events: list[AnyEvent], ids: list[str]) -> str:
+    """The sentences of the stored events with these ids (the step numbering of the replay)."""
+    rp = Replay.of(events, recorded=True)
+    found = {str(e.id) for e in events if e.id is not None} & set(ids)
+    out = [rp.labels[k].text for k, e in enumerate(events) if str(e.id) in found]
+    return "; ".join(out)
+
+
+def _answer(
+    outcome: str, message: str, doc: dict[str, Any] | None, status: int = 200
+) -> JSONResponse:
+    return JSONResponse({"outcome": outcome, "message": message, "doc": doc}, status_code=status)
+
+
+def _time(text: object) -> datetime:
+    """The tap's ``at``: an ISO 8601 time with its offset, to the second; else now here."""
+    if isinstance(text, str) and len(text) <= 40:
+        try:
+            when = datetime.fromisoformat(text)
+        except ValueError:
+            when = None
+        if when is not None and when.tzinfo is not None:
+            return when.replace(microsecond=0)
+    return recorder.now_in(None)
+
+
+def record_tap(store: Any, tap: dict[str, Any], by: str | None = None) -> tuple[str, str, int]:
+    """Takes one tap (the body of ``POST /api/tap``) into ``store``: ``(outcome, message,
+    HTTP status)``. ``recorded`` when the tap's event is stored (now, or already under its
+    id); ``conflict`` when the session's last seq is no longer the tap's (nothing stored);
+    ``refused`` for a tap the rules or the pad refuse (the engine's sentence, RULES section
+    first). Raises what the store raises when it cannot be reached."""
+    session = tap.get("session")
+    spot = tap.get("spot")
+    seq = tap.get("seq")
+    raw_id = tap.get("id")
+    if not isinstance(session, str) or not isinstance(spot, str) or type(seq) is not int:
+        return "refused", "Not recorded: the tap names no session, key or seq.", 400
+    try:
+        eid = uuid.UUID(str(raw_id))
+    except ValueError:
+        return "refused", "Not recorded: the tap has no event id.", 400
+    with _lock(session):
+        last = int(store.last_seq(session) or 0)  # before the id: see the module's note
+        if store.recorder.find([str(eid)]):
+            events = list(store.events(session))
+            return "recorded", "Recorded: " + _said(store, session, events, [str(eid)]), 200
+        if last == 0:
+            return "refused", f"Not recorded: no session {session} is stored.", 404
+        if seq != last:
+            return (
+                "conflict",
+                "Not recorded: another device recorded first. The pad now shows the session "
+                "as it is; check it and tap again.",
+                409,
+            )
+        events = list(store.events(session))
+        state = Replay.of(events, recorded=True).final
+        who = by or "organiser"
+        try:
+            if spot == "undo":
+                event: AnyEvent | None = recorder.undo(state, by=who)
+            elif spot == "redo":
+                event = recorder.redo(events, by=who)
+            else:
+                cards = tap.get("cards") or []
+                if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                    return "refused", "Not recorded: the cards picked are not cards.", 400
+                event = recorder.tapped_event(state, spot, cards=cards[:3], by=who)
+            if event is None:
+                return "refused", f"Not recorded: nothing to {spot} now.", 409
+            data = event.model_dump(exclude_none=True)
+            data.update(id=str(eid), at=_time(tap.get("at")).isoformat())
+            event = type(event).model_validate(data)
+        except BragError as err:
+            return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
+        except ValueError as err:  # pydantic's errors: a name out of its bounds (FORMAT.md)
+            return "refused", f"Not recorded: {_first_line(err)}", 400
+        try:
+            store.append(session, [event], last)
+        except ConcurrencyConflict:
+            if store.recorder.find([str(eid)]):
+                events = list(store.events(session))
+                return "recorded", "Recorded: " + _said(store, session, events, [str(eid)]), 200
+            return "conflict", "Not recorded: another device recorded first.", 409
+        except BragError as err:
+            return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
+        events = list(store.events(session))
+        said = _said(store, session, events, [str(eid)])
+        word = "Recorded again: " if spot == "redo" else "Recorded: "
+        return "recorded", (said if spot == "undo" else word + said), 200
+
+
+def _first_line(err: Exception) -> str:
+    errors = getattr(err, "errors", None)
+    if callable(errors):
+        try:
+            first = errors()[0]
+            where = ".".join(str(x) for x in first.get("loc", ()))
+            return f"{where}: {first.get('msg', '')}".strip(": ")
+        except Exception:
+            pass
+    return str(err).splitlines()[0]
+
+
+def _unlocked(request: Request) -> bool:
+    return access.device_unlocked(request.cookies.get(TOKEN_COOKIE))
+
+
+LOCKED = "Not recorded: this device is locked. Unlock it with the organiser secret."
+
+
+async def _body(request: Request) -> dict[str, Any] | None:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _unavailable(err: Exception) -> JSONResponse:
+    why = str(err).splitlines()[0][:200] if str(err) else type(err).__name__
+    return _answer(
+        "unavailable",
+        f"The store cannot be reached ({why}); the tap is kept on this device and sent again.",
+        None,
+        503,
+    )
+
+
+async def tap(request: Request) -> JSONResponse:
+    """``POST /api/tap``: see the module's docstring."""
+    from starlette.concurrency import run_in_threadpool
+
+    if not _unlocked(request):
+        return _answer("refused", LOCKED, None, 403)
+    body = await _body(request)
+    if body is None:
+        return _answer("refused", "Not recorded: the tap could not be read.", None, 400)
+    by = body.get("by") if isinstance(body.get("by"), str) else None
+    by = (by or request.cookies.get(BY_COOKIE) or "").strip() or None
+
+    def work() -> tuple[str, str, int, dict[str, Any] | None]:
+        store = _store()
+        outcome, message, status = record_tap(store, body, by)
+        session = body.get("session")
+        doc = None
+        if isinstance(session, str) and status != 404 and store.last_seq(session):
+            doc = _document(store, session)
+        return outcome, message, status, doc
+
+    try:
+        outcome, message, status, doc = await run_in_threadpool(work)
+    except BragError as err:
+        return _answer("refused", f"Not recorded: {err.heading()}: {err.message}", None, 409)
+    except Exception as err:
+        return _unavailable(err)
+    return _answer(outcome, message, doc, 200 if outcome == "recorded" else status)
+
+
+async def pad(request: Request) -> JSONResponse:
+    """``GET /api/pad?session=S&since=N``: see the module's docstring."""
+    from starlette.concurrency import run_in_threadpool
+
+    if not _unlocked(request):
+        return JSONResponse({"locked": True, "message": LOCKED}, status_code=403)
+    session = request.query_params.get("session") or ""
+    try:
+        since = int(request.query_params.get("since") or -1)
+    except ValueError:
+        since = -1
+
+    def work() -> dict[str, Any]:
+        from dashboard import cache
+
+        last = cache.polled_last_seq(session)
+        out: dict[str, Any] = {"seq": last}
+        if last and last != since:
+            out["doc"] = _document(_store(), session)
+        return out
+
+    try:
+        out = await run_in_threadpool(work)
+    except Exception as err:
+        return _unavailable(err)
+    return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
+
+async def ping(request: Request) -> JSONResponse:
+    """``GET /api/ping``: the server answers."""
+    return JSONResponse({"ok": True}, headers={"Cache-Control": "no-store"})
 
 
 def routes() -> list[Any]:
     """The routes :mod:`dashboard.server` mounts."""
-    return [Route("/api/ping", ping, methods=["GET"])]
+    return [
+        Route("/api/ping", ping, methods=["GET"]),
+        Route("/api/pad", pad, methods=["GET"]),
+        Route("/api/tap", tap, methods=["POST"]),
+    ]

@@ -321,15 +321,14 @@ def redo(events: Sequence[AnyEvent], by: str | None = None) -> RecordedEvent | N
 
 # --- the pad --------------------------------------------------------------------------------------
 
-Tone = Literal["fold", "bet", "see", "look", "table", "show", "plain", "empty"]
+Tone = Literal["fold", "bet", "see", "look", "table", "show", "plain", "empty", "undo"]
 
 
 @dataclass(frozen=True, slots=True)
 class Key:
-    """One key of the pad at a stable ``spot`` (``"fold"`` is always the fold's place, ``"bet-0"``
-    the lowest level on offer, ``"peek-2"`` the third seat's look out of turn...): ``label`` and
-    ``sub`` (what it costs) are what the key says, ``title`` the engine's full sentence,
-    ``tone`` its colour; ``choice`` is ``None`` for a key shown disabled, keeping its place."""
+    """One key of the pad at its ``spot``, a place that is the same for the whole session
+    (:func:`pad_grid`): ``label`` and ``sub`` (what it costs) are what the key says, ``title`` the
+    engine's full sentence, ``tone`` its colour; ``choice`` is the legal action it records."""
 
     spot: str
     label: str
@@ -339,103 +338,137 @@ class Key:
     choice: Choice | None = None
 
 
+BET_ROW = 6
+"""Bet keys in one row of the pad."""
+
+
+def bet_slots(rules: Rules) -> int:
+    """How many bet places the pad keeps for a session played under ``rules`` (RULES 5.5): the
+    opening bets ``open_min..open_max`` or, later, the level as it stands and each raise up to
+    ``raise_max``; at most four rows of :data:`BET_ROW`."""
+    return min(max(rules.open_max - rules.open_min + 1, rules.raise_max + 1), 4 * BET_ROW)
+
+
+def pad_grid(seats: int, rules: Rules, cards: str) -> list[list[str]]:
+    """The pad's places, row by row, for a session of ``seats`` players under ``rules`` with
+    ``cards`` recorded: the same for the whole session, whatever the state, so that a key never
+    moves under the thumb. Each place holds its key when that action is legal, else an empty slot.
+
+    - ``look`` | ``see`` | ``fold``: the player to act (RULES 5.1, 5.7, 5.6);
+    - ``bet-0`` ...: slot ``k`` is the opening bet ``open_min + k``, later the level as it stands
+      plus ``k`` (``bet-0`` keeps the level, ``bet-1`` raises by one: RULES 5.5);
+    - ``peek-0`` ...: seat ``k``'s look out of turn (RULES 5.1), five a row; before the first deal
+      the seat chosen to deal first (RULES 3.1); the new hand of a holder of two (RULES 6.4);
+    - ``hand-a`` | ``hand-b`` | ``concede``: a holder of two hands reduces them (keep, throw, or
+      look at the old / the new hand: RULES 6.4-6.6), the blind survivor retains (RULES 6.2),
+      the payer concedes (RULES 5.8);
+    - ``shuffle`` | ``deal`` | ``order``: between deals (RULES 3.2-3.3; ``order`` shuffles here
+      and records the order, at a table recording every card);
+    - ``show`` | ``show-1`` | ``show-2``: the showdown (RULES 5.8), a card each when both are blind;
+    - ``undo`` | ``redo``.
+    """
+    bets = [f"bet-{k}" for k in range(bet_slots(rules))]
+    peeks = [f"peek-{k}" for k in range(seats)]
+    rows = [["look", "see", "fold"]]
+    rows += [bets[k : k + BET_ROW] for k in range(0, len(bets), BET_ROW)]
+    per = 5 if seats > 5 else max(seats, 1)
+    rows += [peeks[k : k + per] for k in range(0, len(peeks), per)]
+    rows.append(["hand-a", "hand-b", "concede"])
+    rows.append(["shuffle", "deal", "order"] if cards == "all" else ["shuffle", "deal"])
+    rows.append(["show", "show-1", "show-2"])
+    rows.append(["undo", "redo"])
+    return rows
+
+
 def _cost(c: Choice) -> str:
     return "free" if c.action.cost == 0 else f"pays {amount(c.action.cost)}"
 
 
-def pad_rows(state: State) -> list[list[Key]]:
-    """The legal next events after ``state`` as the pad's rows of keys, each legal choice exactly
-    once, at places that do not move between taps:
-
-    - betting (RULES 5): ``look`` | ``see`` | ``fold`` for the player to act; then the bets in one
-      row, low to high (``bet-0`` the level as it stands or the lowest opening, ``bet-k`` a raise
-      of k); then each seat's look out of turn (``peek-SEAT``), disabled when not legal;
-    - between deals: ``table`` (shuffle, then deal) and ``table-2`` (shuffle with the order);
-    - showdown (RULES 6): ``show`` (with the card picker at a ``shown`` table) and the rest;
-    - anything else legal (retained hands, keep or throw, concede, the first dealer): ``other-k``.
-    """
+def pad_keys(state: State) -> dict[str, Key]:
+    """The legal next recorded events after ``state`` at their places of :func:`pad_grid`, each
+    legal choice exactly once (Undo and Redo are the page's, not the engine's). A place with no
+    legal action is not in the mapping (an empty slot). The rules are the engine's
+    (:func:`engine.legal.legal_actions`); this only says where each key stands and what it says."""
     cs = choices(state)
-    rows: list[list[Key]] = []
-    used: set[str] = set()
+    keys: dict[str, Key] = {}
+    spare = ["hand-a", "hand-b", "concede"]
+
+    def put(spot: str, label: str, sub: str, tone: Tone, c: Choice) -> None:
+        if spot in keys:  # never lose a legal action: the next spare place of the hands row
+            spot = next((s for s in spare if s not in keys), "")
+            if not spot:
+                return
+        keys[spot] = Key(spot, label, sub, tone, c.label, c)
+
     turn = state.turn_name
-
-    def take(c: Choice) -> Choice:
-        used.add(c.key)
-        return c
-
-    if state.phase is Phase.BETTING and turn is not None:
-        mine = [c for c in cs if c.action.player == turn]
-        look = next((c for c in mine if c.action.kind == "looked"), None)
-        see = next((c for c in mine if c.action.kind == "saw"), None)
-        fold = next((c for c in mine if c.action.kind == "folded"), None)
-        rows.append(
-            [
-                Key("look", "Look", _cost(look) if look else "", "look", look.label, take(look))
-                if look
-                else Key("look", "Look", "", "look", f"{turn} cannot look now"),
-                Key("see", "See", _cost(see), "see", see.label, take(see))
-                if see
-                else Key("see", "See", "", "see", f"{turn} cannot see now"),
-                Key("fold", "Fold", "free", "fold", fold.label, take(fold))
-                if fold
-                else Key("fold", "Fold", "", "fold", f"{turn} cannot fold now"),
-            ]
-        )
-        bets = sorted(
-            (c for c in mine if c.action.kind == "bet"),
-            key=lambda c: int(c.action.event.level),  # type: ignore[union-attr]
-        )
-        r = state.rules
-        row = []
-        for n in range(max(r.open_max - r.open_min + 1, r.raise_max + 1)):  # fixed places
-            if n < len(bets):
-                c = bets[n]
-                level = int(c.action.event.level)  # type: ignore[union-attr]
-                word = "Raise" if state.level is not None and level > state.level else "Bet"
-                row.append(Key(f"bet-{n}", f"{word} {level}", _cost(take(c)), "bet", c.label, c))
+    base = state.rules.open_min if state.level is None else (state.level or 0)
+    shows = 0
+    for c in cs:
+        a, p = c.action, c.action.player
+        kind = a.kind
+        seat = state.seat(p) if p is not None and p in state.seats else -1
+        two = 0 <= seat < len(state.players) and state.players[seat].two_hands
+        if kind == "dealer_chosen":
+            put(f"peek-{seat}", p or "", "deals first", "table", c)
+        elif kind == "shuffled":
+            put("shuffle", "Shuffle", "the pack", "table", c)
+            if state.cards_mode == "all":
+                keys["order"] = Key("order", "Shuffle here", "and record the order", "table", "", c)
+        elif kind == "dealt":
+            survivor = state.players[state.survivor].name if state.survivor is not None else None
+            if survivor is not None:
+                put("deal", f"{survivor} gives it up", "deal", "table", c)
             else:
-                row.append(Key(f"bet-{n}", "", "", "empty", ""))  # an empty slot, its place kept
-        rows.append(row)
-        peeks = []
-        for k, name in enumerate(state.seats):
-            peek = next(
-                (
-                    c
-                    for c in cs
-                    if c.action.kind == "looked" and c.action.player == name and c.key not in used
-                ),
-                None,
-            )
-            if peek is not None:
-                peeks.append(Key(f"peek-{k}", name, "looks", "look", peek.label, take(peek)))
+                put("deal", "Deal", "", "table", c)
+        elif kind == "retained":
+            hand = getattr(a.event, "hand", None)
+            label = f"{p} retains the {hand} hand" if hand else f"{p} retains the hand"
+            put("hand-b" if hand == "new" else "hand-a", label, "RULES 6.2", "plain", c)
+        elif kind in ("kept", "thrown"):
+            verb = "keeps" if kind == "kept" else "throws"
+            label = f"{p} {verb} the {state.players[seat].looking} hand"
+            put("hand-a" if kind == "kept" else "hand-b", label, "free", "plain", c)
+        elif kind == "conceded":
+            put("concede", f"{p} concedes", "free", "fold", c)
+        elif kind == "shown":
+            spot = "show" if shows == 0 else f"show-{shows}"
+            shows += 1
+            put(spot, c.label, "", "show", c)
+        elif kind == "looked":
+            hand = getattr(a.event, "hand", None)
+            if state.phase is Phase.SHOWDOWN:  # RULES 6.6: a holder of two reduces them first
+                spot = "hand-b" if hand == "new" else "hand-a"
+                put(spot, f"{p} looks at the {hand} hand", "free", "look", c)
+            elif p == turn and hand != "new":
+                put("look", "Look at the old hand" if two else "Look", "free", "look", c)
+            elif hand is not None:
+                put(f"peek-{seat}", f"{p} looks at the {hand} hand", "free", "look", c)
             else:
-                peeks.append(Key(f"peek-{k}", name, "", "look", f"{name} cannot look now"))
-        rows.append(peeks)
-    table = [c for c in cs if c.group == "table" and c.action.kind in ("shuffled", "dealt")]
-    if table:
-        row = []
-        for c in table:
-            label = "Deal" if c.action.kind == "dealt" else "Shuffle"
-            sub = "the pack" if c.action.kind == "shuffled" else ""
-            row.append(Key("table", label, sub, "table", c.label, take(c)))
-            if c.needs == ("order",) and state.cards_mode == "all":
-                row.append(
-                    Key("table-2", "Shuffle here", "and record the order", "table", c.label, c)
-                )
-        rows.append(row)
-    show = [c for c in cs if c.action.kind == "shown" and c.key not in used]
-    if show:
-        c = show[0]
-        rows.append([Key("show", c.label, "", "show", c.label, take(c))])
-    rest = [c for c in cs if c.key not in used]
-    for n in range(0, len(rest), 3):
-        rows.append(
-            [
-                Key(f"other-{n + m}", c.label, _cost(c), "plain", c.label, take(c))
-                for m, c in enumerate(rest[n : n + 3])
-            ]
-        )
-    return rows
+                put(f"peek-{seat}", p or "", "looks", "look", c)
+        elif kind == "saw":
+            put("see", "See", _cost(c), "see", c)
+        elif kind == "folded":
+            put("fold", "Fold", "free", "fold", c)
+        elif kind == "bet":
+            level = int(getattr(a.event, "level", 0))
+            word = "Raise to" if state.level is not None and level > state.level else "Bet"
+            put(f"bet-{level - base}", f"{word} {level}", _cost(c), "bet", c)
+        else:  # an action the pad has no place for yet: a spare place, never dropped
+            put("hand-a", c.label, _cost(c), "plain", c)
+    return keys
+
+
+def pad_rows(state: State) -> list[list[Key]]:
+    """The keys of :func:`pad_keys` in the rows of :func:`pad_grid` (Undo and Redo left out): a
+    place with no legal action is an empty key (``tone="empty"``, ``choice=None``)."""
+    keys = pad_keys(state)
+    grid = pad_grid(len(state.seats), state.rules, state.cards_mode or "shown")
+    empty: Tone = "empty"
+    return [
+        [keys.get(spot) or Key(spot, "", "", empty, "") for spot in row]
+        for row in grid
+        if row != ["undo", "redo"]
+    ]
 
 
 class TapRefused(PlainError, ValueError):
@@ -456,12 +489,12 @@ def tapped_event(
     completed with the ``cards`` picked (a showdown at a ``shown`` table) or, for ``table-2``, a
     shuffled order. Raises :class:`TapRefused` for a spot with no legal key, and what
     :func:`complete` raises for bad cards; the store checks the rules when it is appended."""
-    key = next((k for row in pad_rows(state) for k in row if k.spot == spot), None)
+    key = pad_keys(state).get(spot)
     if key is None or key.choice is None:
         raise TapRefused(f"nothing to record at {spot!r} now")
     c = key.choice
     if c.needs == ("cards",):
         return complete(c, cards=cards, by=by)
     if c.needs == ("order",):
-        return complete(c, order=random_order(rng) if spot == "table-2" else None, by=by)
+        return complete(c, order=random_order(rng) if spot == "order" else None, by=by)
     return complete(c, by=by)

@@ -15,11 +15,10 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import cache, pad, recorder
+from dashboard import cache, pad, pad_doc, recorder
 from dashboard.gate import BY_COOKIE, SESSION_COOKIE, cookie
-from dashboard.recorder import Choice, Key
+from dashboard.recorder import Choice
 from dashboard.ui import md
-from events.amounts import amount_text
 from events.cards import FULL_PACK, SUITS
 from events.errors import BragError
 from events.model import AnyEvent
@@ -169,158 +168,19 @@ def _describe(session: str, stored: Sequence[Any]) -> list[str]:
 # --- the pad --------------------------------------------------------------------------------------
 
 
-def status_line(rp: Replay) -> str:
-    """Who acts, how (blind or seen), the pot and the level: the pad's first line."""
-    s = rp.final
-    pot = f"pot {amount_text(s.pot)}"
-    if s.finished:
-        return f"The session is over (RULES 1.4) · {pot}"
-    level = f" · level {s.level}" if s.level is not None else ""
-    if s.turn_name is not None:
-        p = s.players[s.seat(s.turn_name)]
-        how = "seen" if p.seen else "blind"
-        return f"{s.turn_name} to act ({how}) · {pot}{level}"
-    if s.phase.name == "SHOWDOWN":
-        return f"Showdown · {pot}{level}"
-    return f"Between deals · {pot}"
-
-
-def _key(k: Key, cards: list[dict[str, Any]] | None = None, count: int = 0) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "spot": k.spot,
-        "label": k.label,
-        "sub": k.sub,
-        "tone": k.tone,
-        "title": k.title,
-        "enabled": k.choice is not None and k.choice.needs != ("hands",),
-    }
-    if cards is not None:
-        out["cards"] = {"count": count, "pack": cards}
-    return out
-
-
-def _pack(free: Sequence[str]) -> list[dict[str, Any]]:
-    """The 52 cards for the picker, a suit a row (spades, hearts, diamonds, clubs), ace high."""
-    out = []
-    for suit in reversed(SUITS):
-        for c in reversed(FULL_PACK):
-            code = str(c)
-            if code[1] == suit:
-                out.append(
-                    {
-                        "code": code,
-                        "face": pretty_card(code),
-                        "red": suit in "hd",
-                        "free": code in free,
-                    }
-                )
-    return out
-
-
-def pad_data(rp: Replay) -> dict[str, Any]:
-    """What the pad shows for the session as recorded (``rp``), with this device's last message
-    as its note, else the last event as the confirmation."""
-    s = rp.final
-    rows = []
-    for row in recorder.pad_rows(s):
-        out = []
-        for k in row:
-            if k.choice is not None and k.choice.needs == ("cards",):
-                free = recorder.free_cards(s)
-                out.append(_key(k, _pack(free), k.choice.card_count))
-            else:
-                out.append(_key(k))
-        rows.append(out)
-    last = len(rp.events)  # the stream's last seq (a voided's own seq field names its target)
-    kind, text = note_for(rp.session, last)
-    tone = {"warning": "warn", "error": "err"}.get(kind, "")
-    if not text and rp.events:
-        text = f"Last: {rp.labels[-1].text}"
-    bottom = []
-    u = recorder.undo_index(rp.states)
-    undo_title = f"Undo: {rp.labels[u].text}" if u is not None else "Nothing to undo"
-    bottom.append(
-        {
-            "spot": "undo",
-            "label": "↶ Undo",
-            "sub": "",
-            "tone": "undo",
-            "title": undo_title,
-            "enabled": u is not None and not s.finished,
-        }
-    )
-    again = recorder.redo(rp.events)
-    redo_title = "Nothing to redo"
-    if again is not None:  # the voided's own seq field names the event it withdrew
-        target = int(rp.events[-1].seq or 0)
-        redo_title = f"Redo: {rp.labels[target - 1].text}" if target else "Redo"
-    bottom.append(
-        {
-            "spot": "redo",
-            "label": "↷ Redo",
-            "sub": "",
-            "tone": "undo",
-            "title": redo_title,
-            "enabled": again is not None,
-        }
-    )
-    drawn = st.session_state.get("pad_drawn", 0)
-    return {
-        "drawn": f"{last}:{drawn}",
-        "seq": last,
-        "status": status_line(rp),
-        "note": text,
-        "note_tone": tone,
-        "rows": rows,
-        "bottom": bottom,
-    }
-
-
 def show_pad(rp: Replay) -> None:
-    """The pad for the session as recorded; a tap records through :func:`on_tap`."""
-    pad.pad(pad_data(rp), on_tap=_tapped, args=(rp.session,))
+    """The pad for the session as recorded (:func:`dashboard.pad.pad` on the document of
+    :func:`dashboard.pad_doc.document`), with this device's last message as its note; a deal
+    whose hands must be picked (a digital table whose pack is not tracked) gets its picker below.
+    The pad records its taps itself (:mod:`dashboard.pad_api`)."""
+    doc = pad_doc.document(rp)
+    _kind, text = note_for(rp.session, len(rp.events))
+    if text:
+        doc = {**doc, "last": text}
+    pad.pad(doc, by=who())
     for c in recorder.choices(rp.final):
         if c.needs == ("hands",):
             _hands_picker(rp, c)
-
-
-def _tapped(session: str) -> None:
-    on_tap(session, dict(st.session_state["pad"].tap or {}))
-
-
-def on_tap(session: str, tap: dict[str, Any]) -> None:
-    """A tap on the pad (``{"spot", "seq", "t", "cards"}``, see :func:`dashboard.pad.pad`):
-    drops a second tap on the same spot within
-    :data:`~dashboard.pad.SAME_SPOT_MS`, meets a tap made on an older drawing than the store's
-    last seq with the conflict message (nothing recorded), else records the key's event, or the
-    undo (``voided``) or the redo (the withdrawn event again)."""
-    st.session_state["pad_drawn"] = st.session_state.get("pad_drawn", 0) + 1
-    spot, seq, t = str(tap.get("spot")), int(tap.get("seq", -1)), float(tap.get("t", 0))
-    last = st.session_state.get("last_tap")
-    st.session_state["last_tap"] = (spot, t)
-    if last and last[0] == spot and 0 <= t - last[1] < pad.SAME_SPOT_MS:  # the browser's ms
-        return
-    events = cache.events(session)
-    if seq != len(events):
-        conflict(session)
-        return
-    state = Replay.of(events, recorded=True).final
-    if spot == "undo":
-        void = recorder.undo(state, by=who())
-        if void is not None:
-            append(session, [void], seq)
-        return
-    if spot == "redo":
-        again = recorder.redo(events, by=who())
-        if again is not None:
-            append(session, [again], seq, again=True)
-        return
-    try:
-        event = recorder.tapped_event(state, spot, cards=list(tap.get("cards") or []), by=who())
-    except (ValueError, BragError) as err:
-        flash("error", f"Refused: {err}", session)
-        return
-    append(session, [event], seq)
 
 
 def _hands_picker(rp: Replay, c: Choice) -> None:

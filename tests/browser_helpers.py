@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -119,3 +120,20 @@ def percentile(values: list[float], q: float) -> float:
     xs = sorted(values)
     k = max(0, min(len(xs) - 1, round(q * (len(xs) - 1))))
     return xs[k]
+
+
+SETTLED = """(spot) => {
+  // The pad's key at ``spot`` takes a tap now: drawn, enabled, unchanged for the pad's settle
+  // time, and the pad's last tap far enough behind (dashboard/pad.js SETTLE and REPEAT).
+  const pad = document.querySelector('.pad');
+  const b = document.querySelector(`.pad button[data-spot='${spot}']`);
+  if (!pad || !b || b.disabled || pad.classList.contains('busy')) return false;
+  const now = performance.now();
+  return now - Number(b.dataset.since || now) > 450 &&
+    now - Number(pad.dataset.lastTap || -1e9) > 650;
+}"""
+
+
+def wait_settled(page: Any, spot: str, timeout: float = 20_000) -> None:
+    """Waits until the pad's key at ``spot`` would take a tap, as a person looks before tapping."""
+    page.wait_for_function(SETTLED, arg=spot, timeout=timeout)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, wait_settled
 
 from log import open_store
 from present.replay import Replay
@@ -105,7 +105,7 @@ def _start(page: Any, name: str, players: list[str], dealer: str) -> None:
             page.keyboard.press("Escape")
     expect(first).to_have_value(dealer)
     page.get_by_role("button", name="Start the session").click()
-    expect(page.locator("button[data-spot=table]")).to_be_enabled(timeout=20_000)
+    expect(page.locator("button[data-spot=shuffle]")).to_be_enabled(timeout=20_000)
 
 
 def _scrolled(page: Any) -> tuple[int, int]:
@@ -136,7 +136,7 @@ class Pad:
     def tap(self, spot: str) -> list[Any]:
         """Taps ``spot``; the events it stored (the recorded one, then the derived ones)."""
         key = self.page.locator(f"button[data-spot='{spot}']")
-        self.page.wait_for_timeout(max(0, 600 - 1000 * (time.monotonic() - self.last)))
+        wait_settled(self.page, spot)
         key.click()
         self.last = time.monotonic()
         deadline = time.monotonic() + 10
@@ -174,7 +174,7 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
             assert at_open == [0, 0]  # the pad at the top of the screen
             # the panel folds away: the pad's first key on the first screen, no scrolling
             expect(page.get_by_label("Recorded by")).to_be_hidden()
-            first = page.locator("button[data-spot=table]").bounding_box()
+            first = page.locator("button[data-spot=shuffle]").bounding_box()
             assert first and first["y"] >= 0 and first["y"] + first["height"] <= PHONE["height"]
             # the table under the pad: the seats' grid, every text at least 11 px on the screen
             assert _smallest_table_text(page) >= 11
@@ -187,7 +187,7 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
                 nonlocal count
                 key = page.locator(f"button[data-spot='{spot}']")
                 # a person's next tap comes later than a double tap's second one (SAME_SPOT_MS)
-                page.wait_for_timeout(max(0, 600 - 1000 * (time.monotonic() - last_tap[0])))
+                wait_settled(page, spot)
                 key.click()
                 last_tap[0] = time.monotonic()
                 if double:
@@ -208,8 +208,8 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
                 count = after
                 assert _scrolled(page) == at_open
 
-            tap("table", "shuffled")
-            tap("table", "dealt")
+            tap("shuffle", "shuffled")
+            tap("deal", "dealt")
             # five bets on offer; the sixth place is an empty slot, not a key
             expect(page.locator("button[data-spot^=bet-]")).to_have_count(5)
             assert page.get_by_role("button", name="no bet here").count() == 0
@@ -248,12 +248,14 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
             page.screenshot(path=str(shot))
 
             # undo, then redo
+            wait_settled(page, "undo")
             page.locator("button[data-spot=undo]").click()
             expect(note).to_contain_text("Correction: step 9 (Ann shows K♥ Q♠ 9♦")
             expect(note).to_contain_text("with step 10 (Bob wins the pot")
             assert "seq" not in note.inner_text()
             struck = page.locator("[data-testid=stMain] del")
             expect(struck).to_have_count(2)  # Ann's show and the pot it won for Bob
+            wait_settled(page, "redo")
             page.locator("button[data-spot=redo]").click()
             expect(note).to_contain_text("Recorded again: Ann shows K♥ Q♠ 9♦")
             assert _scrolled(page) == at_open
@@ -337,7 +339,7 @@ def _live(url: str, db: str, session: str) -> None:
             caption = b.get_by_text(f"{session} · Ann, Bob, Cal · 0 deals")
             expect(caption).to_be_visible(timeout=20_000)
             pad = Pad(a, db, session)
-            for spot, seen in (("table", "0 deals"), ("table", "1 deals")):
+            for spot, seen in (("shuffle", "0 deals"), ("deal", "1 deals")):
                 pad.tap(spot)
                 t = time.monotonic()
                 expect(b.get_by_text(f"{session} · Ann, Bob, Cal · {seen}")).to_be_visible(

@@ -6,8 +6,11 @@ nothing is recorded without the organiser secret, and Explore refuses a write.""
 from __future__ import annotations
 
 import json
+import os
 import re
+import uuid
 from collections.abc import Iterator
+from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -243,26 +246,25 @@ def start(
     return at
 
 
-def _tap_page(session, taps):  # type: ignore[no-untyped-def]  # run as a script: no annotations
-    """Taps on the Record page's pad, one after the other, as its component sends them."""
-    import streamlit as st
-
-    from dashboard import cache, ui_record
-
-    for n, tap in enumerate(taps):
-        seq = cache.last_seq(session) if tap.get("seq") is None else tap["seq"]
-        ui_record.on_tap(session, {"t": 1000.0 * n, **tap, "seq": seq})
-    kind, text, _, _ = st.session_state.get("flash", ("", "", None, None))
-    st.text(f"{kind}|{text}")
-
-
 def tap(session: str, *spots: str | dict[str, Any]) -> tuple[str, str]:
-    """Taps ``spots`` (a spot, or a whole tap) in one browser session; the last message."""
-    taps = [{"spot": s} if isinstance(s, str) else s for s in spots]
-    at = AppTest.from_function(_tap_page, args=(session, taps), default_timeout=60).run()
-    assert not at.exception, [e.value for e in at.exception]
-    kind, text = str(at.text[0].value).split("|", 1)
-    return kind, text
+    """Taps ``spots`` (a spot, or a whole tap) one after the other as the pad sends them
+    (``POST /api/tap``'s body, :func:`dashboard.pad_api.record_tap`), each drawn for the
+    session's last seq unless it names its own; the last ``(outcome, message)``."""
+    from dashboard import pad_api
+
+    outcome = message = ""
+    with open_store(os.environ["BRAG_DB"]) as store:
+        for s in spots:
+            t = {"spot": s} if isinstance(s, str) else s
+            full = {
+                "session": session,
+                "seq": store.last_seq(session),
+                "id": str(uuid.uuid4()),
+                "at": datetime.now().astimezone().isoformat(timespec="seconds"),
+                **t,
+            }
+            outcome, message, _ = pad_api.record_tap(store, full)
+    return outcome, message
 
 
 def types(url: str, session: str) -> list[str]:
@@ -276,9 +278,9 @@ def test_recording_appends_exactly_the_events_tapped(
     at = start(unlocked(monkeypatch))
     assert at.query_params["session"] == "friday"
     assert at.session_state["recording"] == "friday"
-    tap("friday", "table", "table", "peek-1")
+    tap("friday", "shuffle", "deal", "peek-1")
     kind, text = tap("friday", "bet-0")  # Ann sits left of the dealer, Cal
-    assert kind == "success"
+    assert kind == "recorded"
     assert text == "Recorded: Ann bets level 1: pays ½, half the level, being blind"
     assert types(store_url, "friday") == [
         "session_started",
@@ -314,31 +316,37 @@ def test_recording_appends_exactly_the_events_tapped(
         assert store.state("friday").pot == Fraction(7, 2)
 
 
-def test_a_double_tap_records_one_event(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_tap_sent_again_records_one_event(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pad sends a tap until the server answers; the same tap (its id) is stored once, and
+    a second tap drawn for the same state as the first is refused (the session moved on)."""
     start(unlocked(monkeypatch), "double")
-    tap("double", "table", "table")
+    tap("double", "shuffle", "deal")
     n = len(types(store_url, "double"))
-    # the second tap, 150 ms after the first, lands on the pad drawn after the first
-    tap("double", {"spot": "bet-0", "t": 5000.0}, {"spot": "bet-0", "t": 5150.0})
+    with open_store(store_url) as store:
+        seq = store.last_seq("double")
+    same = {"spot": "bet-0", "seq": seq, "id": str(uuid.uuid4())}
+    assert tap("double", same, same)[0] == "recorded"
     assert types(store_url, "double")[n:] == ["bet"]
-    # the same tap sent again (lost in a rerun) is taken once
-    tap("double", {"spot": "fold", "t": 9000.0}, {"spot": "fold", "t": 9000.0})
-    assert types(store_url, "double")[n:] == ["bet", "folded"]
+    kind, text = tap("double", {"spot": "bet-0", "seq": seq})  # a second tap, an older drawing
+    assert kind == "conflict" and text.startswith("Not recorded: another device recorded first")
+    assert types(store_url, "double")[n:] == ["bet"]
 
 
 def test_a_showdown_at_a_real_table_takes_the_cards_picked(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     start(unlocked(monkeypatch), "duel")
-    tap("duel", "table", "table", "look", "peek-1", "peek-2")  # Ann, to act, and the others look
+    tap("duel", "shuffle", "deal", "look", "peek-1", "peek-2")  # Ann, to act, and the others look
     tap("duel", "bet-0", "fold", "see")  # Ann bets 1, Bob folds, Cal sees Ann
     kind, text = tap("duel", {"spot": "show", "cards": ["As", "Ks", "Qh"]})
-    assert kind == "success" and text.startswith("Recorded: Ann shows A♠ K♠ Q♥")
+    assert kind == "recorded" and text.startswith("Recorded: Ann shows A♠ K♠ Q♥")
     with open_store(store_url) as store:
         shown = store.events("duel")[-1]
         assert shown.type == "shown" and shown.cards == ("As", "Ks", "Qh")  # type: ignore[union-attr]
     kind, text = tap("duel", {"spot": "show", "cards": ["As", "2d", "3c"]})  # A♠ is Ann's
-    assert kind == "error" and text.startswith("Refused: RULES")
+    assert kind == "refused" and text.startswith("Not recorded: RULES")
     assert types(store_url, "duel")[-1] == "shown"
 
 
@@ -350,8 +358,8 @@ def test_another_device_recording_first_is_a_conflict(
     start(unlocked(monkeypatch), "race")
     with open_store(store_url) as store:
         store.append("race", [Shuffled()], 2)  # the other tablet shuffles first
-    kind, text = tap("race", {"spot": "table", "seq": 2})  # this pad still showed seq 2
-    assert kind == "warning" and text.startswith("Another device recorded first")
+    kind, text = tap("race", {"spot": "shuffle", "seq": 2})  # this pad still showed seq 2
+    assert kind == "conflict" and text.startswith("Not recorded: another device recorded first")
     assert types(store_url, "race").count("shuffled") == 1
 
 
@@ -438,7 +446,7 @@ def test_a_digital_table_records_every_card(
     at = unlocked(monkeypatch)
     at.radio(key="start_cards").set_value("all")
     at = start(at, "digital")
-    tap("digital", "table")  # the order is not recorded: the deal lists every hand
+    tap("digital", "shuffle")  # the order is not recorded: the deal lists every hand
     at.run()
     deal = next(b for b in at.button if b.label == "Record the deal")
     assert deal.disabled
@@ -466,7 +474,7 @@ def test_a_digital_table_can_let_the_app_shuffle(
     at = unlocked(monkeypatch)
     at.radio(key="start_cards").set_value("all")
     start(at, "dealt-by-app")
-    tap("dealt-by-app", "table-2", "table")  # the engine deals from the pack it tracks
+    tap("dealt-by-app", "order", "deal")  # the engine deals from the pack it tracks
     with open_store(store_url) as store:
         shuffled, dealt = store.events("dealt-by-app")[-2:]
         assert len(shuffled.order) == 52  # type: ignore[union-attr]

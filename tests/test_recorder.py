@@ -12,7 +12,7 @@ import pytest
 from store_helpers import advance, choose, start
 
 from dashboard import recorder
-from engine.state import Phase, initial_state
+from engine.state import initial_state
 from events.model import Bet, Dealt, Folded, Looked, Shuffled, Voided
 from present.replay import Replay
 
@@ -23,35 +23,35 @@ def _keys(state):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_pad_offers_each_legal_event_once_at_its_place(seed: int) -> None:
+    """Every legal choice has exactly one key, at a place of the session's one grid (issue 19:
+    keys never move); fold, see and the bets are always at their own places, and bet slot k
+    means the opening bet open_min + k, later the level as it stands + k (RULES 5.5)."""
     rng = random.Random(seed)
     state, _ = advance(initial_state(), start(f"s{seed}", rng, cards="shown"))
-    places: set[tuple[str, ...]] = set()
+    grid = recorder.pad_grid(len(state.seats), state.rules, "shown")
+    places = {spot for row in grid for spot in row}
+    kinds: set[str] = set()
     for _ in range(400):
-        keys = _keys(state)
-        offered = sorted(k.choice.key for k in keys if k.choice is not None and k.spot != "table-2")
+        assert recorder.pad_grid(len(state.seats), state.rules, "shown") == grid
+        keys = recorder.pad_keys(state)
+        assert set(keys) <= places
+        offered = sorted(k.choice.key for s, k in keys.items() if k.choice and s != "order")
         assert offered == sorted(c.key for c in recorder.choices(state))
-        spots = [k.spot for k in keys]
-        assert len(spots) == len(set(spots))
-        for k in keys:
-            if k.choice is None:
-                continue
+        base = state.rules.open_min if state.level is None else state.level
+        for spot, k in keys.items():
+            assert k.choice is not None
             kind = k.choice.action.kind
-            assert k.spot == "fold" if kind == "folded" else k.spot != "fold"
-            assert k.spot == "see" if kind == "saw" else k.spot != "see"
+            kinds.add(kind)
+            assert spot == "fold" if kind == "folded" else spot != "fold"
+            assert spot == "see" if kind == "saw" else spot != "see"
             if kind == "bet":
-                assert k.spot.startswith("bet-") and k.tone == "bet"
-        bets = [
-            int(k.choice.action.event.level) for k in keys if k.choice and k.spot.startswith("bet-")
-        ]  # type: ignore[union-attr]
-        assert bets == sorted(bets)  # low to high
-        if state.phase is Phase.BETTING:  # retained hands add keys after these ("other-k")
-            places.add(tuple(s for s in spots if not s.startswith("other-")))
+                level = int(k.choice.action.event.level)  # type: ignore[union-attr]
+                assert spot == f"bet-{level - base}" and k.tone == "bet"
         e = choose(state, rng)
         if e is None:
             break
         state, _ = advance(state, e)
-    # while betting, with the rules as they stand, the keys never move: one layout
-    assert len(places) == 1, places
+    assert {"bet", "folded", "shuffled", "dealt"} <= kinds
 
 
 def test_a_place_with_no_bet_is_an_empty_slot() -> None:
@@ -61,6 +61,16 @@ def test_a_place_with_no_bet_is_an_empty_slot() -> None:
     state = Replay.of([*events, Shuffled(), Dealt()], recorded=True).final
     bets = [k for k in _keys(state) if k.spot.startswith("bet-")]
     assert [k.label for k in bets] == ["Bet 1", "Bet 2", "Bet 3", "Bet 4", "Bet 5", ""]
+    after = Replay.of([*events, Shuffled(), Dealt(), Bet(player="Ann", level=2)]).final
+    keys = recorder.pad_keys(after)  # slot 0 keeps the level, slot k raises by k
+    assert [keys[f"bet-{k}"].label for k in range(6)] == [
+        "Bet 2",
+        "Raise to 3",
+        "Raise to 4",
+        "Raise to 5",
+        "Raise to 6",
+        "Raise to 7",
+    ]
     assert (bets[-1].tone, bets[-1].title, bets[-1].choice) == ("empty", "", None)
 
 

@@ -303,17 +303,25 @@ function remember(S, t, status, message) {
 
 // --- taps -----------------------------------------------------------------------------------
 
+function refuse(S, key, why) {
+  // A tap not taken here: said on the screen, and kept in this device's list with the others.
+  S.refused = (S.refused || 0) + 1;
+  remember(S, { id: 'here-' + S.refused, title: key.title }, 'not recorded',
+    'Not recorded: ' + why + ' (' + key.title + ')');
+  flash(S, 'Not recorded: ' + why);
+}
+
 function tapped(S, spot, ev) {
   const now = performance.now();
   const key = S.doc && S.doc.keys[spot];
   if (!key) return;
-  if (S.busy) { flash(S, 'Not recorded: the last tap is still being recorded; wait for it.'); return; }
+  if (S.busy) { refuse(S, key, 'the last tap is still being recorded; wait for it.'); return; }
   if (now - S.lastTap < S.repeat) {
-    flash(S, 'Not recorded: a second tap so soon is the same tap (a double tap records once).');
+    refuse(S, key, 'a second tap so soon is the same tap (a double tap records once).');
     return;
   }
   if (now - S.cells[spot].shownAt < S.settle) {
-    flash(S, 'Not recorded: that key had just changed; look, then tap again.');
+    refuse(S, key, 'that key had just changed; look, then tap again.');
     return;
   }
   S.lastTap = now;

@@ -37,7 +37,7 @@ from starlette.routing import Route
 from dashboard import access, pad_doc, recorder
 from dashboard.gate import BY_COOKIE, TOKEN_COOKIE
 from events.errors import BragError, ConcurrencyConflict
-from events.model import AnyEvent
+from events.model import AnyEvent, is_derived
 from present.replay import Replay
 
 __all__ = ["record_tap", "routes"]
@@ -81,12 +81,17 @@ def _document(store: Any, session: str, events: list[AnyEvent] | None = None) ->
     return doc
 
 
-def _said(store: Any, session: str, events: list[AnyEvent], ids: list[str]) -> str:
-    """The sentences of the stored events with these ids (the step numbering of the replay)."""
+def _said(events: list[AnyEvent], eid: str) -> str:
+    """The sentences of the stored event with the id ``eid`` and of the derived events that
+    followed it (a pot won, a session ended), in the replay's step numbering."""
     rp = Replay.of(events, recorded=True)
-    found = {str(e.id) for e in events if e.id is not None} & set(ids)
-    out = [rp.labels[k].text for k, e in enumerate(events) if str(e.id) in found]
-    return "; ".join(out)
+    at = next((k for k, e in enumerate(events) if str(e.id) == eid), None)
+    if at is None:
+        return ""
+    end = at + 1
+    while end < len(events) and is_derived(events[end]):
+        end += 1
+    return "; ".join(rp.labels[k].text for k in range(at, end))
 
 
 def _answer(
@@ -127,7 +132,7 @@ def record_tap(store: Any, tap: dict[str, Any], by: str | None = None) -> tuple[
         last = int(store.last_seq(session) or 0)  # before the id: see the module's note
         if store.recorder.find([str(eid)]):
             events = list(store.events(session))
-            return "recorded", "Recorded: " + _said(store, session, events, [str(eid)]), 200
+            return "recorded", "Recorded: " + _said(events, str(eid)), 200
         if last == 0:
             return "refused", f"Not recorded: no session {session} is stored.", 404
         if seq != last:
@@ -164,12 +169,12 @@ def record_tap(store: Any, tap: dict[str, Any], by: str | None = None) -> tuple[
         except ConcurrencyConflict:
             if store.recorder.find([str(eid)]):
                 events = list(store.events(session))
-                return "recorded", "Recorded: " + _said(store, session, events, [str(eid)]), 200
+                return "recorded", "Recorded: " + _said(events, str(eid)), 200
             return "conflict", "Not recorded: another device recorded first.", 409
         except BragError as err:
             return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
         events = list(store.events(session))
-        said = _said(store, session, events, [str(eid)])
+        said = _said(events, str(eid))
         word = "Recorded again: " if spot == "redo" else "Recorded: "
         return "recorded", (said if spot == "undo" else word + said), 200
 

@@ -122,16 +122,29 @@ def percentile(values: list[float], q: float) -> float:
     return xs[k]
 
 
-SETTLED = """(spot) => {
+PAD = """() => {
+  // The pad's root (dashboard/pad.js), inside its component's shadow root.
+  const walk = (root) => {
+    const found = root.querySelector('.pad');
+    if (found) return found;
+    for (const e of root.querySelectorAll('*')) {
+      if (e.shadowRoot) { const f = walk(e.shadowRoot); if (f) return f; }
+    }
+    return null;
+  };
+  return walk(document);
+}"""
+
+SETTLED = f"""(spot) => {{
   // The pad's key at ``spot`` takes a tap now: drawn, enabled, unchanged for the pad's settle
   // time, and the pad's last tap far enough behind (dashboard/pad.js SETTLE and REPEAT).
-  const pad = document.querySelector('.pad');
-  const b = document.querySelector(`.pad button[data-spot='${spot}']`);
+  const pad = ({PAD})();
+  const b = pad && pad.querySelector(`button[data-spot='${{spot}}']`);
   if (!pad || !b || b.disabled || pad.classList.contains('busy')) return false;
   const now = performance.now();
   return now - Number(b.dataset.since || now) > 450 &&
     now - Number(pad.dataset.lastTap || -1e9) > 650;
-}"""
+}}"""
 
 
 def wait_settled(page: Any, spot: str, timeout: float = 20_000) -> None:

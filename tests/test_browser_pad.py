@@ -1,0 +1,450 @@
+"""A record the table can trust (issue 19), in Debian's Chromium driven by Playwright with touch,
+on a phone (390×844) and a tablet in portrait (820×1180):
+
+- keys never move: over a whole deal recorded by taps, every key present has the same box
+  (±2 px) in every state, and every key is at least 44 px high;
+- a double tap records one event: two taps 100 to 500 ms apart on the fold that ends a deal, on
+  the fold that carries a pot, and on "keeps the old hand" each store one event;
+- the phone offline for 20 s: the pad says so within 1 s, a tap made meanwhile is stored once
+  when the network comes back, with ``at`` the time it was tapped (within 1 s);
+- the server killed (SIGKILL) and restarted mid-deal, 20 times: every tap ends "recorded" or
+  "not recorded" on the screen, and the store holds exactly the ones said recorded;
+- the store locked by another program for 2 to 15 s at a time while taps go on: every tap ends
+  recorded once or not recorded on the screen, none lost;
+- Undo on a finished session reopens it, Redo finishes it again.
+
+It skips, saying why, where Chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import CHROMIUM_ARGS, PAD, chromium, dashboard, wait_settled
+
+from brag.cmd_app import free_port, streamlit_command
+from dashboard import recorder
+from log import open_store
+
+pytestmark = pytest.mark.browser
+
+SECRET = "a long enough organiser secret"
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 820, "height": 1180}
+ROOT = Path(__file__).resolve().parents[1]
+SEASON = ROOT / "data" / "season" / "2026-10-15-top-1.jsonl"
+SEATS = ("Ann", "Bob", "Cal", "Dee")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """The dashboard over a SQLite store with one finished season session; ``(url, store)``."""
+    chromium()
+    tmp = tmp_path_factory.mktemp("pad")
+    db = str(tmp / "brag.db")
+    with open_store(db) as store:
+        store.import_log(str(SEASON))
+    env = {
+        "BRAG_DB": db,
+        "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
+        "BRAG_ORGANISER_SECRET": SECRET,
+    }
+    with dashboard(tmp, env, port=8640) as url:
+        yield url, db
+
+
+def new_session(db: str, name: str, seats: tuple[str, ...] = SEATS) -> None:
+    """A session started in the store, Dee dealing first: Ann acts first."""
+    with open_store(db) as store:
+        store.append(name, recorder.start_events(name, seats, "shown", dealer=seats[-1]), 0)
+
+
+def unlock(page: Any, url: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(f"{url}/record")
+    page.get_by_label("Organiser secret").fill(SECRET)
+    page.get_by_role("button", name="Unlock recording").click()
+    expect(page.get_by_text("This device: session")).to_be_visible(timeout=20_000)
+
+
+def open_pad(page: Any, url: str, session: str) -> None:
+    page.goto(f"{url}/record?session={session}")
+    page.wait_for_function(
+        f"() => {{ const p = ({PAD})(); return p && p.dataset.seq; }}", timeout=30_000
+    )
+
+
+def pad_eval(page: Any, body: str, arg: Any = None) -> Any:
+    """Evaluates ``body`` (a function of the pad's root and ``arg``) in the page."""
+    return page.evaluate(f"(arg) => {{ const pad = ({PAD})(); return ({body})(pad, arg); }}", arg)
+
+
+def history(page: Any) -> list[tuple[str, str, str]]:
+    """This device's taps as the pad lists them: ``(id, status, message)``, oldest first."""
+    rows = pad_eval(
+        page,
+        "(pad) => [...pad.querySelectorAll('.taps li')].map(li => [li.dataset.tap, "
+        "li.dataset.status, li.textContent])",
+    )
+    return [tuple(r) for r in reversed(rows)]
+
+
+def tap(page: Any, spot: str, *, settle: bool = True) -> float:
+    """A thumb's tap on the key at ``spot`` (after it has settled, as a person looks first);
+    the wall-clock time of the tap."""
+    if settle:
+        wait_settled(page, spot)
+    when = time.time()
+    page.locator(f".pad button[data-spot='{spot}']").tap()
+    return when
+
+
+def idle(page: Any, timeout: float = 30_000) -> None:
+    """Waits until no tap of this device waits to be recorded."""
+    page.wait_for_function(
+        f"() => {{ const p = ({PAD})(); return p && p.dataset.waiting === '0' && "
+        "!p.classList.contains('busy'); }",
+        timeout=timeout,
+    )
+
+
+def events(db: str, session: str) -> list[Any]:
+    with open_store(db) as store:
+        return list(store.events(session))
+
+
+def boxes(page: Any) -> dict[str, tuple[float, float, float, float]]:
+    got = pad_eval(
+        page,
+        "(pad) => Object.fromEntries([...pad.querySelectorAll('button[data-spot]')].map(b => "
+        "{ const r = b.getBoundingClientRect(); return [b.dataset.spot, [r.x, r.y, r.width, "
+        "r.height]]; }))",
+    )
+    return {k: tuple(v) for k, v in got.items()}
+
+
+@pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_keys_never_move_over_a_whole_deal(server: tuple[str, str], size: dict[str, int]) -> None:
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    session = f"still-{size['width']}"
+    new_session(db, session)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport=size, has_touch=True, is_mobile=True).new_page()
+            unlock(page, url)
+            open_pad(page, url, session)
+            seen: dict[str, tuple[float, float, float, float]] = {}
+            states = 0
+
+            def check() -> None:
+                nonlocal states
+                idle(page)
+                page.wait_for_timeout(300)  # the page's own redraw after the store moved
+                now = boxes(page)
+                states += 1
+                for spot, box in now.items():
+                    assert box[3] >= 44, (spot, box)  # a thumb's key
+                    assert box[1] + box[3] <= size["height"], (spot, box)  # on the first screen
+                    if spot in seen:
+                        assert all(abs(a - b) <= 2 for a, b in zip(box, seen[spot], strict=True)), (
+                            spot,
+                            box,
+                            seen[spot],
+                        )
+                    seen[spot] = box
+
+            check()
+            for spot in ("shuffle", "deal", "peek-1", "bet-0", "bet-1", "fold", "fold", "see"):
+                tap(page, spot)
+                check()
+            for _ in range(2):  # the two hands shown, three cards each, then the show key
+                label = pad_eval(page, "(pad) => pad.querySelector('[data-spot=show]').title")
+                free = pad_eval(
+                    page,
+                    "(pad) => [...pad.querySelectorAll('.cards button')].filter(b => !b.disabled)"
+                    ".map(b => b.dataset.card)",
+                )
+                for c in free[:3] if "Ann" in label else free[-3:]:
+                    page.locator(f".pad [data-card='{c}']").tap()
+                tap(page, "show")
+                check()
+            kinds = [e.type for e in events(db, session)]
+            assert kinds.count("shown") == 2 and "pot_won" in kinds
+            assert states == 11 and {"fold", "see", "bet-0", "shuffle", "undo"} <= set(seen)
+        finally:
+            browser.close()
+
+
+def _double(page: Any, spot: str, gap_ms: int) -> None:
+    wait_settled(page, spot)
+    key = page.locator(f".pad button[data-spot='{spot}']")
+    key.tap()
+    page.wait_for_timeout(gap_ms)
+    key.tap(force=True, timeout=2_000)
+
+
+@pytest.mark.parametrize("gap", [100, 200, 300, 400, 500])
+def test_a_double_tap_records_one_event(server: tuple[str, str], gap: int) -> None:
+    """At the end of a deal (the last fold: a seen survivor wins), on a carried pot (the last
+    fold leaves a blind survivor: RULES 6.1) and on "keeps the old hand" (RULES 6.4)."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    won, carried = f"won-{gap}", f"carried-{gap}"
+    new_session(db, won)
+    new_session(db, carried)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+            unlock(page, url)
+
+            def after(session: str, taps: list[str], double: str) -> list[str]:
+                for spot in taps:
+                    tap(page, spot)
+                idle(page)
+                n = len(events(db, session))
+                _double(page, double, gap)
+                idle(page)
+                page.wait_for_timeout(1200)  # time for a second event, were one sent
+                idle(page)
+                return [e.type for e in events(db, session)[n:]]
+
+            open_pad(page, url, won)
+            assert after(won, ["shuffle", "deal", "look", "bet-0", "fold", "fold"], "fold") == [
+                "folded",
+                "pot_won",
+            ]
+            open_pad(page, url, carried)
+            assert after(carried, ["shuffle", "deal", "bet-0", "fold", "fold"], "fold") == [
+                "folded",
+                "pot_carried",
+            ]
+            # the blind survivor retains the hand; in the next deal Ann looks at the old hand
+            assert after(carried, ["hand-a", "deal"], "look") == ["looked"]
+            label = pad_eval(page, "(pad) => pad.querySelector('[data-spot=\"hand-a\"]').title")
+            assert label == "Ann keeps the old hand"
+            assert after(carried, [], "hand-a") == ["kept"]
+            statuses = {s for _, s, _ in history(page)}
+            assert statuses <= {"recorded", "not recorded"}
+        finally:
+            browser.close()
+
+
+def test_a_tap_made_offline_is_stored_once_with_its_time(server: tuple[str, str]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    url, db = server
+    session = "offline"
+    new_session(db, session)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+            page = context.new_page()
+            unlock(page, url)
+            open_pad(page, url, session)
+            for spot in ("shuffle", "deal"):
+                tap(page, spot)
+            idle(page)
+            conn = page.locator("[data-testid=pad-connection]")
+            expect(conn).to_contain_text("Connected")
+            context.set_offline(True)
+            t0 = time.monotonic()
+            expect(conn).to_contain_text("Offline", timeout=1_000)
+            assert time.monotonic() - t0 < 1.0
+            n = len(events(db, session))
+            bet_at = tap(page, "bet-0")  # Ann, blind, bets 1: the pad goes on, predicted
+            expect(conn).to_contain_text("1 tap waiting to be recorded")
+            fold_at = tap(page, "fold")  # Bob folds, on the predicted keys
+            expect(conn).to_contain_text("2 taps waiting to be recorded")
+            page.wait_for_timeout(20_000 - 1000 * (time.monotonic() - t0))
+            assert len(events(db, session)) == n  # nothing reached the store while offline
+            context.set_offline(False)
+            idle(page, timeout=20_000)
+            expect(conn).to_contain_text("Connected")
+            new = events(db, session)[n:]
+            assert [e.type for e in new] == ["bet", "folded"]
+            for e, when in zip(new, (bet_at, fold_at), strict=True):
+                assert abs(e.at.timestamp() - when) <= 1.0, (e.at, datetime.fromtimestamp(when))
+            recorded = [h for h in history(page) if h[1] == "recorded"]
+            assert {e.id and str(e.id) for e in new} <= {h[0] for h in recorded}
+        finally:
+            browser.close()
+
+
+def test_undo_and_redo_on_a_finished_session(server: tuple[str, str]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    url, db = server
+    with open_store(db) as store:
+        session = store.sessions()[0].session
+        assert store.state(session).finished
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+            unlock(page, url)
+            open_pad(page, url, session)
+            note = page.locator("[data-testid=pad-note]")
+            tap(page, "undo")
+            expect(note).to_contain_text("Correction: step")
+            idle(page)
+            with open_store(db) as store:
+                assert store.events(session)[-1].type == "voided"
+                assert not store.state(session).finished  # the session reopens
+            tap(page, "redo")
+            expect(note).to_contain_text("Recorded again:")
+            idle(page)
+            with open_store(db) as store:
+                assert store.state(session).finished
+        finally:
+            browser.close()
+
+
+def _serve(folder: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    full = {k: v for k, v in os.environ.items() if k != "BRAG_ORGANISER_SECRET"}
+    full.update(env)
+    log = open(folder / f"streamlit-{port}-{time.monotonic_ns()}.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(streamlit_command(port), env=full, stdout=log, stderr=log, cwd=folder)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://localhost:{port}/_stcore/health", timeout=2):
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise AssertionError("the dashboard did not start again")
+
+
+def test_every_tap_ends_recorded_or_not_across_kills(tmp_path: Path) -> None:
+    """The server SIGKILLed at a random moment after a tap and started again, 20 times."""
+    from playwright.sync_api import sync_playwright
+
+    chromium()
+    db = str(tmp_path / "brag.db")
+    session = "killed"
+    new_session(db, session)
+    env = {
+        "BRAG_DB": db,
+        "BRAG_ANALYTICS": str(tmp_path / "b.duckdb"),
+        "BRAG_ORGANISER_SECRET": SECRET,
+    }
+    port = free_port(8660)
+    url = f"http://localhost:{port}"
+    rng = random.Random(19)
+    proc = _serve(tmp_path, env, port)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+            page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+            unlock(page, url)
+            open_pad(page, url, session)
+            cycle = ["shuffle", "deal", "bet-0", "fold", "fold", "fold"]
+            k = 0
+            for _ in range(20):
+                wait_settled(page, cycle[k % len(cycle)], timeout=60_000)
+                tap(page, cycle[k % len(cycle)], settle=False)
+                k += 1
+                time.sleep(rng.uniform(0.0, 0.3))
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+                time.sleep(rng.uniform(0.0, 1.0))
+                proc = _serve(tmp_path, env, port)
+                idle(page, timeout=60_000)
+                # the deal goes on from whatever the store holds: the cycle follows the keys
+                spot = pad_eval(page, "(pad) => pad.dataset.seq")
+                assert spot
+                keys = pad_eval(
+                    page,
+                    "(pad) => [...pad.querySelectorAll('button[data-spot]')].map(b => "
+                    "b.dataset.spot)",
+                )
+                k = (
+                    next((j for j in range(len(cycle)) if cycle[(k + j) % len(cycle)] in keys), 0)
+                    + k
+                )
+            taps = history(page)
+            browser.close()
+        stored = {str(e.id) for e in events(db, session) if e.id is not None}
+        recorded = {i for i, s, _ in taps if s == "recorded"}
+        refused = {i for i, s, _ in taps if s == "not recorded"}
+        assert {s for _, s, _ in taps} <= {"recorded", "not recorded"}, taps
+        assert recorded <= stored and not (refused & stored)
+        assert len(recorded) >= 15, taps  # the kills cost a few taps at most
+    finally:
+        proc.kill()
+
+
+def test_a_locked_store_loses_no_tap(server: tuple[str, str]) -> None:
+    """Another program holds the store's write lock for 2 to 15 s at a time (appends wait, or
+    time out and are sent again) while the organiser taps on."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    session = "locked"
+    new_session(db, session)
+    stop = threading.Event()
+
+    def hold() -> None:
+        rng = random.Random(7)
+        while not stop.is_set():
+            con = sqlite3.connect(db, timeout=30)
+            con.execute("BEGIN EXCLUSIVE")
+            stop.wait(rng.uniform(2, 15))
+            con.rollback()
+            con.close()
+            stop.wait(0.3)
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+            unlock(page, url)
+            open_pad(page, url, session)
+            holder = threading.Thread(target=hold)
+            holder.start()
+            made = 0
+            deadline = time.monotonic() + 45
+            order = ["shuffle", "deal", "look", "bet-0", "fold", "fold", "fold"]
+            while time.monotonic() < deadline:
+                keys = pad_eval(
+                    page,
+                    "(pad) => [...pad.querySelectorAll('button[data-spot]')].filter(b => "
+                    "!b.disabled).map(b => b.dataset.spot)",
+                )
+                spot = next((s for s in order if s in keys), None)
+                if spot is not None:
+                    page.locator(f".pad button[data-spot='{spot}']").tap(timeout=2_000)
+                    made += 1
+                page.wait_for_timeout(700)
+            stop.set()
+            holder.join()
+            idle(page, timeout=60_000)
+            taps = history(page)
+        finally:
+            stop.set()
+            browser.close()
+    assert len(taps) == made, (len(taps), made)
+    assert {s for _, s, _ in taps} <= {"recorded", "not recorded"}
+    stored = {str(e.id) for e in events(db, session) if e.id is not None}
+    recorded = {i for i, s, _ in taps if s == "recorded"}
+    assert recorded <= stored and not ({i for i, s, _ in taps if s != "recorded"} & stored)
+    assert recorded, taps

@@ -144,6 +144,10 @@ class Amendment:
     before: State
     after: State
     impact: Impact
+    preview: tuple[AnyEvent, ...] = ()
+    """The events the append will store, in order: ``events`` with the engine's derived events
+    after their cause, each (but a ``voided``, whose ``seq`` names what it withdraws) with the
+    ``seq`` it will have."""
 
 
 def in_force(state: State) -> list[int]:
@@ -211,11 +215,21 @@ def plan_amendment(
     when = now or datetime.now(UTC)
     state = before
     batch: list[AnyEvent] = []
+    preview: list[AnyEvent] = []
     withdrawn: list[int] = []
+
+    def recorded(s: State, e: AnyEvent) -> State:
+        s, stored = record(s, e)
+        for d in stored:
+            preview.append(d.model_copy(update={"seq": expected + len(preview) + 1}))
+        batch.append(e)
+        return s
+
     for seq in chain:
         v = Voided(seq=seq, at=when, by=by) if by else Voided(seq=seq, at=when)
         state = apply(state, v)
         batch.append(v)
+        preview.append(v)
         withdrawn.append(seq)
         if seq == target:
             break
@@ -224,21 +238,19 @@ def plan_amendment(
     if replacement is not None:
         new = _replacement(old, replacement, by)
         try:
-            state, _ = record(state, new)
+            state = recorded(state, new)
         except BragError as err:
             raise AmendRefused(f"the replacement {new.type} is refused: {_refusal(err)}") from None
-        batch.append(new)
     kept: list[Later] = []
     dropped: list[Later] = []
     for seq in reversed(withdrawn[:-1]):
         again = _again(by_seq[seq])
         try:
-            state, _ = record(state, again)
+            state = recorded(state, again)
         except BragError as err:
             dropped.append(Later(seq, by_seq[seq], _refusal(err)))
             continue
         kept.append(Later(seq, by_seq[seq]))
-        batch.append(again)
     return Amendment(
         session,
         target,
@@ -251,6 +263,7 @@ def plan_amendment(
         before,
         state,
         Impact.of(before, state),
+        tuple(preview),
     )
 
 

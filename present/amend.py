@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.state import Outcome, State
-from events.model import AnyEvent, Voided
+from events.model import AnyEvent, Voided, is_derived
 from log.amend import Amendment, AmendRefused, in_force
 from present.narrate import StepLabel
 from present.numbers import amount, signed
@@ -34,7 +34,15 @@ def target_seq(replay: Replay, deal: int, step: int) -> int:
     for i in range(sl.start, sl.stop):
         if replay.labels[i].step == step:
             e = replay.events[i]
-            return e.seq if e.seq is not None else i + 1
+            seq = e.seq if e.seq is not None else i + 1
+            if seq in in_force(replay.final):
+                return seq
+            where = f"deal {deal}, step {step} ({replay.labels[i].text})"
+            if is_derived(e):
+                raise AmendRefused(
+                    f"{where} is the engine's conclusion; correct the action that caused it"
+                )
+            raise AmendRefused(f"{where} cannot be corrected: the session's start")
     raise AmendRefused(f"deal {deal} has steps 1 to {sl.steps}; there is no step {step}")
 
 
@@ -77,7 +85,10 @@ class AmendView:
 
     target: Line
     withdrawn: tuple[Line, ...]
+    """The recorded events voided, latest first."""
+    replacement: Line | None
     recorded: tuple[Line, ...]
+    """After the replacement: the later events recorded again and the engine's conclusions."""
     dropped: tuple[Line, ...]
     deals: tuple[dict[str, Any], ...]
     nets: tuple[dict[str, Any], ...]
@@ -93,8 +104,8 @@ class AmendView:
     def summary(self) -> str:
         """``"Corrected: deal 2, step 5 (Ann bets ...) replaced by ...; ..."``, after storing."""
         what = f"{self.target.where} ({self.target.text})"
-        if self.recorded and self.recorded[0].where.endswith("(replacement)"):
-            head = f"{what} replaced by {self.recorded[0].text}"
+        if self.replacement is not None:
+            head = f"{what} replaced by {self.replacement.text}"
         else:
             head = f"{what} removed"
         again = self.again
@@ -139,9 +150,8 @@ def describe(events: Sequence[AnyEvent], plan: Amendment) -> AmendView:
     for e in plan.preview:
         if isinstance(e, Voided) or e.seq is None or e.seq not in new_label:
             continue
-        lab = new_label[e.seq]
-        tag = " (replacement)" if plan.replacement is not None and not recorded else ""
-        recorded.append(Line(_where(lab) + tag, lab.text))
+        recorded.append(Line(_where(new_label[e.seq]), new_label[e.seq].text))
+    replacement = recorded.pop(0) if plan.replacement is not None else None
     imp = plan.impact
     deals = tuple(
         {
@@ -173,6 +183,7 @@ def describe(events: Sequence[AnyEvent], plan: Amendment) -> AmendView:
     return AmendView(
         old(plan.target),
         tuple(old(s) for s in plan.withdrawn),
+        replacement,
         tuple(recorded),
         tuple(old(d.seq, d.refused or "") for d in plan.dropped),
         deals,

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.state import Outcome, State
-from events.model import AnyEvent, Voided, is_derived
-from log.amend import Amendment, AmendRefused, in_force
+from events.model import AnyEvent, SessionStarted, Voided, is_derived
+from log.amend import Amendment, AmendRefused
 from present.narrate import StepLabel
 from present.numbers import amount, signed
 from present.replay import Replay, leaderboard
@@ -34,9 +34,8 @@ def target_seq(replay: Replay, deal: int, step: int) -> int:
     for i in range(sl.start, sl.stop):
         if replay.labels[i].step == step:
             e = replay.events[i]
-            seq = e.seq if e.seq is not None else i + 1
-            if seq in in_force(replay.final):
-                return seq
+            if _correctable(e):
+                return e.seq if e.seq is not None else i + 1
             where = f"deal {deal}, step {step} ({replay.labels[i].text})"
             if is_derived(e):
                 raise AmendRefused(
@@ -49,14 +48,18 @@ def target_seq(replay: Replay, deal: int, step: int) -> int:
 def step_choices(replay: Replay, deal: int) -> list[tuple[int, str]]:
     """``(step, "14. Ann bets level 4: pays 4")`` for each step of ``deal`` a correction may
     target (recorded events in force; the session's start and the engine's conclusions aside)."""
-    chain = set(in_force(replay.final))
     sl = replay.slice(deal)
-    out = []
-    for i in range(sl.start, sl.stop):
-        e, lab = replay.events[i], replay.labels[i]
-        if (e.seq if e.seq is not None else i + 1) in chain:
-            out.append((lab.step, f"{lab.step}. {lab.text}"))
-    return out
+    return [
+        (replay.labels[i].step, f"{replay.labels[i].step}. {replay.labels[i].text}")
+        for i in range(sl.start, sl.stop)
+        if _correctable(replay.events[i])
+    ]
+
+
+def _correctable(e: AnyEvent) -> bool:
+    """In the stream as corrected every event is in force: the recorded ones but the session's
+    start may be corrected (:func:`log.amend.in_force`, the seqs :mod:`log.amend` accepts)."""
+    return not is_derived(e) and not isinstance(e, SessionStarted)
 
 
 def outcome_text(o: Outcome | None) -> str:

@@ -2,8 +2,8 @@
 
 Each group of subcommands lives in its own module with a ``register(subparsers)`` function:
 ``brag.cmd_verify`` (verify), ``brag.cmd_store`` (import, export, sessions, replay),
-``brag.cmd_sim`` (simulate), ``brag.cmd_analytics`` (stats, leaderboard, analytics),
-``brag.cmd_app`` (run, dashboard). Every command takes the global ``--db``.
+``brag.cmd_amend`` (amend), ``brag.cmd_sim`` (simulate), ``brag.cmd_analytics`` (stats,
+leaderboard, analytics), ``brag.cmd_app`` (run, dashboard). Every command takes the global ``--db``.
 Errors are one clear line on stderr and a non-zero exit, never a traceback: :func:`failed`
 says every one.
 """
@@ -20,7 +20,14 @@ from brag.console import shown
 from brag.errors import CommandError
 from events.errors import BragError
 
-COMMAND_MODULES = ("cmd_verify", "cmd_store", "cmd_sim", "cmd_analytics", "cmd_app")
+COMMAND_MODULES = (
+    "cmd_verify",
+    "cmd_store",
+    "cmd_amend",
+    "cmd_sim",
+    "cmd_analytics",
+    "cmd_app",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -143,11 +143,11 @@ def _sqlite_path(url: str) -> str | None:
     return sqlite_file(url)
 
 
-def _open(args: argparse.Namespace, *, create: bool = False) -> EventStore:
+def _open(args: argparse.Namespace, *, create: bool = False, write: bool = False) -> EventStore:
     """The store of ``--db``. Reading commands open it read-only (they create, change and migrate
     nothing, and work for a user who may not write it) and refuse a SQLite file that does not
     exist (a typo in ``--db`` must not silently make an empty store); ``brag import`` creates
-    it."""
+    it; ``write`` (``brag amend --yes``) writes a store that exists already."""
     db = getattr(args, "db", None)
     url = resolve_url(db)
     if not url.strip():
@@ -158,7 +158,7 @@ def _open(args: argparse.Namespace, *, create: bool = False) -> EventStore:
             raise StoreUnavailable(
                 f"no event store at {path} (store sessions first: brag import FILE...)"
             )
-    return open_store(db, readonly=not create)
+    return open_store(db, readonly=not (create or write))
 
 
 def _console(*, stderr: bool = False) -> Any:

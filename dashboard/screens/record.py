@@ -3,7 +3,7 @@ tablet; other devices on the same session follow it live."""
 
 import streamlit as st
 
-from dashboard import cache, gate, live, ui, ui_record, ui_start
+from dashboard import cache, gate, live, ui, ui_amend, ui_record, ui_start
 from present.replay import Replay
 
 st.title("Record")
@@ -37,6 +37,8 @@ with table_side:
     ui.table_picture(rp.view(rp.last_position()))
     ui.session_heading(rp)
     ui.recent_events(rp, count=10)
+with st.expander("Correct a step"):
+    ui_amend.amend_panel(session)
 
 if not rp.final.finished:  # a finished session takes no more play (RULES 1.4): not polled
     live.follow(session, seen)

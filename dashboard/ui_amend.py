@@ -1,0 +1,174 @@
+"""The Record page's "Correct a step" panel: any recorded step of the session, removed or replaced
+by another legal action at that point, with the impact shown before anything is stored
+(issue 19, item 4; the plan is :mod:`log.amend`, its words :mod:`present.amend`).
+
+The organiser picks the deal and the step (each with its sentence, numbered as the Replay page
+and ``brag replay`` number them), then "Remove this step" or one of the actions the engine allows
+at that point (:func:`engine.legal.legal_actions` on the state before the step). A showdown's
+cards at a real table and a deal's hands are not picked here (use ``brag amend --as``). The
+panel shows the steps withdrawn, recorded again and those that no longer fit, the deals whose
+outcome changes, the nets and standings before and after; "Store the correction" is one append
+of the plan shown (refused if another device recorded meanwhile).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from dashboard import cache, ui_record
+from dashboard.ui import md
+from engine.legal import LegalAction, legal_actions
+from events.errors import BragError, ConcurrencyConflict
+from events.model import AnyEvent, content
+from log.amend import Amendment, AmendRefused, plan_amendment, store_amendment
+from present.amend import AmendView, describe, step_choices, target_seq
+from present.replay import Replay
+
+__all__ = ["REMOVE", "amend_panel"]
+
+REMOVE = "Remove this step"
+"""The choice that withdraws the step and records nothing in its place."""
+SKIPPED_NEEDS = frozenset({"cards", "hands"})
+"""Inputs the panel does not ask for (a real table's showdown cards, a deal's hands)."""
+DONE = "amend_done"
+
+
+def _replacements(rp: Replay, index: int) -> list[LegalAction]:
+    """The legal actions at the step's place other than the one recorded there."""
+    recorded = rp.events[index]
+    return [
+        a
+        for a in legal_actions(rp.before(index))
+        if not (SKIPPED_NEEDS & set(a.needs))
+        and not (type(a.event) is type(recorded) and content(a.event) == content(recorded))
+    ]
+
+
+def amend_panel(session: str) -> None:
+    """The panel for ``session`` (recording or finished): pick, preview, store."""
+    done = st.session_state.get(DONE)
+    if done and done[0] == session and done[1] == cache.last_seq(session):
+        show = {"success": st.success, "warning": st.warning}.get(done[2], st.error)
+        show(md(done[3]))
+    recorded = cache.replay(session, recorded=True)
+    rp = cache.replay(session)
+    if recorded is None or rp is None:
+        st.caption("Nothing is recorded in this session yet.")
+        return
+    deals = [s.deal for s in rp.slices]
+    key = f"amend-{session}"
+    deal = st.selectbox(
+        "Deal", deals, index=len(deals) - 1, format_func=rp.deal_label, key=f"{key}-deal"
+    )
+    steps = dict(step_choices(rp, deal))
+    if not steps:
+        st.caption("No step of this deal can be corrected (the session's start, conclusions).")
+        return
+    step = st.selectbox(
+        "Step",
+        list(steps),
+        index=None,
+        format_func=steps.__getitem__,
+        placeholder="Pick the step to correct",
+        key=f"{key}-step-{deal}",
+    )
+    if step is None:
+        return
+    seq = target_seq(rp, deal, step)
+    index = next(i for i, e in enumerate(rp.events) if e.seq == seq)
+    actions = _replacements(rp, index)
+    labels = [REMOVE, *(a.label or a.event.type for a in actions)]
+    choice = st.radio("Instead", labels, key=f"{key}-as-{deal}-{step}")
+    replacement: AnyEvent | None = None
+    if choice != REMOVE:
+        replacement = actions[labels.index(choice) - 1].event
+    st.caption(
+        "A showdown's cards at a real table and a deal's hands are not offered here: "
+        "use `brag amend --as`."
+    )
+    events = list(recorded.events)
+    try:
+        plan = plan_amendment(
+            events, seq, replacement, by=ui_record.who(), now=ui_record.device_now()
+        )
+    except AmendRefused as err:
+        st.error(md(err.message))
+        return
+    view = describe(events, plan)
+    _show(view)
+    st.button(
+        "Store the correction",
+        type="primary",
+        key=f"{key}-store",
+        on_click=_store,
+        args=(plan, view.summary),  # the plan shown, made from the seq shown
+    )
+
+
+def _show(v: AmendView) -> None:
+    st.markdown(
+        md(
+            f"**Withdrawn:** {v.target.where} ({v.target.text})"
+            + (f" and the {len(v.withdrawn) - 1} recorded after it" if len(v.withdrawn) > 1 else "")
+        )
+    )
+    st.markdown(
+        md(
+            "**In its place:** "
+            + (f"{v.replacement.where}: {v.replacement.text}" if v.replacement else "nothing")
+        )
+    )
+    if v.recorded:
+        with st.popover(f"Recorded again: {v.again} later event(s)"):
+            st.dataframe(
+                [{"step": ln.where, "event": ln.text} for ln in v.recorded], hide_index=True
+            )
+    if v.dropped:
+        st.warning(
+            md(
+                "No longer fit, left out (record them again if they did happen): "
+                + "; ".join(f"{ln.where} ({ln.text}): {ln.why}" for ln in v.dropped)
+            )
+        )
+    if v.deals:
+        st.markdown("**Deals whose outcome changes**")
+        st.dataframe(list(v.deals), hide_index=True)
+    else:
+        st.caption("No deal's outcome changes.")
+    st.markdown("**Nets** (RULES 1.5)")
+    st.dataframe(list(v.nets), hide_index=True)
+    before, after = st.columns(2)
+    with before:
+        st.markdown(md(f"**Standings before** (winners {v.winners_before})"))
+        st.dataframe(_rows(v.standings_before), hide_index=True)
+    with after:
+        st.markdown(md(f"**Standings after** (winners {v.winners_after})"))
+        st.dataframe(_rows(v.standings_after), hide_index=True)
+
+
+def _rows(rows: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    return [dict(r) for r in rows]
+
+
+def _store(plan: Amendment, summary: str) -> None:
+    """The button's one append (a widget callback, before the page is drawn again)."""
+    session = plan.session
+    try:
+        store_amendment(cache.store(), plan)
+    except ConcurrencyConflict:
+        kind, text = (
+            "warning",
+            (
+                "Another device recorded meanwhile: nothing was stored. The panel now shows the "
+                "session as it is; check the correction again."
+            ),
+        )
+    except BragError as err:
+        kind, text = "error", f"Refused, nothing was stored: {err}"
+    else:
+        kind, text = "success", summary
+        for k in [k for k in st.session_state if str(k).startswith(f"amend-{session}-step")]:
+            del st.session_state[k]
+    st.session_state[DONE] = (session, cache.last_seq(session), kind, text)

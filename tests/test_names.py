@@ -3,10 +3,17 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from events.codec import parse_raw
+from events.errors import FormatError
+from events.model import SessionStarted
 from events.text import mixed_scripts, normal, same_name
+from log import checked_log
 
 CYRILLIC_A = "\u0410"  # looks like the Latin A
 CYRILLIC_IE = "\u0435"  # looks like the Latin e
@@ -46,3 +53,27 @@ def test_spaces_never_matter(text: str) -> None:
 @given(st.text(alphabet=st.characters(codec="ascii"), max_size=20))
 def test_case_never_matters(text: str) -> None:
     assert normal(text.upper()) == normal(text.lower()) == normal(text)
+
+
+# --- RULES 1.3: one name, one seat --------------------------------------------------------------
+
+
+def _start(session: str, seats: list[str], **extra: object) -> str:
+    return json.dumps(
+        {"type": "session_started", "session": session, "seats": seats, "cards": "shown", **extra}
+    )
+
+
+@pytest.mark.parametrize("other", ["ann", "ANN", " Ann", CYRILLIC_A + "nn"])
+def test_two_seats_of_one_name_are_refused_naming_the_line(other: str) -> None:
+    lines = [_start("s", ["Ann", "Bob", other]), '{"type": "dealer_chosen", "player": "Bob"}']
+    with pytest.raises(FormatError) as err:
+        checked_log(lines)
+    assert err.value.line == 1
+    assert "are one name" in str(err.value) and "RULES 1.3" in str(err.value)
+
+
+def test_a_stored_row_with_two_spellings_is_still_read() -> None:
+    raw = json.loads(_start("old", ["Ann", "ann"]))
+    event = parse_raw(raw, stored=True)
+    assert isinstance(event, SessionStarted) and event.seats == ("Ann", "ann")

@@ -10,10 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from events.codec import parse_raw
-from events.errors import FormatError
+from dashboard.recorder import start_events
+from events.errors import FormatError, ImportConflict
 from events.model import SessionStarted
 from events.text import mixed_scripts, normal, same_name
-from log import checked_log
+from log import checked_log, open_store
 
 CYRILLIC_A = "\u0410"  # looks like the Latin A
 CYRILLIC_IE = "\u0435"  # looks like the Latin e
@@ -77,3 +78,25 @@ def test_a_stored_row_with_two_spellings_is_still_read() -> None:
     raw = json.loads(_start("old", ["Ann", "ann"]))
     event = parse_raw(raw, stored=True)
     assert isinstance(event, SessionStarted) and event.seats == ("Ann", "ann")
+
+
+# --- one session name, one session ----------------------------------------------------------------
+
+
+def _log(session: str, seats: tuple[str, str] = ("Ann", "Bob")) -> list[str]:
+    return [_start(session, list(seats)), f'{{"type": "dealer_chosen", "player": "{seats[1]}"}}']
+
+
+def test_a_session_name_differing_only_in_case_is_refused_in_one_line() -> None:
+    with open_store("memory://") as store:
+        store.import_log(_log("Oak Night"))
+        assert store.import_log(_log("Oak Night")).stored == 0  # the very same: unchanged
+        with pytest.raises(ImportConflict) as err:
+            store.import_log(_log("oak  NIGHT"))
+        assert "a session called Oak Night is already stored" in str(err.value)
+        assert "\n" not in str(err.value)
+        with pytest.raises(ImportConflict):  # the Record page's start: an append at seq 0
+            store.append("OAK NIGHT", start_events("OAK NIGHT", ("Cy", "Di"), "shown"), 0)
+        assert [i.session for i in store.sessions()] == ["Oak Night"]
+        store.append("Elm", start_events("Elm", ("Cy", "Di"), "shown"), 0)
+        assert store.namesake("elm") == "Elm" and store.namesake("Elm") is None

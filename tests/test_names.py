@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from events.codec import parse_raw
 from dashboard.recorder import start_events
+from events.codec import parse_raw
 from events.errors import FormatError, ImportConflict
 from events.model import SessionStarted
 from events.text import mixed_scripts, normal, same_name

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from pathlib import Path
 
 import duckdb
@@ -17,10 +18,11 @@ from analytics import queries
 from brag.cli import main
 from dashboard.recorder import start_events
 from events.codec import parse_raw
-from events.errors import FormatError, ImportConflict
+from events.errors import FormatError, ImportConflict, PlainError
 from events.model import SessionStarted
 from events.text import mixed_scripts, normal, same_name
 from log import checked_log, open_store
+from present.names import canonical, seat_clash, whole_number
 
 CYRILLIC_A = "\u0410"  # looks like the Latin A
 CYRILLIC_IE = "\u0435"  # looks like the Latin e
@@ -163,3 +165,37 @@ def test_ann_ann_and_a_cyrillic_look_alike_are_one_player(
         assert [r["player"] for r in queries.overall_leaderboard(con)] == []  # none finished
         stored = con.execute("SELECT player FROM session_players WHERE seat = 0 ORDER BY session")
         assert [r[0] for r in stored.fetchall()] == ["Ann", "ann", CYRILLIC_A + "nn"]  # as typed
+
+
+# --- numbers from a client ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, 2.5, True, "8", None, 0, 51])
+def test_a_client_number_out_of_bounds_is_refused_in_one_line(value: object) -> None:
+    with pytest.raises(PlainError) as err:
+        whole_number(value, "Pots to play", 1, 50)
+    assert str(err.value).count("\n") == 0 and "Pots to play must be a whole number" in str(
+        err.value
+    )
+    assert whole_number(8.0, "Pots to play", 1, 50) == 8
+
+
+def test_the_start_form_refuses_nan_pots_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboard import ui_start
+
+    said: list[tuple[str, str]] = []
+    monkeypatch.setattr(ui_start, "flash", lambda kind, text, *a: said.append((kind, text)))
+    monkeypatch.setattr(ui_start, "append", lambda *a: pytest.fail("nothing is recorded"))
+    state = {"start_session": "s", "start_players": ["Ann", "Bob"], "start_pots": math.nan}
+    monkeypatch.setattr(ui_start.st, "session_state", state)
+    ui_start._start()
+    assert said == [
+        ("error", "Refused: Pots to play must be a whole number from 1 to 50, not nan.")
+    ]
+
+
+def test_a_typed_name_is_offered_as_the_stored_one() -> None:
+    assert canonical("ann", ["Bob", "Ann"]) == "Ann"
+    assert canonical(CYRILLIC_A + "NN", ["Ann"]) == "Ann"
+    assert canonical("Anne", ["Ann"]) is None
+    assert seat_clash(["Ann", "Bob", "ANN"]) is not None and seat_clash(["Ann", "Bob"]) is None

@@ -47,6 +47,7 @@ from events.model import (
     Voided,
     is_derived,
 )
+from events.text import normal
 
 __all__ = [
     "DEAL_COLUMNS",
@@ -142,6 +143,7 @@ PLAYER_DEAL_COLUMNS = (
     "won",
     "left_how",
     *HAND_COLUMNS,
+    "player_key",
 )
 
 
@@ -454,6 +456,7 @@ class SessionFolder:
             pd["deal"].append(outcome.deal)
             pd["seat"].append(i)
             pd["player"].append(name)
+            pd["player_key"].append(normal(name))
             pd["is_dealer"].append(i == dealer)
             pd["den"].append(scale)
             pd["two_hands"].append(deal.two_hands[i])
@@ -510,6 +513,7 @@ class SessionFolder:
             "last_position": self.last_position,
             "started": at.isoformat() if at is not None else None,
             "month": at.strftime("%Y-%m") if at is not None else None,
+            "table_key": normal(s.table) if s.table is not None else None,
         }
 
     def player_rows(self) -> list[dict[str, Any]]:
@@ -527,6 +531,7 @@ class SessionFolder:
                 "net_t": s.won_t[i] - s.paid_t[i],
                 "winner": (name in winners) if s.finished else None,
                 "winners": len(winners) if s.finished else None,
+                "player_key": normal(name),
             }
             for i, name in enumerate(s.seats)
         ]

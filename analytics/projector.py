@@ -59,7 +59,7 @@ __all__ = [
     "skipped",
 ]
 
-SCHEMA_VERSION = "6"  # 6: sessions.started and month (the lake's partitions)
+SCHEMA_VERSION = "7"  # 7: player_key, table_key (one name, one player); 6: started, month
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"

@@ -18,12 +18,14 @@ from typing import Any
 import duckdb
 
 from analytics.sqlfiles import Column, Query, load, query
+from events.text import normal
 
 __all__ = [
     "DRILL",
     "columns",
     "deal_lengths",
     "deals_behind",
+    "key",
     "leaderboard",
     "overall_leaderboard",
     "player_stats",
@@ -53,6 +55,12 @@ def common_den(con: duckdb.DuckDBPyConnection) -> int:
     """The least common multiple of the sessions' tick denominators (1 if there are none)."""
     dens = [int(r[0]) for r in con.execute(query(STATS, "dens").sql).fetchall()]
     return math.lcm(*dens) if dens else 1
+
+
+def key(name: str | None) -> str | None:
+    """A player's or table's name as the projection keys it (its :func:`events.text.normal`
+    form: ``Ann``, ``ann`` and ``Аnn`` with a Cyrillic A are one player); ``None`` stays."""
+    return None if name is None else normal(name)
 
 
 def run(
@@ -92,7 +100,7 @@ def player_stats(
     """Per player: deals, net, pots won, rates with their counts (``stats.sql`` player_stats);
     over one session, the sessions played at one ``table`` (``session_started.table``), or all."""
     den = common_den(con)
-    params = {"session": session, "player": player, "table_name": table, "den": den}
+    params = {"session": session, "player_key": key(player), "table_key": key(table), "den": den}
     rows = run(con, "player_stats", params)
     _money(
         rows,
@@ -105,11 +113,10 @@ def player_stats(
 
 
 def tables(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """The names of the tables the sessions were played at (``session_started.table``), sorted;
-    sessions recorded without one are in no table."""
-    rows = con.execute(
-        "SELECT DISTINCT table_name FROM sessions WHERE table_name IS NOT NULL ORDER BY 1"
-    ).fetchall()
+    """The names of the tables the sessions were played at (``session_started.table``), sorted,
+    each under one spelling (``Top table`` and ``top  table`` are one table: the same
+    :func:`events.text.normal` form); sessions recorded without one are in no table."""
+    rows = con.execute("SELECT table_name FROM table_names ORDER BY 1").fetchall()
     return [str(r[0]) for r in rows]
 
 
@@ -119,7 +126,7 @@ def leaderboard(
     """Each session's standing with the shared win of RULES 1.5 (``stats.sql`` leaderboard); one
     session, the sessions of one ``table``, or all."""
     den = common_den(con)
-    rows = run(con, "leaderboard", {"session": session, "table_name": table, "den": den})
+    rows = run(con, "leaderboard", {"session": session, "table_key": key(table), "den": den})
     _money(rows, den, net="net_num")
     return rows
 
@@ -139,7 +146,8 @@ def showdown_hands(
     table: str | None = None,
 ) -> list[dict[str, Any]]:
     """Hand categories shown at showdowns beside RULES 2.8 (one session, one table's, or all)."""
-    return run(con, "showdown_hands", {"session": session, "player": player, "table_name": table})
+    params = {"session": session, "player_key": key(player), "table_key": key(table)}
+    return run(con, "showdown_hands", params)
 
 
 def pot_sizes(con: duckdb.DuckDBPyConnection, session: str | None = None) -> list[dict[str, Any]]:
@@ -227,7 +235,12 @@ def deals_behind(
     weight, hit, types, _ = DRILL[statistic]
     q = query(STATS, "deals_behind")
     sql = q.sql.replace("{weight}", weight).replace("{hit}", hit)  # our own expressions
-    params = {"player": player, "session": session, "table_name": table, "types": list(types)}
+    params = {
+        "player_key": key(player),
+        "session": session,
+        "table_key": key(table),
+        "types": list(types),
+    }
     cur = con.execute(sql, params)
     names = [d[0] for d in cur.description]
     rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]

@@ -19,6 +19,7 @@ from typing import Any
 from brag.errors import CommandError
 from brag.tables import fitted_tables
 from events.amounts import amount_text, rounded_text
+from events.text import normal
 from present.numbers import share
 
 FORMATS = ("table", "json", "csv")
@@ -292,22 +293,19 @@ def _known(con: Any, session: str | None, player: str | None) -> None:
     known = con.execute("SELECT 1 FROM sessions WHERE session = ?", [session]).fetchone()
     if session and not known:
         raise CommandError(f"no session {session!r} in the store (see brag sessions)")
+    key = normal(player) if player else None
     if (
         player
         and not con.execute(
-            "SELECT 1 FROM session_players WHERE player = ? LIMIT 1", [player]
+            "SELECT 1 FROM session_players WHERE player_key = ? LIMIT 1", [key]
         ).fetchone()
     ):
-        folded = con.execute(
-            "SELECT DISTINCT player FROM session_players WHERE lower(player) = lower(?)", [player]
-        ).fetchall()
-        hint = f" (did you mean {folded[0][0]!r}? names are case-sensitive)" if folded else ""
-        raise CommandError(f"no player {player!r} in the store{hint}")
+        raise CommandError(f"no player {player!r} in the store")
     if (
         session
         and player
         and not con.execute(
-            "SELECT 1 FROM session_players WHERE session = ? AND player = ?", [session, player]
+            "SELECT 1 FROM session_players WHERE session = ? AND player_key = ?", [session, key]
         ).fetchone()
     ):
         raise CommandError(f"{player} did not play in session {session!r}")
@@ -317,7 +315,8 @@ def _known_table(con: Any, table: str | None) -> None:
     """One clear error for a table no session was played at, naming the known ones."""
     from analytics import queries
 
-    if table is not None and table not in (known := queries.tables(con)):
+    known = queries.tables(con)
+    if table is not None and normal(table) not in {normal(t) for t in known}:
         listed = ", ".join(known) if known else "no session records its table"
         raise CommandError(f"no table {table!r} in the store (tables: {listed})")
 

@@ -11,6 +11,8 @@ from dashboard import cache, recorder
 from dashboard.ui_record import PANEL, append, flash, who
 from events.errors import BragError
 from events.model import Rules
+from events.text import mixed_scripts
+from present.names import canonical, seat_clash, whole_number
 
 # --- starting a session ---------------------------------------------------------------------------
 
@@ -79,8 +81,38 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
         help="The seat the lot at the table chose, or draw the lot here.",
     )
     e.number_input("Pots to play (RULES 1.4)", min_value=1, max_value=50, value=8, key="start_pots")
+    for note in _spelling_notes(seats, known_players, table_typed(), known_tables):
+        st.caption(note)
     with st.container(key="start"):
-        st.button("Start the session", type="primary", width="stretch", on_click=_start)
+        st.button(
+            "Start the session",
+            type="primary",
+            width="stretch",
+            on_click=_start,
+            args=(tuple(known_players), tuple(known_tables)),
+        )
+
+
+def table_typed() -> str:
+    return str(st.session_state.get("start_table") or "").strip()
+
+
+def _spelling_notes(
+    seats: Sequence[str], known: Sequence[str], table: str, tables: Sequence[str]
+) -> list[str]:
+    """What the start will record instead of what was typed: a name or table already in the
+    store under another spelling (one name, one player), and names mixing look-alike scripts."""
+    notes = []
+    for typed in seats:
+        same = canonical(str(typed), known)
+        if same is not None:
+            notes.append(f"{typed} is {same}, already in the store: recorded as {same}.")
+        elif (mixed := mixed_scripts(str(typed))) is not None:
+            notes.append(f"Check the spelling: {mixed}.")
+    same_table = canonical(table, tables) if table else None
+    if same_table is not None:
+        notes.append(f"Table {table} is {same_table}, already in the store: recorded as it.")
+    return notes
 
 
 def _move_seat(n: int, step: int) -> None:
@@ -91,19 +123,34 @@ def _move_seat(n: int, step: int) -> None:
         st.session_state["start_players"] = seats
 
 
-def _start() -> None:
+def _start(known_players: Sequence[str] = (), known_tables: Sequence[str] = ()) -> None:
     """The start button: records ``session_started`` and ``dealer_chosen``, or says why not
-    (nothing stored, the link untouched)."""
+    (nothing stored, the link untouched). A name or table typed as another spelling of one
+    already in the store is recorded as the stored one (one name, one player)."""
     name = str(st.session_state.get("start_session") or "").strip()
-    seats = tuple(str(p).strip() for p in st.session_state.get("start_players") or [])
-    table = str(st.session_state.get("start_table") or "").strip()
+    typed = [str(p).strip() for p in st.session_state.get("start_players") or []]
+    seats = tuple(canonical(p, known_players) or p for p in typed)
+    table = table_typed()
+    table = canonical(table, known_tables) or table if table else table
     dealer = st.session_state.get("start_dealer")
-    pots = int(st.session_state.get("start_pots") or 8)
+    if dealer not in (None, LOT) and str(dealer).strip() in typed:
+        dealer = seats[typed.index(str(dealer).strip())]
+    try:
+        pots = whole_number(st.session_state.get("start_pots", 8), "Pots to play", 1, 50)
+    except BragError as err:
+        flash("error", f"Refused: {err.message}")
+        return
     if not name:
         flash("error", "Give the session a name.")
         return
     if cache.exists(name):
         flash("error", f"There is already a session called {name}.")
+        return
+    if (other := cache.store().namesake(name)) is not None:
+        flash("error", f"A session called {other} is already stored.")
+        return
+    if (clash := seat_clash(seats)) is not None:
+        flash("error", f"Refused: {clash}")
         return
     try:
         events = recorder.start_events(

@@ -28,10 +28,12 @@ from pydantic import (
     TypeAdapter,
     ValidationInfo,
     WithJsonSchema,
+    model_validator,
 )
 
 from events.amounts import AmountError, format_amount, parse_amount
 from events.cards import canonical
+from events.text import inert, normal
 
 # --- bounds (docs/format.md "Bounds") ------------------------------------------------------------
 # Every value a log may hold is stored exactly by the store and the analytics projection (32-bit
@@ -217,6 +219,25 @@ class SessionStarted(_Event):
     seats: tuple[Name, ...]
     cards: Literal["all", "shown"]
     rules: Rules | None = None
+
+    @model_validator(mode="after")
+    def _one_name_one_seat(self, info: ValidationInfo) -> SessionStarted:
+        """RULES 1.3 seats are unique, and two spellings of one name (the same
+        :func:`events.text.normal` form: ``Ann`` and ``ann``) are one name. A stored row is read
+        as it is (a store written before this check may hold both)."""
+        if _stored(info):
+            return self
+        first: dict[str, str] = {}
+        for seat in self.seats:
+            key = normal(seat)
+            other = first.setdefault(key, seat)
+            if other != seat:
+                raise ValueError(
+                    f"{inert(other)} and {inert(seat)} are one name (RULES 1.3: seats are "
+                    'unique; docs/format.md "Choices where RULES.md is silent": the same '
+                    "name in another case, width or spacing, or with look-alike letters)"
+                )
+        return self
 
 
 class DealerChosen(_Event):

@@ -40,6 +40,7 @@ from events.errors import (
     UnknownSession,
 )
 from events.model import DERIVED_CLASSES, AnyEvent, SessionStarted, Voided
+from events.text import inert, normal
 from log.folds import checked_log, fold_rows, recomputed, session_row
 from log.rows import ImportResult, Plan, known_ids, rows_of
 from store.port import Recorder
@@ -74,6 +75,9 @@ class EventStore:
         self.recorder = recorder
         self._cache: OrderedDict[str, State] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._names: dict[str, str] = {}
+        self._names_at = 0
+        self._names_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return repr(self.recorder)
@@ -263,6 +267,31 @@ class EventStore:
         self._remember(session, st)
         return st
 
+    def namesake(self, session: str) -> str | None:
+        """The stored session whose id is another spelling of ``session`` (the same
+        :func:`events.text.normal` form: ``Oak night`` and ``oak  NIGHT``), or ``None``. The first
+        stored of such spellings answers. Reads only the events stored since it last looked."""
+        with self._names_lock:
+            while True:
+                rows = self.recorder.read_all(after=self._names_at, limit=10_000)
+                if not rows:
+                    break
+                for r in rows:
+                    if r.seq == 1:
+                        self._names.setdefault(normal(r.session), r.session)
+                self._names_at = rows[-1].position
+            other = self._names.get(normal(session))
+        return other if other is not None and other != session else None
+
+    def _refuse_namesake(self, session: str) -> None:
+        other = self.namesake(session)
+        if other is not None:
+            raise ImportConflict(
+                f"a session called {inert(other)} is already stored ({inert(session)} is the same "
+                "name in another case or spelling); nothing was stored",
+                session=session,
+            )
+
     # -- writing -----------------------------------------------------------------------------------
 
     def append(
@@ -280,6 +309,8 @@ class EventStore:
         events = list(events)
         if not events:
             return []
+        if expected_seq == 0:
+            self._refuse_namesake(session)
         try:
             plan = self._plan(session, events, expected_seq)
         except BragError:
@@ -447,6 +478,8 @@ class EventStore:
     def _import_steps(self, session: str, steps: list[Step]) -> ImportResult:
         events = [s.event for s in steps]
         existing = self.recorder.load(session)
+        if not existing:
+            self._refuse_namesake(session)
         other_ids = other_envelope = 0
         for k, (s, e) in enumerate(zip(existing, events, strict=False)):
             if not same_content(s.event, e):

@@ -94,11 +94,13 @@ CREATE TABLE IF NOT EXISTS player_deals (
     hand_beats INTEGER,
     hand_wins INTEGER,
     hand_ties INTEGER,
-    hand_losses INTEGER
+    hand_losses INTEGER,
+    player_key VARCHAR NOT NULL
 );
 CREATE TABLE IF NOT EXISTS player_session_summary (
     session VARCHAR NOT NULL,
     player VARCHAR NOT NULL,
+    player_key VARCHAR NOT NULL,
     den INTEGER NOT NULL,
     first_deals BIGINT NOT NULL,
     deals BIGINT NOT NULL,
@@ -140,7 +142,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     last_seq INTEGER NOT NULL,
     last_position BIGINT NOT NULL,
     started VARCHAR,
-    month VARCHAR
+    month VARCHAR,
+    table_key VARCHAR
 );
 CREATE TABLE IF NOT EXISTS session_players (
     session VARCHAR NOT NULL,
@@ -152,6 +155,7 @@ CREATE TABLE IF NOT EXISTS session_players (
     net_t BIGINT NOT NULL,
     winner BOOLEAN,
     winners INTEGER,
+    player_key VARCHAR NOT NULL,
     PRIMARY KEY (session, seat)
 );
 CREATE TABLE IF NOT EXISTS hand_categories (
@@ -159,8 +163,35 @@ CREATE TABLE IF NOT EXISTS hand_categories (
     rank INTEGER NOT NULL,
     hands INTEGER NOT NULL
 );
+-- One name, one player (docs/format.md "Choices where RULES.md is silent"): player_key and
+-- table_key are the names' normal form (events.text.normal: Ann, ann and a Cyrillic look-alike
+-- are one player). Each key is shown under the spelling seated in the most sessions, then the
+-- one first started, then the one first stored.
+CREATE VIEW IF NOT EXISTS player_names AS
+SELECT player_key, player FROM (
+    SELECT sp.player_key, sp.player,
+           row_number() OVER (PARTITION BY sp.player_key
+                              ORDER BY count(*) DESC, min(s.started) NULLS LAST,
+                                       min(s.last_position), sp.player) AS k
+    FROM session_players sp JOIN sessions s USING (session)
+    GROUP BY sp.player_key, sp.player
+) WHERE k = 1;
+CREATE VIEW IF NOT EXISTS table_names AS
+SELECT table_key, table_name FROM (
+    SELECT table_key, table_name,
+           row_number() OVER (PARTITION BY table_key
+                              ORDER BY count(*) DESC, min(started) NULLS LAST,
+                                       min(last_position), table_name) AS k
+    FROM sessions
+    WHERE table_key IS NOT NULL
+    GROUP BY table_key, table_name
+) WHERE k = 1;
 
 -- name: comment_columns
+COMMENT ON COLUMN player_deals.player_key IS 'The player''s name in its normal form (events.text.normal): one key, one player across sessions.';
+COMMENT ON COLUMN player_session_summary.player_key IS 'The player''s name in its normal form (events.text.normal).';
+COMMENT ON COLUMN session_players.player_key IS 'The player''s name in its normal form (events.text.normal).';
+COMMENT ON COLUMN sessions.table_key IS 'The table''s name in its normal form (events.text.normal); NULL without a table.';
 COMMENT ON TABLE events IS 'One row per event of the store, in global position order (voided events stay: the log keeps both).';
 COMMENT ON COLUMN events.position IS 'The store''s global position (may have holes).';
 COMMENT ON COLUMN events.seq IS 'Position in the session''s stream, from 1.';
@@ -227,6 +258,8 @@ COMMENT ON TABLE hand_categories IS 'RULES 2.8: hands of each category out of 22
 COMMENT ON TABLE checkpoint IS 'The last global position applied; written in the same transaction as the rows.';
 
 -- name: drop_tables
+DROP VIEW IF EXISTS player_names;
+DROP VIEW IF EXISTS table_names;
 DROP TABLE IF EXISTS events;
 DROP TABLE IF EXISTS deals;
 DROP TABLE IF EXISTS player_deals;
@@ -272,7 +305,7 @@ SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($seat::INTE
        unnest($left_how::left_kind[]), unnest($hand_cards::VARCHAR[]),
        unnest($hand_category::VARCHAR[]), unnest($hand_strength::INTEGER[]),
        unnest($hand_beats::INTEGER[]), unnest($hand_wins::INTEGER[]), unnest($hand_ties::INTEGER[]),
-       unnest($hand_losses::INTEGER[]);
+       unnest($hand_losses::INTEGER[]), unnest($player_key::VARCHAR[]);
 
 -- name: retract_deals
 DELETE FROM deals WHERE session = $session AND deal > $deal;
@@ -286,7 +319,7 @@ DELETE FROM player_session_summary WHERE session IN (SELECT unnest($sessions::VA
 -- name: insert_summary
 -- Pure aggregation of the facts (every rule was applied by the engine when they were written).
 INSERT INTO player_session_summary
-SELECT session, player, den,
+SELECT session, player, player_key, den,
        count(*) FILTER (WHERE deal = 1), count(*), sum(net_t),
        count(*) FILTER (WHERE won), count(*) FILTER (WHERE won AND role IS NOT NULL), count(*) FILTER (WHERE left_how = 'won_uncontested'),
        count(*) FILTER (WHERE first_action = 'blind'), count(first_action), sum(blind_bets),
@@ -297,7 +330,7 @@ SELECT session, player, den,
        max(CASE WHEN won THEN won_t END)
 FROM player_deals
 WHERE session IN (SELECT unnest($sessions::VARCHAR[]))
-GROUP BY session, player, den;
+GROUP BY session, player, player_key, den;
 
 -- name: forget_sessions
 DELETE FROM sessions WHERE session IN (SELECT unnest($sessions::VARCHAR[]));
@@ -313,13 +346,14 @@ SELECT unnest($session::VARCHAR[]), unnest($table_name::VARCHAR[]), unnest($card
        unnest($deals::INTEGER[]), unnest($deals_projected::INTEGER[]), unnest($resolved::INTEGER[]),
        unnest($carried::INTEGER[]), unnest($finished::BOOLEAN[]), unnest($pot_t::BIGINT[]),
        unnest($last_seq::INTEGER[]), unnest($last_position::BIGINT[]),
-       unnest($started::VARCHAR[]), unnest($month::VARCHAR[]);
+       unnest($started::VARCHAR[]), unnest($month::VARCHAR[]), unnest($table_key::VARCHAR[]);
 
 -- name: insert_session_players
 INSERT INTO session_players
 SELECT unnest($session::VARCHAR[]), unnest($seat::INTEGER[]), unnest($player::VARCHAR[]),
        unnest($den::INTEGER[]), unnest($paid_t::BIGINT[]), unnest($won_t::BIGINT[]),
-       unnest($net_t::BIGINT[]), unnest($winner::BOOLEAN[]), unnest($winners::INTEGER[]);
+       unnest($net_t::BIGINT[]), unnest($winner::BOOLEAN[]), unnest($winners::INTEGER[]),
+       unnest($player_key::VARCHAR[]);
 
 -- name: insert_hand_categories
 INSERT INTO hand_categories

@@ -1,14 +1,15 @@
 -- The players' statistics. Each query only aggregates the facts of schema.sql; every rule was
--- applied by the engine when the facts were written. Parameters: $session and $player narrow
--- the rows (NULL: all); $den is the common denominator of the money columns (the least common
+-- applied by the engine when the facts were written. Parameters: $session, $player_key and
+-- $table_key narrow the rows (NULL: all; a key is a name's normal form, events.text.normal); $den is the common denominator of the money columns (the least common
 -- multiple of the sessions' den, see schema.sql): a column ending in _num is an exact amount in
 -- 1/$den stake units. Every rate and average comes with the count it is taken over (column
 -- named in the last field of its "col:" line), so a figure from 3 deals is not read as a trend.
 
 -- name: player_stats
 -- about: Each player's play and results over the ended deals (one session with $session, the
--- about: sessions of one table with $table_name, or all sessions), best net first.
--- col: player | name | RULES 1.3 | The player's name as seated; one name across sessions is one player.
+-- about: sessions of one table with $table_key, or all sessions), best net first. $player_key and
+-- about: $table_key are names in their normal form (events.text.normal): Ann and ann are one player.
+-- col: player | name | RULES 1.3 | The player's name as seated most often; the spellings of one name (docs/format.md: the same normal form) across sessions are one player.
 -- col: sessions | sessions | RULES 1 | Sessions with at least one ended deal for the player.
 -- col: deals | deals | RULES 3.4, 4.1 | Ended deals the player was dealt into (every seated player antes and is dealt).
 -- col: net | stake units | RULES 1.5 | Everything won minus everything paid (antes, bets, sees) in those deals. | deals
@@ -30,7 +31,7 @@ WITH agg AS (
     -- (schema.sql: a pure aggregation of player_deals, refreshed with the facts), so the rates
     -- and the exact net are the same as over player_deals, from a table of a few rows per session.
     SELECT
-        player,
+        player_key,
         -- Deals end in order and every seated player is dealt (RULES 3.4), so a player has a
         -- row for deal 1 of each session in which they have any ended deal.
         sum(first_deals) AS sessions,
@@ -55,13 +56,13 @@ WITH agg AS (
         max(biggest_pot_t * ($den // den)) AS biggest_pot_num
     FROM player_session_summary
     WHERE ($session::VARCHAR IS NULL OR session = $session)
-      AND ($player::VARCHAR IS NULL OR player = $player)
-      AND ($table_name::VARCHAR IS NULL
-           OR session IN (SELECT session FROM sessions WHERE table_name = $table_name))
-    GROUP BY player
+      AND ($player_key::VARCHAR IS NULL OR player_key = $player_key)
+      AND ($table_key::VARCHAR IS NULL
+           OR session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+    GROUP BY player_key
 )
 SELECT
-    player,
+    coalesce(n.player, agg.player_key) AS player,
     sessions,
     deals,
     net_num,
@@ -91,7 +92,7 @@ SELECT
     coalesce(seen_showdowns, 0) AS seen_win_rate_n,
     carried_caused,
     biggest_pot_num
-FROM agg
+FROM agg LEFT JOIN player_names n USING (player_key)
 ORDER BY net_num DESC, player;
 
 -- name: leaderboard
@@ -108,11 +109,12 @@ ORDER BY net_num DESC, player;
 -- col: winner | yes/no | RULES 1.5 | The session is over and the player holds the highest net.
 -- col: shared_by | players | RULES 1.5 | On the rows holding the highest net: how many players hold it (a shared win when above 1); empty on the others.
 WITH sp AS (
-    SELECT sp.session, sp.seat, sp.player, sp.net_t * ($den // sp.den) AS net_num,
-           s.finished, s.deals
+    SELECT sp.session, sp.seat, coalesce(n.player, sp.player) AS player,
+           sp.net_t * ($den // sp.den) AS net_num, s.finished, s.deals
     FROM session_players sp JOIN sessions s USING (session)
+    LEFT JOIN player_names n ON n.player_key = sp.player_key
     WHERE ($session::VARCHAR IS NULL OR sp.session = $session)
-      AND ($table_name::VARCHAR IS NULL OR s.table_name = $table_name)
+      AND ($table_key::VARCHAR IS NULL OR s.table_key = $table_key)
 ),
 ranked AS (
     SELECT *,
@@ -134,15 +136,15 @@ ORDER BY session, place, seat;
 -- col: shared_wins | sessions | RULES 1.5 | Sessions whose win the player shared (equal highest nets).
 -- col: win_points | sessions | RULES 1.5 | Wins counted 1/k when shared by k players. | sessions
 -- col: net | stake units | RULES 1.5 | Total net over those sessions. | sessions
-SELECT player,
+SELECT coalesce(any_value(n.player), sp.player_key) AS player,
        count(*) AS sessions,
        count_if(winner AND winners = 1) AS wins,
        count_if(winner AND winners > 1) AS shared_wins,
        sum(CASE WHEN winner THEN 1.0 / winners ELSE 0 END) AS win_points,
        sum(net_t * ($den // den)) AS net_num
-FROM session_players
+FROM session_players sp LEFT JOIN player_names n USING (player_key)
 WHERE winner IS NOT NULL
-GROUP BY player
+GROUP BY sp.player_key
 ORDER BY win_points DESC, net_num DESC, player;
 
 -- name: showdown_hands
@@ -166,9 +168,9 @@ WITH shown AS (
     FROM player_deals
     WHERE hand_category IS NOT NULL
       AND ($session::VARCHAR IS NULL OR session = $session)
-      AND ($player::VARCHAR IS NULL OR player = $player)
-      AND ($table_name::VARCHAR IS NULL
-           OR session IN (SELECT session FROM sessions WHERE table_name = $table_name))
+      AND ($player_key::VARCHAR IS NULL OR player_key = $player_key)
+      AND ($table_key::VARCHAR IS NULL
+           OR session IN (SELECT session FROM sessions WHERE table_key = $table_key))
     GROUP BY hand_category
 )
 SELECT c.category,
@@ -287,10 +289,10 @@ SELECT DISTINCT den FROM sessions;
 WITH pd AS (
     SELECT p.*, d.end_position
     FROM player_deals p JOIN deals d USING (session, deal)
-    WHERE p.player = $player
+    WHERE p.player_key = $player_key
       AND ($session::VARCHAR IS NULL OR p.session = $session)
-      AND ($table_name::VARCHAR IS NULL
-           OR p.session IN (SELECT session FROM sessions WHERE table_name = $table_name))
+      AND ($table_key::VARCHAR IS NULL
+           OR p.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
 ),
 picked AS (
     SELECT session, deal, end_position, ({weight})::BIGINT AS counted, ({hit})::BIGINT AS hits
@@ -305,7 +307,9 @@ ev AS (
 own AS (
     SELECT session, deal, min(seq) AS seq
     FROM ev
-    WHERE player = $player AND list_contains($types::VARCHAR[], type)
+    WHERE EXISTS (SELECT 1 FROM session_players sp WHERE sp.session = ev.session
+                  AND sp.player = ev.player AND sp.player_key = $player_key)
+      AND list_contains($types::VARCHAR[], type)
       AND NOT EXISTS (SELECT 1 FROM events v WHERE v.session = ev.session
                       AND v.type = 'voided' AND v.voids_seq = ev.seq)  -- withdrawn
     GROUP BY session, deal

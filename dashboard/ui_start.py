@@ -162,10 +162,44 @@ def _start(known_players: Sequence[str] = (), known_tables: Sequence[str] = ()) 
             rules=Rules(pots=pots) if pots != 8 else None,
             by=who(),
         )
-    except (ValueError, BragError) as err:
+    except BragError as err:
         flash("error", f"Refused: {err}")
+        return
+    except ValueError as err:  # pydantic's: a name out of FORMAT.md's bounds, said in a sentence
+        flash("error", f"Refused: {_bounds(err)}")
+        return
+    if cache.exists(name):  # started on another device meanwhile
+        flash("error", f"There is already a session called {name}.")
         return
     if append(name, events, 0):
         st.session_state["recording"] = name
         st.query_params["session"] = name
         st.session_state[PANEL] = False  # the pad on the first screen, as the session opens
+    elif st.session_state.get("flash", ("",))[0] == "warning":  # another device started it first
+        flash("error", f"There is already a session called {name}: another device started it now.")
+
+
+_FIELDS = {
+    "session": "A session name is 1 to 128 printable characters",
+    "seats": "A player's name is 1 to 64 printable characters",
+    "table": "A table's name is 1 to 64 printable characters",
+    "by": "'Recorded by' is 1 to 64 printable characters",
+    "player": "A player's name is 1 to 64 printable characters",
+}
+
+
+def _bounds(err: ValueError) -> str:
+    """One sentence of ours for a start the event models refuse (FORMAT.md "Bounds"), in place
+    of pydantic's own text."""
+    errors = getattr(err, "errors", None)
+    loc: tuple[object, ...] = ()
+    if callable(errors):
+        try:
+            loc = tuple(errors()[0].get("loc", ()))
+        except Exception:
+            loc = ()
+    what = _FIELDS.get(str(loc[0]) if loc else "", "Each name is 1 to 64 printable characters")
+    return (
+        f"{what}, with no control, invisible or direction characters and not blank "
+        "(FORMAT.md bounds)."
+    )

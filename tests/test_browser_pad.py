@@ -83,7 +83,7 @@ def unlock(page: Any, url: str) -> None:
 def open_pad(page: Any, url: str, session: str) -> None:
     page.goto(f"{url}/record?session={session}")
     page.wait_for_function(
-        f"() => {{ const p = ({PAD})(); return p && p.dataset.seq; }}", timeout=30_000
+        f"() => {{ const p = ({PAD})(); return p && p.dataset.seq; }}", timeout=60_000
     )
 
 

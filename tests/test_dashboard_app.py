@@ -554,3 +554,38 @@ def test_a_chart_of_one_point_draws_the_point(store_url: str) -> None:
         ("C", -1.0),
         ("D", -1.0),
     ]
+
+
+def test_a_start_refused_for_its_name_says_why_in_a_sentence(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An over-long or invisible-character session name: one sentence of ours, not pydantic's
+    (FORMAT.md bounds); nothing stored."""
+    for name in ("x" * 200, "bad\u202ename"):
+        at = start(unlocked(monkeypatch), name)
+        said = at.error[0].value
+        assert said.startswith("Refused: A session name is 1 to 128 printable characters"), said
+        assert "pydantic" not in said and "validation error" not in said
+        with open_store(store_url) as store:
+            assert not store.has(name)
+
+
+def test_of_two_starts_of_one_name_the_second_is_told_it_is_taken(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another device stores the session between this form's check and its append."""
+    from dashboard import cache, recorder
+
+    real = cache.append
+
+    def first_elsewhere(session: str, new: Any, expected: int) -> Any:
+        with open_store(store_url) as store:
+            store.append(session, recorder.start_events(session, ("Kim", "Lee"), "shown"), 0)
+        return real(session, new, expected)
+
+    monkeypatch.setattr(cache, "exists", lambda name: False)
+    monkeypatch.setattr(cache, "append", first_elsewhere)
+    at = start(unlocked(monkeypatch), "both")
+    assert "There is already a session called both" in at.error[0].value
+    with open_store(store_url) as store:
+        assert store.state("both").seats == ("Kim", "Lee")

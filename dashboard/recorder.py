@@ -357,11 +357,11 @@ def pad_grid(seats: int, rules: Rules, cards: str) -> list[list[str]]:
     - ``look`` | ``see`` | ``fold``: the player to act (RULES 5.1, 5.7, 5.6);
     - ``bet-0`` ...: slot ``k`` is the opening bet ``open_min + k``, later the level as it stands
       plus ``k`` (``bet-0`` keeps the level, ``bet-1`` raises by one: RULES 5.5);
-    - ``peek-0`` ...: seat ``k``'s look out of turn (RULES 5.1), five a row; before the first deal
-      the seat chosen to deal first (RULES 3.1); the new hand of a holder of two (RULES 6.4);
-    - ``hand-a`` | ``hand-b`` | ``concede``: a holder of two hands reduces them (keep, throw, or
-      look at the old / the new hand: RULES 6.4-6.6), the blind survivor retains (RULES 6.2),
-      the payer concedes (RULES 5.8);
+    - ``peek-0`` ...: seat ``k``'s look out of turn (RULES 5.1; a holder of two hands: at the old
+      hand), five a row; before the first deal the seat chosen to deal first (RULES 3.1);
+    - ``hand-a`` | ``hand-b`` | ``concede``: a holder of two hands keeps or throws the hand
+      looked at, or looks at the new hand (``hand-b``; at a showdown the old one is ``hand-a``:
+      RULES 6.4-6.6), the blind survivor retains (RULES 6.2), the payer concedes (RULES 5.8);
     - ``shuffle`` | ``deal`` | ``order``: between deals (RULES 3.2-3.3; ``order`` shuffles here
       and records the order, at a table recording every card);
     - ``show`` | ``show-1`` | ``show-2``: the showdown (RULES 5.8), a card each when both are blind;
@@ -439,10 +439,12 @@ def pad_keys(state: State) -> dict[str, Key]:
             if state.phase is Phase.SHOWDOWN:  # RULES 6.6: a holder of two reduces them first
                 spot = "hand-b" if hand == "new" else "hand-a"
                 put(spot, f"{p} looks at the {hand} hand", "free", "look", c)
-            elif p == turn and hand != "new":
+            elif hand == "new":  # a holder of two: the new hand's look has a place of its own
+                put("hand-b", f"{p} looks at the new hand", "free", "look", c)
+            elif p == turn:
                 put("look", "Look at the old hand" if two else "Look", "free", "look", c)
             elif hand is not None:
-                put(f"peek-{seat}", f"{p} looks at the {hand} hand", "free", "look", c)
+                put(f"peek-{seat}", f"{p} looks at the old hand", "free", "look", c)
             else:
                 put(f"peek-{seat}", p or "", "looks", "look", c)
         elif kind == "saw":

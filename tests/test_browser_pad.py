@@ -78,6 +78,10 @@ def unlock(page: Any, url: str) -> None:
     page.get_by_label("Organiser secret").fill(SECRET)
     page.get_by_role("button", name="Unlock recording").click()
     expect(page.get_by_text("This device: session")).to_be_visible(timeout=20_000)
+    deadline = time.monotonic() + 20
+    while not any(c["name"] == "brag_device" for c in page.context.cookies()):
+        assert time.monotonic() < deadline, "no device cookie"
+        page.wait_for_timeout(50)
 
 
 def open_pad(page: Any, url: str, session: str) -> None:
@@ -192,11 +196,14 @@ def test_keys_never_move_over_a_whole_deal(server: tuple[str, str], size: dict[s
 
 
 def _double(page: Any, spot: str, gap_ms: int) -> None:
+    """Two taps on the same point of the screen, ``gap_ms`` apart: the second lands on whatever
+    the pad drew there after the first (an empty slot, or another key)."""
     wait_settled(page, spot)
-    key = page.locator(f".pad button[data-spot='{spot}']")
-    key.tap()
+    box = page.locator(f".pad button[data-spot='{spot}']").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
     page.wait_for_timeout(gap_ms)
-    key.tap(force=True, timeout=2_000)
+    page.touchscreen.tap(x, y)
 
 
 @pytest.mark.parametrize("gap", [100, 200, 300, 400, 500])
@@ -237,7 +244,7 @@ def test_a_double_tap_records_one_event(server: tuple[str, str], gap: int) -> No
                 "pot_carried",
             ]
             # the blind survivor retains the hand; in the next deal Ann looks at the old hand
-            assert after(carried, ["hand-a", "deal"], "look") == ["looked"]
+            assert after(carried, ["hand-a", "deal"], "peek-0") == ["looked"]
             label = pad_eval(page, "(pad) => pad.querySelector('[data-spot=\"hand-a\"]').title")
             assert label == "Ann keeps the old hand"
             assert after(carried, [], "hand-a") == ["kept"]
@@ -448,3 +455,33 @@ def test_a_locked_store_loses_no_tap(server: tuple[str, str]) -> None:
     recorded = {i for i, s, _ in taps if s == "recorded"}
     assert recorded <= stored and not ({i for i, s, _ in taps if s != "recorded"} & stored)
     assert recorded, taps
+
+
+def test_ten_seats_with_long_names_fit_a_phone(server: tuple[str, str]) -> None:
+    """Ten seats named with 64 characters each: every key on the first screen of a 390×844
+    phone, at least 44 px high and 44 px wide, its text never broken inside a word."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = server
+    seats = tuple(f"{n} " + "Bartholomew-Featherstonehaugh " * 3 for n in range(10))
+    seats = tuple(s[:64].strip() for s in seats)
+    session = "ten-long"
+    new_session(db, session, seats)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+            unlock(page, url)
+            open_pad(page, url, session)
+            for spot in ("shuffle", "deal"):
+                tap(page, spot)
+            idle(page)
+            got = boxes(page)
+            assert {f"peek-{k}" for k in range(1, 10)} <= set(got), sorted(got)
+            for spot, (x, y, w, h) in got.items():
+                assert h >= 44 and w >= 44, (spot, w, h)
+                assert x >= 0 and x + w <= PHONE["width"] + 1, (spot, x, w)
+                assert y + h <= PHONE["height"], (spot, y, h)
+            page.screenshot(path=str(ROOT / "tests" / "artifacts" / "pad-ten-seats.png"))
+        finally:
+            browser.close()

@@ -50,9 +50,9 @@ __all__ = [
     "deal_rows",
     "deal_slices",
     "event_rows",
+    "in_play",
     "leaderboard",
     "move",
-    "in_play",
     "net_history",
     "seat_text",
     "status",
@@ -274,7 +274,9 @@ Secret = frozenset[tuple[str, tuple[int, ...]]]
 to every viewer who is not their looked-at holder, everyone included (:func:`in_play`)."""
 
 
-def _hand_view(state: State, p: PlayerState, k: int, viewer: str | None, secret: Secret) -> HandView:
+def _hand_view(
+    state: State, p: PlayerState, k: int, viewer: str | None, secret: Secret
+) -> HandView:
     h = p.hands[k]
     texts = h.texts()
     shown = set(card_texts(p.shown)) if k == 0 and len(p.hands) == 1 else set()

@@ -36,7 +36,7 @@ def _face_up(view: object) -> set[str]:
     return {c for s in view.seats for h in s.hands for c in h.face_up}  # type: ignore[attr-defined]
 
 
-# --- the spectator's view and the sight of a deal ---------------------------------------------------
+# --- the spectator's view and the sight of a deal ---------------------------------------------
 
 
 def test_a_live_deal_is_sent_to_a_visitor_with_no_unshown_card() -> None:
@@ -181,7 +181,9 @@ def test_the_organisers_unlocked_device_views_the_live_deal_as_asked(live_store:
     at = _replay_page(recorder.device_token(SECRET), session="sim-live", deal="2", view="Phil")
     data = _sent(at)
     assert data["view"] == "Phil" and data["note"] == ""
-    assert _leaks(_sent(_replay_page(recorder.device_token(SECRET), session="sim-live", deal="2")),
-                  unshown(rp)) == unshown(rp)
+    assert _leaks(
+        _sent(_replay_page(recorder.device_token(SECRET), session="sim-live", deal="2")),
+        unshown(rp),
+    ) == unshown(rp)
     forged = _replay_page("1.0", session="sim-live", deal="2")
     assert _leaks(_sent(forged), unshown(rp)) == set()

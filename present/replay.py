@@ -668,8 +668,7 @@ class Replay:
         note = ""
         if held and who != SPECTATOR:
             note = (
-                f"{names(held)}'s unseen hand is still in play: it stays face down until the "
-                "deal it is in ends."
+                f"{names(held)}'s unseen hand is still in play (RULES 6.2), so it stays face down."
             )
         return Sight(who, secret, note)
 

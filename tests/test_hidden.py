@@ -105,8 +105,8 @@ def test_a_retained_hand_stays_face_down_in_the_carried_deal_it_came_from() -> N
     assert old.name == "Brenda" and len(retained) == 3
     data = deal_frames(rp, 5, None)
     assert _leaks(data, retained) == set()
-    assert data["note"] == (
-        "Brenda's unseen hand is still in play: it stays face down until the deal it is in ends."
+    assert (
+        data["note"] == "Brenda's unseen hand is still in play (RULES 6.2), so it stays face down."
     )
     others = {
         c
@@ -116,6 +116,11 @@ def test_a_retained_hand_stays_face_down_in_the_carried_deal_it_came_from() -> N
     }
     assert _leaks(data, others) == others  # the rest of the finished deal shows
     assert _leaks(deal_frames(rp, 5, None, organiser=True), retained) == retained
+    # before the next deal too: the pot just carried (she may retain), then retained
+    for cut in (69, 70):
+        before = Replay.of(events[:cut])
+        assert before.live_deal is None and before.final.deals == 5
+        assert _leaks(deal_frames(before, 5, None), retained) == set(), cut
 
 
 def test_the_sight_is_decided_once_for_every_viewer_asked() -> None:

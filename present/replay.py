@@ -27,6 +27,7 @@ from events.model import (
     PotCarried,
     PotWon,
     SessionStarted,
+    Shuffled,
     Voided,
     is_derived,
 )
@@ -635,16 +636,24 @@ class Replay:
         :data:`EVERYONE`: every card; a player; an unknown name: everyone). The organiser's
         unlocked device sees what it asks. Any other sees a deal still in play (:attr:`live_deal`)
         as a :data:`SPECTATOR`, whatever it asked: only the cards shown (RULES 3.5), since
-        viewing as a player is for finished deals; and in every deal, the hands still in play
-        (a retained hand, :func:`in_play`) face down."""
+        viewing as a player is for finished deals; so too a finished deal dealt from the same
+        pack (:meth:`same_pack`), whose cards would tell the live deal's; and in every deal the
+        hands still in play (a retained hand, :func:`in_play`) face down."""
         who = None if viewer in (None, "", EVERYONE) else viewer
         if who is not None and who != SPECTATOR and who not in self.seats:
             who = None
         if organiser:
             return Sight(who)
         secret = in_play(self.final)
-        if deal == self.live_deal:
-            if who not in (None, SPECTATOR):
+        live = self.live_deal
+        if live is not None and (deal == live or self.same_pack(deal, live)):
+            if deal != live:
+                note = (
+                    f"Deal {deal} was dealt from the pack deal {live} is dealt from (no shuffle "
+                    "since, RULES 3.2-3.3): only the cards shown are face up until deal "
+                    f"{live} ends."
+                )
+            elif who not in (None, SPECTATOR):
                 note = (
                     f"Deal {deal} is still in play: viewing as {who} waits until it ends (or "
                     "the organiser's device); meanwhile only the cards shown are face up."
@@ -671,6 +680,17 @@ class Replay:
                 f"{names(held)}'s unseen hand is still in play (RULES 6.2), so it stays face down."
             )
         return Sight(who, secret, note)
+
+    def same_pack(self, deal: int, later: int) -> bool:
+        """Whether ``deal`` was dealt from the pack ``later`` is dealt from: no shuffle between
+        them (RULES 3.2). The cards of a finished deal then go under that pack in an order the
+        log tells (3.3), so with every card recorded they tell the cards of a later deal once
+        the pack has gone round: while ``later`` is in play they are no more to be seen than
+        its own."""
+        if not 0 < deal < later:
+            return False
+        a, b = self.slice(deal).start, self.slice(later).start
+        return not any(isinstance(e, Shuffled) for e in self.events[a:b])
 
     def view(
         self, pos: Position, viewer: str | None = None, *, organiser: bool = False

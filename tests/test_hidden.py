@@ -61,13 +61,44 @@ def test_the_organisers_device_sees_every_card_of_the_live_deal() -> None:
     assert deal_frames(rp, 2, "Phil", organiser=True)["view"] == "Phil"
 
 
-def test_a_finished_deal_of_a_live_session_shows_every_card() -> None:
-    rp = Replay.of(live_session())
-    sl = rp.slice(1)
-    dealt = {c for p in rp.states[sl.start].players for h in p.hands for c in h.texts() or ()}
-    data = deal_frames(rp, 1, None)
-    assert _leaks(data, dealt) == dealt and data["note"] == ""
-    assert deal_frames(rp, 1, "Phil")["view"] == "Phil"  # view-as a player: a finished deal
+def _dealt(rp: Replay, deal: int) -> set[str]:
+    return {c for p in rp.states[rp.slice(deal).start].players for c in p.hands[0].texts() or ()}
+
+
+def test_a_finished_deal_dealt_from_another_pack_shows_every_card() -> None:
+    """Seed 0: deal 3 ends with a prial won, so the pack is shuffled (RULES 3.2) before deal 4;
+    with deal 5 in play, deal 3 shows every card, as asked."""
+    rp = Replay.of(cut_in_deal(simulate_session(seed=0, players=4, cards="all"), 5, 3))
+    assert rp.live_deal == 5 and not rp.same_pack(3, 5)
+    data = deal_frames(rp, 3, None)
+    assert _leaks(data, _dealt(rp, 3)) == _dealt(rp, 3) and data["note"] == ""
+    assert deal_frames(rp, 3, "Mick")["view"] == "Mick"  # view-as a player: a finished deal
+
+
+def test_a_finished_deal_from_the_pack_in_play_shows_only_the_cards_shown() -> None:
+    """The pack is not shuffled after deal 4 (RULES 3.2) and its cards went under the pack in
+    an order the log tells (3.3): four players take 12 cards a deal, so from the fifth deal on
+    the cards of the finished deals are, in a known order, the cards of the deal in play (8 of
+    deal 5's 12 had been dealt before here, every card of deal 6). While it is in play, a
+    finished deal of the same pack is drawn as a spectator sees it."""
+    full = simulate_session(seed="live", players=4, cards="all")
+    rp = Replay.of(cut_in_deal(full, 6, 3))
+    seen = set().union(*(_dealt(rp, d) for d in range(1, 6)))
+    assert _dealt(rp, 6) <= seen  # what a replay of deals 1-5 would tell of deal 6
+    for deal in range(1, 6):
+        assert rp.same_pack(deal, 6)
+        data = deal_frames(rp, deal, "Phil")
+        shown = {
+            c
+            for f in rp.states[rp.slice(deal).start : rp.slice(deal).stop]
+            for p in f.players
+            for c in card_texts(p.shown)
+        }
+        assert _leaks(data, _dealt(rp, deal) - shown) == set(), deal
+        assert data["note"].startswith(f"Deal {deal} was dealt from the pack deal 6 is dealt from")
+        assert _leaks(deal_frames(rp, deal, None, organiser=True), _dealt(rp, deal)) == _dealt(
+            rp, deal
+        )
 
 
 def test_at_the_showdown_a_spectator_sees_the_cards_turned_and_no_other() -> None:
@@ -103,24 +134,20 @@ def test_a_retained_hand_stays_face_down_in_the_carried_deal_it_came_from() -> N
     old = next(p for p in rp.final.players if p.two_hands)
     retained = set(old.hands[0].texts() or ())
     assert old.name == "Brenda" and len(retained) == 3
-    data = deal_frames(rp, 5, None)
-    assert _leaks(data, retained) == set()
-    assert (
-        data["note"] == "Brenda's unseen hand is still in play (RULES 6.2), so it stays face down."
-    )
-    others = {
-        c
-        for p in rp.states[rp.slice(5).start].players
-        if p.name != "Brenda"
-        for c in p.hands[0].texts() or ()
-    }
-    assert _leaks(data, others) == others  # the rest of the finished deal shows
+    assert _leaks(deal_frames(rp, 5, None), retained) == set()
     assert _leaks(deal_frames(rp, 5, None, organiser=True), retained) == retained
-    # before the next deal too: the pot just carried (she may retain), then retained
+    # before the next deal is dealt (no deal in play): the pot just carried (she may retain),
+    # then retained; the rest of the finished deal shows
+    others = _dealt(rp, 5) - retained
     for cut in (69, 70):
         before = Replay.of(events[:cut])
         assert before.live_deal is None and before.final.deals == 5
-        assert _leaks(deal_frames(before, 5, None), retained) == set(), cut
+        data = deal_frames(before, 5, None)
+        assert _leaks(data, retained) == set(), cut
+        assert _leaks(data, others) == others, cut
+        assert data["note"] == (
+            "Brenda's unseen hand is still in play (RULES 6.2), so it stays face down."
+        )
 
 
 def test_the_sight_is_decided_once_for_every_viewer_asked() -> None:
@@ -130,7 +157,9 @@ def test_the_sight_is_decided_once_for_every_viewer_asked() -> None:
     assert rp.sight(2, "Phil").viewer == SPECTATOR
     assert "viewing as Phil waits until it ends" in rp.sight(2, "Phil").note
     assert rp.sight(2, "Phil", organiser=True).viewer == "Phil"
-    assert rp.sight(1, "Phil").viewer == "Phil" and rp.sight(1, "Phil").note == ""
+    assert rp.sight(1, "Phil").viewer == SPECTATOR  # the same pack (RULES 3.2-3.3)
+    other = Replay.of(cut_in_deal(simulate_session(seed=0, players=4, cards="all"), 5, 3))
+    assert other.sight(3, "Mick").viewer == "Mick" and other.sight(3, "Mick").note == ""
     assert Replay.of(simulate_session(seed="live", players=4, cards="all")).live_deal is None
 
 

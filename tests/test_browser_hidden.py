@@ -18,6 +18,7 @@ import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
 from live_helpers import cut_in_deal, live_session, unshown, write_log
 
+from engine.state import card_texts
 from log import open_store
 from present.narrate import pretty_card
 from present.replay import Replay
@@ -130,9 +131,25 @@ def test_a_visitor_receives_no_unshown_card_of_the_live_deal(
             page.wait_for_timeout(200)
         page.wait_for_timeout(500)
         hidden = unshown(Replay.of(cut_in_deal(full, 2, 7)))
+        # deal 1 is over, but dealt from the pack deal 2 is dealt from (RULES 3.2-3.3)
+        rp = Replay.of(cut_in_deal(full, 2, 7))
+        sl = rp.slice(1)
+        folded = {
+            c
+            for p in rp.states[sl.start].players
+            for c in p.hands[0].texts() or ()
+            if not any(
+                c in card_texts(s.players[s.seat(p.name)].shown)
+                for s in rp.states[sl.start : sl.stop]
+            )
+        }
+        assert len(folded) >= 3
+        page.goto(f"{url}/replay?session={SESSION}&deal=1&step=2")
+        _wait_drawn(page)
+        hidden |= folded
         received = len(wire.frames)
         drawn = wire.replayer_frames()
-        assert received > 10 and drawn >= 3, (received, drawn)
+        assert received > 10 and drawn >= 4, (received, drawn)
         assert wire.cards(hidden) == set(), f"{drawn} of {received} frames"
         # nothing unshown in the page either (the same data, drawn)
         assert not set(CARD.findall(page.content())) & hidden

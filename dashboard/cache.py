@@ -215,18 +215,26 @@ def replay(session: str, *, recorded: bool = False) -> Replay | None:
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _frames(
-    url: str, session: str, version: int, recorded: bool, deal: int, viewer: str | None
+    url: str,
+    session: str,
+    version: int,
+    recorded: bool,
+    deal: int,
+    viewer: str | None,
+    organiser: bool,
 ) -> dict[str, Any]:
     from dashboard.frames import deal_frames
 
-    return deal_frames(_replay(url, session, version, recorded), deal, viewer)
+    rp = _replay(url, session, version, recorded)
+    return deal_frames(rp, deal, viewer, organiser=organiser)
 
 
-def frames(rp: Replay, deal: int, viewer: str | None) -> dict[str, Any]:
+def frames(rp: Replay, deal: int, viewer: str | None, *, organiser: bool = False) -> dict[str, Any]:
     """One deal's frames for the browser replayer (:func:`dashboard.frames.deal_frames`), kept
-    per version of the session's stream, deal and viewer."""
+    per version of the session's stream, deal, viewer and whether the device is the organiser's
+    (only the organiser's unlocked device sees the cards of a deal in play)."""
     version = int(store().last_seq(rp.session) or 0)
-    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer)
+    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser)
 
 
 def events(session: str) -> list[AnyEvent]:

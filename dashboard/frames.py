@@ -25,7 +25,7 @@ from engine.odds import HandOdds, showdown_odds
 from engine.state import Phase, State, card_codes
 from present.narrate import pretty_cards
 from present.numbers import amount
-from present.replay import EVERYONE, Replay, TableView, table_view
+from present.replay import EVERYONE, SPECTATOR, Replay, TableView, table_view
 
 __all__ = ["OddsLine", "action_costs", "chance_text", "deal_frames", "odds_lines"]
 
@@ -163,11 +163,16 @@ def deal_frames(
     deal: int,
     viewer: str | None = None,
     *,
+    organiser: bool = False,
     start: int | None = None,
     odds: bool = True,
 ) -> dict[str, Any]:
     """The data the replayer component needs for one deal, as ``viewer`` knows it
-    (``None``/:data:`~present.replay.EVERYONE`: every card the log knows).
+    (``None``/:data:`~present.replay.EVERYONE`: every card the log knows), as far as the device
+    may see it (:meth:`~present.replay.Replay.sight`): unless ``organiser`` (the organiser's
+    unlocked device), a deal still in play is drawn as a spectator sees it, only the cards
+    shown, in its pictures and its odds alike, and a hand still in play stays face down in
+    every deal. ``note`` says in one line why the frames show less than was asked.
 
     Keys: ``session``, ``deal``, ``view`` (``""`` for everyone), ``log`` (``"recorded"`` or
     ``""``), ``frames`` (one per step: ``step``, ``label``, ``kind`` (``""``, ``"withdrawn"``,
@@ -175,18 +180,17 @@ def deal_frames(
     ``odds_plain`` (the same while spoiler-free: no outcome the view already knows,
     :attr:`OddsLine.plain`), ``acts`` (phrases)), ``deals`` (``deal``, ``full``, ``plain``
     (no winner), ``steps``),
-    ``viewers``, ``corrections``, ``start`` (the frame to open on: ``start`` if given, a
+    ``viewers``, ``note``, ``corrections``, ``start`` (the frame to open on: ``start`` if given, a
     0-based index in the deal), ``links`` (the base link). Text is data: the browser writes it
     with ``textContent``; the SVGs escape every name (:mod:`dashboard.table_svg`)."""
-    who = None if viewer in (None, "", EVERYONE) else viewer
-    if who is not None and who not in rp.seats:
-        who = None
+    sight = rp.sight(deal, viewer, organiser=organiser)
+    who = sight.viewer if sight.viewer != SPECTATOR else None
     sl = rp.slice(deal)
     frames = []
     for k in range(sl.start, sl.stop):
         state = rp.states[k]
         lab = rp.labels[k]
-        view = table_view(state, who, lab.text)
+        view = table_view(state, sight.viewer, lab.text, secret=sight.secret)
         kind = "correction" if lab.correction else "withdrawn" if lab.withdrawn else ""
         lines = odds_lines(state, view) if odds else []
         frames.append(
@@ -217,6 +221,7 @@ def deal_frames(
         "session": rp.session,
         "deal": deal,
         "view": who or "",
+        "note": sight.note,
         "log": "recorded" if rp.recorded else "",
         "frames": frames,
         "deals": deals,

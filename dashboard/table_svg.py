@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from present.numbers import amount
-from present.replay import HandView, SeatView, TableView
+from present.replay import SPECTATOR, HandView, SeatView, TableView
 
 __all__ = ["event_list", "render"]
 
@@ -287,7 +287,13 @@ def render(view: TableView, *, compact: bool = False) -> str:
             fill="#b9dcc5",
         ),
     ]
-    viewer = f"seen by {view.viewer}" if view.viewer else "everything the log knows"
+    viewer = (
+        "only the cards shown"
+        if view.viewer == SPECTATOR
+        else f"seen by {view.viewer}"
+        if view.viewer
+        else "everything the log knows"
+    )
     return (
         '<div class="brag-table">'
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" '

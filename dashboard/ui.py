@@ -119,6 +119,18 @@ def _nav_changed() -> None:
     st.session_state["replay_nonce"] = int(st.session_state.get("replay_nonce", 0)) + 1
 
 
+def organiser_device() -> bool:
+    """Whether this device is the organiser's, unlocked: :func:`dashboard.access.device_unlocked`
+    on its token (this browser session's, else its ``brag_device`` cookie unless it was locked
+    here), as the Record page's gate reads it; draws nothing and unlocks nothing."""
+    from dashboard import access, gate
+
+    token = st.session_state.get("device_token")
+    if token is None and not st.session_state.get("locked"):
+        token = gate.cookie(gate.TOKEN_COOKIE)
+    return access.device_unlocked(token)
+
+
 def replay_position(rp: Replay) -> Position:
     """Where the link points: ``deal`` and ``step`` (the step numbers every replay shows), or the
     older ``seq=N`` (the numbering ``brag replay`` printed before steps), which is rewritten."""
@@ -135,12 +147,15 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
     keys, Home/End, swipes, autoplay) with the link following the step and the view; the server
     is asked again only for another deal, viewer or log. ``seen``: the session's last seq the
     page was drawn from; when a live rerun brings a later one, the browser keeps its step and
-    marks the new events."""
+    marks the new events. A deal still in play is drawn with only the cards shown, unless this
+    device is the organiser's (:meth:`present.replay.Replay.sight`), and one line says so."""
     pos = replay_position(rp)
     viewer = param("view")
     if viewer not in rp.seats:
         viewer = None
-    data = dict(cache.frames(rp, pos.deal, viewer))
+    data = dict(cache.frames(rp, pos.deal, viewer, organiser=organiser_device()))
+    if data["note"]:
+        st.caption(md(data["note"]), help="RULES 3.5: cards are shown only at a showdown.")
     data["start"] = pos.step - 1
     data["nonce"] = int(st.session_state.get("replay_nonce", 0))
     data["seq"] = seen

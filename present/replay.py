@@ -27,19 +27,22 @@ from events.model import (
     PotCarried,
     PotWon,
     SessionStarted,
+    Shuffled,
     Voided,
     is_derived,
 )
-from present.narrate import StepLabel, numbered, pretty_cards, sentence
+from present.narrate import StepLabel, names, numbered, pretty_cards, sentence
 from present.numbers import amount, signed
 
 __all__ = [
     "EVERYONE",
+    "SPECTATOR",
     "DealSlice",
     "HandView",
     "Position",
     "Replay",
     "SeatView",
+    "Sight",
     "StepRow",
     "StepTable",
     "TableView",
@@ -48,6 +51,7 @@ __all__ = [
     "deal_rows",
     "deal_slices",
     "event_rows",
+    "in_play",
     "leaderboard",
     "move",
     "net_history",
@@ -59,6 +63,10 @@ __all__ = [
 
 EVERYONE = "Everyone"
 """The viewer who sees every card the log knows."""
+
+SPECTATOR = "Spectator"
+"""The viewer who sees only the cards shown (RULES 3.5, 5.8): anyone but the organiser while a
+deal is in play (:meth:`Replay.sight`). Never a player's own view, even of a player so named."""
 
 # --- the stream as corrected and its deals --------------------------------------------------------
 
@@ -262,28 +270,57 @@ _PHASE_WORDS = {
 }
 
 
-def _hand_view(state: State, p: PlayerState, k: int, viewer: str | None) -> HandView:
+Secret = frozenset[tuple[str, tuple[int, ...]]]
+"""Hands still in play, as ``(player, card codes)``: drawn face down (but for their cards shown)
+to every viewer who is not their looked-at holder, everyone included (:func:`in_play`)."""
+
+
+def _hand_view(
+    state: State, p: PlayerState, k: int, viewer: str | None, secret: Secret
+) -> HandView:
     h = p.hands[k]
     texts = h.texts()
     shown = set(card_texts(p.shown)) if k == 0 and len(p.hands) == 1 else set()
-    own = viewer == p.name and (
-        (p.seen and len(p.hands) == 1) or (p.looking is not None and p.looking == h.origin)
+    own = (
+        viewer == p.name
+        and viewer != SPECTATOR
+        and ((p.seen and len(p.hands) == 1) or (p.looking is not None and p.looking == h.origin))
     )
     if texts is None:
         # cards: "shown": only what was shown is known, in the order it was shown.
         up = tuple(card_texts(p.shown)) if shown else ()
         cards: tuple[str | None, ...] = (*up, *([None] * (3 - len(up))))
         return HandView(cards, h.origin, known=False, folded=p.folded)
-    if viewer is None or own:
+    if own or (viewer is None and (p.name, h.cards) not in secret):
         return HandView(texts, h.origin, known=True, folded=p.folded)
     return HandView(tuple(c if c in shown else None for c in texts), h.origin, True, p.folded)
 
 
-def table_view(state: State, viewer: str | None = None, text: str = "") -> TableView:
+def in_play(state: State) -> Secret:
+    """The hands still in play after ``state`` (a session's latest state), whose cards not shown
+    only the organiser may see, in any deal they appear in: every hand of a deal in play (the
+    betting or the showdown), the blind survivor's while a carried pot waits for their choice
+    (RULES 6.1-6.2), and a retained hand until the next deal is dealt and beyond (6.2-6.3)."""
+    out: set[tuple[str, tuple[int, ...]]] = set()
+    if state.phase in (Phase.BETTING, Phase.SHOWDOWN):
+        out |= {(p.name, h.cards) for p in state.players for h in p.hands if h.cards}
+    elif state.phase is Phase.CARRIED and state.survivor is not None:
+        p = state.players[state.survivor]
+        out |= {(p.name, h.cards) for h in p.hands if h.cards}
+    if state.retained is not None and state.retained[1].cards is not None:
+        out.add((state.seats[state.retained[0]], state.retained[1].cards))
+    return frozenset(out)
+
+
+def table_view(
+    state: State, viewer: str | None = None, text: str = "", *, secret: Secret = frozenset()
+) -> TableView:
     """The table after a step as ``viewer`` may know it (``None``: everyone, every card the log
-    knows). A player sees their own cards only once they have looked (RULES 5.1, 6.4), and anyone's
-    cards only when shown at a showdown (RULES 3.5, 5.8)."""
-    if viewer is not None and viewer not in (state.index or {}):
+    knows but the ``secret`` hands still in play; :data:`SPECTATOR`: only the cards shown). A
+    player sees their own cards only once they have looked (RULES 5.1, 6.4), and anyone's cards
+    only when shown at a showdown (RULES 3.5, 5.8). Which viewer a page may draw is
+    :meth:`Replay.sight`'s say."""
+    if viewer not in (None, SPECTATOR) and viewer not in (state.index or {}):
         viewer = None
     won_by: str | None = None
     if isinstance(state.last_event, PotWon):
@@ -312,7 +349,7 @@ def table_view(state: State, viewer: str | None = None, text: str = "") -> Table
                 )
             )
             continue
-        hands = tuple(_hand_view(state, p, k, viewer) for k in range(len(p.hands)))
+        hands = tuple(_hand_view(state, p, k, viewer, secret) for k in range(len(p.hands)))
         seats.append(
             SeatView(
                 name=name,
@@ -468,6 +505,21 @@ def net_history(states: Sequence[State], slices: Sequence[DealSlice]) -> dict[st
     return out
 
 
+# --- who may see what: the one rule every page draws by ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """What a page may draw of one deal for one device (:meth:`Replay.sight`): the ``viewer`` to
+    draw it as (``None``: every card, :data:`SPECTATOR`, or a player), the ``secret`` hands still
+    in play (:func:`in_play`), face down whoever the viewer is, and ``note``, the one line saying
+    why the page shows less than was asked (``""`` when it shows what was asked)."""
+
+    viewer: str | None
+    secret: Secret = frozenset()
+    note: str = ""
+
+
 # --- a whole session, ready to step through -------------------------------------------------------
 
 
@@ -572,10 +624,83 @@ class Replay:
     def sentence(self, index: int) -> str:
         return sentence(self.before(index), self.events[index], self.states[index])
 
-    def view(self, pos: Position, viewer: str | None = None) -> TableView:
-        """The table at ``pos`` as ``viewer`` knows it (``None`` or :data:`EVERYONE`: everyone)."""
-        who = None if viewer in (None, EVERYONE) else viewer
-        return table_view(self.states[pos.index], who, self.sentence(pos.index))
+    @property
+    def live_deal(self) -> int | None:
+        """The session's latest deal while it is still in play (the betting or the showdown),
+        else ``None``."""
+        s = self.final
+        return s.deals if s.phase in (Phase.BETTING, Phase.SHOWDOWN) and s.deals else None
+
+    def sight(self, deal: int, viewer: str | None = None, *, organiser: bool = False) -> Sight:
+        """What a device may see of ``deal`` when it asks for ``viewer`` (``None``/``""``/
+        :data:`EVERYONE`: every card; a player; an unknown name: everyone). The organiser's
+        unlocked device sees what it asks. Any other sees a deal still in play (:attr:`live_deal`)
+        as a :data:`SPECTATOR`, whatever it asked: only the cards shown (RULES 3.5), since
+        viewing as a player is for finished deals; so too a finished deal dealt from the same
+        pack (:meth:`same_pack`), whose cards would tell the live deal's; and in every deal the
+        hands still in play (a retained hand, :func:`in_play`) face down."""
+        who = None if viewer in (None, "", EVERYONE) else viewer
+        if who is not None and who != SPECTATOR and who not in self.seats:
+            who = None
+        if organiser:
+            return Sight(who)
+        secret = in_play(self.final)
+        live = self.live_deal
+        if live is not None and (deal == live or self.same_pack(deal, live)):
+            if deal != live:
+                note = (
+                    f"Deal {deal} was dealt from the pack deal {live} is dealt from (no shuffle "
+                    "since, RULES 3.2-3.3): only the cards shown are face up until deal "
+                    f"{live} ends."
+                )
+            elif who not in (None, SPECTATOR):
+                note = (
+                    f"Deal {deal} is still in play: viewing as {who} waits until it ends (or "
+                    "the organiser's device); meanwhile only the cards shown are face up."
+                )
+            else:
+                note = (
+                    f"Deal {deal} is still in play: only the cards shown are face up until it "
+                    "ends (RULES 3.5)."
+                )
+            return Sight(SPECTATOR, secret, note)
+        sl = self.slice(deal)
+        held = sorted(
+            {
+                p.name
+                for s in self.states[sl.start : sl.stop]
+                for p in s.players
+                for h in p.hands
+                if (p.name, h.cards) in secret
+            }
+        )
+        note = ""
+        if held and who != SPECTATOR:
+            note = (
+                f"{names(held)}'s unseen hand is still in play (RULES 6.2), so it stays face down."
+            )
+        return Sight(who, secret, note)
+
+    def same_pack(self, deal: int, later: int) -> bool:
+        """Whether ``deal`` was dealt from the pack ``later`` is dealt from: no shuffle between
+        them (RULES 3.2). The cards of a finished deal then go under that pack in an order the
+        log tells (3.3), so with every card recorded they tell the cards of a later deal once
+        the pack has gone round: while ``later`` is in play they are no more to be seen than
+        its own."""
+        if not 0 < deal < later:
+            return False
+        a, b = self.slice(deal).start, self.slice(later).start
+        return not any(isinstance(e, Shuffled) for e in self.events[a:b])
+
+    def view(
+        self, pos: Position, viewer: str | None = None, *, organiser: bool = False
+    ) -> TableView:
+        """The table at ``pos`` as ``viewer`` knows it (``None`` or :data:`EVERYONE`: everyone),
+        as far as the device may see it (:meth:`sight`; ``organiser``: its unlocked device)."""
+        sight = self.sight(pos.deal, viewer, organiser=organiser)
+        return table_view(
+            self.states[pos.index], sight.viewer, self.sentence(pos.index), secret=sight.secret
+        )
 
     def pot_change(self, pos: Position) -> Fraction:
         return self.states[pos.index].pot - self.before(pos.index).pot

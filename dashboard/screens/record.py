@@ -34,7 +34,7 @@ pad_side, table_side = st.columns([5, 4])
 with pad_side:
     ui_record.show_pad(rp)
 with table_side:
-    ui.table_picture(rp.view(rp.last_position()))
+    ui.table_picture(rp.view(rp.last_position(), organiser=True))  # behind the gate
     ui.session_heading(rp)
     ui.recent_events(rp, count=10)
 with st.expander("Correct a step"):

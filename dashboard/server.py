@@ -18,8 +18,10 @@ machine (DNS rebinding) gets nothing from it. ``brag dashboard`` also writes its
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -96,7 +98,7 @@ class AllowedHosts:
 
 
 def _forget_pid_file() -> None:
-    """Removes ``$BRAG_PID_FILE`` when it names this process (the dashboard stopped)."""
+    """Removes ``$BRAG_PID_FILE`` when it names this process (the dashboard stops)."""
     where = os.environ.get("BRAG_PID_FILE")
     if not where:
         return
@@ -108,10 +110,19 @@ def _forget_pid_file() -> None:
         pass
 
 
+@contextlib.asynccontextmanager
+async def _lifespan(_: Any) -> AsyncIterator[None]:
+    try:
+        yield None
+    finally:
+        _forget_pid_file()
+
+
 atexit.register(_forget_pid_file)
 
 app = st.App(
     APP,
+    lifespan=_lifespan,
     routes=[*pad_api.routes(), *gate_api.routes()],
     middleware=[Middleware(AllowedHosts)],
 )

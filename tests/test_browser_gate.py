@@ -50,6 +50,12 @@ def _unlock(page: Any, url: str) -> None:
     expect(page.get_by_text("This device: session")).to_be_visible(timeout=30_000)
 
 
+def _failures(folder: Path) -> list[str]:
+    """The server log's lines of wrong secrets."""
+    log = "\n".join(f.read_text() for f in folder.glob("streamlit-*.log"))
+    return [x for x in log.splitlines() if "wrong organiser secret from local" in x]
+
+
 def _is_locked(page: Any, url: str) -> bool:
     from playwright.sync_api import expect
 
@@ -111,3 +117,40 @@ def test_lock_every_device_locks_the_other_device(server: tuple[str, Path]) -> N
             assert _is_locked(two, url)
         finally:
             browser.close()
+
+
+def test_wrong_secrets_are_slowed_and_logged_then_the_right_one_unlocks(
+    server: tuple[str, Path],
+) -> None:
+    """On the real server, in real time: six wrong secrets from one browser take at least
+    0.5 + 1 + 2 s (the 4th, 5th and 6th wait), each is a line of the server's log, and the
+    right secret then unlocks (after its own wait)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    url, folder = server
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(f"{url}/record")
+            answered = []
+            for n in range(6):
+                page.get_by_label("Organiser secret").fill(f"wrong guess {n}")
+                page.get_by_role("button", name="Unlock recording").click()
+                deadline = time.monotonic() + 30
+                while len(_failures(folder)) < n + 1:  # the answer is the log's line
+                    assert time.monotonic() < deadline, f"guess {n} not answered"
+                    time.sleep(0.05)
+                answered.append(time.monotonic())
+                expect(page.get_by_text("That is not the organiser secret.")).to_be_visible()
+            assert answered[-1] - answered[0] >= 3.0, answered
+            started = time.monotonic()
+            page.get_by_label("Organiser secret").fill(SECRET)
+            page.get_by_role("button", name="Unlock recording").click()
+            expect(page.get_by_text("This device: session")).to_be_visible(timeout=30_000)
+            assert time.monotonic() - started >= 3.5  # the 7th attempt waits 4 s
+        finally:
+            browser.close()
+    lines = _failures(folder)
+    assert len(lines) == 6, lines
+    assert "failure 6 from this address" in lines[-1]

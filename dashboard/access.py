@@ -44,7 +44,7 @@ class Revocations:
 
 
 _lock = threading.Lock()
-_cache: dict[str, tuple[tuple[int, int], Revocations]] = {}
+_cache: dict[str, tuple[tuple[int, int, int], Revocations]] = {}
 
 
 def path() -> Path:
@@ -61,7 +61,7 @@ def _read(where: Path) -> Revocations:
         st = where.stat()
     except FileNotFoundError:
         return Revocations()
-    stamp = (st.st_mtime_ns, st.st_size)
+    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
     hit = _cache.get(str(where))
     if hit is not None and hit[0] == stamp:
         return hit[1]

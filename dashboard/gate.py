@@ -16,7 +16,7 @@ from dashboard import access, gate_api, recorder, settings, throttle
 from dashboard.escape import md
 from present import secret as secret_rule
 
-TOKEN_COOKIE = "brag_device"
+TOKEN_COOKIE = gate_api.TOKEN_COOKIE
 BY_COOKIE = "brag_by"
 SESSION_COOKIE = "brag_recording"
 

@@ -42,7 +42,7 @@ from log import open_store  # noqa: E402
 from present.replay import Replay  # noqa: E402
 
 TARGET_MS = 300.0
-SECRET = "bench"
+SECRET = "bench organiser secret"
 DOCS = ROOT / "docs"
 
 # Counts scrolls and stamps each tap in the page; the pad's confirmation is watched per frame.

@@ -19,9 +19,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
-import signal
 import socket
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -161,9 +159,28 @@ def free_port(preferred: int, address: str = "localhost") -> int:
         return int(s.getsockname()[1])
 
 
-def streamlit_command(port: int, address: str = "localhost") -> list[str]:
-    """The command that serves the dashboard (headless, no usage statistics sent)."""
-    return [
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+ANY_ADDRESS = ("0.0.0.0", "::", "")
+
+
+def allowed_hosts(address: str = "localhost", lan_ip: str | None = None) -> list[str]:
+    """The host names the dashboard answers to (``server.allowedHosts``, also enforced on every
+    page and route by :class:`dashboard.server.AllowedHosts`): this machine's own names, the
+    address it serves on, and its LAN address. A request naming another host (DNS rebinding:
+    ``Host: evil.example``) is refused."""
+    hosts = list(LOOPBACK_HOSTS)
+    for extra in (address if address not in ANY_ADDRESS else None, lan_ip):
+        if extra and extra.strip("[]") not in hosts:
+            hosts.append(extra.strip("[]"))
+    return hosts
+
+
+def streamlit_command(
+    port: int, address: str = "localhost", hosts: list[str] | None = None
+) -> list[str]:
+    """The command that serves the dashboard (headless, no usage statistics sent), answering
+    only to ``hosts`` (default :func:`allowed_hosts` of ``address``)."""
+    command = [
         sys.executable,
         "-m",
         "streamlit",
@@ -187,6 +204,55 @@ def streamlit_command(port: int, address: str = "localhost") -> list[str]:
         "--runner.postScriptGC",
         "false",
     ]
+    for host in hosts if hosts is not None else allowed_hosts(address):
+        command += ["--server.allowedHosts", host]
+    return command
+
+
+PID_SUFFIX = "-dashboard"
+
+
+def pid_file(db: str, analytics: str) -> Path:
+    """The dashboard's pid file beside the store (``brag.db-dashboard``): ``PID URL``."""
+    from log import beside_store
+
+    return Path(beside_store(db, PID_SUFFIX, analytics))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def running_dashboard(db: str, analytics: str) -> tuple[int, str] | None:
+    """``(pid, url)`` of a dashboard that still serves this store (its pid file names a live
+    process that answers at its address, or a live Streamlit); ``None`` when there is none or
+    the file is stale (a dashboard killed before it could remove it)."""
+    import urllib.request
+
+    try:
+        pid_text, url = pid_file(db, analytics).read_text(encoding="utf-8").split()[:2]
+        pid = int(pid_text)
+    except (OSError, ValueError):
+        return None
+    if pid == os.getpid() or not _alive(pid):
+        return None
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+            if r.status == 200:
+                return pid, url
+    except OSError:
+        pass
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    return (pid, url) if b"streamlit" in cmdline else None
 
 
 def lan_address() -> str | None:
@@ -222,9 +288,18 @@ def lan_banner(url: str) -> str:
 def serve(
     db: str, analytics: str, port: int | None, address: str = "localhost", lan: bool = False
 ) -> int:
-    """Runs the dashboard in the foreground until Ctrl-C; returns its exit status. With ``lan``
-    it listens on every address (``0.0.0.0``) and prints the LAN address of the Record page with
-    its QR code (:func:`lan_banner`); the Record page shows the same code."""
+    """Runs the dashboard in the foreground until Ctrl-C: this process becomes the Streamlit
+    server (it returns only a refusal, 1: a secret shorter than :data:`present.secret.MIN_CHARS`,
+    a bad address, a busy port, or a dashboard already serving this store). It answers only to
+    the hosts it prints (:func:`allowed_hosts`). With ``lan`` it listens on every address
+    (``0.0.0.0``) and prints the LAN address of the Record page with its QR code
+    (:func:`lan_banner`); the Record page shows the same code."""
+    from present import secret as secret_rule
+
+    problem = secret_rule.problem(os.environ.get("BRAG_ORGANISER_SECRET"))
+    if problem:
+        print(f"brag: {problem}", file=sys.stderr)
+        return 1
     if lan:
         if address not in ("localhost", "0.0.0.0"):
             print("brag: give --lan or --address, not both", file=sys.stderr)
@@ -233,6 +308,14 @@ def serve(
     problem = address_problem(address)
     if problem:
         print(f"brag: {problem}", file=sys.stderr)
+        return 1
+    other = running_dashboard(db, analytics)
+    if other is not None:
+        print(
+            f"brag: a dashboard (pid {other[0]}) already serves this store at {other[1]}; "
+            "stop it first",
+            file=sys.stderr,
+        )
         return 1
     if port is not None and not port_is_free(port, address):
         print(
@@ -246,7 +329,9 @@ def serve(
     host = f"[{address}]" if ":" in address else address  # an IPv6 address in a URL
     if lan:
         host = "localhost"
+    url = f"http://{host if address not in ANY_ADDRESS else 'localhost'}:{chosen}"
     print(f"Bragbook dashboard: http://{host}:{chosen}  (store {db}; Ctrl-C stops it)")
+    ip = None
     if lan:
         ip = lan_address()
         if ip is None:
@@ -254,26 +339,23 @@ def serve(
         else:
             env["BRAG_LAN_URL"] = f"http://{ip}:{chosen}"
             print(lan_banner(f"http://{ip}:{chosen}/record"))
+    elif address in ANY_ADDRESS:
+        ip = lan_address()
     if not env.get("BRAG_ORGANISER_SECRET"):
         print("Recording is off (read-only): set BRAG_ORGANISER_SECRET to record at the table.")
-    sys.stdout.flush()
-    proc = subprocess.Popen(streamlit_command(chosen, address), env=env)
-
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, stop)  # a terminated `brag` stops its server too
+    # This process becomes the server (exec, the same pid): a `kill -9` of `brag dashboard`
+    # stops the server too, and its pid file names it while it runs.
+    where = pid_file(db, analytics)
     try:
-        return proc.wait()
-    except KeyboardInterrupt:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        return 0
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+        where.write_text(f"{os.getpid()} {url}\n", encoding="utf-8")
+        env["BRAG_PID_FILE"] = str(where)
+    except OSError as err:  # a read-only folder: served all the same, without the check
+        print(f"brag: no pid file {where} ({err.strerror}); served without it", file=sys.stderr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    command = streamlit_command(chosen, address, allowed_hosts(address, ip))
+    os.execve(command[0], command, env)
+    return 1  # pragma: no cover - execve does not return
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:

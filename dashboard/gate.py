@@ -1,17 +1,22 @@
 """The organiser's gate on the Record page: a device is unlocked by the organiser secret once and
 then keeps a signed, expiring token in a cookie (:mod:`dashboard.recorder` signs and checks it);
-"Lock this device" forgets it; a second device joins by the QR code of the page's address."""
+"Lock this device" revokes it, "Lock every device" revokes them all; a second device joins by the
+QR code of the page's address; wrong secrets are counted and slowed (:mod:`dashboard.throttle`)."""
 
 from __future__ import annotations
 
+import logging
+import secrets
+import time
 from urllib.parse import unquote
 
 import streamlit as st
 
-from dashboard import access, pad, recorder, settings
+from dashboard import access, gate_api, recorder, settings, throttle
 from dashboard.escape import md
+from present import secret as secret_rule
 
-TOKEN_COOKIE = "brag_device"
+TOKEN_COOKIE = gate_api.TOKEN_COOKIE
 BY_COOKIE = "brag_by"
 SESSION_COOKIE = "brag_recording"
 
@@ -27,12 +32,83 @@ def cookie(name: str) -> str | None:
 
 # --- the gate -------------------------------------------------------------------------------------
 
+_log = logging.getLogger("bragbook.gate")
+if not _log.handlers:  # the server's log (Streamlit's own loggers do not propagate)
+    _handler = logging.StreamHandler()
+    _handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    _log.addHandler(_handler)
+    _log.setLevel(logging.INFO)
+
+_COOKIE_JS = """
+export default function (component) {
+  const code = component.data && component.data.code;
+  window.__bragCookieCodes = window.__bragCookieCodes || new Set();
+  if (!code || window.__bragCookieCodes.has(code)) return;
+  window.__bragCookieCodes.add(code);
+  fetch('/api/device-cookie', {
+    method: 'POST', credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }),
+  });
+}
+"""
+
+_cookie = st.components.v2.component("bragbook.device_cookie", js=_COOKIE_JS)
+
+
+def _hand_cookie(token: str | None) -> None:
+    """Has the browser set (``token``) or clear (``None``) its HttpOnly ``brag_device`` cookie:
+    the server does it (:mod:`dashboard.gate_api`) for a one-time code handed to this page, as a
+    Streamlit script cannot set an HttpOnly cookie itself. Once per token and session."""
+    if st.session_state.get("cookie_for", "") != token:
+        st.session_state["cookie_code"] = gate_api.issue(token)
+        st.session_state["cookie_for"] = token
+    _cookie(key="device_cookie", data={"code": st.session_state["cookie_code"]})
+
+
+def _client_keys() -> list[str]:
+    """Who is guessing: the client's address (``local`` for this machine) and this session."""
+    try:
+        ip = st.context.ip_address
+    except Exception:  # no browser behind the run
+        ip = None
+    if "gate_session" not in st.session_state:
+        st.session_state["gate_session"] = secrets.token_hex(4)
+    if not isinstance(ip, str) or not ip:  # None: this machine (loopback)
+        ip = "local"
+    return [f"ip:{ip}", f"session:{st.session_state['gate_session']}"]
+
+
+def check_given(secret: str, given: str | None) -> bool:
+    """Whether ``given`` is the organiser secret, answered after the delay this client's and
+    everyone's failures call for (:mod:`dashboard.throttle`, slept in this session's own
+    thread); each failure is one line of the server's log."""
+    keys = _client_keys()
+    attempt = throttle.THROTTLE.attempt(keys)
+    if attempt.wait > 0:
+        time.sleep(attempt.wait)
+    if recorder.check_secret(secret, given):
+        throttle.THROTTLE.succeeded(keys)
+        return True
+    counts = throttle.THROTTLE.failed(keys)
+    _log.warning(
+        "wrong organiser secret from %s (%s): failure %d from this address, %d in this "
+        "session, %d in all within the hour; answered after %.1f s",
+        keys[0][3:],
+        keys[1],
+        counts[keys[0]],
+        counts[keys[1]],
+        throttle.THROTTLE.total(),
+        attempt.wait,
+    )
+    return False
+
 
 def organiser_unlocked() -> bool:
     """True when this device is unlocked: the organiser gave the secret here, now or within
-    :data:`~dashboard.recorder.TOKEN_HOURS` (a signed, expiring token in this session or in
-    the device's cookie, :func:`~dashboard.recorder.token_valid`; the secret itself is never
-    sent back). Without a secret configured the page says the app is read-only."""
+    :data:`~dashboard.recorder.TOKEN_HOURS` (a signed, expiring, revocable token in this session
+    or in the device's HttpOnly cookie, :func:`~dashboard.access.device_unlocked`; the secret
+    itself is never sent back). Without a secret configured (or one too short) the page says
+    the app is read-only."""
     secret = settings.organiser_secret()
     if not secret:
         st.warning(
@@ -42,22 +118,26 @@ def organiser_unlocked() -> bool:
             icon=":material/lock:",
         )
         return False
+    problem = secret_rule.problem(secret)
+    if problem:
+        st.warning(f"**Read-only:** {md(problem)}; restart the dashboard.", icon=":material/lock:")
+        return False
     token = st.session_state.get("device_token")
     if token is None and not st.session_state.get("locked"):
         token = cookie(TOKEN_COOKIE)
     if access.device_unlocked(token):
         st.session_state["device_token"] = token
-        pad.device({TOKEN_COOKIE: str(token)}, max_age=recorder.TOKEN_HOURS * 3600, key="token")
+        _hand_cookie(str(token))
         return True
     st.session_state.pop("device_token", None)
     if st.session_state.get("locked"):
-        pad.device(clear=[TOKEN_COOKIE], key="token")
+        _hand_cookie(None)
     with st.form("unlock"):
         given = st.text_input("Organiser secret", type="password", key="secret_input")
         ok = st.form_submit_button("Unlock recording", type="primary")
     if ok:
-        if recorder.check_secret(secret, given):
-            st.session_state["device_token"] = recorder.device_token(secret)
+        if check_given(secret, given):
+            st.session_state["device_token"] = access.issue_token()
             st.session_state.pop("locked", None)
             st.rerun()
         st.error("That is not the organiser secret.")
@@ -70,9 +150,16 @@ def organiser_unlocked() -> bool:
 
 
 def lock() -> None:
-    """Locks this device: forgets its token here and in its cookie."""
-    st.session_state.pop("device_token", None)
+    """Locks this device: revokes its token (every copy of it, for good) and forgets it here
+    and in its cookie."""
+    access.revoke(st.session_state.pop("device_token", None))
     st.session_state["locked"] = True
+
+
+def lock_all() -> None:
+    """Locks every device unlocked so far, this one too (:func:`dashboard.access.revoke_all`)."""
+    access.revoke_all()
+    lock()
 
 
 # --- join and lock --------------------------------------------------------------------------------
@@ -89,6 +176,14 @@ def join_and_lock() -> None:
             f"A second device joins at {md(url)} (scan the code), then unlocks with the secret."
         )
     st.button("Lock this device", icon=":material/lock:", key="lock", on_click=lock)
+    st.button(
+        "Lock every device",
+        icon=":material/lock_reset:",
+        key="lock_all",
+        on_click=lock_all,
+        help="Revokes every device unlocked so far, this one too: each must be given the "
+        "secret again.",
+    )
 
 
 def join_url() -> str | None:

@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import random
 import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,6 +41,7 @@ __all__ = [
     "TOKEN_HOURS",
     "Choice",
     "Key",
+    "TokenClaims",
     "check_secret",
     "choices",
     "complete",
@@ -51,6 +53,7 @@ __all__ = [
     "redo",
     "stamped",
     "start_events",
+    "token_claims",
     "token_valid",
     "undo",
 ]
@@ -271,32 +274,65 @@ def _token_key(secret: str) -> bytes:
     """The key that signs device tokens, derived from the organiser secret (never the secret
     itself), so that a token tells nothing of the secret and changing the secret revokes every
     device."""
-    return hashlib.sha256(b"bragbook device token v1\0" + secret.encode()).digest()
+    return hashlib.sha256(b"bragbook device token v2\0" + secret.encode()).digest()
 
 
-def device_token(secret: str, now: datetime | None = None, hours: float = TOKEN_HOURS) -> str:
-    """A signed, expiring token for a device the organiser unlocked: ``"EXPIRY.SIGNATURE"``, the
-    expiry in Unix seconds and an HMAC-SHA256 of it (hex) under a key derived from ``secret``.
-    Kept in the device's cookie; :func:`token_valid` checks it."""
+@dataclass(frozen=True, slots=True)
+class TokenClaims:
+    """What a valid device token says: its ``id`` (what "Lock this device" revokes), the
+    ``generation`` of the devices it was issued in (what "Lock every device" moves on) and its
+    ``expiry`` in Unix seconds."""
+
+    id: str
+    generation: int
+    expiry: int
+
+
+def device_token(
+    secret: str,
+    now: datetime | None = None,
+    hours: float = TOKEN_HOURS,
+    *,
+    generation: int = 0,
+    token_id: str | None = None,
+) -> str:
+    """A signed, expiring token for a device the organiser unlocked:
+    ``"ID.GENERATION.EXPIRY.SIGNATURE"``, a random id (16 hex digits, unless ``token_id``), the
+    generation of the devices, the expiry in Unix seconds and an HMAC-SHA256 of the three (hex)
+    under a key derived from ``secret``. Kept in the device's cookie; :func:`token_claims`
+    checks it (and :func:`dashboard.access.device_unlocked` its revocation)."""
     when = now if now is not None else datetime.now(UTC)
     expiry = int(when.timestamp() + hours * 3600)
-    sig = hmac.new(_token_key(secret), str(expiry).encode(), hashlib.sha256).hexdigest()
-    return f"{expiry}.{sig}"
+    tid = token_id if token_id is not None else secrets.token_hex(8)
+    body = f"{tid}.{int(generation)}.{expiry}"
+    sig = hmac.new(_token_key(secret), body.encode(), hashlib.sha256).hexdigest()
+    return f"{body}.{sig}"
+
+
+def token_claims(
+    secret: str | None, token: str | None, now: datetime | None = None
+) -> TokenClaims | None:
+    """What ``token`` says when it was signed under ``secret`` (constant-time check) and has not
+    expired at ``now``; ``None`` for no secret, no token, a malformed, forged or expired one."""
+    if not secret or not token or token.count(".") != 3:
+        return None
+    tid, generation, expiry, sig = token.split(".")
+    if not (re.fullmatch(r"[0-9a-f]{1,64}", tid) and generation.isdigit() and expiry.isdigit()):
+        return None
+    body = f"{tid}.{generation}.{expiry}"
+    good = hmac.new(_token_key(secret), body.encode(), hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(good.encode(), sig.encode()):
+        return None
+    when = now if now is not None else datetime.now(UTC)
+    if when.timestamp() >= int(expiry):
+        return None
+    return TokenClaims(tid, int(generation), int(expiry))
 
 
 def token_valid(secret: str | None, token: str | None, now: datetime | None = None) -> bool:
-    """True when ``token`` was signed under ``secret`` (constant-time check) and has not expired
-    at ``now``. False for no secret, no token, a malformed, forged or expired one."""
-    if not secret or not token or token.count(".") != 1:
-        return False
-    expiry, sig = token.split(".")
-    if not expiry.isdigit():
-        return False
-    good = hmac.new(_token_key(secret), expiry.encode(), hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(good.encode(), sig.encode()):
-        return False
-    when = now if now is not None else datetime.now(UTC)
-    return when.timestamp() < int(expiry)
+    """True when ``token`` was signed under ``secret`` and has not expired at ``now``
+    (:func:`token_claims`); revocation is :func:`dashboard.access.device_unlocked`'s."""
+    return token_claims(secret, token, now) is not None
 
 
 # --- redo -----------------------------------------------------------------------------------------

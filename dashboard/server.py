@@ -1,26 +1,128 @@
 """The dashboard's server: Streamlit's ASGI :class:`streamlit.App` serving ``dashboard/app.py``
-with Bragbook's own HTTP routes beside it (``/api/...``, :mod:`dashboard.pad_api`).
+with Bragbook's own HTTP routes beside it (``/api/...``, :mod:`dashboard.pad_api` and
+:mod:`dashboard.gate_api`).
 
 ``brag dashboard`` runs ``streamlit run dashboard/server.py``; Streamlit finds the ``app`` below
 and serves it with uvicorn in this one process, so the pages and the routes share the store
 handle (:func:`dashboard.cache.store`). The routes are what must not depend on a page's rerun:
 the Record page's pad records each tap by one idempotent request and gets its answer back in
 the same request, whatever the page is doing meanwhile.
+
+Streamlit 1.67 checks ``server.allowedHosts`` only on its websocket and its agent routes; the
+:class:`AllowedHosts` middleware applies the same list to every request (the pages, the static
+files, ``/_stcore/health`` and our ``/api`` routes), so a page whose name was rebound to this
+machine (DNS rebinding) gets nothing from it. ``brag dashboard`` also writes its pid file
+(``brag.db-dashboard``); this process removes it when it stops.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import os
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import streamlit as st
+from starlette.middleware import Middleware
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `streamlit run dashboard/server.py` from a checkout
     sys.path.insert(0, str(ROOT))
 
-from dashboard import pad_api  # noqa: E402 - after the path is set
+from dashboard import gate_api, pad_api  # noqa: E402 - after the path is set
 
 APP = Path(__file__).resolve().parent / "app.py"
 
-app = st.App(APP, routes=pad_api.routes())
+
+def host_allowed(host: str | None, allowed: list[str]) -> bool:
+    """Whether a request's ``Host`` header names one of ``allowed`` (Streamlit's
+    ``server.allowedHosts``: names or addresses, ``*.domain``, ``*``; the port is ignored).
+    An empty list allows every host, as Streamlit does."""
+    if not allowed:
+        return True
+    if not host:
+        return False
+    try:
+        parts = urlsplit(f"//{host}")
+        name = parts.hostname
+        _ = parts.port  # a port that is not a number is refused
+    except ValueError:
+        return False
+    if name is None or parts.username is not None or parts.path or parts.query:
+        return False
+    name = name.lower().rstrip(".")
+    for pattern in (a.strip().lower().rstrip(".").strip("[]") for a in allowed):
+        if pattern == "*" or name == pattern:
+            return True
+        if pattern.startswith("*.") and name.endswith(pattern[1:]):
+            return True
+    return False
+
+
+class AllowedHosts:
+    """ASGI middleware: a request (HTTP or websocket) whose ``Host`` is not in
+    ``server.allowedHosts`` is answered 400 (a websocket is closed before it opens)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        host = headers.get(b"host", b"").decode("latin-1") or None
+        allowed = list(st.get_option("server.allowedHosts") or [])
+        if host_allowed(host, allowed):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        body = b"This host is not served here.\n"
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 400,
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _forget_pid_file() -> None:
+    """Removes ``$BRAG_PID_FILE`` when it names this process (the dashboard stops)."""
+    where = os.environ.get("BRAG_PID_FILE")
+    if not where:
+        return
+    try:
+        first = Path(where).read_text(encoding="utf-8").split()[0]
+        if first == str(os.getpid()):
+            Path(where).unlink()
+    except (OSError, IndexError):
+        pass
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(_: Any) -> AsyncIterator[None]:
+    try:
+        yield None
+    finally:
+        _forget_pid_file()
+
+
+atexit.register(_forget_pid_file)
+
+app = st.App(
+    APP,
+    lifespan=_lifespan,
+    routes=[*pad_api.routes(), *gate_api.routes()],
+    middleware=[Middleware(AllowedHosts)],
+)

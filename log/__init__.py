@@ -16,7 +16,7 @@ from events.errors import (
     UnknownSession,
 )
 from log.folds import checked_log, recomputed, stored_states
-from log.open import DEFAULT_DB, open_store, resolve_url
+from log.open import DEFAULT_DB, beside_store, open_store, resolve_url
 from log.rows import ImportResult
 from log.service import EventStore
 from store.records import (
@@ -43,6 +43,7 @@ __all__ = [
     "StoreUnavailable",
     "StoredEvent",
     "UnknownSession",
+    "beside_store",
     "checked_log",
     "facets_of",
     "new_ids",

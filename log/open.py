@@ -8,7 +8,7 @@ from typing import Any, Final
 from log.folds import recomputed
 from log.service import EventStore
 
-__all__ = ["DEFAULT_DB", "open_store", "resolve_url"]
+__all__ = ["DEFAULT_DB", "beside_store", "open_store", "resolve_url"]
 
 DEFAULT_DB: Final = "brag.db"
 """The SQLite file used when neither ``--db`` nor ``$BRAG_DB`` names a store (the one definition:
@@ -20,6 +20,16 @@ def resolve_url(url_or_path: str | os.PathLike[str] | None) -> str:
     if url_or_path is None:
         return os.environ.get("BRAG_DB") or DEFAULT_DB
     return os.fspath(url_or_path)
+
+
+def beside_store(url: str, suffix: str, analytics: str) -> str:
+    """The path of a small file that belongs with the store at ``url`` (the dashboard's pid file,
+    the devices' revocations): beside a SQLite file (``brag.db`` + ``suffix``), else beside the
+    analytics projection ``analytics`` (a server or in-memory store has no file of its own)."""
+    path = url[len("sqlite:///") :] if url.startswith("sqlite:///") else url
+    if "://" in path or not path or path.startswith(":memory:"):
+        path = analytics
+    return path + suffix
 
 
 def open_store(

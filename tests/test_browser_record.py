@@ -29,7 +29,7 @@ from present.replay import Replay
 
 pytestmark = pytest.mark.browser
 
-SECRET = "open sesame"
+SECRET = "open sesame please"
 PHONE = {"width": 390, "height": 844}
 NOTE = "[data-testid=pad-note]"
 ROOT = Path(__file__).resolve().parents[1]

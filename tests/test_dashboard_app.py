@@ -34,7 +34,7 @@ LOGS = [
     SCENARIOS / "blind_pays_half.jsonl",  # "B sees A: pays 6, the level, being blind"
 ]
 ALL_CARDS = "2026-09-24-top-1"
-SECRET = "open sesame"
+SECRET = "open sesame please"
 
 
 @pytest.fixture

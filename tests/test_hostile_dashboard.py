@@ -20,7 +20,7 @@ from log import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
-SECRET = "open sesame"
+SECRET = "open sesame please"
 PAGES = {
     "sessions": {},
     "session": {"session": SESSION},

@@ -11,16 +11,16 @@ A document is the session at one seq: ``{"session", "seq", "grid", "keys", "stat
   in ``keys`` is an empty slot. ``undo`` and ``redo`` are keys like the others.
 - ``ahead``: for the keys that need no input the device cannot give offline (bets, looks,
   sees, folds, shuffles and deals at a real table, retains, keeps and throws), the document the
-  engine says follows that tap, nested, breadth first, at most :data:`AHEAD_BUDGET` documents in
-  all: what lets the pad go on recording while the server cannot be reached and send the taps in
-  order when it can (issue 19). Each predicted document has the seq the store will have once
-  the taps before it are stored, derived events counted (``engine.fold.record``). No rule is
-  written again in JavaScript.
+  engine says follows that tap, nested, the likeliest runs of taps first (:func:`_likely`), at
+  most :data:`AHEAD_BUDGET` documents in all: what lets the pad go on recording while the
+  server cannot be reached and send the taps in order when it can (issue 19). Each predicted
+  document has the seq the store will have once the taps before it are stored, derived events
+  counted (``engine.fold.record``). No rule is written again in JavaScript.
 """
 
 from __future__ import annotations
 
-from collections import deque
+import heapq
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,7 +45,18 @@ PREDICTED = ("look", "see", "fold", "hand-a", "hand-b", "shuffle", "deal")
 """Places whose tap the pad may take while offline, beside the bets and the looks out of turn:
 their events need nothing from the device but the tap."""
 
-_PRIORITY = {"fold": 0, "bet-0": 1, "see": 2, "look": 3, "bet-1": 4, "deal": 5, "shuffle": 6}
+_LIKELY = {
+    "fold": 0.3,
+    "bet-0": 0.3,
+    "look": 0.12,
+    "see": 0.08,
+    "bet-1": 0.06,
+    "bet-2": 0.03,
+    "hand-a": 0.5,
+    "hand-b": 0.3,
+    "deal": 0.9,
+    "shuffle": 0.9,
+}
 
 
 def status_line(state: State) -> str:
@@ -118,17 +129,19 @@ def state_document(
     """The document of ``session`` at ``state``: ``last`` is the line under the status (the last
     event's sentence), ``undo`` / ``redo`` the sentence of what Undo / Redo would do, ``None``
     when there is nothing to undo / redo. With ``budget`` > 0, the documents that follow its
-    offline keys (``ahead``, breadth first, at most ``budget`` in all)."""
+    offline keys (``ahead``, the likeliest first, at most ``budget`` in all)."""
     doc = _bare(session, state, last=last, undo=undo, redo=redo)
     if budget <= 0:
         return doc
-    todo: deque[tuple[dict[str, Any], State]] = deque([(doc, state)])
+    # Best first by how likely the taps leading there are, so the budget reaches deep along the
+    # common run of a deal (bets at the level, folds) rather than wide over every raise.
+    todo: list[tuple[float, int, dict[str, Any], State]] = [(-1.0, 0, doc, state)]
     made = 0
     while todo and made < budget:
-        parent, at = todo.popleft()
+        weight, _, parent, at = heapq.heappop(todo)
         parent["ahead"] = {}
         taps = [(s, k) for s, k in parent["keys"].items() if _offline(s, k)]
-        taps.sort(key=lambda sk: (_PRIORITY.get(sk[0], 9), sk[0]))
+        total = sum(_likely(s) for s, _ in taps) or 1.0
         for spot, key in taps:
             if made >= budget:
                 break
@@ -145,9 +158,17 @@ def state_document(
                 redo=None,
             )
             parent["ahead"][spot] = child
-            todo.append((child, after))
             made += 1
+            heapq.heappush(todo, (weight * _likely(spot) / total, made, child, after))
     return doc
+
+
+def _likely(spot: str) -> float:
+    """How often a key is the next tap, roughly (the season's deals): the order in which the
+    predictions are made."""
+    if spot.startswith("peek-"):
+        return 0.03
+    return _LIKELY.get(spot, 0.01)
 
 
 def _bare(

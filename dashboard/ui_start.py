@@ -34,14 +34,9 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
         accept_new_options=True,
         placeholder="e.g. Oak (type a new one)",
     )
-    st.multiselect(
-        "Players, in their seats clockwise from the first picked",
-        list(known_players),
-        key="start_players",
-        accept_new_options=True,
-        placeholder="Pick or type the names",
-    )
     seats: list[str] = list(st.session_state.get("start_players") or [])
+    # The seats above the names' box: its list of names, open while a name is typed, never
+    # covers the arrows, so the first tap on one after a typed name moves the seat.
     if len(seats) > 1:
         with st.container(key="seat_order"):
             for n, name in enumerate(seats):
@@ -63,6 +58,13 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
                     on_click=_move_seat,
                     args=(n, 1),
                 )
+    st.multiselect(
+        "Players, in their seats clockwise from the first picked",
+        list(known_players),
+        key="start_players",
+        accept_new_options=True,
+        placeholder="Pick or type the names",
+    )
     c, d, e = st.columns(3)
     c.radio(
         "Cards recorded",

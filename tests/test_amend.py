@@ -20,6 +20,7 @@ import multiprocessing as mp
 import os
 import random
 import signal
+import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -389,6 +390,9 @@ def test_the_panel_previews_and_stores_the_correction(
 
     from dashboard.ui_amend import REMOVE
 
+    # Streamlit's script runner makes the script the process's __main__ and leaves it there; a
+    # later test whose multiprocessing spawns children would run it again: it is put back after.
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
     url = str(tmp_path / "p.db")
     old = _stored(_finished(), url).events("s")
     monkeypatch.setenv("BRAG_DB", url)

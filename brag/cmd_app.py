@@ -319,11 +319,8 @@ def refresh_analytics(store: Any, path: str) -> str:
         import analytics
     except ImportError as err:  # pragma: no cover - analytics is part of the package
         return f"analytics not available ({err})"
-    con = analytics.connect(path)
-    try:
+    with analytics.replacing(path) as con:  # built beside it, renamed into place
         report = analytics.refresh(store, con)
-    finally:
-        con.close()
     return f"analytics: {report.events} new events projected into {path}"
 
 

@@ -25,6 +25,7 @@ from analytics.explore import (
     run_limited,
     run_readonly,
     schema,
+    without_paths,
 )
 from analytics.facts import ProjectionError
 from analytics.lake import LakeReport, export_lake
@@ -50,4 +51,5 @@ __all__ = [
     "run_limited",
     "run_readonly",
     "schema",
+    "without_paths",
 ]

@@ -179,6 +179,11 @@ def streamlit_command(port: int, address: str = "localhost") -> list[str]:
         "false",
         "--client.toolbarMode",
         "minimal",
+        # A failure of ours shows a generic message to the visitor, never a traceback or the
+        # server's paths (the log keeps the details); the store's faults are one line of the
+        # page's own (dashboard/faults.py). 1.67 takes full, stacktrace, type or none.
+        "--client.showErrorDetails",
+        "none",
         "--server.fileWatcherType",
         "none",
         # Not a full garbage collection after every run: a live page's poll is a run each

@@ -57,4 +57,6 @@ page = st.navigation(
         ],
     }
 )
-page.run()
+from dashboard import faults  # noqa: E402 - after the path is set
+
+faults.guarded(page.run)

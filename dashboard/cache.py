@@ -1,10 +1,14 @@
 """The dashboard's caches: what Streamlit keeps between runs and for how long (STYLE.md).
 
-The store handle is shared by every session of the server (``st.cache_resource``); the list of
-sessions is kept per version of the store (its last global position) and a session's replay (the
-engine's states) per version of its stream (its last seq), so a session recorded on another device
-shows its new events at once, and a store that does not change is read once. The statistics are
-kept per checkpoint of the projection.
+The store handles are shared by every session of the server (``st.cache_resource``): one opened
+read-only for every page's reading (it never waits on a writer's lock, so a store another program
+holds is read at once), and the writer, opened on the first append (the Record page). A handle
+whose connection broke connects again on its next use (:mod:`store.postgres`); a page whose
+store cannot be reached says so in one line and reruns when it answers (:mod:`dashboard.faults`).
+The list of sessions is kept per version of the store (its last global position) and a session's
+replay (the engine's states) per version of its stream (its last seq), so a session recorded on
+another device shows its new events at once, and a store that does not change is read once. The
+statistics are kept per checkpoint of the projection.
 
 Beside it: :mod:`dashboard.settings` (the environment), :mod:`dashboard.polling` (the live pages'
 shared poll), :mod:`dashboard.projection` (the DuckDB file under one lock).

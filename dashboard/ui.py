@@ -472,7 +472,7 @@ def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) ->
     error shown. The outcome is kept in the browser session under ``(sql, key)``: a rerun of
     the page (any widget) shows it again without running the query again."""
     from analytics import LimitReached, ReadOnlyError, without_paths
-    from events.errors import StoreUnavailable
+    from events.errors import DISK_FULL, StoreUnavailable, disk_full
 
     kept = st.session_state.get("sql_result")
     if kept is not None and kept[0] == (sql, key):
@@ -488,7 +488,10 @@ def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) ->
             outcome = ("limit", str(err))
         except Exception as err:  # duckdb.Error: the analyst's SQL, shown as DuckDB words it,
             # without the server's paths (the snapshot, the spill folder, the extensions)
-            outcome = ("error", without_paths(f"{type(err).__name__}: {err}"))
+            outcome = (
+                "error",
+                DISK_FULL if disk_full(err) else without_paths(f"{type(err).__name__}: {err}"),
+            )
         st.session_state["sql_result"] = ((sql, key), outcome)
     kind, value = outcome
     if kind == "refused":

@@ -329,3 +329,29 @@ def test_an_extension_explore_may_not_install_is_refused_without_the_servers_pat
     shown = analytics.without_paths(f"{type(refused.value).__name__}: {refused.value}")
     assert "/root" not in shown and ".duckdb/extensions" not in shown and str(tmp_path) not in shown
     assert "file system operations are disabled" in shown
+
+
+def test_a_store_handle_whose_connection_was_cut_connects_again() -> None:
+    """A kept handle (the dashboard's) after its server connection was cut (a server restart,
+    a proxy's timeout): the query that meets the cut is a StoreUnavailable, the next connects."""
+    import psycopg
+    from store_helpers import drop_schema, new_schema, pg_url, require_pg
+
+    from log import StoreUnavailable
+
+    require_pg()
+    schema = new_schema()
+    try:
+        with open_store(pg_url(), schema=schema) as store:
+            store.import_log(SEASON[0])
+        reader = open_store(f"{pg_url()}?options=-csearch_path%3D{schema}", readonly=True)
+        last = reader.last_position()
+        pid = reader.recorder.connection().info.backend_pid
+        with psycopg.connect(pg_url(), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(StoreUnavailable):
+            reader.last_position()
+        assert reader.last_position() == last
+        reader.close()
+    finally:
+        drop_schema(schema)

@@ -10,6 +10,7 @@ visitors in any case (``client.showErrorDetails = "none"``, :func:`brag.cmd_app.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,8 @@ from dashboard.escape import md
 from events.errors import StoreUnavailable
 
 __all__ = ["RETRY_EVERY", "guarded", "reason", "unreachable", "unreachable_line"]
+
+_LOG = logging.getLogger("bragbook.dashboard")
 
 RETRY_EVERY = 2.0
 """Seconds between two tries of a store that could not be reached."""
@@ -60,4 +63,5 @@ def guarded(run: Callable[[], Any]) -> None:
     try:
         run()
     except StoreUnavailable as err:
+        _LOG.warning("a page could not reach the store: %s", err)  # the operator's one line
         unreachable(err)

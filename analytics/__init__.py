@@ -16,6 +16,7 @@ Layers: :mod:`analytics.facts` (pure: rows from the engine's replay), :mod:`anal
 """
 
 from analytics import queries
+from analytics.building import current_checkpoint, replacing
 from analytics.explore import (
     Limited,
     LimitReached,
@@ -24,6 +25,7 @@ from analytics.explore import (
     run_limited,
     run_readonly,
     schema,
+    without_paths,
 )
 from analytics.facts import ProjectionError
 from analytics.lake import LakeReport, export_lake
@@ -40,11 +42,14 @@ __all__ = [
     "RefreshReport",
     "checkpoint",
     "connect",
+    "current_checkpoint",
     "export_lake",
     "queries",
     "rebuild",
     "refresh",
+    "replacing",
     "run_limited",
     "run_readonly",
     "schema",
+    "without_paths",
 ]

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ __all__ = [
     "run_limited",
     "run_readonly",
     "schema",
+    "without_paths",
 ]
 
 FACT_TABLES: dict[str, str] = {
@@ -45,6 +47,20 @@ FACT_TABLES: dict[str, str] = {
     "hand_categories": "rank",
 }
 """The fact tables of the Explore page's schema, each with its row order."""
+
+
+_PATH = re.compile(r"(?<![\w.:/~])/(?:[^\s\"'/,;()]+/)+[^\s\"'/,;()]*")
+
+
+def without_paths(text: str) -> str:
+    """``text`` (DuckDB's words for an analyst's query) without the server's file paths: the
+    snapshot, the spill folder, ``~/.duckdb/extensions``... each shown as ``…`` (a visitor
+    learns nothing of the machine). Division (``1/0``) and web addresses stay.
+
+    >>> without_paths('IO Error: Cannot open file "/root/.duckdb/x/json.duckdb_extension"')
+    'IO Error: Cannot open file "…"'
+    """
+    return _PATH.sub("…", text)
 
 
 class ReadOnlyError(PlainError, ValueError):
@@ -225,6 +241,7 @@ def run_limited(path: str, sql: str, limits: Limits | None = None) -> Limited:
             ) from None
         except duckdb.OutOfMemoryException as err:
             first = str(err).strip().splitlines()[0] if str(err).strip() else ""
+            first = without_paths(first)
             raise LimitReached(
                 f"stopped: the query needs more than Explore's memory ({lim.memory}, "
                 f"BRAG_EXPLORE_MEMORY) and spill space ({lim.spill}, BRAG_EXPLORE_SPILL): {first}"

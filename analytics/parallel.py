@@ -43,6 +43,7 @@ from analytics.projector import (
     checkpoint,
     drop_schema,
     ensure_schema,
+    quietly_rolled_back,
 )
 from analytics.sources import Source
 
@@ -180,7 +181,7 @@ def _merge(con: duckdb.DuckDBPyConnection, paths: list[str], upto: int, applied:
             )
             con.commit()
         except BaseException:
-            con.rollback()
+            quietly_rolled_back(con)
             raise
     finally:
         for alias in attached:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import Counter
+from contextlib import suppress
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -84,6 +85,14 @@ def connect(path: str | None = None, *, read_only: bool = False) -> duckdb.DuckD
     return con
 
 
+def quietly_rolled_back(con: duckdb.DuckDBPyConnection) -> None:
+    """Rolls back ``con``'s transaction, if DuckDB still has one: a failed write (a full disk)
+    may have ended it already, and "cannot rollback - no transaction is active" must not hide
+    the error that did."""
+    with suppress(duckdb.Error):
+        con.rollback()
+
+
 def _hand_categories() -> dict[str, list[Any]]:
     counts: Counter[int] = Counter(
         category_of_strength(strength_codes(a, b, c)) for a, b, c in combinations(range(52), 3)
@@ -118,7 +127,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> bool:
         )
         con.commit()
     except BaseException:
-        con.rollback()
+        quietly_rolled_back(con)
         raise
     return True
 
@@ -340,7 +349,7 @@ class Projector:
                 if touched:
                     self._write_sessions(touched)
             finally:
-                con.rollback()
+                quietly_rolled_back(con)
             return
         try:
             for session, position, reason in self._pending_skips:
@@ -355,7 +364,7 @@ class Projector:
             self._commit()
         except BaseException:
             self._count = None
-            con.rollback()
+            quietly_rolled_back(con)
             raise
         self._pending_skips.clear()
         self._evict(touched)

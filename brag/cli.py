@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from brag.console import shown
 from brag.errors import CommandError
-from events.errors import BragError
+from events.errors import DISK_FULL, BragError, disk_full
 
 COMMAND_MODULES = (
     "cmd_verify",
@@ -90,6 +90,10 @@ def failed(err: BaseException) -> int:
     if isinstance(err, BragError):
         print(f"brag: {shown(err)}", file=sys.stderr)
         return 1
+    if disk_full(err):  # ENOSPC, DuckDB's "No space left on device": said one way
+        where = getattr(err, "filename", None)
+        print(shown(f"brag: {DISK_FULL}" + (f": {where}" if where else "")), file=sys.stderr)
+        return 2
     if isinstance(err, OSError):
         text = f"brag: {err.strerror or err}: {err.filename or ''}".rstrip(": ")
         print(shown(text), file=sys.stderr)

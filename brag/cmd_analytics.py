@@ -13,14 +13,17 @@ import csv
 import json
 import os
 import sys
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from brag.errors import CommandError
 from brag.tables import fitted_tables
 from events.amounts import amount_text, rounded_text
 from events.text import normal
 from present.numbers import share
+
+T = TypeVar("T")
 
 FORMATS = ("table", "json", "csv")
 SHOW = ("player_stats", "leaderboard", "overall_leaderboard", "showdown_hands", "pot_sizes",
@@ -166,17 +169,15 @@ def _open(
 
         store = open_source(args.db)  # a store it refuses: nothing is made beside it
     try:
-        try:
-            con = analytics.connect(path)
-        except duckdb.Error as err:  # e.g. another process holds the file for writing
-            raise CommandError(f"cannot open the analytics file {path}: {err}") from None
         if stale:
             print(f"brag: no event store at {args.db}; showing {path} as it is", file=sys.stderr)
         elif store is not None:
-            if rebuild:
-                analytics.rebuild(store, con)
-            else:
-                analytics.refresh(store, con)
+            build = analytics.rebuild if rebuild else analytics.refresh
+            _built(path, lambda con: build(store, con), fresh=rebuild)
+        try:
+            con = analytics.connect(path)
+        except duckdb.Error as err:  # e.g. another process holds the file for writing
+            raise CommandError(_projection_problem(path, err)) from None
         if refresh:
             _say_skipped(con)
     finally:
@@ -184,6 +185,40 @@ def _open(
         if close:
             close()
     return con
+
+
+def _projection_problem(path: str, err: BaseException) -> str:
+    """What stopped the projection at ``path`` from being opened or written, in one line."""
+    from events.errors import DISK_FULL, disk_full
+
+    if disk_full(err):
+        return f"{DISK_FULL}: the statistics file {path} was not written (it is as it was)"
+    if "not a valid DuckDB database" in str(err):
+        return (
+            f"{path} is not a statistics file that can be read (brag analytics refresh "
+            "--rebuild replaces it)"
+        )
+    return f"cannot open the analytics file {path}: {err}"
+
+
+def _built(path: str, build: Callable[[Any], T], *, fresh: bool = False) -> T:
+    """``build(con)`` on the projection that replaces the one at ``path``, built beside it and
+    renamed into place (``analytics.replacing``: a build that fails leaves the file as it was,
+    or none); ``fresh`` (``--rebuild``) never reads the old file. Its faults in one line."""
+    import duckdb
+
+    import analytics
+    from events.errors import disk_full
+
+    try:
+        with analytics.replacing(path, fresh=fresh) as con:
+            return build(con)
+    except duckdb.Error as err:
+        raise CommandError(_projection_problem(path, err)) from None
+    except OSError as err:
+        if disk_full(err):
+            raise CommandError(_projection_problem(path, err)) from None
+        raise
 
 
 def _say_skipped(con: Any) -> None:
@@ -446,13 +481,18 @@ def cmd_refresh(args: argparse.Namespace) -> int:
         print(f"brag: no event store at {args.db}", file=sys.stderr)
         return 2
     store = open_source(args.db)  # before the projection file is made
-    try:
-        con = _open(args, refresh=False, create=True)
+    path = args.analytics or default_analytics(args.db)
+
+    def build(con: Any) -> Any:
         if args.rebuild:
-            report = rebuild_parallel(resolve_url(args.db), store, con, jobs=args.jobs)
+            done = rebuild_parallel(resolve_url(args.db), store, con, jobs=args.jobs)
         else:
-            report = analytics.refresh(store, con)
+            done = analytics.refresh(store, con)
         _say_skipped(con)
+        return done
+
+    try:
+        report = _built(path, build, fresh=args.rebuild)
     finally:
         close = getattr(store, "close", None)
         if close:

@@ -196,6 +196,11 @@ def streamlit_command(
         "false",
         "--client.toolbarMode",
         "minimal",
+        # A failure of ours shows a generic message to the visitor, never a traceback or the
+        # server's paths (the log keeps the details); the store's faults are one line of the
+        # page's own (dashboard/faults.py). 1.67 takes full, stacktrace, type or none.
+        "--client.showErrorDetails",
+        "none",
         "--server.fileWatcherType",
         "none",
         # Not a full garbage collection after every run: a live page's poll is a run each
@@ -401,11 +406,8 @@ def refresh_analytics(store: Any, path: str) -> str:
         import analytics
     except ImportError as err:  # pragma: no cover - analytics is part of the package
         return f"analytics not available ({err})"
-    con = analytics.connect(path)
-    try:
+    with analytics.replacing(path) as con:  # built beside it, renamed into place
         report = analytics.refresh(store, con)
-    finally:
-        con.close()
     return f"analytics: {report.events} new events projected into {path}"
 
 

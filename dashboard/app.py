@@ -59,4 +59,7 @@ page = st.navigation(
 )
 if page.url_path == "record":  # the pad takes the whole screen: the sidebar opens on a tap only
     st.set_page_config(initial_sidebar_state="collapsed")
-page.run()
+
+from dashboard import faults  # noqa: E402 - after the path is set
+
+faults.guarded(page.run)

@@ -1,10 +1,14 @@
 """The dashboard's caches: what Streamlit keeps between runs and for how long (STYLE.md).
 
-The store handle is shared by every session of the server (``st.cache_resource``); the list of
-sessions is kept per version of the store (its last global position) and a session's replay (the
-engine's states) per version of its stream (its last seq), so a session recorded on another device
-shows its new events at once, and a store that does not change is read once. The statistics are
-kept per checkpoint of the projection.
+The store handles are shared by every session of the server (``st.cache_resource``): one opened
+read-only for every page's reading (it never waits on a writer's lock, so a store another program
+holds is read at once), and the writer, opened on the first append (the Record page). A handle
+whose connection broke connects again on its next use (:mod:`store.postgres`); a page whose
+store cannot be reached says so in one line and reruns when it answers (:mod:`dashboard.faults`).
+The list of sessions is kept per version of the store (its last global position) and a session's
+replay (the engine's states) per version of its stream (its last seq), so a session recorded on
+another device shows its new events at once, and a store that does not change is read once. The
+statistics are kept per checkpoint of the projection.
 
 Beside it: :mod:`dashboard.settings` (the environment), :mod:`dashboard.polling` (the live pages'
 shared poll), :mod:`dashboard.projection` (the DuckDB file under one lock).
@@ -33,14 +37,38 @@ PICKER_LIMIT = 300
 
 @st.cache_resource(show_spinner=False)
 def _store(url: str) -> Any:
+    """The store opened read-only (``log.open_store(url, readonly=True)``): reading never takes
+    or waits on a writer's lock (a SQLite store locked by another program is read at once). A
+    store not made yet is made by the writer first (nobody else holds it); ``memory://`` has
+    one handle (each open is a fresh store)."""
+    from log import StoreMissing, open_store
+
+    if url.startswith("memory:"):
+        return _writer(url)
+    try:
+        return open_store(url, readonly=True)
+    except StoreMissing:
+        _writer(url)
+        return open_store(url, readonly=True)
+
+
+@st.cache_resource(show_spinner=False)
+def _writer(url: str) -> Any:
+    """The store opened for appending (``log.open_store``), only when something is appended."""
     from log import open_store
 
     return open_store(url)
 
 
 def store() -> Any:
-    """The event store (``log.open_store``), opened once per URL for the whole server."""
+    """The event store for reading (read-only, see :func:`_store`), opened once per URL for the
+    whole server."""
     return _store(db_url())
+
+
+def writer() -> Any:
+    """The event store for appending (the Record page), opened on the first append."""
+    return _writer(db_url())
 
 
 class Listing:
@@ -244,7 +272,7 @@ def events(session: str) -> list[AnyEvent]:
 
 def append(session: str, new: Sequence[AnyEvent], expected_seq: int) -> list[Any]:
     """Appends recorded events (the store adds the derived ones); the stored rows."""
-    return list(store().append(session, list(new), expected_seq))
+    return list(writer().append(session, list(new), expected_seq))
 
 
 # --- the analytics projection (opened under one lock: dashboard.projection) -------------------
@@ -255,14 +283,18 @@ REFRESH_EVERY = 10.0
 
 @st.cache_resource(show_spinner=False, ttl=REFRESH_EVERY)
 def _caught_up(url: str, path: str) -> tuple[int, int]:
-    """Catches the projection up with the store; ``(checkpoint position, events applied)``."""
+    """Catches the projection up with the store; ``(checkpoint position, events applied)``. The
+    new projection is built beside the old and renamed into place (``analytics.replacing``): a
+    catch-up that fails (a full disk) leaves the old one, or none."""
     import analytics
 
-    with projection.opened(read_only=False) as con:
-        if analytics.checkpoint(con)[0] < _store(url).last_position():
-            report = analytics.refresh(_store(url), con)
+    with projection.LOCK:
+        have = analytics.current_checkpoint(path)
+        if have is None or have < _store(url).last_position():
+            with analytics.replacing(path) as con:
+                report = analytics.refresh(_store(url), con)
             return report.position, report.events
-        return analytics.checkpoint(con)[0], 0
+        return have, 0
 
 
 def analytics_version() -> int:

@@ -39,6 +39,9 @@ from collections.abc import Callable
 import streamlit as st
 
 from dashboard import cache
+from dashboard.escape import md
+from dashboard.faults import unreachable_line
+from events.errors import StoreUnavailable
 
 EVERY = 1.0
 """Seconds between two polls: an event recorded elsewhere shows within this plus
@@ -59,12 +62,17 @@ def follow(
     seq differs from ``seen``: calls ``on_new(last)`` (inside the fragment: what it draws shows
     where :func:`follow` was called), then, with ``rerun``, reruns the whole page once for that
     seq. ``key`` tells apart two follows on one page. Raises nothing of its own: a store that
-    cannot be read shows Streamlit's error in the fragment and the next poll tries again."""
+    cannot be read shows its one line in the fragment (:func:`dashboard.faults.unreachable_line`)
+    and the next poll tries again."""
     done = f"_live_{key}_{session}"
 
     @st.fragment(run_every=every)
     def poll() -> None:
-        last = cache.polled_last_seq(session)
+        try:
+            last = cache.polled_last_seq(session)
+        except StoreUnavailable as err:  # one line until the store answers again
+            st.error(md(unreachable_line(err)), icon=":material/cloud_off:")
+            return
         if last == seen:
             st.session_state.pop(done, None)
             return

@@ -349,12 +349,21 @@ def deal_table(session: str, rows: list[dict[str, Any]]) -> None:
 
 def analytics_or_stop(fetch: Callable[[], Any]) -> Any:
     """``fetch()`` from the projection, or a clear message and the end of the page when the
-    projection cannot be read."""
+    projection cannot be read (a store that cannot be reached is the page's one line,
+    :mod:`dashboard.faults`)."""
+    from events.errors import StoreUnavailable
+
     try:
         return fetch()
+    except StoreUnavailable:
+        raise
     except Exception as err:  # duckdb, a missing or busy file: say so rather than crash
+        from analytics import without_paths
+        from events.errors import DISK_FULL, disk_full
+
+        why = DISK_FULL if disk_full(err) else without_paths(str(err))
         st.warning(
-            f"The statistics are not available: {md(err)}. `brag analytics refresh` builds them "
+            f"The statistics are not available: {md(why)}. `brag analytics refresh` builds them "
             "from the store.",
             icon=":material/warning:",
         )
@@ -477,7 +486,8 @@ def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) ->
     """``run(sql)``, or the refusal (a write, several statements), the limit it hit, or DuckDB's
     error shown. The outcome is kept in the browser session under ``(sql, key)``: a rerun of
     the page (any widget) shows it again without running the query again."""
-    from analytics import LimitReached, ReadOnlyError
+    from analytics import LimitReached, ReadOnlyError, without_paths
+    from events.errors import DISK_FULL, StoreUnavailable, disk_full
 
     kept = st.session_state.get("sql_result")
     if kept is not None and kept[0] == (sql, key):
@@ -485,12 +495,18 @@ def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) ->
     else:
         try:
             outcome = ("ok", run(sql))
+        except StoreUnavailable:  # the page's one line (dashboard.faults), not kept
+            raise
         except ReadOnlyError as err:
             outcome = ("refused", str(err))
         except LimitReached as err:
             outcome = ("limit", str(err))
-        except Exception as err:  # duckdb.Error: the analyst's SQL, shown as DuckDB words it
-            outcome = ("error", f"{type(err).__name__}: {err}")
+        except Exception as err:  # duckdb.Error: the analyst's SQL, shown as DuckDB words it,
+            # without the server's paths (the snapshot, the spill folder, the extensions)
+            outcome = (
+                "error",
+                DISK_FULL if disk_full(err) else without_paths(f"{type(err).__name__}: {err}"),
+            )
         st.session_state["sql_result"] = ((sql, key), outcome)
     kind, value = outcome
     if kind == "refused":

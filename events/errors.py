@@ -203,3 +203,31 @@ class CorruptSession(StoreError, ValueError):
 
 class StoreUnavailable(StoreError):
     """The store cannot be opened or reached (bad URL, server down, wrong settings, lock wait)."""
+
+
+class StoreMissing(StoreUnavailable):
+    """A read-only open of a store not made yet (no SQLite file, no events table): nothing to
+    read, and a writer may make it."""
+
+
+DISK_FULL = "disk full"
+"""How every error of a full disk is said, on the command line and on the pages."""
+
+_FULL_WORDS = ("no space left on device", "database or disk is full", "disk full")
+
+
+def disk_full(err: BaseException) -> bool:
+    """Whether ``err`` says the disk is full: ``ENOSPC``, or a driver's words for it (SQLite's
+    "database or disk is full", DuckDB's "No space left on device"). SQLite's vaguer "disk I/O
+    error" is told apart where the file's free space can be looked at (:mod:`store.sqlite`)."""
+    import errno
+
+    seen: BaseException | None = err
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno == errno.ENOSPC:
+            return True
+        text = str(seen).lower()
+        if any(w in text for w in _FULL_WORDS):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

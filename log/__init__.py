@@ -12,6 +12,7 @@ from events.errors import (
     IdConflict,
     ImportConflict,
     StoreError,
+    StoreMissing,
     StoreUnavailable,
     UnknownSession,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "SessionFilter",
     "SessionInfo",
     "StoreError",
+    "StoreMissing",
     "StoreUnavailable",
     "StoredEvent",
     "UnknownSession",

@@ -10,13 +10,13 @@ import logging
 import os
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy.engine import make_url
 
-from events.errors import StoreError, StoreUnavailable
+from events.errors import StoreError, StoreMissing, StoreUnavailable
 from store.port import CatalogueOf
 from store.records import Row
 from store.schema import (
@@ -82,7 +82,7 @@ class PostgresRecorder(SqlRecorder):
                     )
             self.version = self.open_schema(conn, change=not readonly)
             if self.version == 0:
-                raise StoreUnavailable(
+                raise StoreMissing(
                     f"no event store in {self.where} yet (store sessions first: brag import "
                     "FILE...)"
                 )
@@ -155,11 +155,21 @@ class PostgresRecorder(SqlRecorder):
                 f"{LOCK_TIMEOUT_S} s; nothing was stored"
             ) from None
         except pg.OperationalError as err:
+            self._forget()  # a cut connection: the thread's next query connects again
             msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise StoreUnavailable(f"PostgreSQL store {self._shown}: {msg}") from None
         except pg.Error as err:
             msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise StoreError(f"PostgreSQL store {self._shown}: {msg}") from None
+
+    def _forget(self) -> None:
+        """Closes and forgets the calling thread's connection (after the server went away or
+        cut it): a store handle kept by a server recovers when the server is back."""
+        conn = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            with suppress(Exception):
+                conn.close()
 
     def connection(self) -> Any:
         if self._pid != os.getpid():

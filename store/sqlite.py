@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy.dialects import sqlite
 
-from events.errors import StoreError, StoreUnavailable
+from events.errors import DISK_FULL, StoreError, StoreMissing, StoreUnavailable, disk_full
 from store.port import CatalogueOf
 from store.records import Row
 from store.schema import (
@@ -162,7 +162,7 @@ class SqliteRecorder(SqlRecorder):
                 f"cannot open the SQLite store {path!r}: no directory {parent!r}"
             )
         if readonly and not os.path.exists(path):
-            raise StoreUnavailable(
+            raise StoreMissing(
                 f"no event store at {path} (store sessions first: brag import FILE...)"
             )
         with self.errors():
@@ -172,7 +172,7 @@ class SqliteRecorder(SqlRecorder):
                 self.version = self._look()
                 if readonly:
                     if self.version == 0:
-                        raise StoreUnavailable(
+                        raise StoreMissing(
                             f"no event store at {path} yet (store sessions first: brag import "
                             "FILE...)"
                         )
@@ -245,10 +245,30 @@ class SqliteRecorder(SqlRecorder):
 
     @contextmanager
     def errors(self) -> Iterator[None]:
+        """SQLite's errors as the store's one line: what stops any reading or writing (a lock
+        held too long, a full disk, a file that cannot be opened: ``OperationalError``) is a
+        :class:`StoreUnavailable`, a full disk said ``disk full``; the rest a
+        :class:`StoreError`."""
         try:
             yield
+        except sqlite3.OperationalError as err:
+            why = DISK_FULL if self._full(err) else str(err)
+            raise StoreUnavailable(f"SQLite store {self.path}: {why}") from None
         except sqlite3.Error as err:
             raise StoreError(f"SQLite store {self.path}: {err}") from None
+
+    def _full(self, err: sqlite3.Error) -> bool:
+        """Whether ``err`` comes of a full disk: said so, or SQLite's "disk I/O error" (what a
+        reader that cannot grow its ``-shm`` file gets) while the store's folder has no room."""
+        if disk_full(err):
+            return True
+        if "disk i/o error" not in str(err).lower():
+            return False
+        try:
+            st = os.statvfs(os.path.dirname(os.path.abspath(self.path)))
+        except OSError:
+            return False
+        return st.f_bavail * st.f_frsize < 1 << 20
 
     def connection(self) -> sqlite3.Connection:
         if self._pid != os.getpid():  # forked: never share the parent's connections
@@ -278,7 +298,8 @@ class SqliteRecorder(SqlRecorder):
             sync = conn.execute("PRAGMA synchronous").fetchone()[0]
             busy = conn.execute("PRAGMA busy_timeout").fetchone()[0]
         except sqlite3.Error as err:
-            raise StoreUnavailable(f"cannot open the SQLite store {self.path!r}: {err}") from None
+            why = DISK_FULL if self._full(err) else err
+            raise StoreUnavailable(f"cannot open the SQLite store {self.path!r}: {why}") from None
         problems = []
         if str(mode).lower() != "wal":
             problems.append(f"journal_mode is {mode}, not wal")
@@ -305,8 +326,9 @@ class SqliteRecorder(SqlRecorder):
                     raise
                 conn = self._uri_connect(base + "&immutable=1")
         except sqlite3.Error as err:
+            why = DISK_FULL if self._full(err) else err
             raise StoreUnavailable(
-                f"cannot open the SQLite store {self.path!r} for reading: {err}"
+                f"cannot open the SQLite store {self.path!r} for reading: {why}"
             ) from None
         return conn
 

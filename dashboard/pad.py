@@ -83,3 +83,32 @@ def device(
     """Sets the cookies ``set_`` (name to value, each kept ``max_age`` seconds) and clears those
     in ``clear`` in this browser; draws nothing."""
     _device(key=key, data={"set": dict(set_ or {}), "clear": list(clear or []), "max_age": max_age})
+
+
+_CLOSE_JS = """
+export default function (component) {
+  const { data, parentElement } = component;
+  const seen = parentElement.__picked;  // the component's root (a shadow root): no dataset
+  parentElement.__picked = data.picked;
+  if (seen === undefined && !data.picked) return;
+  if (seen === data.picked) return;
+  // A name was just picked: close the names' list, so that it covers nothing a thumb taps next
+  const active = document.activeElement;
+  if (active && active.closest && active.closest('[data-testid="stMultiSelect"]')) {
+    for (const type of ['keydown', 'keyup']) {
+      active.dispatchEvent(new KeyboardEvent(type, { key: 'Escape', code: 'Escape', keyCode: 27,
+        bubbles: true }));
+    }
+    active.blur();
+  }
+}
+"""
+
+_close = st.components.v2.component("bragbook.close_list", js=_CLOSE_JS)
+
+
+def close_list_when_picked(picked: int, key: str) -> None:
+    """Closes an open multiselect's list (its input loses the focus) when the number of names
+    ``picked`` changes: the list would otherwise stay open over the keys below it, and the
+    next tap there would close it, or pick a name, instead of pressing the key. Draws nothing."""
+    _close(key=key, data={"picked": picked})

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from dashboard import cache, recorder
+from dashboard import cache, pad, recorder
 from dashboard.ui_record import PANEL, append, flash, who
 from events.errors import BragError
 from events.model import Rules
@@ -34,9 +34,15 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
         accept_new_options=True,
         placeholder="e.g. Oak (type a new one)",
     )
+    st.multiselect(
+        "Players, in their seats clockwise from the first picked",
+        list(known_players),
+        key="start_players",
+        accept_new_options=True,
+        placeholder="Pick or type the names",
+    )
     seats: list[str] = list(st.session_state.get("start_players") or [])
-    # The seats above the names' box: its list of names, open while a name is typed, never
-    # covers the arrows, so the first tap on one after a typed name moves the seat.
+    pad.close_list_when_picked(len(seats), key="close_names")  # the arrows below stay tappable
     if len(seats) > 1:
         with st.container(key="seat_order"):
             for n, name in enumerate(seats):
@@ -58,13 +64,6 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
                     on_click=_move_seat,
                     args=(n, 1),
                 )
-    st.multiselect(
-        "Players, in their seats clockwise from the first picked",
-        list(known_players),
-        key="start_players",
-        accept_new_options=True,
-        placeholder="Pick or type the names",
-    )
     c, d, e = st.columns(3)
     c.radio(
         "Cards recorded",

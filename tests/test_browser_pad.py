@@ -485,3 +485,33 @@ def test_ten_seats_with_long_names_fit_a_phone(server: tuple[str, str]) -> None:
             page.screenshot(path=str(ROOT / "tests" / "artifacts" / "pad-ten-seats.png"))
         finally:
             browser.close()
+
+
+def test_the_first_arrow_tap_after_a_typed_name_moves_the_seat(server: tuple[str, str]) -> None:
+    """The names' list closes once a name is picked: the next tap on ↓ moves that seat (it
+    used to close the list, or pick the name the list showed there)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    url, _ = server
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+            unlock(page, url)
+            box = page.get_by_role(
+                "combobox", name="Players, in their seats clockwise from the first picked"
+            )
+            for n, name in enumerate(["Ann", "Bob", "Cal"]):
+                box.fill(name)
+                page.keyboard.press("Enter")
+                if n:
+                    expect(page.get_by_text(f"{n + 1}. {name}", exact=True)).to_be_visible()
+            page.wait_for_timeout(500)
+            key = page.locator(".st-key-seat-down-0 button:visible").first
+            bb = key.bounding_box()
+            page.touchscreen.tap(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
+            expect(page.get_by_text("1. Bob", exact=True)).to_be_visible(timeout=5_000)
+            expect(page.get_by_text("2. Ann", exact=True)).to_be_visible()
+            expect(page.get_by_text("4.", exact=False)).to_have_count(0)  # no name picked by it
+        finally:
+            browser.close()

@@ -52,9 +52,17 @@ _locks_lock = threading.Lock()
 
 
 def _store() -> Any:
+    """The store for reading (read-only: never waits on a writer's lock)."""
     from dashboard import cache
 
     return cache.store()
+
+
+def _writer() -> Any:
+    """The store for a tap: read and appended through the one writing handle."""
+    from dashboard import cache
+
+    return cache.writer()
 
 
 def _lock(session: str) -> threading.Lock:
@@ -232,7 +240,7 @@ async def tap(request: Request) -> JSONResponse:
     by = (by or request.cookies.get(BY_COOKIE) or "").strip() or None
 
     def work() -> tuple[str, str, int, dict[str, Any] | None]:
-        store = _store()
+        store = _writer()
         outcome, message, status = record_tap(store, body, by)
         session = body.get("session")
         doc = None

@@ -156,7 +156,7 @@ def _store(plan: Amendment, summary: str) -> None:
     """The button's one append (a widget callback, before the page is drawn again)."""
     session = plan.session
     try:
-        store_amendment(cache.store(), plan)
+        store_amendment(cache.writer(), plan)
     except ConcurrencyConflict:
         kind, text = (
             "warning",

@@ -196,9 +196,11 @@ def plan_amendment(
     if states is None:
         states = replay(events)
     before = states[-1]
-    expected = events[-1].seq or len(events)
+    # The whole stream from seq 1: event k is seq k (a voided's own seq field names its target,
+    # never its place, docs/format.md)
+    expected = len(events)
     chain = in_force(before)
-    by_seq = {(e.seq or k): e for k, e in enumerate(events, start=1)}
+    by_seq = dict(enumerate(events, start=1))
     if target not in chain:
         e = by_seq.get(target)
         if e is None:

@@ -149,7 +149,7 @@ function show(S, doc, how) {
   for (const spot of Object.keys(S.cells)) {
     const cell = S.cells[spot];
     const key = doc.keys[spot] || null;
-    const sig = JSON.stringify([key, S.busy]);
+    const sig = JSON.stringify([key, S.busy, spot === 'undo' && unsent(S) > 0]);
     if (cell.sig === sig) continue;
     cell.sig = sig;
     cell.shownAt = now;
@@ -215,7 +215,13 @@ function paint(S, cell, spot, key) {
   b.setAttribute('aria-label', key.title);
   cell.label.textContent = key.label;
   cell.sub.textContent = key.input === 'hands' ? 'pick the hands below' : key.sub;
-  b.disabled = S.busy || key.input === 'hands' || (!!key.cards && S.picked.length !== key.cards.count);
+  // While busy the keys are held, not disabled: a tap on one is answered "not recorded: wait"
+  // (a disabled key would swallow it without a word). Undo stays live: it takes back a tap that
+  // has not left this device.
+  const held = S.busy && !(spot === 'undo' && unsent(S) > 0);
+  b.classList.toggle('held', held);
+  b.setAttribute('aria-disabled', held ? 'true' : 'false');
+  b.disabled = key.input === 'hands' || (!!key.cards && S.picked.length !== key.cards.count);
 }
 
 function picker(S, doc) {
@@ -293,7 +299,7 @@ function remember(S, t, status, message) {
     item = { id: t.id, li };
     S.history.unshift(item);
     S.el.list.prepend(li);
-    while (S.history.length > 30) S.history.pop().li.remove();
+    while (S.history.length > 200) S.history.pop().li.remove();
   }
   item.li.textContent = message;
   item.li.dataset.tap = t.id;
@@ -302,6 +308,11 @@ function remember(S, t, status, message) {
 }
 
 // --- taps -----------------------------------------------------------------------------------
+
+function unsent(S) {
+  // Taps kept here that have not left this device (the first may be on its way).
+  return S.queue.length - (S.sending ? 1 : 0);
+}
 
 function refuse(S, key, why) {
   // A tap not taken here: said on the screen, and kept in this device's list with the others.
@@ -315,7 +326,10 @@ function tapped(S, spot, ev) {
   const now = performance.now();
   const key = S.doc && S.doc.keys[spot];
   if (!key) return;
-  if (S.busy) { refuse(S, key, 'the last tap is still being recorded; wait for it.'); return; }
+  if (S.busy && !(spot === 'undo' && unsent(S) > 0)) {
+    refuse(S, key, 'the last tap is still being recorded; wait for it.');
+    return;
+  }
   if (now - S.lastTap < S.repeat) {
     refuse(S, key, 'a second tap so soon is the same tap (a double tap records once).');
     return;
@@ -327,8 +341,7 @@ function tapped(S, spot, ev) {
   S.lastTap = now;
   S.root.dataset.lastTap = String(now);
   if (spot === 'undo') {
-    const last = S.queue.length - (S.sending ? 1 : 0);
-    if (last > 0) {  // the last tap has not left this device: taken back here, nothing sent
+    if (unsent(S) > 0) {  // the last tap has not left this device: taken back here, nothing sent
       const t = S.queue.pop();
       saveQueue(S);
       remember(S, t, 'not recorded', 'Not recorded (undone before it was sent): ' + t.title);
@@ -344,8 +357,10 @@ function tapped(S, spot, ev) {
   S.stack.push(S.doc);
   remember(S, t, 'waiting', 'Waiting to be recorded: ' + t.title);
   const next = S.doc.ahead && S.doc.ahead[spot];
-  if (next) show(S, next, { predicted: true, note: 'Sending: ' + t.title });
-  else show(S, S.doc, { busy: true, note: 'Sending: ' + t.title });
+  const away = S.conn !== 'connected' || !navigator.onLine;
+  const note = (away ? 'Waiting to be recorded: ' : 'Sending: ') + t.title;
+  if (next) show(S, next, { predicted: true, note, tone: away ? 'warn' : '' });
+  else show(S, S.doc, { busy: true, note, tone: away ? 'warn' : '' });
   pump(S);
 }
 

@@ -94,7 +94,9 @@ export default function (component) {
   if (seen === data.picked) return;
   // A name was just picked: close the names' list, so that it covers nothing a thumb taps next
   const active = document.activeElement;
-  if (active && active.closest && active.closest('[data-testid="stMultiSelect"]')) {
+  // (not while the next name is being typed: that keeps its list, and its text)
+  if (active && active.closest && active.closest('[data-testid="stMultiSelect"]') &&
+      !active.value) {
     for (const type of ['keydown', 'keyup']) {
       active.dispatchEvent(new KeyboardEvent(type, { key: 'Escape', code: 'Escape', keyCode: 27,
         bubbles: true }));

@@ -140,7 +140,8 @@ SETTLED = f"""(spot) => {{
   // time, and the pad's last tap far enough behind (dashboard/pad.js SETTLE and REPEAT).
   const pad = ({PAD})();
   const b = pad && pad.querySelector(`button[data-spot='${{spot}}']`);
-  if (!pad || !b || b.disabled || pad.classList.contains('busy')) return false;
+  const held = b && b.classList.contains('held');
+  if (!pad || !b || b.disabled || held || pad.classList.contains('busy')) return false;
   const now = performance.now();
   return now - Number(b.dataset.since || now) > 450 &&
     now - Number(pad.dataset.lastTap || -1e9) > 650;
@@ -150,3 +151,18 @@ SETTLED = f"""(spot) => {{
 def wait_settled(page: Any, spot: str, timeout: float = 20_000) -> None:
     """Waits until the pad's key at ``spot`` would take a tap, as a person looks before tapping."""
     page.wait_for_function(SETTLED, arg=spot, timeout=timeout)
+
+
+def unlock(page: Any, url: str, secret: str, *, cookie: bool = True) -> None:
+    """Unlocks recording on this device as the organiser does (the Record page's form), and with
+    ``cookie`` waits until the device's token is in its cookie (a later page load reads it)."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{url}/record")
+    page.get_by_label("Organiser secret").fill(secret)
+    page.get_by_role("button", name="Unlock recording").click()
+    expect(page.get_by_text("This device: session")).to_be_visible(timeout=30_000)
+    deadline = time.monotonic() + 20
+    while cookie and not any(c["name"] == "brag_device" for c in page.context.cookies()):
+        assert time.monotonic() < deadline, "no device cookie"
+        page.wait_for_timeout(50)

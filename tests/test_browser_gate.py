@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
 
 pytestmark = pytest.mark.browser
 
@@ -42,12 +42,7 @@ def _device_cookie(context: Any) -> dict[str, Any]:
 
 
 def _unlock(page: Any, url: str) -> None:
-    from playwright.sync_api import expect
-
-    page.goto(f"{url}/record")
-    page.get_by_label("Organiser secret").fill(SECRET)
-    page.get_by_role("button", name="Unlock recording").click()
-    expect(page.get_by_text("This device: session")).to_be_visible(timeout=30_000)
+    unlock(page, url, SECRET, cookie=False)
 
 
 def _failures(folder: Path) -> list[str]:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
 from live_helpers import cut_in_deal, live_session, unshown, write_log
 
 from engine.state import card_texts
@@ -90,16 +90,7 @@ def _wait_drawn(page: Any) -> None:
 
 def _unlock(page: Any, url: str) -> None:
     """Unlocks this device on the Record page, as the organiser does; its token is a cookie."""
-    from playwright.sync_api import expect
-
-    page.goto(f"{url}/record")
-    page.get_by_label("Organiser secret").fill(SECRET)
-    page.get_by_role("button", name="Unlock recording").click()
-    expect(page.get_by_text("This device: session")).to_be_visible(timeout=30_000)
-    deadline = time.monotonic() + 15
-    while not any(c["name"] == "brag_device" for c in page.context.cookies()):
-        assert time.monotonic() < deadline, "no device cookie"
-        page.wait_for_timeout(100)
+    unlock(page, url, SECRET)
 
 
 def test_a_visitor_receives_no_unshown_card_of_the_live_deal(

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, wait_settled
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock, wait_settled
 
 from log import open_store
 from present.replay import Replay
@@ -57,16 +57,7 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
 def _unlock(page: Any, url: str) -> None:
     """Unlocks the Record page on this device; its signed token is then in a cookie (never the
     secret itself)."""
-    from playwright.sync_api import expect
-
-    page.goto(f"{url}/record")
-    page.get_by_label("Organiser secret").fill(SECRET)
-    page.get_by_role("button", name="Unlock recording").click()
-    expect(page.get_by_text("This device: session")).to_be_visible(timeout=20_000)
-    deadline = time.monotonic() + 10
-    while not any(c["name"] == "brag_device" for c in page.context.cookies()):
-        assert time.monotonic() < deadline, "no device cookie"
-        page.wait_for_timeout(50)
+    unlock(page, url, SECRET)
     jar = {c["name"]: c["value"] for c in page.context.cookies()}
     assert SECRET not in str(jar) and SECRET.replace(" ", "%20") not in str(jar)
     assert "sesame" not in page.url

@@ -24,7 +24,7 @@ from present.narrate import pretty_card
 from present.replay import Replay
 from sim import simulate_session
 
-SECRET = "open sesame"
+SECRET = "open sesame please"
 SESSION = "sim-live"
 CARD = re.compile(r'data-card=\\*"([2-9TJQKA][cdhs])')
 

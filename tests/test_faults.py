@@ -31,7 +31,7 @@ from log import open_store
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
 SEASON = sorted(str(p) for p in (ROOT / "data" / "season").glob("*.jsonl"))
-SECRET = "open sesame"
+SECRET = "open sesame please"
 DOWN = "The store cannot be reached"
 READING = ["sessions", "session", "replay", "players", "explore"]
 

@@ -165,7 +165,7 @@ def test_the_sight_is_decided_once_for_every_viewer_asked() -> None:
 
 # --- the Replay page, as a visitor and as the organiser (Streamlit's AppTest) ---------------------
 
-SECRET = "open sesame"
+SECRET = "open sesame please"
 
 
 @pytest.fixture

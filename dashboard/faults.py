@@ -36,7 +36,9 @@ def reason(err: BaseException) -> str:
 
 
 def unreachable_line(err: BaseException) -> str:
-    """>>> unreachable_line(StoreUnavailable("PostgreSQL store X: server closed the connection"))
+    """The one line every page shows for a store it cannot reach (issue 24):
+
+    >>> unreachable_line(StoreUnavailable("PostgreSQL store X: server closed the connection"))
     'The store cannot be reached: server closed the connection; nothing was recorded; trying again'
     """
     return f"The store cannot be reached: {reason(err)}; nothing was recorded; trying again"

@@ -498,7 +498,7 @@ def test_the_first_arrow_tap_after_a_typed_name_moves_the_seat(server: tuple[str
             box = page.get_by_role(
                 "combobox", name="Players, in their seats clockwise from the first picked"
             )
-            for n, name in enumerate(["Ann", "Bob", "Cal"]):
+            for n, name in enumerate(["Xena", "Xavi", "Xiu"]):
                 box.fill(name)
                 page.keyboard.press("Enter")
                 tag = page.locator(f"[data-testid=stMultiSelect] [data-tag-index='{n}']")
@@ -507,8 +507,8 @@ def test_the_first_arrow_tap_after_a_typed_name_moves_the_seat(server: tuple[str
             key = page.locator(".st-key-seat-down-0 button:visible").first
             bb = key.bounding_box()
             page.touchscreen.tap(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
-            expect(page.get_by_text("1. Bob", exact=True)).to_be_visible(timeout=5_000)
-            expect(page.get_by_text("2. Ann", exact=True)).to_be_visible()
+            expect(page.get_by_text("1. Xavi", exact=True)).to_be_visible(timeout=5_000)
+            expect(page.get_by_text("2. Xena", exact=True)).to_be_visible()
             expect(page.get_by_text("4.", exact=False)).to_have_count(0)  # no name picked by it
         finally:
             browser.close()

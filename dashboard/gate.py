@@ -175,6 +175,11 @@ def join_and_lock() -> None:
         st.caption(
             f"A second device joins at {md(url)} (scan the code), then unlocks with the secret."
         )
+        if any(h in url for h in ("//localhost", "//127.", "//[::1]")):
+            st.caption(
+                "That is this machine's own address, which another device cannot open: serve "
+                "the club's network with `brag dashboard --lan` (README, Recording at the club)."
+            )
     st.button("Lock this device", icon=":material/lock:", key="lock", on_click=lock)
     st.button(
         "Lock every device",

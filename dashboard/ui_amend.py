@@ -80,7 +80,8 @@ def amend_panel(session: str) -> None:
     index = next(i for i, e in enumerate(rp.events) if e.seq == seq)
     actions = _replacements(rp, index)
     labels = [REMOVE, *(a.label or a.event.type for a in actions)]
-    choice = st.radio("Instead", labels, key=f"{key}-as-{deal}-{step}")
+    # a radio's labels are Markdown: the names in them are shown as written (md)
+    choice = st.radio("Instead", labels, format_func=md, key=f"{key}-as-{deal}-{step}")
     replacement: AnyEvent | None = None
     if choice != REMOVE:
         replacement = actions[labels.index(choice) - 1].event
@@ -108,18 +109,11 @@ def amend_panel(session: str) -> None:
 
 
 def _show(v: AmendView) -> None:
-    st.markdown(
-        md(
-            f"**Withdrawn:** {v.target.where} ({v.target.text})"
-            + (f" and the {len(v.withdrawn) - 1} recorded after it" if len(v.withdrawn) > 1 else "")
-        )
-    )
-    st.markdown(
-        md(
-            "**In its place:** "
-            + (f"{v.replacement.where}: {v.replacement.text}" if v.replacement else "nothing")
-        )
-    )
+    # our labels in bold, the log's text (names) escaped: shown as written, never Markdown
+    more = f" and the {len(v.withdrawn) - 1} recorded after it" if len(v.withdrawn) > 1 else ""
+    st.markdown("**Withdrawn:** " + md(f"{v.target.where} ({v.target.text}){more}"))
+    instead = f"{v.replacement.where}: {v.replacement.text}" if v.replacement else "nothing"
+    st.markdown("**In its place:** " + md(instead))
     if v.recorded:
         with st.popover(f"Recorded again: {v.again} later event(s)"):
             st.dataframe(
@@ -141,10 +135,10 @@ def _show(v: AmendView) -> None:
     st.dataframe(list(v.nets), hide_index=True)
     before, after = st.columns(2)
     with before:
-        st.markdown(md(f"**Standings before** (winners {v.winners_before})"))
+        st.markdown("**Standings before** " + md(f"(winners {v.winners_before})"))
         st.dataframe(_rows(v.standings_before), hide_index=True)
     with after:
-        st.markdown(md(f"**Standings after** (winners {v.winners_after})"))
+        st.markdown("**Standings after** " + md(f"(winners {v.winners_after})"))
         st.dataframe(_rows(v.standings_after), hide_index=True)
 
 

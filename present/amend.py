@@ -127,7 +127,7 @@ def _winners(state: State) -> str:
         return "none"
     who = ", ".join(state.winners)
     if not state.finished:
-        return f"{who} leading (the session is not over)"
+        return f"the highest net so far {who} (the session is not over)"
     return who + (" (shared win)" if len(state.winners) > 1 else "")
 
 

@@ -108,7 +108,10 @@ def test_fifty_wrong_unlocks_on_the_page_are_slowed_and_logged(
         lines = [r.getMessage() for r in caplog.records if r.name == "bragbook.gate"]
     assert answered[49] - answered[0] >= 5.0
     assert len(lines) == 50 and all("wrong organiser secret from local" in x for x in lines)
-    assert "failure 50 from this address, 50 in this session, 50 in all" in lines[-1]
+    # the total counts the last hour; fifty slowed answers may take more than an hour of the
+    # fake clock, so only the client's own counts are exact
+    assert "failure 50 from this address, 50 in this session, " in lines[-1]
+    assert " in all within the hour" in lines[-1]
     before = clock.now
     at.text_input(key="secret_input").input(SECRET)
     at.button[0].click().run()

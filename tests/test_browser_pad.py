@@ -27,6 +27,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     }
     with dashboard(tmp, env, port=8640) as url:
         yield url, db
+
+
+@contextmanager
+def touch_page(size: dict[str, int] = PHONE) -> Iterator[tuple[Any, Any]]:
+    """A page of a new touch context (a phone or a tablet) in Debian's Chromium:
+    ``(context, page)``; the browser is closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport=size, has_touch=True, is_mobile=True)
+            yield context, context.new_page()
+        finally:
+            browser.close()
 
 
 def new_session(db: str, name: str, seats: tuple[str, ...] = SEATS) -> None:
@@ -129,57 +145,50 @@ def boxes(page: Any) -> dict[str, tuple[float, float, float, float]]:
 
 @pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])
 def test_keys_never_move_over_a_whole_deal(server: tuple[str, str], size: dict[str, int]) -> None:
-    from playwright.sync_api import sync_playwright
-
     url, db = server
     session = f"still-{size['width']}"
     new_session(db, session)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_context(viewport=size, has_touch=True, is_mobile=True).new_page()
-            unlock(page, url, SECRET)
-            open_pad(page, url, session)
-            seen: dict[str, tuple[float, float, float, float]] = {}
-            states = 0
+    with touch_page(size) as (_, page):
+        unlock(page, url, SECRET)
+        open_pad(page, url, session)
+        seen: dict[str, tuple[float, float, float, float]] = {}
+        states = 0
 
-            def check() -> None:
-                nonlocal states
-                idle(page)
-                page.wait_for_timeout(300)  # the page's own redraw after the store moved
-                now = boxes(page)
-                states += 1
-                for spot, box in now.items():
-                    assert box[3] >= 44, (spot, box)  # a thumb's key
-                    assert box[1] + box[3] <= size["height"], (spot, box)  # on the first screen
-                    if spot in seen:
-                        assert all(abs(a - b) <= 2 for a, b in zip(box, seen[spot], strict=True)), (
-                            spot,
-                            box,
-                            seen[spot],
-                        )
-                    seen[spot] = box
+        def check() -> None:
+            nonlocal states
+            idle(page)
+            page.wait_for_timeout(300)  # the page's own redraw after the store moved
+            now = boxes(page)
+            states += 1
+            for spot, box in now.items():
+                assert box[3] >= 44, (spot, box)  # a thumb's key
+                assert box[1] + box[3] <= size["height"], (spot, box)  # on the first screen
+                if spot in seen:
+                    assert all(abs(a - b) <= 2 for a, b in zip(box, seen[spot], strict=True)), (
+                        spot,
+                        box,
+                        seen[spot],
+                    )
+                seen[spot] = box
 
+        check()
+        for spot in ("shuffle", "deal", "peek-1", "bet-0", "bet-1", "fold", "fold", "see"):
+            tap(page, spot)
             check()
-            for spot in ("shuffle", "deal", "peek-1", "bet-0", "bet-1", "fold", "fold", "see"):
-                tap(page, spot)
-                check()
-            for _ in range(2):  # the two hands shown, three cards each, then the show key
-                label = pad_eval(page, "(pad) => pad.querySelector('[data-spot=show]').title")
-                free = pad_eval(
-                    page,
-                    "(pad) => [...pad.querySelectorAll('.cards button')].filter(b => !b.disabled)"
-                    ".map(b => b.dataset.card)",
-                )
-                for c in free[:3] if "Ann" in label else free[-3:]:
-                    page.locator(f".pad [data-card='{c}']").tap()
-                tap(page, "show")
-                check()
-            kinds = [e.type for e in events(db, session)]
-            assert kinds.count("shown") == 2 and "pot_won" in kinds
-            assert states == 11 and {"fold", "see", "bet-0", "shuffle", "undo"} <= set(seen)
-        finally:
-            browser.close()
+        for _ in range(2):  # the two hands shown, three cards each, then the show key
+            label = pad_eval(page, "(pad) => pad.querySelector('[data-spot=show]').title")
+            free = pad_eval(
+                page,
+                "(pad) => [...pad.querySelectorAll('.cards button')].filter(b => !b.disabled)"
+                ".map(b => b.dataset.card)",
+            )
+            for c in free[:3] if "Ann" in label else free[-3:]:
+                page.locator(f".pad [data-card='{c}']").tap()
+            tap(page, "show")
+            check()
+        kinds = [e.type for e in events(db, session)]
+        assert kinds.count("shown") == 2 and "pot_won" in kinds
+        assert states == 11 and {"fold", "see", "bet-0", "shuffle", "undo"} <= set(seen)
 
 
 def _double(page: Any, spot: str, gap_ms: int) -> None:
@@ -197,125 +206,108 @@ def _double(page: Any, spot: str, gap_ms: int) -> None:
 def test_a_double_tap_records_one_event(server: tuple[str, str], gap: int) -> None:
     """At the end of a deal (the last fold: a seen survivor wins), on a carried pot (the last
     fold leaves a blind survivor: RULES 6.1) and on "keeps the old hand" (RULES 6.4)."""
-    from playwright.sync_api import sync_playwright
 
     url, db = server
     won, carried = f"won-{gap}", f"carried-{gap}"
     new_session(db, won)
     new_session(db, carried)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
-            unlock(page, url, SECRET)
+    with touch_page(PHONE) as (_, page):
+        unlock(page, url, SECRET)
 
-            def after(session: str, taps: list[str], double: str) -> list[str]:
-                for spot in taps:
-                    tap(page, spot)
-                idle(page)
-                n = len(events(db, session))
-                _double(page, double, gap)
-                idle(page)
-                page.wait_for_timeout(1200)  # time for a second event, were one sent
-                idle(page)
-                return [e.type for e in events(db, session)[n:]]
+        def after(session: str, taps: list[str], double: str) -> list[str]:
+            for spot in taps:
+                tap(page, spot)
+            idle(page)
+            n = len(events(db, session))
+            _double(page, double, gap)
+            idle(page)
+            page.wait_for_timeout(1200)  # time for a second event, were one sent
+            idle(page)
+            return [e.type for e in events(db, session)[n:]]
 
-            open_pad(page, url, won)
-            assert after(won, ["shuffle", "deal", "look", "bet-0", "fold", "fold"], "fold") == [
-                "folded",
-                "pot_won",
-            ]
-            open_pad(page, url, carried)
-            assert after(carried, ["shuffle", "deal", "bet-0", "fold", "fold"], "fold") == [
-                "folded",
-                "pot_carried",
-            ]
-            # the blind survivor retains the hand; in the next deal Ann looks at the old hand
-            assert after(carried, ["hand-a", "deal"], "peek-0") == ["looked"]
-            label = pad_eval(page, "(pad) => pad.querySelector('[data-spot=\"hand-a\"]').title")
-            assert label == "Ann keeps the old hand"
-            assert after(carried, [], "hand-a") == ["kept"]
-            statuses = {s for _, s, _ in history(page)}
-            assert statuses <= {"recorded", "not recorded"}
-        finally:
-            browser.close()
+        open_pad(page, url, won)
+        assert after(won, ["shuffle", "deal", "look", "bet-0", "fold", "fold"], "fold") == [
+            "folded",
+            "pot_won",
+        ]
+        open_pad(page, url, carried)
+        assert after(carried, ["shuffle", "deal", "bet-0", "fold", "fold"], "fold") == [
+            "folded",
+            "pot_carried",
+        ]
+        # the blind survivor retains the hand; in the next deal Ann looks at the old hand
+        assert after(carried, ["hand-a", "deal"], "peek-0") == ["looked"]
+        label = pad_eval(page, "(pad) => pad.querySelector('[data-spot=\"hand-a\"]').title")
+        assert label == "Ann keeps the old hand"
+        assert after(carried, [], "hand-a") == ["kept"]
+        statuses = {s for _, s, _ in history(page)}
+        assert statuses <= {"recorded", "not recorded"}
 
 
 def test_a_tap_made_offline_is_stored_once_with_its_time(server: tuple[str, str]) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, db = server
     session = "offline"
     new_session(db, session)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-            page = context.new_page()
-            unlock(page, url, SECRET)
-            open_pad(page, url, session)
-            for spot in ("shuffle", "deal"):
-                tap(page, spot)
-            idle(page)
-            conn = page.locator("[data-testid=pad-connection]")
-            expect(conn).to_contain_text("Connected")
-            context.set_offline(True)
-            t0 = time.monotonic()
-            expect(conn).to_contain_text("Offline", timeout=1_000)
-            assert time.monotonic() - t0 < 1.0
-            n = len(events(db, session))
-            bet_at = tap(page, "bet-0")  # Ann, blind, bets 1: the pad goes on, predicted
-            expect(conn).to_contain_text("1 tap waiting to be recorded")
-            tap(page, "fold")  # Bob folds, on the predicted keys
-            expect(conn).to_contain_text("2 taps waiting to be recorded")
-            tap(page, "undo")  # taken back on the phone: never sent
-            expect(conn).to_contain_text("1 tap waiting to be recorded")
-            fold_at = tap(page, "fold")  # and tapped again
-            expect(conn).to_contain_text("2 taps waiting to be recorded")
-            page.wait_for_timeout(20_000 - 1000 * (time.monotonic() - t0))
-            assert len(events(db, session)) == n  # nothing reached the store while offline
-            context.set_offline(False)
-            idle(page, timeout=20_000)
-            expect(conn).to_contain_text("Connected")
-            new = events(db, session)[n:]
-            assert [e.type for e in new] == ["bet", "folded"]
-            for e, when in zip(new, (bet_at, fold_at), strict=True):
-                assert abs(e.at.timestamp() - when) <= 1.0, (e.at, datetime.fromtimestamp(when))
-            recorded = [h for h in history(page) if h[1] == "recorded"]
-            assert {e.id and str(e.id) for e in new} <= {h[0] for h in recorded}
-            undone = [h for h in history(page) if "undone before it was sent" in h[2]]
-            assert len(undone) == 1 and undone[0][1] == "not recorded"
-        finally:
-            browser.close()
+    with touch_page(PHONE) as (context, page):
+        unlock(page, url, SECRET)
+        open_pad(page, url, session)
+        for spot in ("shuffle", "deal"):
+            tap(page, spot)
+        idle(page)
+        conn = page.locator("[data-testid=pad-connection]")
+        expect(conn).to_contain_text("Connected")
+        context.set_offline(True)
+        t0 = time.monotonic()
+        expect(conn).to_contain_text("Offline", timeout=1_000)
+        assert time.monotonic() - t0 < 1.0
+        n = len(events(db, session))
+        bet_at = tap(page, "bet-0")  # Ann, blind, bets 1: the pad goes on, predicted
+        expect(conn).to_contain_text("1 tap waiting to be recorded")
+        tap(page, "fold")  # Bob folds, on the predicted keys
+        expect(conn).to_contain_text("2 taps waiting to be recorded")
+        tap(page, "undo")  # taken back on the phone: never sent
+        expect(conn).to_contain_text("1 tap waiting to be recorded")
+        fold_at = tap(page, "fold")  # and tapped again
+        expect(conn).to_contain_text("2 taps waiting to be recorded")
+        page.wait_for_timeout(20_000 - 1000 * (time.monotonic() - t0))
+        assert len(events(db, session)) == n  # nothing reached the store while offline
+        context.set_offline(False)
+        idle(page, timeout=20_000)
+        expect(conn).to_contain_text("Connected")
+        new = events(db, session)[n:]
+        assert [e.type for e in new] == ["bet", "folded"]
+        for e, when in zip(new, (bet_at, fold_at), strict=True):
+            assert abs(e.at.timestamp() - when) <= 1.0, (e.at, datetime.fromtimestamp(when))
+        recorded = [h for h in history(page) if h[1] == "recorded"]
+        assert {e.id and str(e.id) for e in new} <= {h[0] for h in recorded}
+        undone = [h for h in history(page) if "undone before it was sent" in h[2]]
+        assert len(undone) == 1 and undone[0][1] == "not recorded"
 
 
 def test_undo_and_redo_on_a_finished_session(server: tuple[str, str]) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, db = server
     with open_store(db) as store:
         session = store.sessions()[0].session
         assert store.state(session).finished
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
-            unlock(page, url, SECRET)
-            open_pad(page, url, session)
-            note = page.locator("[data-testid=pad-note]")
-            tap(page, "undo")
-            expect(note).to_contain_text("Correction: step")
-            idle(page)
-            with open_store(db) as store:
-                assert store.events(session)[-1].type == "voided"
-                assert not store.state(session).finished  # the session reopens
-            tap(page, "redo")
-            expect(note).to_contain_text("Recorded again:")
-            idle(page)
-            with open_store(db) as store:
-                assert store.state(session).finished
-        finally:
-            browser.close()
+    with touch_page(PHONE) as (_, page):
+        unlock(page, url, SECRET)
+        open_pad(page, url, session)
+        note = page.locator("[data-testid=pad-note]")
+        tap(page, "undo")
+        expect(note).to_contain_text("Correction: step")
+        idle(page)
+        with open_store(db) as store:
+            assert store.events(session)[-1].type == "voided"
+            assert not store.state(session).finished  # the session reopens
+        tap(page, "redo")
+        expect(note).to_contain_text("Recorded again:")
+        idle(page)
+        with open_store(db) as store:
+            assert store.state(session).finished
 
 
 def _serve(folder: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
@@ -457,58 +449,46 @@ def test_a_locked_store_loses_no_tap(server: tuple[str, str]) -> None:
 def test_ten_seats_with_long_names_fit_a_phone(server: tuple[str, str]) -> None:
     """Ten seats named with 64 characters each: every key on the first screen of a 390×844
     phone, at least 44 px high and 44 px wide, its text never broken inside a word."""
-    from playwright.sync_api import sync_playwright
-
     url, db = server
     seats = tuple(f"{n} " + "Bartholomew-Featherstonehaugh " * 3 for n in range(10))
     seats = tuple(s[:64].strip() for s in seats)
     session = "ten-long"
     new_session(db, session, seats)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
-            unlock(page, url, SECRET)
-            open_pad(page, url, session)
-            for spot in ("shuffle", "deal"):
-                tap(page, spot)
-            idle(page)
-            got = boxes(page)
-            assert {f"peek-{k}" for k in range(1, 10)} <= set(got), sorted(got)
-            for spot, (x, y, w, h) in got.items():
-                assert h >= 44 and w >= 44, (spot, w, h)
-                assert x >= 0 and x + w <= PHONE["width"] + 1, (spot, x, w)
-                assert y + h <= PHONE["height"], (spot, y, h)
-            page.screenshot(path=str(ROOT / "tests" / "artifacts" / "pad-ten-seats.png"))
-        finally:
-            browser.close()
+    with touch_page(PHONE) as (_, page):
+        unlock(page, url, SECRET)
+        open_pad(page, url, session)
+        for spot in ("shuffle", "deal"):
+            tap(page, spot)
+        idle(page)
+        got = boxes(page)
+        assert {f"peek-{k}" for k in range(1, 10)} <= set(got), sorted(got)
+        for spot, (x, y, w, h) in got.items():
+            assert h >= 44 and w >= 44, (spot, w, h)
+            assert x >= 0 and x + w <= PHONE["width"] + 1, (spot, x, w)
+            assert y + h <= PHONE["height"], (spot, y, h)
+        page.screenshot(path=str(ROOT / "tests" / "artifacts" / "pad-ten-seats.png"))
 
 
 def test_the_first_arrow_tap_after_a_typed_name_moves_the_seat(server: tuple[str, str]) -> None:
     """The names' list closes once a name is picked: the next tap on ↓ moves that seat (it
     used to close the list, or pick the name the list showed there)."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, _ = server
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
-            unlock(page, url, SECRET)
-            box = page.get_by_role(
-                "combobox", name="Players, in their seats clockwise from the first picked"
-            )
-            for n, name in enumerate(["Xena", "Xavi", "Xiu"]):
-                box.fill(name)
-                page.keyboard.press("Enter")
-                tag = page.locator(f"[data-testid=stMultiSelect] [data-tag-index='{n}']")
-                expect(tag.first).to_have_attribute("aria-label", name, timeout=5_000)
-            page.wait_for_timeout(500)
-            key = page.locator(".st-key-seat-down-0 button:visible").first
-            bb = key.bounding_box()
-            page.touchscreen.tap(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
-            expect(page.get_by_text("1. Xavi", exact=True)).to_be_visible(timeout=5_000)
-            expect(page.get_by_text("2. Xena", exact=True)).to_be_visible()
-            expect(page.get_by_text("4.", exact=False)).to_have_count(0)  # no name picked by it
-        finally:
-            browser.close()
+    with touch_page(PHONE) as (_, page):
+        unlock(page, url, SECRET)
+        box = page.get_by_role(
+            "combobox", name="Players, in their seats clockwise from the first picked"
+        )
+        for n, name in enumerate(["Xena", "Xavi", "Xiu"]):
+            box.fill(name)
+            page.keyboard.press("Enter")
+            tag = page.locator(f"[data-testid=stMultiSelect] [data-tag-index='{n}']")
+            expect(tag.first).to_have_attribute("aria-label", name, timeout=5_000)
+        page.wait_for_timeout(500)
+        key = page.locator(".st-key-seat-down-0 button:visible").first
+        bb = key.bounding_box()
+        page.touchscreen.tap(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
+        expect(page.get_by_text("1. Xavi", exact=True)).to_be_visible(timeout=5_000)
+        expect(page.get_by_text("2. Xena", exact=True)).to_be_visible()
+        expect(page.get_by_text("4.", exact=False)).to_have_count(0)  # no name picked by it

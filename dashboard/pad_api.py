@@ -45,8 +45,13 @@ __all__ = ["record_tap", "routes"]
 MAX_BODY = 16_384
 """The largest tap request read (bytes): a tap is a few hundred."""
 
-_docs: OrderedDict[tuple[str, str, int], dict[str, Any]] = OrderedDict()
-_docs_lock = threading.Lock()
+_folded: OrderedDict[tuple[str, str, int, str], tuple[Replay, dict[str, Any] | None]] = (
+    OrderedDict()
+)
+"""The session replayed (and its pad's document, once made) per (store, session, last seq,
+last event's id: two stores of one URL, as in-memory ones, never share an entry): a tap
+folds the stream once for its state, its sentence and the document of its answer."""
+_folded_lock = threading.Lock()
 _session_locks: dict[str, threading.Lock] = {}
 _locks_lock = threading.Lock()
 
@@ -72,27 +77,47 @@ def _lock(session: str) -> threading.Lock:
         return _session_locks.setdefault(session, threading.Lock())
 
 
+def _key(store: Any, session: str, events: list[AnyEvent]) -> tuple[str, str, int, str]:
+    return (str(store.url), session, len(events), str(events[-1].id) if events else "")
+
+
+def _entry(
+    store: Any, session: str, events: list[AnyEvent]
+) -> tuple[Replay, dict[str, Any] | None]:
+    key = _key(store, session, events)
+    with _folded_lock:
+        if key in _folded:
+            _folded.move_to_end(key)
+            return _folded[key]
+    entry: tuple[Replay, dict[str, Any] | None] = (Replay.of(events, recorded=True), None)
+    with _folded_lock:
+        entry = _folded.setdefault(key, entry)
+        while len(_folded) > 64:
+            _folded.popitem(last=False)
+    return entry
+
+
+def _replayed(store: Any, session: str, events: list[AnyEvent]) -> Replay:
+    """``events`` (the session's whole stream as stored) replayed as recorded, kept per last seq."""
+    return _entry(store, session, events)[0]
+
+
 def _document(store: Any, session: str, events: list[AnyEvent] | None = None) -> dict[str, Any]:
     """The pad's document of ``session`` as stored now, kept per (store, session, last seq)."""
     if events is None:
         events = list(store.events(session))
-    key = (str(store.url), session, len(events))
-    with _docs_lock:
-        if key in _docs:
-            _docs.move_to_end(key)
-            return _docs[key]
-    doc = pad_doc.document(Replay.of(events, recorded=True))
-    with _docs_lock:
-        _docs[key] = doc
-        while len(_docs) > 64:
-            _docs.popitem(last=False)
+    rp, doc = _entry(store, session, events)
+    if doc is None:
+        doc = pad_doc.document(rp)
+        with _folded_lock:
+            _folded[_key(store, session, events)] = (rp, doc)
     return doc
 
 
-def _said(events: list[AnyEvent], eid: str) -> str:
+def _said(rp: Replay, eid: str) -> str:
     """The sentences of the stored event with the id ``eid`` and of the derived events that
     followed it (a pot won, a session ended), in the replay's step numbering."""
-    rp = Replay.of(events, recorded=True)
+    events = rp.events
     at = next((k for k, e in enumerate(events) if str(e.id) == eid), None)
     if at is None:
         return ""
@@ -140,7 +165,11 @@ def record_tap(store: Any, tap: dict[str, Any], by: str | None = None) -> tuple[
         last = int(store.last_seq(session) or 0)  # before the id: see the module's note
         if store.recorder.find([str(eid)]):
             events = list(store.events(session))
-            return "recorded", "Recorded: " + _said(events, str(eid)), 200
+            return (
+                "recorded",
+                "Recorded: " + _said(_replayed(store, session, events), str(eid)),
+                200,
+            )
         if last == 0:
             return "refused", f"Not recorded: no session {session} is stored.", 404
         if seq != last:
@@ -151,7 +180,7 @@ def record_tap(store: Any, tap: dict[str, Any], by: str | None = None) -> tuple[
                 409,
             )
         events = list(store.events(session))
-        state = Replay.of(events, recorded=True).final
+        state = _replayed(store, session, events).final
         who = by or "organiser"
         try:
             if spot == "undo":
@@ -177,12 +206,16 @@ def record_tap(store: Any, tap: dict[str, Any], by: str | None = None) -> tuple[
         except ConcurrencyConflict:
             if store.recorder.find([str(eid)]):
                 events = list(store.events(session))
-                return "recorded", "Recorded: " + _said(events, str(eid)), 200
+                return (
+                    "recorded",
+                    "Recorded: " + _said(_replayed(store, session, events), str(eid)),
+                    200,
+                )
             return "conflict", "Not recorded: another device recorded first.", 409
         except BragError as err:
             return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
         events = list(store.events(session))
-        said = _said(events, str(eid))
+        said = _said(_replayed(store, session, events), str(eid))
         word = "Recorded again: " if spot == "redo" else "Recorded: "
         return "recorded", (said if spot == "undo" else word + said), 200
 

@@ -87,6 +87,15 @@ def new_session(db: str, name: str, seats: tuple[str, ...] = SEATS) -> None:
         store.append(name, recorder.start_events(name, seats, "shown", dealer=seats[-1]), 0)
 
 
+def dealt(page: Any, url: str, session: str) -> None:
+    """Unlocks this device, opens the pad of ``session`` and records its shuffle and deal."""
+    unlock(page, url, SECRET)
+    open_pad(page, url, session)
+    for spot in ("shuffle", "deal"):
+        tap(page, spot)
+    idle(page)
+
+
 def open_pad(page: Any, url: str, session: str) -> None:
     page.goto(f"{url}/record?session={session}")
     page.wait_for_function(
@@ -251,11 +260,7 @@ def test_a_tap_made_offline_is_stored_once_with_its_time(server: tuple[str, str]
     session = "offline"
     new_session(db, session)
     with touch_page(PHONE) as (context, page):
-        unlock(page, url, SECRET)
-        open_pad(page, url, session)
-        for spot in ("shuffle", "deal"):
-            tap(page, spot)
-        idle(page)
+        dealt(page, url, session)
         conn = page.locator("[data-testid=pad-connection]")
         expect(conn).to_contain_text("Connected")
         context.set_offline(True)
@@ -455,11 +460,7 @@ def test_ten_seats_with_long_names_fit_a_phone(server: tuple[str, str]) -> None:
     session = "ten-long"
     new_session(db, session, seats)
     with touch_page(PHONE) as (_, page):
-        unlock(page, url, SECRET)
-        open_pad(page, url, session)
-        for spot in ("shuffle", "deal"):
-            tap(page, spot)
-        idle(page)
+        dealt(page, url, session)
         got = boxes(page)
         assert {f"peek-{k}" for k in range(1, 10)} <= set(got), sorted(got)
         for spot, (x, y, w, h) in got.items():

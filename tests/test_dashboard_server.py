@@ -30,6 +30,14 @@ def answers(port: int) -> bool:
         return False
 
 
+def wait_answering(proc: subprocess.Popen[str], port: int) -> None:
+    """Waits (60 s at most) until the dashboard ``proc`` started answers on ``port``."""
+    deadline = time.monotonic() + 60
+    while not answers(port):
+        assert proc.poll() is None and time.monotonic() < deadline, "did not start"
+        time.sleep(0.3)
+
+
 def status(port: int, path: str, host: str, method: str = "GET") -> int:
     c = http.client.HTTPConnection("localhost", port, timeout=10)
     try:
@@ -78,10 +86,7 @@ def test_only_printed_hosts_a_second_start_is_refused_and_kill_9_stops_the_serve
     port = free_port(8740)
     proc = start(tmp_path, port)
     try:
-        deadline = time.monotonic() + 60
-        while not answers(port):
-            assert proc.poll() is None and time.monotonic() < deadline, "did not start"
-            time.sleep(0.3)
+        wait_answering(proc, port)
         # The hosts it prints are served; another is refused, everywhere.
         assert status(port, "/_stcore/health", f"localhost:{port}") == 200
         assert status(port, "/", f"127.0.0.1:{port}") == 200
@@ -128,10 +133,7 @@ def test_a_stopped_dashboard_removes_its_pid_file(tmp_path: Path, signum: int) -
     port = free_port(8760)
     proc = start(tmp_path, port)
     try:
-        deadline = time.monotonic() + 60
-        while not answers(port):
-            assert proc.poll() is None and time.monotonic() < deadline, "did not start"
-            time.sleep(0.3)
+        wait_answering(proc, port)
         assert (tmp_path / "brag.db-dashboard").read_text().split()[0] == str(proc.pid)
         proc.send_signal(signum)
         proc.wait(timeout=20)

@@ -42,8 +42,9 @@ class LinkRow:
 
 
 ROWS_CSS = """<style>
-.brag-rows { list-style: none; margin: 0 0 1rem 0; padding: 0; }
-.brag-rows li.brag-row { display: flex; margin: 0 0 0.5rem 0; padding: 0;
+.brag-rows { list-style: none; margin: 0 0 1rem 0; padding: 0; display: grid; gap: 0.5rem;
+  grid-template-columns: repeat(auto-fill, minmax(min(100%, 22rem), 1fr)); }
+.brag-rows li.brag-row { display: flex; margin: 0; padding: 0;
   border: 1px solid rgba(128, 128, 128, 0.35); border-radius: 0.5rem; overflow: hidden; }
 .brag-rows a { text-decoration: none; color: inherit; min-height: 44px; }
 .brag-rows a.brag-main { flex: 1 1 auto; min-width: 0; display: block; padding: 0.5rem 0.75rem; }
@@ -56,7 +57,8 @@ ROWS_CSS = """<style>
   border-left: 1px solid rgba(128, 128, 128, 0.35); font-size: 0.875rem; color: #1c5fb0; }
 </style>"""
 """The rows' look: a block per row, its whole width a link at least 44 px high (a thumb's
-target), text wrapping rather than running off the screen's right edge."""
+target), text wrapping rather than running off the screen's right edge; one column on a phone,
+as many as fit on a wide screen."""
 
 
 def _text(value: object) -> str:

@@ -148,12 +148,12 @@ def _deal_result(r: dict[str, Any]) -> str:
 
 def deal_links(session: str, rows: Sequence[dict[str, Any]], *, results: bool) -> list[LinkRow]:
     """One row per deal (:func:`present.replay.deal_rows`): a tap opens its replay at step 1.
-    Without ``results`` only who deals, the pot carried in and its steps; with them the result,
-    the winner and the hand shown."""
+    Without ``results`` only who deals and its steps (as the replay's spoiler-free deal picker
+    says it); with them the pot carried in, the result, the winner and the hand shown."""
     out = []
     for r in rows:
         details = [f"{r['dealer']} deals" if r["dealer"] else "no dealer yet"]
-        if r.get("carried_in"):
+        if results and r.get("carried_in"):  # says how the deal before it ended
             details[0] += f" · {r['carried_in']} carried in"
         details[0] += f" · {_plural(int(r.get('steps') or 0), 'step')}"
         if results:

@@ -36,23 +36,33 @@ def set_params(**values: Any) -> None:
 # --- pickers tied to the link ---------------------------------------------------------------------
 
 
+LAST_SESSION = "brag_last_session"
+"""The session this browser session last showed on the Session or Replay page."""
+
+
 def session_picker(
     ids: Sequence[str],
     label: str = "Session",
     key: str = "pick_session",
     default: str | None = None,
 ) -> str:
-    """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the first one, when
-    the link names none). A link naming a session the store does not hold (``ids`` holds every
+    """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the session this
+    browser session last showed on the Session or Replay page, else the first one, when the
+    link names none: the sidebar's menu goes from a session's page to its replay, not to the
+    newest session). A link naming a session the store does not hold (``ids`` holds every
     session named in the link that the store holds: ``cache.session_ids(keep=...)``) gets one
     warning naming it, as text, and the address is corrected: that session, its deal and its
     step leave the link, and the picker offers the known ones."""
     wanted = param("session")
     current: str = ids[0]
+    last = st.session_state.get(LAST_SESSION)
     if wanted is not None and wanted in ids:
         current = wanted
     elif default is not None and default in ids:
         current = default
+    elif wanted is None and last in ids:
+        current = str(last)
+    st.session_state[LAST_SESSION] = current
     if wanted is not None and wanted not in ids:
         st.warning(
             f"No session {md(wanted)} in the store: showing {md(current)}; pick another below."

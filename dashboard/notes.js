@@ -60,7 +60,24 @@ export default function (component) {
   const status = el("div", "nt-status");
   status.setAttribute("role", "status");
   form.append(text, row, status);
-  root.append(title, hint, list, form);
+  // On a phone the panel is a screen or two below the table: a chip at the thumb says a step has
+  // notes while the panel is out of sight, and a tap brings it.
+  const chip = el("button", "nt-chip");
+  chip.type = "button";
+  chip.hidden = true;
+  chip.addEventListener("click", () => root.scrollIntoView({ behavior: "smooth", block: "start" }));
+  root.append(title, hint, list, form, chip);
+  let inView = false;
+  let count = 0;
+  const chipShown = () => {
+    chip.hidden = inView || count === 0;
+    chip.textContent = `✎ ${count} note${count > 1 ? "s" : ""} on step ${step} ↓`;
+  };
+  const seen = new IntersectionObserver((entries) => {
+    inView = entries.some((e) => e.isIntersecting);
+    chipShown();
+  });
+  seen.observe(title);
 
   function say(message, error) {
     status.textContent = message || "";
@@ -84,7 +101,8 @@ export default function (component) {
       li.append(meta, el("div", "nt-text", n.text));
       list.append(li);
     }
-    const count = (answer.notes || []).length;
+    count = (answer.notes || []).length;
+    chipShown();
     title.textContent = `Notes on step ${step}` + (count ? ` (${count})` : "");
     if (!count) list.append(el("li", "nt-hint", "No note on this step yet."));
     root.dataset.loaded = String(step);
@@ -120,6 +138,8 @@ export default function (component) {
     step = k;
     asked++; // an answer for the step left is dropped
     list.replaceChildren(); // nothing of the step left stays on screen
+    count = 0;
+    chipShown();
     delete root.dataset.loaded;
     root.dataset.step = String(k);
     title.textContent = `Notes on step ${k}`;
@@ -203,6 +223,7 @@ export default function (component) {
 
   return () => {
     observer.disconnect();
+    seen.disconnect();
     window.clearInterval(finder);
     if (fetchTimer !== null) window.clearTimeout(fetchTimer);
   };

@@ -118,6 +118,7 @@ def test_a_note_is_not_in_the_page_before_its_step(
     assert FIFTH not in page.content()
     assert not page.received.holds(FIFTH)
     assert page.locator(".nt").inner_text().count("No note on this step yet.") == 1
+    assert page.locator(".nt-chip").is_hidden()
     _next(page, phone=phone)
     _loaded(page, 5)
     note = page.locator(".nt-note").first
@@ -125,6 +126,12 @@ def test_a_note_is_not_in_the_page_before_its_step(
     assert note.locator(".nt-by").inner_text() == "Ann"
     assert note.is_visible()
     assert page.received.holds(FIFTH)  # what the page received is read: the note came now
+    if phone:  # the panel is below the table: a chip at the thumb says the step has a note
+        chip = page.locator(".nt-chip")
+        assert chip.is_visible() and chip.inner_text() == "✎ 1 note on step 5 ↓"
+        chip.tap()
+        page.wait_for_selector(".nt-chip", state="hidden", timeout=5_000)
+        assert note.is_visible()
     _next(page, phone=phone)  # step 6: the note of step 5 is not shown there
     _loaded(page, 6)
     assert page.locator(".nt-note").count() == 0

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from brag.cli import main
+from log import add_note
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 S = "card-example"
@@ -100,3 +101,42 @@ def test_refusals_are_one_line(
         err = capsys.readouterr().err.strip()
     assert err.startswith(said) and "\n" not in err
     assert _out(capsys, ["notes", "card-example", "--hidden", "--db", db]).startswith("no notes")
+
+
+def test_private_cards_reach_neither_the_lake_nor_the_statistics(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import duckdb
+
+    from log import open_store, private_cards, set_private_cards
+
+    def lake(name: str) -> tuple[dict[str, list[str]], str]:
+        """The Parquet lake and the statistics of a projection built from nothing, as text."""
+        out, projection = tmp_path / name, str(tmp_path / f"{name}.duckdb")
+        _out(capsys, ["export", "--parquet", str(out), "--db", db, "--analytics", projection])
+        con = duckdb.connect()
+        rows = {
+            t.name: sorted(
+                repr(r)
+                for r in con.execute(
+                    f"SELECT * FROM read_parquet('{t}/**/*.parquet', hive_partitioning = true)"
+                ).fetchall()
+            )
+            for t in sorted(out.iterdir())
+            if t.is_dir()
+        }
+        stats = ["stats", "--db", db, "--analytics", projection, "--format", "json"]
+        return rows, _out(capsys, stats)
+
+    before = lake("before")
+    with open_store(db) as store:  # C and D folded unseen: their cards are no one's to know
+        set_private_cards(store, S, 1, "C", ["Ah", "Ad", "Ac"])
+        set_private_cards(store, S, 1, "D", ["2h", "3h", "4h"])
+        add_note(store, S, 1, 11, "C held aces", "C")
+        assert private_cards(store, S, "C")[1].cards == ("Ah", "Ad", "Ac")
+    after = lake("after")
+    assert after == before
+    assert len(after[0]["player_deals"]) == 4 and '"net": "9"' in after[1]
+    text = repr(after)
+    for card in ("Ah", "Ad", "Ac", "2h", "3h", "4h", "A♥", "A♦", "A♣"):
+        assert card not in text

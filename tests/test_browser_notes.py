@@ -12,6 +12,7 @@ Skips, saying why, where Chromium or Playwright is missing."""
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -216,3 +217,28 @@ def test_a_hidden_note_is_shown_to_nobody_and_the_organiser_hides_one(
         every = {n.id: n.hidden for n in notes(store, SESSION, include_hidden=True)}
     assert every[gone.id] and every[kept.id]
     organiser.close()
+
+
+def test_the_notes_routes_refuse_in_one_line(served: tuple[str, str], browser: Any) -> None:
+    url, db = served
+    ctx = browser.new_context()
+    api = ctx.request
+    body = {"session": SESSION, "deal": 1, "step": 3, "text": "x", "by": "Ann"}
+    # Another site's page can post text/plain without asking first: refused, nothing stored.
+    plain = api.post(
+        f"{url}/api/notes", data=json.dumps(body), headers={"Content-Type": "text/plain"}
+    )
+    assert plain.status == 400
+    assert plain.json() == {"message": "Not stored: the note could not be read."}
+    long = api.post(f"{url}/api/notes", data={**body, "text": "y" * 501})
+    assert long.status == 400
+    assert long.json()["message"] == "Not stored: the note is 501 characters; at most 500 are kept"
+    nowhere = api.post(f"{url}/api/notes", data={**body, "step": 99})
+    assert nowhere.status == 400 and "has no step 99" in nowhere.json()["message"]
+    junk = api.get(f"{url}/api/notes?session={SESSION}&deal=one&step=1")
+    assert junk.status == 400 and junk.json() == {"message": "Give session, deal and step."}
+    got = api.get(f"{url}/api/notes?session={SESSION}&deal=1&step=3")
+    assert got.status == 200 and got.json() == {"notes": [], "organiser": False}
+    with open_store(db, readonly=True) as store:
+        assert [n for n in notes(store, SESSION) if n.step == 3] == []
+    ctx.close()

@@ -27,10 +27,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from dashboard import access
-from dashboard.gate import TOKEN_COOKIE
+from dashboard.gate import BY_COOKIE, TOKEN_COOKIE
 from dashboard.pad_api import read_json
 from events.errors import BragError, StoreUnavailable
 from events.text import inert
+from log.annotations import BY_MAX_CHARS
 
 __all__ = ["routes", "step_notes"]
 
@@ -146,6 +147,7 @@ async def hide(request: Request) -> JSONResponse:
     session = body.get("session") if body else None
     if note is None or not isinstance(session, str):
         return _said("Not hidden: give session and id.", 400)
+    who = (request.cookies.get(BY_COOKIE) or "").strip()[:BY_MAX_CHARS] or "organiser"
 
     def work() -> JSONResponse:
         from log import hide_note, notes
@@ -153,7 +155,7 @@ async def hide(request: Request) -> JSONResponse:
         shown = {n.id: n for n in notes(_writer(), session)}
         if note not in shown:
             return _said(f"Session {inert(session)!r} shows no note {note}.", 404)
-        hide_note(_writer(), note, "organiser")
+        hide_note(_writer(), note, who)
         return _answer(request, session, shown[note].deal, shown[note].step)
 
     return await _run(run_in_threadpool, work)

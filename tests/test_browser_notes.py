@@ -216,6 +216,10 @@ def test_a_hidden_note_is_shown_to_nobody_and_the_organiser_hides_one(
     with open_store(db, readonly=True) as store:
         every = {n.id: n.hidden for n in notes(store, SESSION, include_hidden=True)}
     assert every[gone.id] and every[kept.id]
+    # The pad's body reader, shared with the notes' routes, still refuses what it cannot read.
+    junk = organiser.request.post(f"{url}/api/tap", data="{not json")
+    assert junk.status == 400
+    assert junk.json()["message"] == "Not recorded: the tap could not be read."
     organiser.close()
 
 

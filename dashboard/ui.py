@@ -196,13 +196,17 @@ def recent_events(rp: Replay, count: int = 8) -> None:
 def session_filters(
     players: list[str], tables: list[str], dates: tuple[Any, Any] | None
 ) -> tuple[list[str], list[str], Any]:
-    """The filter widgets of the Sessions page: players, tables, a range of dates."""
-    a, b, c = st.columns(3)
-    chosen_players = a.multiselect("Players", players, help="Sessions where all of them sat")
-    chosen_tables = b.multiselect("Tables", tables)
-    chosen_dates = None
-    if dates:
-        chosen_dates = c.date_input("Dates", value=dates, min_value=dates[0], max_value=dates[1])
+    """The filter widgets of the Sessions page: players, tables, a range of dates; folded
+    under one line, so that on a phone the first sessions are on the first screen."""
+    with st.expander("Find sessions: players, tables, dates", icon=":material/filter_list:"):
+        a, b, c = st.columns(3)
+        chosen_players = a.multiselect("Players", players, help="Sessions where all of them sat")
+        chosen_tables = b.multiselect("Tables", tables)
+        chosen_dates = None
+        if dates:
+            chosen_dates = c.date_input(
+                "Dates", value=dates, min_value=dates[0], max_value=dates[1]
+            )
     return chosen_players, chosen_tables, chosen_dates
 
 

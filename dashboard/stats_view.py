@@ -168,7 +168,7 @@ def drill_links(deals: Sequence[dict[str, Any]], name: str) -> list[LinkRow]:
     for d in deals:
         detail = str(d["event"]).replace("_", " ")
         if name in _HIT_WORDS:
-            detail += f" · {d['counted']} {_COUNT_WORDS[name]}, {d['hits']} {_HIT_WORDS[name]}"
+            detail += f" · {_COUNT_WORDS[name]}: {d['counted']} · {_HIT_WORDS[name]}: {d['hits']}"
         out.append(
             LinkRow(
                 href=link(str(d["session"]), int(d["deal"]), int(d["step"])),

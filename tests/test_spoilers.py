@@ -193,3 +193,27 @@ def test_the_deals_of_a_session_tell_no_result_until_asked() -> None:
     assert shown[4].details[0] == "Keith deals · 10 carried in · 33 steps"
     assert shown[3].details[1] == "carried forward (Jean blind) · pot 10"
     assert shown[6].details[1] == "Keith wins 21 uncontested"
+
+
+def test_the_deals_behind_a_statistic_are_rows_to_their_steps() -> None:
+    from dashboard.stats_view import drill_links
+
+    deals = [
+        {"session": "s 1", "deal": 2, "step": 23, "event": "saw", "counted": 1, "hits": 1},
+        {"session": "s 1", "deal": 6, "step": 22, "event": "saw", "counted": 1, "hits": 0},
+    ]
+    rows = drill_links(deals, "payer_win_rate")
+    assert [(r.href, r.title, r.details) for r in rows] == [
+        (
+            "replay?session=s+1&deal=2&step=23",
+            "▶ s 1, deal 2, step 23",
+            ("saw · showdowns: 1 · won: 1",),
+        ),
+        (
+            "replay?session=s+1&deal=6&step=22",
+            "▶ s 1, deal 6, step 22",
+            ("saw · showdowns: 1 · won: 0",),
+        ),
+    ]
+    first_look = [{**deals[0], "event": "first_action"}]
+    assert drill_links(first_look, "net")[0].details == ("first action",)  # no count of its own

@@ -261,7 +261,7 @@ def render(view: TableView, *, compact: bool = False) -> str:
             font_weight="700",
         )
         + "</g>",
-        _t(CX, CY + 32, _short(view.centre[0], 34), 19, text_anchor="middle", fill="#d8f0df"),
+        _t(CX, CY + 32, _short(view.centre[0], 44), 19, text_anchor="middle", fill="#d8f0df"),
         _t(
             CX,
             CY + 58,

@@ -202,7 +202,7 @@ class TableView:
     result: str | None = None
     """How the deal ended, once the engine has decided it (from the step that decides it on):
     ``"Keith wins 21, uncontested"``, ``"Sandra wins 14 at the showdown"``, ``"pot of 12
-    carried: Ann survived blind"`` (RULES 5.6, 5.9, 6.1); ``None`` while it is played."""
+    carried: Ann left in blind"`` (RULES 5.6, 5.9, 6.1); ``None`` while it is played."""
 
     @property
     def pot_text(self) -> str:
@@ -372,7 +372,7 @@ def _result_words(o: Outcome | None) -> str | None:
     if o is None:
         return None
     if o.result == "carried":
-        return f"pot of {amount(o.amount)} carried: {o.blind} survived blind"
+        return f"pot of {amount(o.amount)} carried: {o.blind} left in blind"
     how = "at the showdown" if o.showdown else ", uncontested"
     return f"{o.winner} wins {amount(o.amount)}" + (f" {how}" if o.showdown else how)
 

@@ -131,7 +131,7 @@ def test_a_carried_pot_and_a_showdown_say_who_did_what() -> None:
     ``saw``), both blind (neither ``looked``): Jean paid to see, Sandra shows first (RULES 5.8)."""
     carried = _frames("2026-09-24-top-3.jsonl", 4)
     last = next(f for f in carried if str(f["text"]).startswith("The pot of 10 is carried"))
-    assert last["line"] == "Pot 10 · pot of 10 carried: Jean survived blind · deal over"
+    assert last["line"] == "Pot 10 · pot of 10 carried: Jean left in blind · deal over"
     assert _seat_texts(last["compact"])["Jean"][2] == "blind · pot carried"
 
     showdown = _frames("2026-09-24-top-1.jsonl", 1)

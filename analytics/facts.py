@@ -432,8 +432,10 @@ class SessionFolder:
         name: str = event.player  # type: ignore[union-attr]
         i = before.index[name]  # type: ignore[index]
         p = before.players[i]
-        hand: str | None = getattr(event, "hand", None)  # looked, retained: RULES 6.4, 6.7
-        if action in ("keep", "throw"):
+        hand: str | None = None
+        if action == "look" or action == "retain":
+            hand = event.hand  # type: ignore[union-attr]  # one of two: RULES 6.4, 6.7
+        elif action == "keep" or action == "throw":
             hand = p.looking  # RULES 6.4: the hand just looked at
         held: Hand | None = p.hands[0] if len(p.hands) == 1 else None
         if hand is not None:

@@ -21,12 +21,11 @@ import io
 import re
 import textwrap
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from events.errors import PlainError
 from events.text import inert
-from present import table_svg
+from present import animation, table_svg
 from present.narrate import StepLabel
 from present.replay import EVERYONE, Replay, TableView, table_view
 
@@ -37,6 +36,7 @@ __all__ = [
     "ShareRefused",
     "Shot",
     "gif",
+    "parts",
     "picture",
     "png",
     "share",
@@ -58,14 +58,16 @@ FRAME_MS = 1200
 LAST_MS = 3000
 
 RENDERERS = 2
-"""Frames of a GIF drawn at a time (threads: resvg draws without holding the interpreter)."""
+"""Drawings of a GIF made at a time (threads: resvg draws without holding the interpreter)."""
 
 GIF_COLOURS = 96
 """The colours of a GIF's one palette, shared by every frame (the table's few colours and
 their anti-aliased edges)."""
 
-CAPTION_H = 74
-"""The caption's height above the table (SVG units)."""
+CAPTION_H = 105
+"""The caption's height above the table (SVG units): the picture is 645 units high, a whole
+number of pixels at :data:`GIF_WIDTH` (387). Its rows are far enough apart that the session's
+row, the same in every frame of a GIF, is never drawn again (:mod:`present.animation`)."""
 LINE_CHARS = 74
 """The sentence's line length in the caption (characters; two lines at most)."""
 
@@ -150,10 +152,14 @@ def _table(view: TableView) -> tuple[int, int, str]:
     return int(size[1]), int(size[2]), svg[svg.index(">") + 1 :]
 
 
-def picture(shot: Shot) -> str:
-    """One step as a standalone SVG document (a string): a caption (the session and its table,
-    the deal, ``Step K of N`` and the step's sentence, as text) over the table as ``shot.view``
-    sees it, on white. Every text from the log is escaped (XML and Markdown alike)."""
+def parts(shot: Shot) -> tuple[int, int, list[str]]:
+    """One step's picture as its width, height (SVG units) and parts, the top-level elements in
+    drawing order (:func:`picture` is their document): white, the caption (the session and its
+    table, the deal and ``Step K of N``, the step's sentence, as text), then each element of the
+    table as ``shot.view`` sees it (:func:`present.table_svg.render`), under the caption. Every
+    text from the log is escaped (XML and Markdown alike) and any character that is not
+    printable, which XML may not hold (a name an older store let through), is shown as its
+    escape (:func:`events.text.inert`; the markup itself is printable)."""
     w, h, inner = _table(shot.view)
     v = shot.view
     head = f"{v.session}" + (f" at {v.table}" if v.table else "")
@@ -161,24 +167,26 @@ def picture(shot: Shot) -> str:
     lines = textwrap.wrap(shot.label.text, LINE_CHARS) or [""]
     if len(lines) > 2:
         lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), LINE_CHARS, placeholder=" …")]
-    caption = [
-        table_svg._t(16, 26, where, 20, font_weight="700", fill=table_svg.INK),
-        table_svg._t(w - 16, 26, _clip(head, 46), 15, text_anchor="end", fill=table_svg.MUTED),
+    out = [
+        f'<rect width="{w}" height="{h + CAPTION_H}" fill="#ffffff"/>',
+        table_svg._t(16, 18, _clip(head, 90), 14, fill=table_svg.MUTED),
+        table_svg._t(16, 56, where, 20, font_weight="700", fill=table_svg.INK),
         *(
-            table_svg._t(16, 50 + 20 * n, line, 16, fill=table_svg.INK)
+            table_svg._t(16, 80 + 20 * n, line, 16, fill=table_svg.INK)
             for n, line in enumerate(lines)
         ),
+        *(
+            f'<g transform="translate(0,{CAPTION_H})">{part}</g>'
+            for part in animation.children(inner)
+        ),
     ]
-    doc = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h + CAPTION_H}" '
-        f'width="{w}" height="{h + CAPTION_H}" font-family="{table_svg.FONT}">'
-        f'<rect width="{w}" height="{h + CAPTION_H}" fill="#ffffff"/>'
-        + "".join(caption)
-        + f'<g transform="translate(0,{CAPTION_H})">{inner}</g></svg>'
-    )
-    # A name an older store let through may hold a control character, which XML may not: every
-    # character that is not printable is shown as its escape (the markup itself is printable).
-    return inert(doc)
+    return w, h + CAPTION_H, [inert(part) for part in out]
+
+
+def picture(shot: Shot) -> str:
+    """One step as a standalone SVG document (a string) of its :func:`parts`, on white."""
+    w, h, out = parts(shot)
+    return animation.document(w, h, out, font=table_svg.FONT)
 
 
 def _clip(text: str, n: int) -> str:
@@ -193,21 +201,21 @@ def png(svg: str, width: int = PNG_WIDTH) -> bytes:
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
 
 
-def gif(svgs: Sequence[str], width: int = GIF_WIDTH) -> bytes:
-    """An animated GIF (bytes) of the SVG documents, one frame each in order, ``width`` pixels
-    wide, each shown :data:`FRAME_MS` ms (the last :data:`LAST_MS`), looping; one palette of
-    :data:`GIF_COLOURS` colours for every frame (Pillow). Raises ``ValueError`` for no frames."""
+def gif(shots: Sequence[Shot], width: int = GIF_WIDTH) -> bytes:
+    """An animated GIF (bytes) of the steps' pictures (:func:`parts`), one frame each in order,
+    ``width`` pixels wide, each shown :data:`FRAME_MS` ms (the last :data:`LAST_MS`), looping;
+    each frame drawn by resvg where it differs from the one before
+    (:func:`present.animation.frames`, :data:`RENDERERS` drawings at a time), one palette of
+    :data:`GIF_COLOURS` colours for every frame (Pillow). Raises ``ValueError`` for no steps."""
     from PIL import Image
 
-    if not svgs:
+    if not shots:
         raise ValueError("a GIF needs at least one frame")
-
-    def frame(svg: str) -> Image.Image:
-        return Image.open(io.BytesIO(png(svg, width))).convert("RGB")
-
-    # resvg lets go of the interpreter while it draws: two frames at a time on two cores
-    with ThreadPoolExecutor(max_workers=min(RENDERERS, len(svgs))) as pool:
-        frames = list(pool.map(frame, svgs))
+    drawn = [parts(s) for s in shots]
+    w, h = drawn[0][0], drawn[0][1]
+    frames = animation.frames(
+        [p for _, _, p in drawn], w, h, width, font=table_svg.FONT, render=png, threads=RENDERERS
+    )
     # one palette for all: from the first and the last frame side by side (the last has the
     # most cards face up and the winner's colour)
     both = Image.new("RGB", (frames[0].width * 2, frames[0].height), "#ffffff")
@@ -244,6 +252,6 @@ def share(
         raise ShareRefused(f"a picture is .svg, .png or .gif, not {fmt!r}")
     shots = steps(rp, deal, step, viewer, organiser=organiser, whole=fmt == "gif")
     if fmt == "gif":
-        return gif([picture(s) for s in shots])
+        return gif(shots)
     svg = picture(shots[-1])
     return svg.encode("utf-8") if fmt == "svg" else png(svg)

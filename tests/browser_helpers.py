@@ -48,6 +48,19 @@ def chromium() -> str:
 
 
 @contextmanager
+def launched() -> Iterator[Any]:
+    """Debian's Chromium (:func:`chromium`) launched headless by Playwright; closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@contextmanager
 def dashboard(
     folder: Path,
     env: dict[str, str],

@@ -105,11 +105,12 @@ def steps(
     (:meth:`Replay.sight`); without ``whole``, only that last step. ``rp`` is the replay the page
     shows (as corrected, or as recorded).
 
-    Raises :class:`ShareRefused` for a deal the session has not dealt (deal 0, before the first
-    deal, has no hand to share), a step the deal does not have, or a viewer who is not seated."""
-    dealt = [s.deal for s in rp.slices if s.deal > 0]
-    if deal not in dealt:
-        has = f"deals 1 to {dealt[-1]}" if dealt else "no deal yet"
+    Raises :class:`ShareRefused` for a deal the session has not dealt (deal 0 is what comes
+    before the first, as the page shows it), a step the deal does not have, or a viewer who is
+    not seated."""
+    if deal not in {s.deal for s in rp.slices}:
+        last = rp.slices[-1].deal if rp.slices else 0
+        has = f"deals 1 to {last}" if last else "no deal yet"
         raise ShareRefused(f"session {rp.session} has {has}; there is no deal {deal}")
     if viewer not in (None, "", EVERYONE) and viewer not in rp.seats:
         raise ShareRefused(

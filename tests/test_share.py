@@ -239,7 +239,7 @@ def test_hostile_names_stay_text(tmp_path: Path) -> None:
         (["--deal", "30", "-o", "{tmp}/a.png"], f"brag: session {NAME} has deals 1 to 8; there"),
         (["--deal", "3", "--step", "99", "-o", "{tmp}/a.svg"], "brag: deal 3 of session"),
         (["--deal", "3", "--view", "Zed", "-o", "{tmp}/a.gif"], "brag: 'Zed' is not a player"),
-        (["--deal", "0", "-o", "{tmp}/a.svg"], "there is no deal 0"),
+        (["--deal", "9", "-o", "{tmp}/a.svg"], "there is no deal 9"),
     ],
 )
 def test_the_commands_refusals_are_one_line(
@@ -280,6 +280,8 @@ def test_brag_share_writes_each_format(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_steps_refuses_what_the_replay_does_not_have(rp: Replay) -> None:
+    before = steps(rp, 0)  # what comes before the first deal, as the page shows it
+    assert [s.label.deal for s in before] == [0] * rp.slice(0).steps
     with pytest.raises(ShareRefused, match="there is no step 0"):
         steps(rp, 1, 0)
     with pytest.raises(ValueError, match=re.escape("a picture is .svg, .png or .gif")):

@@ -76,4 +76,7 @@ def cmd_share(args: argparse.Namespace) -> int:
         ),
         file=sys.stderr,
     )
+    note = rp.sight(args.deal, args.view).note  # why the picture shows less than was asked
+    if note:
+        print(shown(note), file=sys.stderr)
     return 0

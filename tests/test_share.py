@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from hostile_helpers import PLAYERS, SESSION, TABLE, hostile_log
-from live_helpers import live_session, unshown
+from live_helpers import live_session, unshown, write_log
 from PIL import Image, ImageChops
 
 from brag.cli import main
@@ -277,6 +277,25 @@ def test_brag_share_writes_each_format(tmp_path: Path, capsys: pytest.CaptureFix
         assert main([*argv, "-o", str(out)]) == 0
         assert out.read_bytes() == share(rp, 2, 5, "Colin", ext)
         assert f"{out}: session {NAME}, deal 2" in capsys.readouterr().err
+
+
+def test_brag_share_of_a_deal_in_play_says_why_it_shows_less(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    live = Replay.of(live_session())
+    db = str(tmp_path / "brag.db")
+    assert main(["import", "--db", db, str(write_log(live_session(), tmp_path / "l.jsonl"))]) == 0
+    capsys.readouterr()
+    deal, who = live.final.deals, live.seats[1]
+    out = tmp_path / "live.svg"
+    argv = ["share", live.session, "--db", db, "--deal", str(deal), "--view", who, "-o", str(out)]
+    assert main(argv) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[1] == (
+        f"Deal {deal} is still in play: viewing as {who} waits until it ends (or the "
+        "organiser's device); meanwhile only the cards shown are face up."
+    )
+    assert not _faces(out.read_text()) & unshown(live)
 
 
 def test_steps_refuses_what_the_replay_does_not_have(rp: Replay) -> None:

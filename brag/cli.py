@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "cmd_share",
     "cmd_store",
     "cmd_amend",
+    "cmd_notes",
     "cmd_sim",
     "cmd_analytics",
     "cmd_app",

@@ -11,8 +11,10 @@ the session, the deal, the step and its sentence), so a card the view may not se
 never reaches the renderer. A player's private note of their own cards is never drawn here: a
 picture is made to be sent to others.
 
-The raster is a kept library's: resvg (``resvg-py``) draws the SVG (:func:`png`), Pillow makes the
-GIF of its frames (:func:`gif`); both are imported only when a raster is asked for.
+The raster is a kept library's: resvg (``resvg-py``) draws the SVG (:func:`png`; a GIF's frames
+only where they change, :mod:`present.animation`), Pillow makes the GIF (:func:`gif`); both are
+imported only when a raster is asked for. resvg draws text with the machine's fonts (on Debian,
+Liberation Sans, which Chromium's package brings, or DejaVu Sans).
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ PNG_WIDTH = 1200
 """A PNG's width in pixels: 1.5 times the picture's 800 units, sharp on a phone's screen."""
 
 GIF_WIDTH = 480
-"""A GIF's width in pixels: each frame is drawn whole, so fewer pixels keep a deal's GIF quick
-to make and small to send (``bench/share.py`` measures both)."""
+"""A GIF's width in pixels (a chat shows it smaller anyway): small to send, and quicker to make,
+though resvg's time goes mostly to the text, whatever the size (``bench/share.py``)."""
 
 FRAME_MS = 1200
 """How long a GIF shows each step (ms); the last step stays :data:`LAST_MS`."""

@@ -48,19 +48,6 @@ def chromium() -> str:
 
 
 @contextmanager
-def launched() -> Iterator[Any]:
-    """Debian's Chromium (:func:`chromium`) launched headless by Playwright; closed after."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@contextmanager
 def dashboard(
     folder: Path,
     env: dict[str, str],
@@ -103,6 +90,19 @@ def dashboard(
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@contextmanager
+def launched() -> Iterator[Any]:
+    """Chromium (:func:`chromium`) launched by Playwright, closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 PROBE = """

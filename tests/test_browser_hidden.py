@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, dashboard, launched, unlock
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
 from live_helpers import cut_in_deal, live_session, unshown, write_log
 
 from engine.state import card_texts
@@ -50,8 +50,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
 
 @pytest.fixture(scope="module")
 def browser(served: tuple[str, str]) -> Iterator[Any]:
-    with launched() as b:
-        yield b
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 class Wire:

@@ -4,7 +4,7 @@ with no Bragbook installed (``brag export --parquet DIR``).
 Layout of ``DIR``::
 
     events/table=Top%20table/month=2026-09/part_<uuid>.parquet     (one folder per table)
-    deals/…  player_deals/…  sessions/…  session_players/…         (same partitions)
+    deals/…  player_deals/…  decisions/…  sessions/…  session_players/…   (same partitions)
     hand_categories/data.parquet                                   (RULES 2.8, not partitioned)
     player_stats/data.parquet      brag stats over all sessions, money as exact amount text
     _dictionary/data.parquet       every column: table, column, type, unit, RULES, definition,
@@ -51,6 +51,7 @@ PARTITIONED: dict[str, str] = {
     "events": "position",
     "deals": "session, deal",
     "player_deals": "session, deal, seat",
+    "decisions": "session, seq",
     "sessions": "session",
     "session_players": "session, seat",
 }
@@ -86,8 +87,8 @@ def _unit(table: str, column: str, kind: str, comment: str | None) -> str:
         return "kind: " + kind[len("ENUM(") : -1].replace("'", "")
     if column in ("position", "end_position"):
         return "store position"
-    if kind in ("INTEGER", "BIGINT") and column not in ("seq", "deal", "seat", "rank"):
-        return "count" if column != "level" and column != "final_level" else "stake units"
+    if kind in ("INTEGER", "BIGINT") and column not in ("seq", "step", "deal", "seat", "rank"):
+        return "stake units" if column in ("level", "final_level", "bet_level") else "count"
     return "text" if kind == "VARCHAR" else kind.lower()
 
 

@@ -53,6 +53,7 @@ PROJECTED_TABLES = (
     "events",
     "deals",
     "player_deals",
+    "decisions",
     "player_session_summary",
     "sessions",
     "session_players",

@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "cmd_amend",
     "cmd_sim",
     "cmd_analytics",
+    "cmd_decisions",
     "cmd_app",
 )
 

@@ -43,6 +43,12 @@ page = st.navigation(
             st.Page(
                 HERE / "players.py", title="Players", icon=":material/group:", url_path="players"
             ),
+            st.Page(
+                HERE / "decisions.py",
+                title="Decisions",
+                icon=":material/alt_route:",
+                url_path="decisions",
+            ),
         ],
         "Organiser and analysts": [
             st.Page(

@@ -358,3 +358,20 @@ def run_sql(sql: str) -> Any:
 
     version = analytics_version()
     return analytics.run_limited(projection.snapshot(analytics_path(), version), sql)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _spots(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
+    from analytics import spots
+
+    args = dict(kwargs)
+    if "spot" in args:
+        args["spot"] = spots.Spot.parse(args["spot"])
+    with projection.opened(read_only=True) as con:
+        return getattr(spots, name)(con, **args)
+
+
+def spots(name: str, **kwargs: Any) -> Any:
+    """The decision explorer (:mod:`analytics.spots`: ``explore``, ``behind``, ``differences``,
+    ``winning_players``) with ``spot`` given as its text, kept until the projection moves on."""
+    return _spots(analytics_path(), analytics_version(), name, tuple(sorted(kwargs.items())))

@@ -39,6 +39,7 @@ bench: install
 	$(BIN)/python bench/hostile.py
 	$(BIN)/python bench/replay_ui.py
 	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/decisions.py
 	$(BIN)/python bench/record.py
 	$(BIN)/python bench/live.py
 

@@ -354,20 +354,16 @@ class Answer:
         return [a for a in ACTIONS if a in taken]
 
 
-def _scope(con: duckdb.DuckDBPyConnection, table: str | None, cards: str | None) -> dict[str, Any]:
+def _scope(table: str | None, cards: str | None) -> dict[str, Any]:
     if cards is not None and cards not in ("all", "shown"):
         raise SpotError(f"cards={cards!r}: all or shown (the session's record of cards)")
-    return {"table_key": key(table), "cards": cards, "den": common_den(con)}
+    return {"table_key": key(table), "cards": cards}
 
 
 def _player_key(con: duckdb.DuckDBPyConnection, player: str | None) -> str | None:
     k = key(player)
-    if (
-        k is not None
-        and not con.execute(
-            "SELECT 1 FROM session_players WHERE player_key = ? LIMIT 1", [k]
-        ).fetchone()
-    ):
+    found = "SELECT 1 FROM session_players WHERE player_key = ? LIMIT 1"
+    if k is not None and not con.execute(found, [k]).fetchone():
         raise SpotError(f"no player {player!r} in the statistics")
     return k
 
@@ -378,17 +374,25 @@ def winning_players(
     table: str | None = None,
     cards: str | None = None,
     min_deals: int = MIN_DEALS,
+    cube: Cube | None = None,
 ) -> dict[str, str]:
     """The club's winning players over the scope, best net first: their key (the name's normal
     form, :func:`analytics.queries.key`) to their name. A winning player's total net over their
-    ended deals is above zero (RULES 1.5), over at least ``min_deals`` deals."""
-    params = {**_scope(con, table, cards), "min_deals": min_deals}
+    ended deals is above zero (RULES 1.5), over at least ``min_deals`` deals. From ``cube``'s
+    players table when given (the same figures, without reading the summary again)."""
+    params = {**_scope(table, cards), "min_deals": min_deals}
+    if cube is not None:
+        cur = cube.cursor()
+        rows = cur.execute(query(SPOTS, "cube_winners").sql, params | {"den": cube.den}).fetchall()
+        return {str(r[0]): cube.names.get(str(r[0]), str(r[0])) for r in rows}
+    params["den"] = common_den(con)
     rows = con.execute(query(SPOTS, "winning_players").sql, params).fetchall()
     return {str(r[0]): str(r[1]) for r in rows}
 
 
 def _sql(name: str) -> str:
-    return query(SPOTS, name).sql.replace("{spot_filter}", query(SPOTS, "spot_filter").sql)
+    text = query(SPOTS, name).sql.replace("{spot_filter}", query(SPOTS, "spot_filter").sql)
+    return text.replace("{cube_filter}", query(SPOTS, "cube_filter").sql)
 
 
 def _sums(
@@ -422,22 +426,30 @@ def explore(
     table: str | None = None,
     cards: str | None = None,
     min_deals: int = MIN_DEALS,
+    cube: Cube | None = None,
 ) -> Answer:
     """The spot answered for ``player`` (``None``: only the field and the winning players) over
     the sessions of ``table`` and of one ``cards`` mode (``all``, ``shown``; ``None``: all). See
-    the module's doc for the groups and the figures. Raises :class:`SpotError` for a player the
-    statistics do not know or a cards mode that is neither."""
-    scope = _scope(con, table, cards)
+    the module's doc for the groups and the figures. With a ``cube`` of the projection, a spot on
+    the grid's lines (:meth:`Cube.params`) is answered from it; any other from the decisions.
+    Raises :class:`SpotError` for a player the statistics do not know or a cards mode that is
+    neither."""
+    scope = _scope(table, cards)
     pk = _player_key(con, player)
-    named = winning_players(con, table=table, cards=cards, min_deals=min_deals)
+    named = winning_players(con, table=table, cards=cards, min_deals=min_deals, cube=cube)
     winners = tuple(w for w in named if w != pk)
-    rows = con.execute(_sql("spot_counts"), {**scope, **spot.params()}).fetchall()
+    grid = None if cube is None else cube.params(spot)
+    if cube is not None and grid is not None:
+        den = cube.den
+        rows = cube.cursor().execute(_sql("cube_counts"), scope | grid | {"den": den}).fetchall()
+    else:
+        den = common_den(con)
+        rows = con.execute(_sql("spot_counts"), scope | spot.params() | {"den": den}).fetchall()
     members = {
         "player": lambda k: pk is not None and k == pk,
         "field": lambda k: k != pk,
         "winners": lambda k: k in winners,
     }
-    den = int(scope["den"])
     cells: list[Cell] = []
     totals: dict[str, int] = {}
     groups = GROUPS if pk is not None else GROUPS[1:]
@@ -480,20 +492,14 @@ def behind(
         raise SpotError(f"no action {action!r} (actions: {', '.join(ACTIONS)})")
     if group == "player" and player is None:
         raise SpotError("the player group needs a player")
-    scope = _scope(con, table, cards)
+    scope = _scope(table, cards)
     pk = _player_key(con, player)
     winners = [] if group != "winners" else list(winning_players(
         con, table=table, cards=cards, min_deals=min_deals
     ))  # fmt: skip
-    params = {
-        **scope,
-        **spot.params(),
-        "group": group,
-        "action": action,
-        "player_key": pk,
-        "winners": winners,
-    }
-    params.pop("den")
+    params = scope | spot.params() | {
+        "group": group, "action": action, "player_key": pk, "winners": winners
+    }  # fmt: skip
     cur = con.execute(_sql("spot_rows"), params)
     names = [d[0] for d in cur.description]
     out = []
@@ -560,37 +566,34 @@ def differences(
     cards: str | None = None,
     min_deals: int = MIN_DEALS,
     top: int | None = 20,
+    cube: Cube | None = None,
 ) -> list[Difference]:
-    """Biggest differences (HM3's Leak Explorer idea): the player's spots, on the standard grid
-    (actor blind or seen; opponents blind 0, 1, 2, 3+; opponents seen 0, 1, 2, 3+; the level
-    bands :data:`LEVEL_BANDS`; the pot bands :data:`POT_BANDS`), ranked by how far the player's
-    action shares stray from the winning players' (other than the player), weighted by how often
-    the spot comes up.
+    """Biggest differences (HM3's Leak Explorer idea): the player's spots, on the grid (actor
+    blind or seen; opponents blind 0, 1, 2, 3+; opponents seen 0, 1, 2, 3+; the level bands
+    :data:`LEVEL_BANDS`; the pot bands :data:`POT_BANDS`), ranked by how far the player's action
+    shares stray from the winning players' (other than the player), weighted by how often the
+    spot comes up. Read from ``cube`` (one is built from ``con`` when none is given).
 
-    In a spot ``s``, for each action ``a`` both took or either took: ``d = p_player - p_winners``
-    with its Newcombe 95% interval ``[low, high]`` (:func:`newcombe`). The spot's weight ``w`` is
-    its share of the player's decisions. The score is ``100 * w * gap``, ``gap`` the distance from
-    0 to the interval (0 when the interval holds 0: a difference that could be chance scores
+    In a spot ``s``, for each action ``a`` either took: ``d = p_player - p_winners`` with its
+    Newcombe 95% interval ``[low, high]`` (:func:`newcombe`). The spot's weight ``w`` is its
+    share of the player's decisions. The score is ``100 * w * gap``, ``gap`` the distance from 0
+    to the interval (0 when the interval holds 0: a difference that could be chance scores
     nothing): *of every 100 of the player's decisions, at least this many are made differently
     from the winning players here* (at 95%). Each spot is listed once, under its action with the
-    highest score (ties: the larger ``|d|``), best first; spots the winning players never
-    met are left out (nothing to compare). ``diff``, ``low`` and ``high`` are in share points
-    (-1 to 1). Raises :class:`SpotError` for a player the statistics do not know."""
-    scope = _scope(con, table, cards)
+    highest score (ties: the larger ``|d|``), best first; spots the winning players never met are
+    left out (nothing to compare). ``diff``, ``low`` and ``high`` are in share points (-1 to 1).
+    Raises :class:`SpotError` for a player the statistics do not know."""
     pk = _player_key(con, player)
-    winners = [w for w in winning_players(con, table=table, cards=cards, min_deals=min_deals)
-               if w != pk]  # fmt: skip
-    edges: dict[str, Any] = {f"level_{k}": LEVEL_BANDS[k][1] for k in (1, 2, 3)}
-    edges |= {f"pot_{k}": POT_BANDS[k][0] for k in (1, 2, 3, 4)}
-    params = {k: v for k, v in scope.items() if k != "den"}
-    params |= edges | {"player_key": pk, "winners": winners}
-    grid: dict[tuple[Any, ...], dict[str, list[int]]] = {}
-    for seen, ob, os_, lb, pb, who, action, n in con.execute(
-        query(SPOTS, "spot_grid").sql, params
-    ).fetchall():
+    cube = cube if cube is not None else Cube(con)
+    named = winning_players(con, table=table, cards=cards, min_deals=min_deals, cube=cube)
+    params = _scope(table, cards) | {"player_key": pk, "winners": [w for w in named if w != pk]}
+    grid: dict[tuple[Any, ...], dict[str, tuple[int, int]]] = {}
+    for seen, ob, os_, lb, pb, action, mine, theirs in (
+        cube.cursor().execute(query(SPOTS, "cube_grid").sql, params).fetchall()
+    ):
         counts = grid.setdefault((bool(seen), ob, os_, lb, pb), {})
-        slot = counts.setdefault(action, [0, 0])
-        slot[0 if who == pk else 1] += int(n)
+        had = counts.get(action, (0, 0))
+        counts[action] = (had[0] + int(mine or 0), had[1] + int(theirs or 0))
     mine_all = sum(c[0] for counts in grid.values() for c in counts.values())
     out: list[Difference] = []
     for spot_key, counts in grid.items():
@@ -615,6 +618,87 @@ def differences(
     return out if top is None else out[:top]
 
 
+# --- the cube ---------------------------------------------------------------------------------
+
+
+def _edges() -> dict[str, int | None]:
+    """The grid's band edges as ``cube_build`` binds them."""
+    out: dict[str, int | None] = {f"level_{k}": LEVEL_BANDS[k][1] for k in (1, 2, 3)}
+    return out | {f"pot_{k}": POT_BANDS[k][0] for k in (1, 2, 3, 4)}
+
+
+class OffGrid(Exception):
+    """A spot's range that does not fall on the cube's lines."""
+
+
+def _capped(r: Range | None, cap: int) -> tuple[int | None, int | None]:
+    """A whole range over a column whose value ``cap`` means "cap or more"."""
+    if r is None:
+        return None, None
+    lo, hi = r.bounds()
+    if hi is None and (lo or 0) <= cap:
+        return lo, None
+    if hi is not None and hi < cap:
+        return lo, hi
+    raise OffGrid
+
+
+def _banded(r: Range | None, bands: Sequence[tuple[int, int | None]]) -> tuple[int | None, ...]:
+    """A range as the indices of the bands it covers exactly."""
+    if r is None:
+        return None, None
+    starts = [Fraction(b[0]) for b in bands]
+    ends = [None if b[1] is None else Fraction(b[1]) for b in bands]
+    if r.low not in starts or r.high not in ends:
+        raise OffGrid
+    return starts.index(r.low or Fraction(0)), ends.index(r.high)
+
+
+class Cube:
+    """The decisions of a projection counted once per cell of the spot grid (``spots.sql``
+    ``cube_build``: actor, opponents blind and seen, players in, level band, pot band, hand
+    category, cards mode, table, player, action; with the sums of the nets and of their squares)
+    and the players' deals and nets per table and cards mode (``cube_players``), held in an
+    in-memory DuckDB database: a spot on the grid's lines, the winning players and biggest
+    differences are then answered from a few thousand rows instead of every decision (one cube
+    per version of the projection: the dashboard keeps it until the projection moves on).
+    The answers are the same as from the decisions (tests/test_spots.py)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.db = duckdb.connect()
+        self.den = common_den(con)
+        for table, sql, params in (
+            ("cube", query(SPOTS, "cube_build").sql, _edges()),
+            ("players", query(SPOTS, "cube_players").sql, {}),
+            ("names", "SELECT player_key, player FROM player_names", {}),
+        ):
+            rows = con.sql(sql, params=params).to_arrow_table()  # pyarrow: Streamlit needs it too
+            self.db.register("brag_rows", rows)
+            self.db.execute(f"CREATE TABLE {table} AS SELECT * FROM brag_rows")
+            self.db.unregister("brag_rows")
+        self.names = {str(k): str(v) for k, v in self.db.execute("FROM names").fetchall()}
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        """A connection of its own to the cube (one per thread: DuckDB's rule)."""
+        return self.db.cursor()
+
+    def params(self, spot: Spot) -> dict[str, Any] | None:
+        """The spot's bound parameters of ``cube_filter``, or ``None`` when the spot is not on
+        the grid's lines (a level or pot not on the bands' edges, a count of opponents past 2
+        but for "3 or more", players in past 6 but for "7 or more")."""
+        try:
+            out: dict[str, Any] = {"actor_seen": None if spot.actor is None else
+                                   spot.actor == "seen", "hand": spot.hand}  # fmt: skip
+            for name, r, cap in (("ob", spot.opp_blind, 3), ("os", spot.opp_seen, 3),
+                                 ("pin", spot.players, 7)):  # fmt: skip
+                out[f"{name}_lo"], out[f"{name}_hi"] = _capped(r, cap)
+            out["lb_lo"], out["lb_hi"] = _banded(spot.level, LEVEL_BANDS)
+            out["pb_lo"], out["pb_hi"] = _banded(spot.pot, POT_BANDS)
+        except OffGrid:
+            return None
+        return out
+
+
 # --- the figures as text (the command line and the Decisions page) --------------------------------
 
 
@@ -635,17 +719,16 @@ def net_text(mean: Fraction | None, se: float | None) -> str:
 
 
 def answer_rows(answer: Answer) -> list[dict[str, str]]:
-    """One row per action: for each group its count of the group's decisions in the spot, the
-    share with its interval and the mean net with its standard error, as text."""
+    """One row per action, as text: each group's share with its interval first (what is
+    compared, on a phone's first screen), then each group's mean net with its standard error,
+    then each group's count of its decisions in the spot."""
     out = []
     for a in answer.actions():
+        cells = {g: answer.cell(g, a) for g in answer.totals}
         row = {"action": a}
-        for g in answer.totals:
-            c = answer.cell(g, a)
-            assert c is not None
-            row[f"{g} n"] = f"{c.count} of {c.total}"
-            row[f"{g} share"] = share_text(c)
-            row[f"{g} net"] = net_text(c.net_mean, c.net_se)
+        row |= {f"{g} share": share_text(c) for g, c in cells.items() if c}
+        row |= {f"{g} net": net_text(c.net_mean, c.net_se) for g, c in cells.items() if c}
+        row |= {f"{g} n": f"{c.count} of {c.total}" for g, c in cells.items() if c}
         out.append(row)
     return out
 

@@ -360,6 +360,16 @@ def run_sql(sql: str) -> Any:
     return analytics.run_limited(projection.snapshot(analytics_path(), version), sql)
 
 
+@st.cache_resource(show_spinner=False, max_entries=2)
+def _cube(path: str, version: int) -> Any:
+    """The projection's decisions counted per cell of the spot grid (``analytics.spots.Cube``),
+    built once per version of the projection."""
+    from analytics.spots import Cube
+
+    with projection.opened(read_only=True) as con:
+        return Cube(con)
+
+
 @st.cache_data(show_spinner=False, max_entries=256)
 def _spots(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
     from analytics import spots
@@ -367,11 +377,14 @@ def _spots(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ..
     args = dict(kwargs)
     if "spot" in args:
         args["spot"] = spots.Spot.parse(args["spot"])
+    if name in ("explore", "differences", "winning_players"):
+        args["cube"] = _cube(path, version)
     with projection.opened(read_only=True) as con:
         return getattr(spots, name)(con, **args)
 
 
 def spots(name: str, **kwargs: Any) -> Any:
     """The decision explorer (:mod:`analytics.spots`: ``explore``, ``behind``, ``differences``,
-    ``winning_players``) with ``spot`` given as its text, kept until the projection moves on."""
+    ``winning_players``) with ``spot`` given as its text, kept until the projection moves on; a
+    spot on the grid's lines is answered from the projection's cube (:func:`_cube`)."""
     return _spots(analytics_path(), analytics_version(), name, tuple(sorted(kwargs.items())))

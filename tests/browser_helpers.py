@@ -92,6 +92,20 @@ def dashboard(
         log.close()
 
 
+def season_env(folder: Path, sessions: int = 3) -> dict[str, str]:
+    """A store in ``folder`` holding the bundled season's first ``sessions`` sessions, its
+    projection refreshed: the environment a dashboard serves them with (``BRAG_DB``,
+    ``BRAG_ANALYTICS``)."""
+    from brag.cli import main
+
+    root = Path(__file__).resolve().parents[1]
+    logs = sorted(str(p) for p in (root / "data" / "season").glob("*.jsonl"))[:sessions]
+    db = str(folder / "brag.db")
+    assert main(["import", "--db", db, *logs]) == 0
+    assert main(["analytics", "refresh", "--db", db]) == 0
+    return {"BRAG_DB": db, "BRAG_ANALYTICS": str(folder / "brag.duckdb")}
+
+
 PROBE = """
 () => {
   // From each key press or mouse press to the next frame drawn after the replayer shows another

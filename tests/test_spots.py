@@ -236,6 +236,35 @@ def test_scenarios_drill_down_lists_each_cell(tmp_path: Any) -> None:
             }
 
 
+GRID = ["", "actor=seen", "opp_blind=1,opp_seen=0", "opp_blind=3+", "players=7+,level=11+",
+        "level=0", "level=3-5,pot=10-20", "level=1-10,pot=20+", "hand=pair,actor=blind",
+        "players=2-4,opp_seen=1-2,level=6-10,pot=0-40"]  # fmt: skip
+OFF_GRID = ["level=4", "pot=5/2-15/2", "opp_blind=3", "players=7", "level=2-5", "pot=10-30"]
+
+
+@pytest.mark.parametrize("text", GRID + OFF_GRID)
+@pytest.mark.parametrize(("player", "table", "cards"), [(None, None, None), ("Ann", None, "all")])
+def test_the_cube_answers_as_the_decisions(
+    con: duckdb.DuckDBPyConnection,
+    cube: spots.Cube,
+    text: str,
+    player: str | None,
+    table: str | None,
+    cards: str | None,
+) -> None:
+    spot = Spot.parse(text)
+    assert (cube.params(spot) is None) == (text in OFF_GRID)
+    kw: dict[str, Any] = {"table": table, "cards": cards, "min_deals": MIN_DEALS}
+    assert spots.explore(con, spot, player, cube=cube, **kw) == spots.explore(con, spot, player,
+                                                                              **kw)  # fmt: skip
+    assert spots.winning_players(con, cube=cube, **kw) == spots.winning_players(con, **kw)
+
+
+@pytest.fixture(scope="module")
+def cube(con: duckdb.DuckDBPyConnection) -> spots.Cube:
+    return spots.Cube(con)
+
+
 # --- intervals --------------------------------------------------------------------------------
 
 

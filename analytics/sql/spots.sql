@@ -95,36 +95,85 @@ WHERE {spot_filter}
       END
 ORDER BY session, deal, seq;
 
--- name: spot_grid
--- about: Every spot of the standard bands (analytics.spots.LEVEL_BANDS, POT_BANDS; opponents
--- about: 0, 1, 2, 3 or more) with its decisions per player and action, for "Biggest differences".
--- about: $level_1..$level_3 are the upper edges of the level bands after "no bet yet" (0);
--- about: $pot_1..$pot_4 the pot bands' edges in whole stake units.
--- col: actor_seen | yes/no | RULES 5.1 | The deciding player seen before deciding.
--- col: ob | players | RULES 5.1 | Opponents still in and blind, 3 meaning 3 or more.
--- col: os | players | RULES 5.1 | Opponents still in and seen, 3 meaning 3 or more.
--- col: level_band | band | RULES 5.5 | Index into analytics.spots.LEVEL_BANDS.
--- col: pot_band | band | RULES 4.1, 5.4 | Index into analytics.spots.POT_BANDS.
--- col: player_key | name | RULES 1.3 | The deciding player (normal form).
--- col: action | action | RULES 5, 6 | What they did.
--- col: n | decisions | RULES 5 | Decisions.
-SELECT actor_seen,
-       least(opponents_blind, 3) AS ob,
-       least(opponents_seen, 3) AS os,
-       CASE WHEN coalesce(level, 0) = 0 THEN 0
-            WHEN level <= $level_1 THEN 1
-            WHEN level <= $level_2 THEN 2
-            WHEN level <= $level_3 THEN 3
-            ELSE 4 END AS level_band,
-       CASE WHEN pot_t < $pot_1 * den THEN 0
-            WHEN pot_t < $pot_2 * den THEN 1
-            WHEN pot_t < $pot_3 * den THEN 2
-            WHEN pot_t < $pot_4 * den THEN 3
-            ELSE 4 END AS pot_band,
-       player_key, action, count(*) AS n
-FROM decisions
-WHERE ($table_key::VARCHAR IS NULL
-       OR session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+-- name: cube_build
+-- about: The decisions' cube (analytics.spots.Cube): their counts and net sums per player and
+-- about: action in every cell of the spot grid: the actor blind or seen, opponents blind and seen
+-- about: (3 meaning 3 or more), players in (7 meaning 7 or more), the level band and the pot
+-- about: band (analytics.spots.LEVEL_BANDS, POT_BANDS: $level_1..$level_3 are the upper edges of
+-- about: the level bands after 0, $pot_1..$pot_4 the pot bands' edges in whole stake units), the
+-- about: hand category, the cards mode and the table. A spot on the grid's lines is answered
+-- about: from it without reading the decisions again.
+-- col: n | decisions | RULES 5 | Decisions in the cell.
+-- col: s | ticks of den | RULES 1.5 | Sum of the deciding players' nets in the deal.
+-- col: q | (ticks of den)^2 | RULES 1.5 | Sum of their squares.
+SELECT d.actor_seen,
+       least(d.opponents_blind, 3) AS ob,
+       least(d.opponents_seen, 3) AS os,
+       least(d.players_in, 7) AS pin,
+       CASE WHEN coalesce(d.level, 0) = 0 THEN 0
+            WHEN d.level <= $level_1 THEN 1
+            WHEN d.level <= $level_2 THEN 2
+            WHEN d.level <= $level_3 THEN 3
+            ELSE 4 END AS lb,
+       CASE WHEN d.pot_t < $pot_1 * d.den THEN 0
+            WHEN d.pot_t < $pot_2 * d.den THEN 1
+            WHEN d.pot_t < $pot_3 * d.den THEN 2
+            WHEN d.pot_t < $pot_4 * d.den THEN 3
+            ELSE 4 END AS pb,
+       d.hand_category, d.cards_mode, s.table_key, d.player_key, d.action::VARCHAR AS action,
+       d.den, count(*) AS n, sum(d.net_t)::BIGINT AS s,
+       sum(d.net_t::BIGINT * d.net_t)::BIGINT AS q
+FROM decisions d JOIN sessions s USING (session)
+GROUP BY ALL;
+
+-- name: cube_players
+-- about: Each player's deals and net per table, cards mode and den (from player_session_summary),
+-- about: for the winning players of any scope without reading the summary again.
+SELECT p.player_key, s.table_key, s.cards, p.den, sum(p.deals)::BIGINT AS deals,
+       sum(p.net_t)::BIGINT AS net_t
+FROM player_session_summary p JOIN sessions s USING (session)
+GROUP BY ALL;
+
+-- name: cube_filter
+-- about: The conditions that pick a spot's cells of the cube (a fragment, as spot_filter): the
+-- about: bounds are indices of the grid's bands (analytics.spots.Cube.params).
+($actor_seen::BOOLEAN IS NULL OR actor_seen = $actor_seen)
+  AND ($ob_lo::INTEGER IS NULL OR ob >= $ob_lo) AND ($ob_hi::INTEGER IS NULL OR ob <= $ob_hi)
+  AND ($os_lo::INTEGER IS NULL OR os >= $os_lo) AND ($os_hi::INTEGER IS NULL OR os <= $os_hi)
+  AND ($pin_lo::INTEGER IS NULL OR pin >= $pin_lo) AND ($pin_hi::INTEGER IS NULL OR pin <= $pin_hi)
+  AND ($lb_lo::INTEGER IS NULL OR lb >= $lb_lo) AND ($lb_hi::INTEGER IS NULL OR lb <= $lb_hi)
+  AND ($pb_lo::INTEGER IS NULL OR pb >= $pb_lo) AND ($pb_hi::INTEGER IS NULL OR pb <= $pb_hi)
+  AND ($hand::VARCHAR IS NULL OR hand_category = $hand)
+  AND ($table_key::VARCHAR IS NULL OR table_key = $table_key)
+  AND ($cards::VARCHAR IS NULL OR cards_mode = $cards)
+
+-- name: cube_counts
+-- about: spot_counts from the cube: the spot's decisions per player and action, net sums over $den.
+SELECT player_key, action, sum(n)::BIGINT AS n, sum(s * ($den // den)) AS net_num,
+       sum(q::HUGEINT * ($den // den) * ($den // den)) AS net_sq
+FROM cube
+WHERE {cube_filter}
+GROUP BY player_key, action;
+
+-- name: cube_winners
+-- about: winning_players from the cube's players table.
+SELECT player_key, sum(deals)::BIGINT AS deals, sum(net_t * ($den // den)) AS net_num
+FROM players
+WHERE ($table_key::VARCHAR IS NULL OR table_key = $table_key)
+  AND ($cards::VARCHAR IS NULL OR cards = $cards)
+GROUP BY player_key
+HAVING sum(net_t * ($den // den)) > 0 AND sum(deals) >= $min_deals
+ORDER BY net_num DESC, player_key;
+
+-- name: cube_grid
+-- about: Every cell of the grid (actor, opponents blind and seen, level band, pot band) with its
+-- about: decisions per action for the player ($player_key) and for the winning players
+-- about: ($winners), over one table's and cards mode's sessions: biggest differences.
+SELECT actor_seen, ob, os, lb, pb, action,
+       sum(n) FILTER (WHERE player_key = $player_key)::BIGINT AS mine,
+       sum(n) FILTER (WHERE list_contains($winners::VARCHAR[], player_key))::BIGINT AS theirs
+FROM cube
+WHERE ($table_key::VARCHAR IS NULL OR table_key = $table_key)
   AND ($cards::VARCHAR IS NULL OR cards_mode = $cards)
   AND (player_key = $player_key OR list_contains($winners::VARCHAR[], player_key))
 GROUP BY ALL;

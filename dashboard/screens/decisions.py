@@ -66,7 +66,8 @@ if player:
     if not found:
         st.info("Nothing to compare: no winning player has met this player's spots.")
     else:
-        rows_d = spots.difference_rows(found)
-        for r, d in zip(rows_d, found, strict=True):
-            r["open"] = ui_decisions.spot_link(d.spot, player)
+        rows_d = [
+            {"open": ui_decisions.spot_link(d.spot, player), **r}
+            for r, d in zip(spots.difference_rows(found), found, strict=True)
+        ]
         ui.link_table(rows_d, "open", "open")

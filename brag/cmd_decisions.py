@@ -35,7 +35,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         parents=[common],
         help="what players do in a spot, how it pays, and where one player strays",
         description="The decisions of one spot (their context as the engine saw it): per action, "
-        "its count, its share with a Wilson 95%% interval and the mean net in the deal with its "
+        "its count, its share with a Wilson 95% interval and the mean net in the deal with its "
         "standard error, for one player, the field (every other player) and the club's winning "
         "players (net above 0 over at least --min-deals deals). The projection is refreshed "
         "from the store first.",

@@ -22,6 +22,8 @@ from typing import Any
 
 import duckdb
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_analytics import VALID
 
 import analytics
@@ -234,6 +236,82 @@ def test_scenarios_drill_down_lists_each_cell(tmp_path: Any) -> None:
             assert {(r["session"], r["seq"]) for r in rows} == {
                 (e["session"], e["seq"]) for e in same if e["action"] == cell.action
             }
+
+
+def _range(lo: int | None, width: int | None) -> tuple[str, tuple[int | None, int | None]]:
+    if lo is None:
+        return "", (None, None)
+    if width is None:
+        return f"{lo}+", (lo, None)
+    return (f"{lo}" if width == 0 else f"{lo}-{lo + width}"), (lo, lo + width)
+
+
+small = st.one_of(st.none(), st.integers(0, 4))
+widths = st.one_of(st.none(), st.integers(0, 3))
+pots = st.tuples(
+    st.fractions(0, 40, max_denominator=6),
+    st.one_of(st.none(), st.fractions(1, 30, max_denominator=3)),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    actor=st.sampled_from([None, "blind", "seen"]),
+    players=st.tuples(st.one_of(st.none(), st.integers(2, 6)), widths),
+    ob=st.tuples(small, widths),
+    os_=st.tuples(small, widths),
+    level=st.tuples(st.one_of(st.none(), st.integers(0, 8)), widths),
+    pot=st.one_of(st.none(), pots),
+    hand=st.sampled_from([None, "high card", "pair", "flush", "run"]),
+    player=st.sampled_from([None, "Ann", "fay"]),
+)
+def test_any_spot_counts_and_lists_what_a_recount_finds(
+    con: duckdb.DuckDBPyConnection,
+    actor: str | None,
+    players: tuple[int | None, int | None],
+    ob: tuple[int | None, int | None],
+    os_: tuple[int | None, int | None],
+    level: tuple[int | None, int | None],
+    pot: tuple[Fraction, Fraction | None] | None,
+    hand: str | None,
+    player: str | None,
+) -> None:
+    """Random spots (fractional pot edges among them): the counts and every cell's drill-down
+    equal the recount."""
+    parts, spec = [], {}
+    ranges = (("players", "players", players), ("opp_blind", "ob", ob),
+              ("opp_seen", "os", os_), ("level", "level", level))  # fmt: skip
+    for name, key_, (lo, width) in ranges:
+        text, bounds = _range(lo, width)
+        if text:
+            parts.append(f"{name}={text}")
+            spec[key_] = bounds
+    if actor:
+        parts.append(f"actor={actor}")
+        spec["actor"] = actor
+    if pot is not None:
+        low, width = pot
+        high = None if width is None else low + width
+        parts.append(f"pot={low}+" if high is None else f"pot={low}-{high}")
+        spec["pot_lo"], spec["pot_hi"] = low, high
+    if hand:
+        parts.append(f"hand={hand}")
+        spec["hand"] = hand
+    spot = Spot.parse(",".join(parts))
+    picked = [d for d in _rows(con, "SELECT * FROM decisions") if matches(d, spec)]
+    answer = spots.explore(con, spot, player, min_deals=MIN_DEALS)
+    for g, member in members(con, player).items():
+        mine = [d for d in picked if member(d["player_key"])]
+        assert answer.totals[g] == len(mine)
+        for action in (None, *answer.actions()):
+            hits = [d for d in mine if action is None or d["action"] == action]
+            listed = spots.behind(con, spot, g, action, player, min_deals=MIN_DEALS)
+            assert [(r["session"], r["deal"], r["step"]) for r in listed] == sorted(
+                (d["session"], d["deal"], d["step"]) for d in hits
+            )
+            if action is not None:
+                cell = answer.cell(g, action)
+                assert cell is not None and cell.count == len(hits)
 
 
 GRID = ["", "actor=seen", "opp_blind=1,opp_seen=0", "opp_blind=3+", "players=7+,level=11+",

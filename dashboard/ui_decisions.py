@@ -21,6 +21,7 @@ from engine.hands import Category
 from present.numbers import signed
 
 __all__ = [
+    "cards_choice",
     "cell_choice",
     "decision_links",
     "player_choice",
@@ -121,6 +122,29 @@ def player_choice(names: Sequence[str]) -> str | None:
         ),
     )
     return None if chosen == NOBODY else str(chosen)
+
+
+CARDS = {"any": None, "all": "all", "shown": "shown"}
+
+
+def cards_choice() -> str | None:
+    """The sessions of one cards mode (``?cards=all|shown``), or any: a hand category is known
+    for every hand at a ``cards: all`` table, only for hands shown at a showdown at a
+    ``cards: shown`` one (the hands players chose to show)."""
+    wanted = param("cards")
+    st.session_state["pick_dec_cards"] = wanted if wanted in ("all", "shown") else "any"
+    chosen = st.segmented_control(
+        "Sessions recording",
+        list(CARDS),
+        key="pick_dec_cards",
+        format_func=lambda v: {"any": "any", "all": "every card", "shown": "shown cards"}[v],
+        on_change=lambda: set_params(cards=CARDS.get(st.session_state["pick_dec_cards"] or "any"),
+                                     cell=None),
+        help="A hand category is known for every hand where every card is recorded; where only "
+        "the cards shown are, for the hands shown at a showdown (RULES 3.5), which players chose "
+        "to show.",
+    )  # fmt: skip
+    return CARDS.get(str(chosen or "any"))
 
 
 def cell_choice(groups: Sequence[str], actions: Sequence[str]) -> tuple[str, str | None]:

@@ -19,10 +19,11 @@ if not names:
     st.stop()
 player = ui_decisions.player_choice(names)
 table = ui.table_choice(cache.stat("tables"))
+cards = ui_decisions.cards_choice()
 
 spot = ui_decisions.spot_pickers(ui_decisions.spot_from_link())
 answer = ui.analytics_or_stop(
-    lambda: cache.spots("explore", spot=str(spot), player=player, table=table)
+    lambda: cache.spots("explore", spot=str(spot), player=player, table=table, cards=cards)
 )
 
 st.subheader(ui.md(spot.words().capitalize()))
@@ -46,7 +47,9 @@ st.caption(
 st.subheader("The decisions behind a figure")
 groups = list(answer.totals)
 group, action = ui_decisions.cell_choice(groups, answer.actions())
-rows = cache.spots("behind", spot=str(spot), group=group, action=action, player=player, table=table)
+rows = cache.spots(
+    "behind", spot=str(spot), group=group, action=action, player=player, table=table, cards=cards
+)
 deals = len({(r["session"], r["deal"]) for r in rows})
 what = f"{action}" if action else "every action"
 st.caption(f"{ui.md(group)}, {ui.md(what)}: {len(rows):,} decisions in {deals:,} deals.")
@@ -62,7 +65,7 @@ if player:
         "the player's decisions times the part of the difference beyond its interval); a "
         "difference that could be chance scores 0."
     )
-    found = cache.spots("differences", player=player, table=table)
+    found = cache.spots("differences", player=player, table=table, cards=cards)
     if not found:
         st.info("Nothing to compare: no winning player has met this player's spots.")
     else:

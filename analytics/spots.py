@@ -38,8 +38,13 @@ Every cell's numerator and denominator drill down to the decisions behind them
 ranked by how far their action shares stray from the winning players', weighted by how often the
 spot comes up (the score is explained there).
 
+A spot on the grid's lines (the page's pickers) is answered from a :class:`Cube` of the
+projection when one is given: the decisions counted once per cell of the grid, the same answers
+from a few thousand rows instead of every decision (``bench/decisions.py``: at 1M deals).
+
 The counting is SQL (``analytics/sql/spots.sql``, which only filters and counts facts the engine
-wrote); the intervals and the score are the arithmetic here.
+wrote); the intervals and the score are the arithmetic here. ``docs/explorer.md`` says it all for
+the analyst.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -68,6 +73,7 @@ __all__ = [
     "POT_BANDS",
     "Answer",
     "Cell",
+    "Cube",
     "Difference",
     "Range",
     "Spot",
@@ -343,8 +349,6 @@ class Answer:
     totals: dict[str, int]
     winners: tuple[str, ...]
     min_deals: int
-    den: int = 1
-    scope: dict[str, str | None] = field(default_factory=dict)
 
     def cell(self, group: str, action: str) -> Cell | None:
         return next((c for c in self.cells if c.group == group and c.action == action), None)
@@ -458,16 +462,7 @@ def explore(
         sums = _sums(rows, members[g])
         totals[g] = sum(v[0] for v in sums.values())
         cells.extend(_cell(g, a, sums.get(a, (0, 0, 0)), totals[g], den) for a in taken)
-    return Answer(
-        spot,
-        player,
-        tuple(cells),
-        totals,
-        tuple(named[w] for w in winners),
-        min_deals,
-        den,
-        {"table": table, "cards": cards},
-    )
+    return Answer(spot, player, tuple(cells), totals, tuple(named[w] for w in winners), min_deals)
 
 
 def behind(

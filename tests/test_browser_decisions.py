@@ -53,7 +53,7 @@ def test_phone_answers_the_spot_and_a_link_opens_its_step(served: tuple[str, Pat
             expect(page.get_by_text(totals)).to_be_visible(timeout=60_000)
             page.screenshot(path=str(ARTIFACTS / "decisions-phone.png"))
             # the decisions behind "Sandra, fold": one plain link each, to its step
-            expect(page.get_by_text(f"{len(folds)} decisions in")).to_be_visible()
+            expect(page.get_by_text(f"Sandra, fold: {len(folds)} decisions in")).to_be_visible()
             first = folds[0]
             text = f"{first['session']} · deal {first['deal']}, step {first['step']} · Sandra: fold"
             found = page.get_by_role("link").filter(has_text=text)

@@ -52,7 +52,8 @@ rows = cache.spots(
 )
 deals = len({(r["session"], r["deal"]) for r in rows})
 what = f"{action}" if action else "every action"
-st.caption(f"{ui.md(group)}, {ui.md(what)}: {len(rows):,} decisions in {deals:,} deals.")
+whose = player if group == "player" and player else f"the {group}"
+st.caption(f"{ui.md(whose)}, {ui.md(what)}: {len(rows):,} decisions in {deals:,} deals.")
 ui_decisions.decision_links(rows)
 
 if player:

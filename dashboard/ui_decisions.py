@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from analytics.spots import LEVEL_BANDS, POT_BANDS, Spot, SpotError
+from analytics.spots import LEVEL_BANDS, POT_BANDS, Answer, Spot, SpotError
 from dashboard.escape import md
 from dashboard.ui import param, set_params
 from dashboard.view import link
@@ -147,27 +147,46 @@ def cards_choice() -> str | None:
     return CARDS.get(str(chosen or "any"))
 
 
-def cell_choice(groups: Sequence[str], actions: Sequence[str]) -> tuple[str, str | None]:
-    """The cell whose decisions to list (``?cell=group:action``): a group and an action, or the
-    group's every decision in the spot (the cells' denominator)."""
-    every = "every action (the denominator)"
+EVERY = "every"
+
+
+def cell_choice(answer: Answer) -> tuple[str, str | None]:
+    """The cell whose decisions to list (``?cell=group:action``, or ``?cell=group`` for the
+    group's every decision in the spot: the cells' denominator), picked by a thumb: whose (a row
+    of buttons: the player, the field, the winning players), then which count (buttons reading
+    ``fold · 46``, and ``every action · 341``: each numerator and the denominator)."""
+    groups = list(answer.totals)
+    actions = answer.actions()
     wanted = (param("cell") or "").partition(":")
     group = wanted[0] if wanted[0] in groups else groups[0]
-    action = wanted[2] if wanted[2] in actions else (actions[0] if actions else every)
+    action = wanted[2] if wanted[2] in actions else (actions[0] if actions else EVERY)
     if wanted[0] in groups and not wanted[2]:
-        action = every
+        action = EVERY
     st.session_state["pick_cell_group"] = group
     st.session_state["pick_cell_action"] = action
 
     def changed() -> None:
-        a = st.session_state["pick_cell_action"]
-        g = st.session_state["pick_cell_group"]
-        set_params(cell=g if a == every else f"{g}:{a}")
+        g = st.session_state["pick_cell_group"] or group
+        a = st.session_state["pick_cell_action"] or action
+        set_params(cell=g if a == EVERY else f"{g}:{a}")
 
-    a, b = st.columns(2)
-    a.selectbox("Whose", list(groups), key="pick_cell_group", on_change=changed)
-    b.selectbox("Action", [*actions, every], key="pick_cell_action", on_change=changed)
-    return group, (None if action == every else action)
+    names = {"player": answer.player or "the player", "field": "the field",
+             "winners": "the winning players"}  # fmt: skip
+    st.segmented_control(
+        "Whose", groups, key="pick_cell_group", on_change=changed, format_func=lambda g: names[g]
+    )
+
+    def count(a: str) -> str:
+        if a == EVERY:
+            return f"every action · {answer.totals[group]:,}"
+        c = answer.cell(group, a)
+        return f"{a} · {c.count if c else 0:,}"
+
+    st.pills(
+        "Decisions", [*actions, EVERY], key="pick_cell_action", on_change=changed,
+        format_func=count,
+    )  # fmt: skip
+    return group, (None if action == EVERY else action)
 
 
 LINKS_SHOWN = 60

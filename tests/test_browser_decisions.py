@@ -59,12 +59,15 @@ def test_phone_answers_the_spot_and_a_link_opens_its_step(served: tuple[str, Pat
             found = page.get_by_role("link").filter(has_text=text)
             found.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / "decisions-phone-links.png"))
+            # each count is a button: the denominator lists the player's every decision there
+            page.get_by_text(f"every action · {answer.totals['player']}").tap()
+            every = f"Sandra, every action: {answer.totals['player']} decisions in"
+            expect(page.get_by_text(every)).to_be_visible(timeout=30_000)
+            assert parse_qs(urlparse(page.url).query)["cell"] == ["player"]
             # a picker: "any" opponents blind widens the spot, the link follows
             page.get_by_text("Spot: seen, 1 opponent blind").tap()
-            group = page.get_by_role("radiogroup", name="Opponents blind")
-            group.get_by_role("radio", name="any").tap() if group.count() else page.get_by_role(
-                "button", name="any"
-            ).nth(2).tap()
+            picker = page.get_by_role("radiogroup", name="Opponents blind")
+            picker.get_by_role("radio", name="any").tap()
             wide = f"player {wider.totals['player']:,}, field {wider.totals['field']:,}"
             expect(page.get_by_text(wide)).to_be_visible(timeout=30_000)
             assert parse_qs(urlparse(page.url).query)["spot"] == ["actor=seen"]

@@ -45,8 +45,7 @@ st.caption(
 )
 
 st.subheader("The decisions behind a figure")
-groups = list(answer.totals)
-group, action = ui_decisions.cell_choice(groups, answer.actions())
+group, action = ui_decisions.cell_choice(answer)
 rows = cache.spots(
     "behind", spot=str(spot), group=group, action=action, player=player, table=table, cards=cards
 )

@@ -338,6 +338,34 @@ def test_the_cube_answers_as_the_decisions(
     assert spots.winning_players(con, cube=cube, **kw) == spots.winning_players(con, **kw)
 
 
+def test_the_cube_answers_as_the_decisions_for_one_table() -> None:
+    """Season sessions at two tables, cards all and shown: the scope's filters agree too."""
+    from pathlib import Path
+
+    season = sorted(str(p) for p in (Path(__file__).parents[1] / "data" / "season").glob("*.jsonl"))
+    c = analytics.connect()
+    analytics.refresh(from_logs(season[:4]), c, batch_size=500)
+    tables = {r[0] for r in c.execute("SELECT table_name FROM sessions").fetchall()}
+    assert {"Top table", "Window table"} <= tables
+    cube = spots.Cube(c)
+    for text in ("", "actor=seen,level=3-5", "opp_blind=1,pot=10-20", "hand=pair"):
+        for table, cards in (("Top table", None), ("window TABLE", "shown"), (None, "all")):
+            kw: dict[str, Any] = {"table": table, "cards": cards, "min_deals": 10}
+            spot = Spot.parse(text)
+            answer = spots.explore(c, spot, "Sandra", cube=cube, **kw)
+            assert answer == spots.explore(c, spot, "Sandra", **kw)
+            assert spots.winning_players(c, cube=cube, **kw) == spots.winning_players(c, **kw)
+    assert (
+        spots.explore(c, Spot(), table="Top table", min_deals=10, cube=cube).totals["field"]
+        == (
+            c.execute(
+                "SELECT count(*) FROM decisions d JOIN sessions s USING (session)"
+                " WHERE s.table_name = 'Top table'"
+            ).fetchone()[0]  # type: ignore[index]
+        )
+    )
+
+
 @pytest.fixture(scope="module")
 def cube(con: duckdb.DuckDBPyConnection) -> spots.Cube:
     return spots.Cube(con)

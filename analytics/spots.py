@@ -475,12 +475,14 @@ def behind(
     table: str | None = None,
     cards: str | None = None,
     min_deals: int = MIN_DEALS,
+    cube: Cube | None = None,
 ) -> list[dict[str, Any]]:
     """The decisions behind one cell: ``group``'s decisions in ``spot`` with ``action`` (the
     cell's numerator) or with any action (``None``: its denominator), oldest first: ``session``,
     ``deal``, ``step`` (as ``brag replay`` and the Replay page number it), ``seq``, ``player``,
     ``action`` and ``net`` (the player's net in the deal, exact stake units). Raises
-    :class:`SpotError` for an unknown group, action or player, or ``player`` with no player."""
+    :class:`SpotError` for an unknown group, action or player, or ``player`` with no player.
+    The decisions are read from the projection; the winning players from ``cube`` if given."""
     if group not in GROUPS:
         raise SpotError(f"no group {group!r} (groups: {', '.join(GROUPS)})")
     if action is not None and action not in ACTIONS:
@@ -490,7 +492,7 @@ def behind(
     scope = _scope(table, cards)
     pk = _player_key(con, player)
     winners = [] if group != "winners" else list(winning_players(
-        con, table=table, cards=cards, min_deals=min_deals
+        con, table=table, cards=cards, min_deals=min_deals, cube=cube
     ))  # fmt: skip
     params = scope | spot.params() | {
         "group": group, "action": action, "player_key": pk, "winners": winners

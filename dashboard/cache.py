@@ -377,7 +377,7 @@ def _spots(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ..
     args = dict(kwargs)
     if "spot" in args:
         args["spot"] = spots.Spot.parse(args["spot"])
-    if name in ("explore", "differences", "winning_players"):
+    if name in ("explore", "behind", "differences", "winning_players"):
         args["cube"] = _cube(path, version)
     with projection.opened(read_only=True) as con:
         return getattr(spots, name)(con, **args)

@@ -336,6 +336,8 @@ def test_the_cube_answers_as_the_decisions(
     assert spots.explore(con, spot, player, cube=cube, **kw) == spots.explore(con, spot, player,
                                                                               **kw)  # fmt: skip
     assert spots.winning_players(con, cube=cube, **kw) == spots.winning_players(con, **kw)
+    listed = spots.behind(con, spot, "winners", None, player, cube=cube, **kw)
+    assert listed == spots.behind(con, spot, "winners", None, player, **kw)
 
 
 def test_the_cube_answers_as_the_decisions_for_one_table() -> None:

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlparse
 
 import duckdb
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, season_env
+from browser_helpers import chromium, dashboard, launched, season_env
 
 from analytics import spots
 
@@ -29,7 +29,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 
 
 def test_phone_answers_the_spot_and_a_link_opens_its_step(served: tuple[str, Path]) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, projection = served
     con = duckdb.connect(str(projection), read_only=True)
@@ -40,46 +40,42 @@ def test_phone_answers_the_spot_and_a_link_opens_its_step(served: tuple[str, Pat
     con.close()
     assert folds
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            ctx = browser.new_context(
-                viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-            )
-            page = ctx.new_page()
-            page.goto(f"{url}/decisions?player=Sandra&spot=actor%3Dseen%2Copp_blind%3D1"
-                      "&cell=player%3Afold")  # fmt: skip
-            totals = f"player {answer.totals['player']:,}, field {answer.totals['field']:,}"
-            expect(page.get_by_text(totals)).to_be_visible(timeout=60_000)
-            page.screenshot(path=str(ARTIFACTS / "decisions-phone.png"))
-            # the decisions behind "Sandra, fold": one plain link each, to its step
-            expect(page.get_by_text(f"Sandra, fold: {len(folds)} decisions in")).to_be_visible()
-            first = folds[0]
-            text = f"{first['session']} · deal {first['deal']}, step {first['step']} · Sandra: fold"
-            found = page.get_by_role("link").filter(has_text=text)
-            found.scroll_into_view_if_needed()
-            page.screenshot(path=str(ARTIFACTS / "decisions-phone-links.png"))
-            # each count is a button: the denominator lists the player's every decision there
-            page.get_by_text(f"every action · {answer.totals['player']}").tap()
-            every = f"Sandra, every action: {answer.totals['player']} decisions in"
-            expect(page.get_by_text(every)).to_be_visible(timeout=30_000)
-            assert parse_qs(urlparse(page.url).query)["cell"] == ["player"]
-            # a picker: "any" opponents blind widens the spot, the link follows
-            page.get_by_text("Spot: seen, 1 opponent blind").tap()
-            picker = page.get_by_role("radiogroup", name="Opponents blind")
-            picker.get_by_role("radio", name="any").tap()
-            wide = f"player {wider.totals['player']:,}, field {wider.totals['field']:,}"
-            expect(page.get_by_text(wide)).to_be_visible(timeout=30_000)
-            assert parse_qs(urlparse(page.url).query)["spot"] == ["actor=seen"]
-            page.goto(f"{url}/decisions?player=Sandra&spot=actor%3Dseen%2Copp_blind%3D1"
-                      "&cell=player%3Afold")  # fmt: skip
-            found = page.get_by_role("link").filter(has_text=text)
-            found.scroll_into_view_if_needed()
-            with ctx.expect_page() as opened:  # Streamlit opens a Markdown link in a new tab
-                found.tap()
-            replay = opened.value
-            want = f"session={first['session']}&deal={first['deal']}&step={first['step']}"
-            replay.wait_for_url(f"**/replay?{want}*", timeout=30_000)
-            expect(replay.get_by_text(f"Step {first['step']} of")).to_be_visible(timeout=60_000)
-        finally:
-            browser.close()
+    with launched() as browser:
+        ctx = browser.new_context(
+            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+        )
+        page = ctx.new_page()
+        page.goto(f"{url}/decisions?player=Sandra&spot=actor%3Dseen%2Copp_blind%3D1"
+                  "&cell=player%3Afold")  # fmt: skip
+        totals = f"player {answer.totals['player']:,}, field {answer.totals['field']:,}"
+        expect(page.get_by_text(totals)).to_be_visible(timeout=60_000)
+        page.screenshot(path=str(ARTIFACTS / "decisions-phone.png"))
+        # the decisions behind "Sandra, fold": one plain link each, to its step
+        expect(page.get_by_text(f"Sandra, fold: {len(folds)} decisions in")).to_be_visible()
+        first = folds[0]
+        text = f"{first['session']} · deal {first['deal']}, step {first['step']} · Sandra: fold"
+        found = page.get_by_role("link").filter(has_text=text)
+        found.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "decisions-phone-links.png"))
+        # each count is a button: the denominator lists the player's every decision there
+        page.get_by_text(f"every action · {answer.totals['player']}").tap()
+        every = f"Sandra, every action: {answer.totals['player']} decisions in"
+        expect(page.get_by_text(every)).to_be_visible(timeout=30_000)
+        assert parse_qs(urlparse(page.url).query)["cell"] == ["player"]
+        # a picker: "any" opponents blind widens the spot, the link follows
+        page.get_by_text("Spot: seen, 1 opponent blind").tap()
+        picker = page.get_by_role("radiogroup", name="Opponents blind")
+        picker.get_by_role("radio", name="any").tap()
+        wide = f"player {wider.totals['player']:,}, field {wider.totals['field']:,}"
+        expect(page.get_by_text(wide)).to_be_visible(timeout=30_000)
+        assert parse_qs(urlparse(page.url).query)["spot"] == ["actor=seen"]
+        page.goto(f"{url}/decisions?player=Sandra&spot=actor%3Dseen%2Copp_blind%3D1"
+                  "&cell=player%3Afold")  # fmt: skip
+        found = page.get_by_role("link").filter(has_text=text)
+        found.scroll_into_view_if_needed()
+        with ctx.expect_page() as opened:  # Streamlit opens a Markdown link in a new tab
+            found.tap()
+        replay = opened.value
+        want = f"session={first['session']}&deal={first['deal']}&step={first['step']}"
+        replay.wait_for_url(f"**/replay?{want}*", timeout=30_000)
+        expect(replay.get_by_text(f"Step {first['step']} of")).to_be_visible(timeout=60_000)

@@ -170,8 +170,11 @@ def cell_choice(answer: Answer) -> tuple[str, str | None]:
         a = st.session_state["pick_cell_action"] or action
         set_params(cell=g if a == EVERY else f"{g}:{a}")
 
-    names = {"player": answer.player or "the player", "field": "the field",
-             "winners": "the winning players"}  # fmt: skip
+    names = {  # an option's label is Markdown: the player's name is escaped
+        "player": md(answer.player or "the player"),
+        "field": "the field",
+        "winners": "the winning players",
+    }
     st.segmented_control(
         "Whose", groups, key="pick_cell_group", on_change=changed, format_func=lambda g: names[g]
     )

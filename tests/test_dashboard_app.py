@@ -70,7 +70,9 @@ def face_up(svg: str, seat: str) -> list[str]:
 # --- every page --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["sessions", "session", "replay", "players", "record", "explore"])
+@pytest.mark.parametrize(
+    "name", ["sessions", "session", "replay", "players", "decisions", "record", "explore"]
+)
 def test_every_page_runs(store_url: str, name: str) -> None:
     at = page(name)
     assert not at.exception, [e.value for e in at.exception]

@@ -33,7 +33,7 @@ APP = str(ROOT / "dashboard" / "app.py")
 SEASON = sorted(str(p) for p in (ROOT / "data" / "season").glob("*.jsonl"))
 SECRET = "open sesame please"
 DOWN = "The store cannot be reached"
-READING = ["sessions", "session", "replay", "players", "explore"]
+READING = ["sessions", "session", "replay", "players", "decisions", "explore"]
 
 
 def run_page(name: str, runs: list[float] | None = None, **params: str) -> AppTest:

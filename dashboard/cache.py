@@ -368,7 +368,10 @@ def run_sql(sql: str) -> Any:
     return analytics.run_limited(projection.snapshot(analytics_path(), version), sql)
 
 
-@st.cache_resource(show_spinner=False, max_entries=2)
+@st.cache_resource(
+    show_spinner="Counting the decisions per spot, once for this version of the statistics…",
+    max_entries=2,
+)
 def _cube(path: str, version: int) -> Any:
     """The projection's decisions counted per cell of the spot grid (``analytics.spots.Cube``),
     built once per version of the projection."""

@@ -442,6 +442,30 @@ def test_players_at_one_table(store_url: str) -> None:
     assert {"A", "Colin"} <= set(every.dataframe[0].value["player"])
 
 
+def test_decisions_page_shows_the_spot_the_link_names(store_url: str) -> None:
+    """The Decisions page at ``?player=Jean&spot=actor=seen&cell=player:bet``: its table is
+    :func:`analytics.spots.answer_rows` of the spot (recomputed here from the projection), and
+    it lists Jean's bets there, one plain link each to the bet's step."""
+    import duckdb
+
+    from analytics import spots
+
+    at = page("decisions", player="Jean", spot="actor=seen", cell="player:bet")
+    assert not at.exception, [e.value for e in at.exception]
+    con = duckdb.connect(os.environ["BRAG_ANALYTICS"], read_only=True)
+    answer = spots.explore(con, spots.Spot.parse("actor=seen"), "Jean")
+    bets = spots.behind(con, spots.Spot.parse("actor=seen"), "player", "bet", "Jean")
+    con.close()
+    table = at.dataframe[0].value
+    assert table.to_dict("records") == spots.answer_rows(answer)
+    assert f"Jean, bet: {len(bets)} decisions in" in " ".join(str(c.value) for c in at.caption)
+    links = next(m.value for m in at.markdown if m.value.startswith("- ["))
+    shown = min(len(bets), 60)
+    assert links.count("](replay?session=") == shown
+    first = bets[0]
+    assert f"(replay?session={first['session']}&deal={first['deal']}&step={first['step']})" in links
+
+
 def test_a_digital_table_records_every_card(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

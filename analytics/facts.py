@@ -324,8 +324,8 @@ class SessionFolder:
         """``(deal, step)`` of the last event in force, numbered as every replay numbers it
         (:func:`present.narrate.step_in_deal`)."""
         self._seq_of: list[int] | None = None
-        self._keys: dict[str, str] = {}
         """For a re-fold of the events in force: the stored seq of each (1-based) event."""
+        self._keys: dict[str, str] = {}
 
     # --- the fold ------------------------------------------------------------------------------
 
@@ -432,8 +432,10 @@ class SessionFolder:
         name: str = event.player  # type: ignore[union-attr]
         i = before.index[name]  # type: ignore[index]
         p = before.players[i]
-        hand: str | None = getattr(event, "hand", None)  # looked, retained: RULES 6.4, 6.7
-        if action in ("keep", "throw"):
+        hand: str | None = None
+        if action == "look" or action == "retain":
+            hand = event.hand  # type: ignore[union-attr]  # one of two: RULES 6.4, 6.7
+        elif action == "keep" or action == "throw":
             hand = p.looking  # RULES 6.4: the hand just looked at
         held: Hand | None = p.hands[0] if len(p.hands) == 1 else None
         if hand is not None:
@@ -731,32 +733,42 @@ def _context(state: State, seat: int) -> tuple[Any, ...]:
     """:func:`decision_context`'s values in the order of :data:`DECISION_CONTEXT`."""
     players = state.players
     actor = players[seat]
-    others = [p for k, p in enumerate(players) if k != seat and not p.folded]
-    opponents_blind = sum(1 for p in others if p.blind)
+    opponents_blind = opponents_seen = 0
+    for k, p in enumerate(players):
+        if k != seat and not p.folded:
+            if p.seen:
+                opponents_seen += 1
+            else:
+                opponents_blind += 1
     actor_in = 0 if actor.folded else 1
-    mine = [
-        o
-        for o in options(state)
-        if o.player == actor.name
-        or (o.player is None and state.phase is Phase.CARRIED and state.survivor == seat)
-    ]
-    see = next((o.cost_t for o in mine if o.kind == "saw"), None)
+    name = actor.name
+    survivor = state.phase is Phase.CARRIED and state.survivor == seat
+    mine = tuple(o for o in options(state) if o.player == name or (survivor and o.player is None))
+    said = _SAID.get(mine)
+    if said is None:
+        see = next((o.cost_t for o in mine if o.kind == "saw"), None)
+        said = _SAID[mine] = (see, options_text(mine))
+        if len(_SAID) > 50_000:
+            _SAID.clear()
     return (
         seat,
         state.phase.value,
-        len(others) + actor_in,  # players_in
+        opponents_blind + opponents_seen + actor_in,  # players_in
         opponents_blind + (actor_in if actor.blind else 0),  # blind_in
-        len(others) - opponents_blind + (actor_in if actor.seen else 0),  # seen_in
+        opponents_seen + (actor_in if actor.seen else 0),  # seen_in
         actor.seen,
         opponents_blind,
-        len(others) - opponents_blind,  # opponents_seen
+        opponents_seen,
         actor.two_hands,
         state.level,
         state.scale,
         state.pot_t,
-        see,  # see_cost_t
-        options_text(mine),
+        *said,  # see_cost_t, options
     )
+
+
+_SAID: dict[tuple[Option, ...], tuple[int | None, str]] = {}
+"""A player's options -> their ``see_cost_t`` and ``options`` text (few distinct sets recur)."""
 
 
 def options_text(legal: Iterable[Option]) -> str:

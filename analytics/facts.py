@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from analytics.luck import LuckTracker
 from analytics.strength import hand_strength
 from engine.apply import apply
 from engine.hands import strength_codes
@@ -140,6 +141,8 @@ PLAYER_DEAL_COLUMNS = (
     "paid_t",
     "won_t",
     "net_t",
+    "luck_t",
+    "adjusted_net_t",
     "won",
     "left_how",
     *HAND_COLUMNS,
@@ -200,6 +203,8 @@ class _Deal:
     two_hands: list[bool]
     carried_in_t: int
     events: int = 0
+    luck_t: tuple[int, ...] | None = None
+    """Each seat's luck term in ticks (analytics.luck), ``None`` where it is not defined."""
 
     @classmethod
     def start(cls, state: State, carried_in_t: int) -> _Deal:
@@ -233,6 +238,7 @@ class SessionFolder:
         self.last_position = 0
         self.last_seq = 0
         self.history: list[tuple[int, int, AnyEvent]] = []
+        self.luck = LuckTracker()
 
     # --- the fold ------------------------------------------------------------------------------
 
@@ -283,6 +289,10 @@ class SessionFolder:
             carried_in = before.pot_t
             self.deal = _Deal.start(after, carried_in)
             self.deal.events = 1
+            self.deal.luck_t = self.luck.dealt(after)
+            return
+        elif kind == "shuffled":
+            self.luck.shuffled()
             return
         elif kind == "looked" or kind == "kept":
             i = after.index[event.player]  # type: ignore[index,union-attr]
@@ -321,6 +331,7 @@ class SessionFolder:
         if fresh.emitted < self.emitted:
             out.drop_after(self.session, fresh.emitted)
         self.deal, self.carry, self.emitted = fresh.deal, fresh.carry, fresh.emitted
+        self.luck = fresh.luck
 
     def _action(self, event: Bet | Folded | Saw, kind: str, before: State, after: State) -> None:
         d = self.deal
@@ -472,6 +483,9 @@ class SessionFolder:
             pd["paid_t"].append(p.paid)
             pd["won_t"].append(won_t)
             pd["net_t"].append(won_t - p.paid)
+            luck = None if deal.luck_t is None else deal.luck_t[i]
+            pd["luck_t"].append(luck)
+            pd["adjusted_net_t"].append(None if luck is None else won_t - p.paid - luck)
             pd["won"].append(outcome.winner == name)
             pd["left_how"].append(left)
             if len(p.shown) == 3:

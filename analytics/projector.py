@@ -60,7 +60,9 @@ __all__ = [
     "skipped",
 ]
 
-SCHEMA_VERSION = "7"  # 7: player_key, table_key (one name, one player); 6: started, month
+# 8: luck_t, adjusted_net_t (docs/luck.md); 7: player_key, table_key (one name, one player);
+# 6: started, month
+SCHEMA_VERSION = "8"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"

@@ -391,7 +391,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         empty if filtered else "(no ended deals yet)",
     )
     if args.format == "table" and (note := luck_note(rows)):
-        print(note)
+        _wide_console().print(note, markup=False, highlight=False)  # wrapped to the terminal
     return 0
 
 

@@ -21,6 +21,7 @@ from analytics.sources import MemorySource
 from engine.hands import strength_codes
 from engine.state import CODE, card_codes
 from sim import simulate_session
+from sim.randplay import random_session
 
 
 def _deals(universe: list[int], n: int) -> Iterator[tuple[tuple[int, int, int], ...]]:
@@ -170,6 +171,44 @@ def test_summary_and_player_stats_add_the_adjusted_net(con: duckdb.DuckDBPyConne
         "AND luck_deals = 0 AND adjusted_net_t IS NULL AND luck_net_t IS NULL"
     ).fetchone()
     assert shown_only == (4,)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_sessions_with_corrections_keep_the_sums(seed: int) -> None:
+    """Random legal sessions (an ante of 1/3 among them, so other dens, and withdrawn events that
+    reopen deals): every deal's terms sum to 0, adjusted = net - luck, whole ticks throughout,
+    and a shown-cards session has none."""
+    import random
+
+    rng = random.Random(seed)
+    src = MemorySource()
+    modes = {}
+    for k in range(6):
+        modes[f"r{k}"] = rng.choice(["all", "all", "shown"])
+        events = random_session(
+            rng,
+            f"r{k}",
+            players=rng.randint(2, 7),
+            cards=modes[f"r{k}"],
+            pots=rng.randint(2, 6),
+            ante=rng.choice([1, Fraction(1, 3)]),
+            void_rate=0.05,
+        )
+        src.append(f"r{k}", events)
+    c = analytics.connect()
+    analytics.refresh(src, c)
+    rows = c.execute(
+        "SELECT session, deal, net_t, luck_t, adjusted_net_t FROM player_deals"
+    ).fetchall()
+    assert rows
+    sums: dict[tuple[str, int], int] = {}
+    for session, deal, net, luck, adj in rows:
+        if modes[session] == "shown":
+            assert luck is None and adj is None
+            continue
+        assert isinstance(luck, int) and adj == net - luck
+        sums[(session, deal)] = sums.get((session, deal), 0) + luck
+    assert sums and set(sums.values()) == {0}
 
 
 # --- the CLI and the Players page ------------------------------------------------------------

@@ -13,6 +13,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from analytics.luck import luck_note
 from dashboard.view import link
 from events.amounts import rounded_text
 from present.numbers import amount, signed
@@ -25,6 +26,7 @@ __all__ = [
     "drill_caption",
     "drill_rows",
     "habits",
+    "luck_note",
     "net_over_time",
     "side_by_side",
     "stat_text",
@@ -36,6 +38,7 @@ SUMMARY = (
     "deals",
     "net",
     "net_per_deal",
+    "adjusted_net_per_deal",
     "pots_won",
     "pots_won_showdown",
     "pots_won_uncontested",
@@ -60,6 +63,7 @@ _WORDS = {
     "deals": "Deals",
     "net": "Net",
     "net_per_deal": "Net per deal",
+    "adjusted_net_per_deal": "Luck-adjusted net per deal",
     "pots_won": "Pots won",
     "pots_won_showdown": "… at a showdown",
     "pots_won_uncontested": "… uncontested",
@@ -99,6 +103,11 @@ def stat_text(row: dict[str, Any], name: str) -> str:
         if name == "avg_bets_before_looking":
             return f"{value:.2f} over {n} {_COUNT_WORDS[name]}"
         return f"{value:.0%} of {n} {_COUNT_WORDS[name]}"
+    if name == "adjusted_net_per_deal":  # over the deals with a luck term (docs/luck.md)
+        n = row.get("luck_deals") or 0
+        if value is None or not n:
+            return "–"
+        return f"{rounded_text(value, sign=True)} over {n} deals"
     if value is None:
         return "–"
     if isinstance(value, Fraction):

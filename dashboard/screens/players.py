@@ -16,6 +16,8 @@ if not stats:
 
 st.subheader(f"Every player, {ui.md(table)}" if table else "Every player")
 ui.plain_table(stats_view.stats_table(stats))
+if note := stats_view.luck_note(stats):
+    st.caption(note)
 
 names = [r["player"] for r in stats]
 first, second = ui.two_players(names)

@@ -250,19 +250,28 @@ def _frames(
     deal: int,
     viewer: str | None,
     organiser: bool,
+    noted: tuple[str, tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
     from dashboard.frames import deal_frames
 
     rp = _replay(url, session, version, recorded)
-    return deal_frames(rp, deal, viewer, organiser=organiser)
+    return deal_frames(rp, deal, viewer, organiser=organiser, noted=noted)
 
 
-def frames(rp: Replay, deal: int, viewer: str | None, *, organiser: bool = False) -> dict[str, Any]:
+def frames(
+    rp: Replay,
+    deal: int,
+    viewer: str | None,
+    *,
+    organiser: bool = False,
+    noted: tuple[str, tuple[str, ...]] | None = None,
+) -> dict[str, Any]:
     """One deal's frames for the browser replayer (:func:`dashboard.frames.deal_frames`), kept
-    per version of the session's stream, deal, viewer and whether the device is the organiser's
-    (only the organiser's unlocked device sees the cards of a deal in play)."""
+    per version of the session's stream, deal, viewer, whether the device is the organiser's
+    (only the organiser's unlocked device sees the cards of a deal in play) and a player's own
+    remembered cards (``noted``: ``(player, cards)``, drawn only when viewed as that player)."""
     version = int(store().last_seq(rp.session) or 0)
-    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser)
+    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser, noted)
 
 
 def events(session: str) -> list[AnyEvent]:

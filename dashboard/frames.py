@@ -25,7 +25,7 @@ from engine.odds import HandOdds, showdown_odds
 from engine.state import Phase, State, card_codes
 from present.narrate import pretty_cards
 from present.numbers import amount
-from present.replay import EVERYONE, SPECTATOR, Replay, TableView, table_view
+from present.replay import EVERYONE, SPECTATOR, HandView, Noted, Replay, TableView, table_view
 
 __all__ = ["OddsLine", "action_costs", "chance_text", "deal_frames", "odds_lines"]
 
@@ -104,10 +104,18 @@ def odds_lines(state: State, view: TableView) -> list[OddsLine]:
     dead = [c for s in view.seats if s.folded for h in s.hands for c in card_codes(h.face_up)]
     odds = showdown_odds(hands, dead)
     return [
-        OddsLine(s.name, pretty_cards(s.hands[0].face_up), o)
+        OddsLine(s.name, pretty_cards(s.hands[0].face_up) + _noted(s.hands[0]), o)
         for s, h, o in zip(live, hands, odds, strict=True)
         if h
     ]
+
+
+FROM_NOTE = "from your note"
+"""How a hand drawn from the viewer's own remembered cards is marked (:attr:`HandView.noted`)."""
+
+
+def _noted(hand: HandView) -> str:
+    return f" ({FROM_NOTE})" if hand.noted else ""
 
 
 def _span(values: list[Fraction]) -> str:
@@ -166,13 +174,21 @@ def deal_frames(
     organiser: bool = False,
     start: int | None = None,
     odds: bool = True,
+    noted: Noted | None = None,
 ) -> dict[str, Any]:
     """The data the replayer component needs for one deal, as ``viewer`` knows it
     (``None``/:data:`~present.replay.EVERYONE`: every card the log knows), as far as the device
     may see it (:meth:`~present.replay.Replay.sight`): unless ``organiser`` (the organiser's
     unlocked device), a deal still in play is drawn as a spectator sees it, only the cards
     shown, in its pictures and its odds alike, and a hand still in play stays face down in
-    every deal. ``note`` says in one line why the frames show less than was asked.
+    every deal. ``note`` says in one line why the frames show less than was asked, or that the
+    viewer's own cards come from their note.
+
+    ``noted``: ``(player, cards)``, the three cards a player remembers holding in this deal (their
+    private note, in a ``cards: "shown"`` session): drawn in that player's own hand once they
+    looked, and their odds taken with them, marked "from your note"
+    (:func:`present.replay.table_view`), only when the frames are drawn as that player (never for
+    another player, everyone, or a spectator of a deal in play).
 
     Keys: ``session``, ``deal``, ``view`` (``""`` for everyone), ``log`` (``"recorded"`` or
     ``""``), ``frames`` (one per step: ``step``, ``label``, ``kind`` (``""``, ``"withdrawn"``,
@@ -185,12 +201,13 @@ def deal_frames(
     with ``textContent``; the SVGs escape every name (:mod:`dashboard.table_svg`)."""
     sight = rp.sight(deal, viewer, organiser=organiser)
     who = sight.viewer if sight.viewer != SPECTATOR else None
+    mine = noted if noted is not None and who is not None and who == noted[0] else None
     sl = rp.slice(deal)
     frames = []
     for k in range(sl.start, sl.stop):
         state = rp.states[k]
         lab = rp.labels[k]
-        view = table_view(state, sight.viewer, lab.text, secret=sight.secret)
+        view = table_view(state, sight.viewer, lab.text, secret=sight.secret, noted=mine)
         kind = "correction" if lab.correction else "withdrawn" if lab.withdrawn else ""
         lines = odds_lines(state, view) if odds else []
         frames.append(
@@ -217,11 +234,18 @@ def deal_frames(
         }
         for s in rp.slices
     ]
+    note = sight.note
+    if mine is not None:
+        own = (
+            f"{who}'s cards {pretty_cards(mine[1])} are {FROM_NOTE}, not the log's: face up from "
+            f"when {who} looked, and in no other view."
+        )
+        note = f"{note} {own}".strip()
     return {
         "session": rp.session,
         "deal": deal,
         "view": who or "",
-        "note": sight.note,
+        "note": note,
         "log": "recorded" if rp.recorded else "",
         "frames": frames,
         "deals": deals,

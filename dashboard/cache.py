@@ -274,6 +274,27 @@ def frames(
     return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser, noted)
 
 
+# --- a player's own remembered cards (log.annotations: beside the stream, never in it) ----------
+
+
+def my_cards(session: str, player: str) -> dict[int, tuple[str, ...]]:
+    """The cards ``player`` entered for each deal of ``session`` (deal -> three cards, the latest
+    entry; ``log.private_cards``), read now (one query of the store's annotations, never cached,
+    so an entry shows at once); empty when none. For that player's own view only."""
+    from log import private_cards
+
+    return {d: pc.cards for d, pc in private_cards(store(), session, player).items()}
+
+
+def set_my_cards(session: str, deal: int, player: str, cards: Sequence[str]) -> tuple[str, ...]:
+    """Keeps the three cards ``player`` remembers holding in ``deal`` (``log.set_private_cards``
+    through the writer); returns them in canonical form. Raises what it raises: one line
+    (``AnnotationRefused``, ``CardError``, ``UnknownSession``), nothing stored."""
+    from log import set_private_cards
+
+    return tuple(set_private_cards(writer(), session, deal, player, list(cards)).cards)
+
+
 def events(session: str) -> list[AnyEvent]:
     """A session's events read now, uncached (the recorder needs the latest)."""
     return list(store().events(session))

@@ -153,7 +153,10 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
     viewer = param("view")
     if viewer not in rp.seats:
         viewer = None
-    data = dict(cache.frames(rp, pos.deal, viewer, organiser=organiser_device()))
+    from dashboard.ui_own import noted_for  # this browser's player's own remembered cards
+
+    noted = noted_for(rp, pos.deal, viewer)
+    data = dict(cache.frames(rp, pos.deal, viewer, organiser=organiser_device(), noted=noted))
     if data["note"]:
         st.caption(md(data["note"]), help="RULES 3.5: cards are shown only at a showdown.")
     data["start"] = pos.step - 1

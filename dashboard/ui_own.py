@@ -1,0 +1,129 @@
+"""Streamlit pieces of the My sessions page (:mod:`dashboard.screens.mine`): who you are,
+remembered per browser (:mod:`dashboard.prefs`), and the three card pickers for the cards you
+remember holding in a deal of a real table (kept as your private note, ``log.annotations``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import streamlit as st
+
+from dashboard import cache, prefs
+from dashboard.escape import md
+from dashboard.own import CARDS, SUITS, card_label
+from events.errors import BragError
+from present.narrate import pretty_cards
+from present.replay import Noted, Replay
+
+__all__ = ["ME", "my_cards_form", "my_cards_section", "noted_for", "who_am_i"]
+
+ME = "me"
+"""The per-browser preference (:mod:`dashboard.prefs`) naming this browser's player."""
+
+_SUIT_NAMES = {"s": "♠ Spades", "h": "♥ Hearts", "d": "♦ Diamonds", "c": "♣ Clubs"}
+_FLASH = "my_cards_flash"
+
+
+def who_am_i(players: Sequence[str]) -> str | None:
+    """The player this browser is (``None`` until one is picked): a picker of the store's
+    ``players``, its choice remembered per browser (the ``me`` preference). A remembered name the
+    store no longer holds is not taken (the preference is data a browser sent)."""
+    kept = prefs.get_pref(ME)
+    st.session_state[ME] = kept if kept in players else None
+
+    def changed() -> None:
+        prefs.set_pref(ME, st.session_state[ME])
+
+    chosen = st.selectbox(
+        "You are",
+        players,
+        key=ME,
+        index=None,
+        placeholder="Pick your name",
+        on_change=changed,
+        help="Remembered on this browser. Your notes of your own cards are shown only in your "
+        "own view of a replay.",
+    )
+    return str(chosen) if chosen is not None else None
+
+
+def my_cards_section(
+    session: str,
+    deals: Sequence[int],
+    me: str,
+    noted: Mapping[int, tuple[str, ...]],
+    deal: str | None = None,
+) -> None:
+    """ "Your cards": what the note is and who sees it, then :func:`my_cards_form`."""
+    st.subheader("Your cards")
+    st.caption(
+        "Only the cards shown at a showdown are recorded at this table. The cards you remember "
+        "holding are kept as your note: face up in your own view of the replay from when you "
+        "looked, with the odds taken from them and marked 'from your note'; never in the log, "
+        "an export, the statistics or anyone else's view."
+    )
+    my_cards_form(session, deals, me, noted, deal)
+
+
+def my_cards_form(
+    session: str,
+    deals: Sequence[int],
+    me: str,
+    noted: Mapping[int, tuple[str, ...]],
+    deal: str | None = None,
+) -> None:
+    """The cards ``me`` remembers for one of ``deals`` (``deal`` first, e.g. from the link): the
+    deal, then the pack in four rows, one per suit, where three taps pick the three cards
+    (the cards already noted are picked), and *Keep my cards*. Kept through
+    ``cache.set_my_cards`` (refused in one line, nothing stored: not three cards, a card another
+    player showed in that deal, ...)."""
+    if not deals:
+        return
+    key = f"my_cards_deal_{session}"
+    if deal is not None and deal.isdigit() and int(deal) in deals:
+        st.session_state.setdefault(key, int(deal))
+    chosen = st.selectbox("Your cards in", deals, key=key, format_func=lambda d: f"Deal {d}")
+    have = noted.get(chosen, ())
+    with st.form(f"my_cards_{session}_{chosen}", border=False):
+        picked: list[str] = []
+        for suit in SUITS:
+            picked += st.pills(
+                _SUIT_NAMES[suit],
+                [c for c in CARDS if c[1] == suit],
+                selection_mode="multi",
+                default=[c for c in have if c[1] == suit],
+                format_func=card_label,
+                key=f"my_cards_{session}_{chosen}_{suit}",
+            )
+        sent = st.form_submit_button("Keep my cards", type="primary", icon=":material/lock:")
+    flash = st.session_state.pop(_FLASH, None)
+    if flash is not None and flash[0] == (session, chosen):
+        st.success(flash[1], icon=":material/check:")
+    if not sent:
+        return
+    if len(picked) != 3:
+        st.error(
+            f"Pick 3 cards, one tap each: {len(picked)} picked ({pretty_cards(picked) or 'none'})."
+        )
+        return
+    try:
+        kept = cache.set_my_cards(session, int(chosen), me, picked)
+    except BragError as err:  # one line: what and why; nothing stored
+        st.error(md(err), icon=":material/block:")
+        return
+    st.session_state[_FLASH] = (
+        (session, chosen),
+        f"Kept as your note for deal {chosen}: {pretty_cards(kept)}. Only your own view of the "
+        "replay shows them.",
+    )
+    st.rerun()
+
+
+def noted_for(rp: Replay, deal: int, viewer: str | None) -> Noted | None:
+    """``(viewer, cards)``: the cards ``viewer`` noted for ``deal`` of a session recording only
+    the cards shown, when this browser is that player (the ``me`` preference, :func:`who_am_i`);
+    else ``None``, so no other viewer's frames are ever drawn with them."""
+    if viewer is None or viewer != prefs.get_pref(ME) or rp.final.cards_mode != "shown":
+        return None
+    cards = cache.my_cards(rp.session, viewer).get(deal)
+    return (viewer, cards) if cards else None

@@ -15,7 +15,7 @@ from events.errors import BragError
 from present.narrate import pretty_cards
 from present.replay import Noted, Replay
 
-__all__ = ["ME", "my_cards_form", "my_cards_section", "noted_for", "who_am_i"]
+__all__ = ["ME", "my_cards", "noted_for", "who_am_i"]
 
 ME = "me"
 """The per-browser preference (:mod:`dashboard.prefs`) naming this browser's player."""
@@ -47,14 +47,20 @@ def who_am_i(players: Sequence[str]) -> str | None:
     return str(chosen) if chosen is not None else None
 
 
-def my_cards_section(
+def my_cards(
     session: str,
     deals: Sequence[int],
     me: str,
     noted: Mapping[int, tuple[str, ...]],
     deal: str | None = None,
 ) -> None:
-    """ "Your cards": what the note is and who sees it, then :func:`my_cards_form`."""
+    """The "Your cards" section: what the note is and who sees it; the cards ``me`` remembers for
+    one of ``deals`` (``deal`` first, from the link): the deal, then the pack in four rows, one
+    per suit, where three taps pick the three cards (those already noted are picked), and *Keep
+    my cards*. Kept through ``cache.set_my_cards`` (refused in one line, nothing stored: not
+    three cards, a card another player showed in that deal, ...)."""
+    if not deals:
+        return
     st.subheader("Your cards")
     st.caption(
         "Only the cards shown at a showdown are recorded at this table. The cards you remember "
@@ -62,23 +68,6 @@ def my_cards_section(
         "looked, with the odds taken from them and marked 'from your note'; never in the log, "
         "an export, the statistics or anyone else's view."
     )
-    my_cards_form(session, deals, me, noted, deal)
-
-
-def my_cards_form(
-    session: str,
-    deals: Sequence[int],
-    me: str,
-    noted: Mapping[int, tuple[str, ...]],
-    deal: str | None = None,
-) -> None:
-    """The cards ``me`` remembers for one of ``deals`` (``deal`` first, e.g. from the link): the
-    deal, then the pack in four rows, one per suit, where three taps pick the three cards
-    (the cards already noted are picked), and *Keep my cards*. Kept through
-    ``cache.set_my_cards`` (refused in one line, nothing stored: not three cards, a card another
-    player showed in that deal, ...)."""
-    if not deals:
-        return
     key = f"my_cards_deal_{session}"
     if deal is not None and deal.isdigit() and int(deal) in deals:
         st.session_state.setdefault(key, int(deal))

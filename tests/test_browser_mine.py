@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
+from browser_helpers import CARD, Wire, chromium, dashboard, launched, pick_option, wait_drawn
 
 from events.codec import write_events
 from log import open_store, private_cards, set_private_cards
@@ -32,7 +32,6 @@ from sim import simulate_session
 SESSION = "sim-mine"
 SUE = ("Ks", "Kh", "2c")
 PHONE = {"width": 390, "height": 844}
-CARD = re.compile(r'data-card=\\*"([2-9TJQKA][cdhs])')
 
 pytestmark = pytest.mark.browser
 
@@ -55,29 +54,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
 
 @pytest.fixture(scope="module")
 def browser(served: tuple[str, str]) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-class Wire:
-    """Every websocket frame a page receives, as text (protobuf bytes decoded as UTF-8)."""
-
-    def __init__(self, page: Any) -> None:
-        self.frames: list[str] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self._got))
-
-    def _got(self, payload: str | bytes) -> None:
-        raw = payload if isinstance(payload, bytes) else payload.encode("utf-8")
-        self.frames.append(raw.decode("utf-8", errors="replace"))
-
-    def text(self) -> str:
-        return "\n".join(self.frames)
+    with launched() as b:
+        yield b
 
 
 def _sue_cards_in(text: str) -> set[str]:
@@ -86,29 +64,13 @@ def _sue_cards_in(text: str) -> set[str]:
 
 
 def _pick_name(page: Any, name: str) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import expect
-
-    box = page.get_by_role("combobox", name="You are")
-    for attempt in range(4):  # the list may not open on the first try while the page reruns
-        try:
-            (box.click if attempt % 2 else box.focus)()
-            page.keyboard.press("ArrowDown")
-            page.get_by_role("option", name=name, exact=True).click(timeout=3_000)
-            break
-        except PlaywrightTimeout:
-            page.keyboard.press("Escape")
-    expect(box).to_have_value(name)
+    pick_option(page, "You are", name)
     # remembered in this browser's cookie (dashboard.prefs), as a person's next visit finds it
     for _ in range(200):
         if any(c["name"] == "brag_pref_me" for c in page.context.cookies()):
             return
         page.wait_for_timeout(50)
     raise AssertionError("the name was not remembered in a cookie")
-
-
-def _wait_drawn(page: Any) -> None:
-    page.wait_for_selector(".rp[data-ready]", timeout=30_000)
 
 
 def _step(page: Any) -> str:
@@ -135,7 +97,7 @@ def test_my_sessions_on_a_phone_opens_the_replay_as_me_with_my_noted_cards(
         row.tap()
         page.wait_for_url(re.compile(r"/replay\?"), timeout=20_000)
         assert f"session={SESSION}" in page.url and "view=Sue" in page.url
-        _wait_drawn(page)
+        wait_drawn(page)
         # back on My sessions the name is remembered; "Your deals", then a tap on deal 2
         page.goto(f"{url}/mine")
         expect(page.get_by_role("combobox", name="You are")).to_have_value("Sue", timeout=20_000)
@@ -146,7 +108,7 @@ def test_my_sessions_on_a_phone_opens_the_replay_as_me_with_my_noted_cards(
         deal.tap()
         page.wait_for_url(re.compile(r"deal=2"), timeout=20_000)
         assert "view=Sue" in page.url and "step=1" in page.url
-        _wait_drawn(page)
+        wait_drawn(page)
         table = page.locator(".rp .rp-table")
         for step in range(1, 6):  # Sue looks at step 5 (RULES 5.1): her cards from then on
             shown = set(CARD.findall(table.inner_html()))
@@ -175,13 +137,13 @@ def test_another_players_browser_never_receives_the_noted_cards(
         _pick_name(page, "Dave")  # this browser is Dave's
         for view in ("&view=Dave", "&view=Sue", ""):
             page.goto(f"{url}/replay?session={SESSION}&deal=2&step=5{view}")
-            _wait_drawn(page)
+            wait_drawn(page)
             assert _sue_cards_in(page.content()) == set(), view
             assert "(from your note)" not in page.content(), view
         page.goto(f"{url}/mine?session={SESSION}")
         expect(page.get_by_role("link", name=re.compile(r"▶ Deal 2\b"))).to_be_visible()
         assert _sue_cards_in(page.content()) == set()
-        assert len(wire.frames) > 10 and _sue_cards_in(wire.text()) == set()
+        assert len(wire.frames) > 10 and wire.cards(set(SUE)) == set()
         assert "(from your note)" not in wire.text() and "are from your note" not in wire.text()
     finally:
         ctx.close()

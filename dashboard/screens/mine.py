@@ -45,10 +45,10 @@ shown_only = rp.final.cards_mode == "shown"
 noted = cache.my_cards(wanted, me) if shown_only else {}
 deal = ui.param("deal")  # "Your cards" on a deal's row: the cards first
 if shown_only and deal is not None:
-    ui_own.my_cards_section(wanted, own.my_deals(rp, me), me, noted, deal)
+    ui_own.my_cards(wanted, own.my_deals(rp, me), me, noted, deal)
 ui.link_rows(
     own.deal_rows(rp, me, noted, results=results), "Your deals: a tap opens the replay as you"
 )
 if shown_only and deal is None:
-    ui_own.my_cards_section(wanted, own.my_deals(rp, me), me, noted, deal)
+    ui_own.my_cards(wanted, own.my_deals(rp, me), me, noted, deal)
 ui.link_rows([own.ALL_MINE], "Back to your sessions")

@@ -22,6 +22,11 @@ ME = "me"
 
 _SUIT_NAMES = {"s": "♠ Spades", "h": "♥ Hearts", "d": "♦ Diamonds", "c": "♣ Clubs"}
 _FLASH = "my_cards_flash"
+_PILLS_CSS = """<style>
+.st-key-my_cards button[data-variant="pills"] { min-width: 44px; min-height: 44px;
+  justify-content: center; }
+</style>"""
+"""The card pickers as a thumb's targets: every card at least 44 px square."""
 
 
 def who_am_i(players: Sequence[str]) -> str | None:
@@ -63,17 +68,17 @@ def my_cards(
         return
     st.subheader("Your cards")
     st.caption(
-        "Only the cards shown at a showdown are recorded at this table. The cards you remember "
-        "holding are kept as your note: face up in your own view of the replay from when you "
-        "looked, with the odds taken from them and marked 'from your note'; never in the log, "
-        "an export, the statistics or anyone else's view."
+        "This table records only the cards shown. The cards you remember are your note: face "
+        "up in your own view of the replay once you looked, the odds taken from them, marked "
+        "'from your note'; never in the log, an export, the statistics or anyone else's view."
     )
+    st.markdown(_PILLS_CSS, unsafe_allow_html=True)
     key = f"my_cards_deal_{session}"
     if deal is not None and deal.isdigit() and int(deal) in deals:
         st.session_state.setdefault(key, int(deal))
     chosen = st.selectbox("Your cards in", deals, key=key, format_func=lambda d: f"Deal {d}")
     have = noted.get(chosen, ())
-    with st.form(f"my_cards_{session}_{chosen}", border=False):
+    with st.container(key="my_cards"), st.form(f"my_cards_{session}_{chosen}", border=False):
         picked: list[str] = []
         for suit in SUITS:
             picked += st.pills(

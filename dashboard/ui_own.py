@@ -22,6 +22,7 @@ ME = "me"
 
 _SUIT_NAMES = {"s": "♠ Spades", "h": "♥ Hearts", "d": "♦ Diamonds", "c": "♣ Clubs"}
 _FLASH = "my_cards_flash"
+_UNKEPT = "me_this_session"  # a name the preference cannot hold (see who_am_i)
 _PILLS_CSS = """<style>
 .st-key-my_cards button[data-variant="pills"] { min-width: 44px; min-height: 44px;
   justify-content: center; }
@@ -32,12 +33,19 @@ _PILLS_CSS = """<style>
 def who_am_i(players: Sequence[str]) -> str | None:
     """The player this browser is (``None`` until one is picked): a picker of the store's
     ``players``, its choice remembered per browser (the ``me`` preference). A remembered name the
-    store no longer holds is not taken (the preference is data a browser sent)."""
-    kept = prefs.get_pref(ME)
+    store no longer holds is not taken (the preference is data a browser sent). A name no cookie
+    can hold (a stored name not printable) is kept for this browser session only."""
+    kept = prefs.get_pref(ME) or st.session_state.get(_UNKEPT)
     st.session_state[ME] = kept if kept in players else None
 
     def changed() -> None:
-        prefs.set_pref(ME, st.session_state[ME])
+        name = st.session_state[ME]
+        st.session_state[_UNKEPT] = None
+        try:
+            prefs.set_pref(ME, name)
+        except ValueError:  # not printable, or too long for a cookie: this session only
+            prefs.set_pref(ME, None)
+            st.session_state[_UNKEPT] = name
 
     chosen = st.selectbox(
         "You are",

@@ -6,8 +6,10 @@ here from the log), and every row opens its replay viewed as Gary."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote_plus
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -93,3 +95,27 @@ def test_my_deals_open_as_me_and_say_a_result_only_when_asked(store: str) -> Non
             assert f"you won {amount(o.amount)}" in rows
         elif o.winner:
             assert f"{o.winner} won " in rows
+
+
+def test_hostile_names_stay_text_on_my_sessions(tmp_path: Path, store: str) -> None:
+    """The card example played by names and a session id made of Markdown and HTML: a player
+    who showed no card picked as "You are"; the page's own lines show the names only escaped,
+    the rows' HTML holds no element of theirs, and the player's noted cards are in their row."""
+    from hostile_helpers import PLAYERS, SESSION, hostile_log
+
+    from dashboard.escape import md
+    from log import set_private_cards
+
+    with open_store(store) as s:
+        s.import_log(str(hostile_log(tmp_path)))
+        rp = Replay.of(s.events(SESSION))
+        me = next(p.name for p in rp.final.players if not p.shown and p.name in PLAYERS.values())
+        set_private_cards(s, SESSION, 1, me, ["2c", "3d", "4h"])
+    at = _mine(session=SESSION)
+    at.selectbox(key="me").set_value(me).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.subheader[0].value == f"Your deals in {md(SESSION)}"
+    rows = _rows(at)
+    assert "<img" not in rows and f"{html.escape(PLAYERS['D'])} deals" in rows
+    assert f"&amp;view={quote_plus(me)}" in rows  # the link views as them, its text encoded
+    assert "your cards 2♣ 3♦ 4♥ (from your note)" in rows

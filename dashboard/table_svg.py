@@ -261,18 +261,11 @@ def render(view: TableView, *, compact: bool = False) -> str:
             font_weight="700",
         )
         + "</g>",
-        _t(
-            CX,
-            CY + 32,
-            f"Level {view.level}" if view.level is not None else "No bet yet",
-            19,
-            text_anchor="middle",
-            fill="#d8f0df",
-        ),
+        _t(CX, CY + 32, _short(view.centre[0], 34), 19, text_anchor="middle", fill="#d8f0df"),
         _t(
             CX,
             CY + 58,
-            f"{view.turn} to act" if view.turn else view.phase,
+            view.centre[1],
             18,
             text_anchor="middle",
             fill=TURN if view.turn else "#d8f0df",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from engine.state import Phase, PlayerState, State, card_texts
+from engine.state import Outcome, Phase, PlayerState, State, card_texts
 from events.model import (
     AnyEvent,
     PotCarried,
@@ -203,10 +203,26 @@ class TableView:
     viewer: str | None
     sentence: str = ""
     cards_mode: str = "shown"
+    result: str | None = None
+    """How the deal ended, once the engine has decided it (from the step that decides it on):
+    ``"Keith wins 21, uncontested"``, ``"Sandra wins 14 at the showdown"``, ``"pot of 12
+    carried: Ann survived blind"`` (RULES 5.6, 5.9, 6.1); ``None`` while it is played."""
 
     @property
     def pot_text(self) -> str:
         return amount(self.pot)
+
+    @property
+    def centre(self) -> tuple[str, str]:
+        """The two lines said under the pot: the level (``"Level 4"``, ``"No bet yet"``) and who
+        is to act; once the deal is decided, its :attr:`result` and ``"deal over"``; between
+        deals, ``""`` and the phase (``"between deals"``, ``"session over"``)."""
+        if self.result:
+            return self.result, "session over" if self.phase == "session over" else "deal over"
+        if self.phase not in ("betting", "showdown"):
+            return "", self.phase
+        level = f"Level {self.level}" if self.level is not None else "No bet yet"
+        return level, f"{self.turn} to act" if self.turn else self.phase
 
     @property
     def level_text(self) -> str:
@@ -302,18 +318,19 @@ def table_view(
     which hand the note is of is not known)."""
     if viewer not in (None, SPECTATOR) and viewer not in (state.index or {}):
         viewer = None
-    won_by: str | None = None
-    if isinstance(state.last_event, PotWon):
-        won_by = state.last_event.player
+    decided = _decided(state)
+    won_by = decided.winner if decided is not None else None
     seats: list[SeatView] = []
     for i, name in enumerate(state.seats):
         p = state.players[i] if state.players else None
         role = None
         if state.phase is Phase.SHOWDOWN or (p is not None and p.shown):
             if state.payer == i:
-                role = "payer"
+                role = "paid to see"  # RULES 5.7-5.8: the payer
             elif state.opponent == i:
-                role = "seen by the payer"
+                role = "shows first"  # RULES 5.8: the player seen, the payer's opponent
+        if decided is not None and decided.blind == name:
+            role = "pot carried"  # RULES 6.1: the blind survivor
         if p is None:
             seats.append(
                 SeatView(
@@ -365,7 +382,28 @@ def table_view(
         viewer=viewer,
         sentence=text,
         cards_mode=state.cards_mode,
+        result=_result_words(decided),
     )
+
+
+def _decided(state: State) -> Outcome | None:
+    """The outcome of the deal on the table once the engine has decided it (the fold that
+    leaves one player, the showdown's last card, RULES 5.6, 5.9, 6.1), ``None`` while it is
+    played and before the first deal."""
+    if state.phase in (Phase.BETTING, Phase.SHOWDOWN) or not state.outcomes:
+        return None
+    last = state.outcomes[-1]
+    return last if last.deal == state.deals else None
+
+
+def _result_words(o: Outcome | None) -> str | None:
+    """:attr:`TableView.result` in words."""
+    if o is None:
+        return None
+    if o.result == "carried":
+        return f"pot of {amount(o.amount)} carried: {o.blind} survived blind"
+    how = "at the showdown" if o.showdown else ", uncontested"
+    return f"{o.winner} wins {amount(o.amount)}" + (f" {how}" if o.showdown else how)
 
 
 # --- the sentence for each event ------------------------------------------------------------------

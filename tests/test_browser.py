@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, PROBE, chromium, dashboard, percentile
+from browser_helpers import PROBE, chromium, dashboard, launched, percentile
 from store_helpers import store_a_correction
 
 from engine.state import card_texts
@@ -60,14 +60,8 @@ def server(store_path: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(server: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched() as b:
+        yield b
 
 
 def _events() -> list[AnyEvent]:
@@ -272,9 +266,13 @@ def test_view_as_puts_nothing_later_in_the_page(server: str, browser: Any) -> No
     drawn = set(re.findall(r'data-card="([^"]+)"', html)) - {"down"}
     assert drawn <= known and len(known) == 3, (drawn, known)
     assert len(page.locator(".rp-list tbody tr").all()) == step
-    # her chance against the two hands she cannot see: an estimate, with its margin
-    odds = page.locator(".rp-odds").inner_text()
-    assert "Margaret 9♣ 3♠ 3♣: best ≈" in odds and "±" in odds
+    # her chance against the two hands she cannot see, in words: an estimate; its margin and
+    # its counts on a tap
+    odds = page.locator(".rp-odds")
+    assert "Margaret 9♣ 3♠ 3♣: best of the hands still in about " in odds.inner_text()
+    assert "(an estimate)" in odds.inner_text() and "±" not in odds.inner_text()
+    odds.locator("summary").first.click()
+    assert "best ≈ " in odds.inner_text() and "±" in odds.inner_text()
     _shot(page, "replay-desktop.png")
     page.context.close()
 

@@ -7,6 +7,7 @@ deals open by a tap. Skips, saying why, where Chromium or Playwright is missing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -178,3 +179,44 @@ def test_show_results_is_remembered_after_a_reload(
         page.wait_for_timeout(1000)
         assert won not in page.content()
         expect(page.get_by_role("switch", name="Show results")).not_to_be_checked()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_odds_are_words_first_and_counts_on_a_tap(
+    served: tuple[str, list[Any]], browser: Any, size: str
+) -> None:
+    """2026-09-24-top-1, deal 2, step 6, viewed as Margaret (9♣ 3♠ 3♣, looked at step 2):
+    her chance against the two hands she cannot see is said in words (an estimate from the
+    deals drawn); a tap on it shows the counts. Deal 1 at step 8, before any card is shown,
+    viewed as Jean (who never looked, the log says): no odds, and the line says why."""
+    from playwright.sync_api import expect
+
+    url, _ = served
+    session = "2026-09-24-top-1"
+    with opened(
+        browser, f"{url}/replay?session={session}&deal=2&step=6&view=Margaret", size
+    ) as page:
+        odds = page.locator(".rp-odds")
+        expect(odds).to_contain_text("Chance to hold the best hand", timeout=60_000)
+        line = odds.locator("summary").first
+        words = line.inner_text()
+        assert words.startswith("Margaret 9♣ 3♠ 3♣: best of the hands still in about ")
+        said = re.fullmatch(
+            r"Margaret 9♣ 3♠ 3♣: best of the hands still in about (\d+)% of the time, "
+            r"beaten about (\d+)%(; equal about .+)? \(an estimate\)",
+            words,
+        )
+        assert said, words
+        counts = odds.locator(".rp-exact-counts").first
+        assert not counts.is_visible()  # the counts wait for a tap
+        line.tap() if size == "phone" else line.click()
+        expect(counts).to_be_visible()
+        assert (
+            "/4,000)" in counts.inner_text() and "estimate from 4,000 deals" in counts.inner_text()
+        )
+        page.screenshot(path=str(ARTIFACTS / f"spoilers-odds-{size}.png"))
+
+        page.goto(f"{url}/replay?session={session}&deal=1&step=8&view=Jean")
+        expect(page.locator(".rp-odds-none")).to_have_text(
+            "No odds yet: Jean has not looked at their cards (RULES 5.1).", timeout=60_000
+        )

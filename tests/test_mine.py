@@ -75,9 +75,20 @@ def test_the_odds_from_the_note_are_the_counts_of_every_hand_the_other_may_hold(
     beaten = sum(1 for o in others if o > mine)
     assert len(others) == 18_424 and tied == 3  # K♦ K♣ and a two of another suit
     (line,) = frame["odds"]
-    assert line.startswith(f"Sue K♠ K♥ 2♣ ({FROM_NOTE})"), line
+    assert line.startswith(f"Sue K♠ K♥ 2♣ ({FROM_NOTE}): best of the hands still in"), line
+    (exact,) = frame["odds_exact"]
     for count in (best, tied, beaten):
-        assert f"{count:,}/18,424" in line, line
+        assert f"{count:,}/18,424" in exact, exact
+    assert frame["odds_none"] == ""
+
+
+def test_without_a_note_the_players_view_says_where_to_enter_their_cards(rp: Replay) -> None:
+    frames = deal_frames(rp, 2, "Sue")["frames"]
+    assert all(f["odds"] == [] for f in frames)
+    assert frames[4]["odds_none"].endswith(
+        "Sue's own cards, as remembered: My sessions, Your cards."
+    )
+    assert "My sessions" not in deal_frames(rp, 2, None)["frames"][4]["odds_none"]
 
 
 def test_no_other_view_draws_the_noted_cards(rp: Replay) -> None:

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "cmd_verify",
     "cmd_store",
     "cmd_amend",
+    "cmd_notes",
     "cmd_sim",
     "cmd_analytics",
     "cmd_app",

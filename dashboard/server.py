@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `streamlit run dashboard/server.py` from a checkout
     sys.path.insert(0, str(ROOT))
 
-from dashboard import gate_api, pad_api  # noqa: E402 - after the path is set
+from dashboard import gate_api, notes_api, pad_api  # noqa: E402 - after the path is set
 
 
 def _no_external_ip() -> None:
@@ -155,6 +155,6 @@ atexit.register(_forget_pid_file)
 app = st.App(
     APP,
     lifespan=_lifespan,
-    routes=[*pad_api.routes(), *gate_api.routes()],
+    routes=[*pad_api.routes(), *gate_api.routes(), *notes_api.routes()],
     middleware=[Middleware(AllowedHosts)],
 )

@@ -38,9 +38,9 @@ class _Data:
     rows: list[StoredEvent] = field(default_factory=list)
     by_session: dict[str, list[StoredEvent]] = field(default_factory=dict)
     by_id: dict[str, StoredEvent] = field(default_factory=dict)
+    annotations: list[Annotation] = field(default_factory=list)
     position: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
-    annotations: list[Annotation] = field(default_factory=list)
 
 
 class _MemoryTx:

@@ -314,8 +314,22 @@ class SqlRecorder(CatalogueReads):
         if not self.annotated:
             raise StoreError(f"{self.where}: store version {self.version} keeps no notes")
 
+    def _annotated_now(self, conn: Any) -> bool:
+        """Whether the annotations table is there: a reader opened on an older store looks
+        again (a writer may have migrated it since; the version it reads is then its own)."""
+        if self.annotated or not self.readonly:
+            return self.annotated
+        try:
+            got = conn.execute(f"SELECT value FROM {META} WHERE key = 'version'").fetchone()
+        except Exception:  # a version 1 store has no marker: no annotations either
+            return False
+        text = str(got[0]) if got else ""
+        if text.isascii() and text.isdigit() and 4 <= int(text) <= STORE_VERSION:
+            self.version = int(text)
+        return self.annotated
+
     def annotations_on(self, conn: Any, session: str) -> list[Annotation]:
-        if not self.annotated:
+        if not self._annotated_now(conn):
             return []
         cur = conn.execute(self.sql(f"{SELECT} WHERE session = ? ORDER BY position"), (session,))
         return [annotation_of(r) for r in cur.fetchall()]

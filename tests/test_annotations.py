@@ -242,17 +242,37 @@ def test_an_older_store_is_read_without_notes_and_migrated_by_a_writer(tmp_path:
     c.execute(f"DROP TABLE {ANNOTATIONS}")
     c.execute(f"UPDATE {META} SET value = '3' WHERE key = 'version'")
     c.close()
-    with open_store(str(db), readonly=True) as ro:
-        assert ro.version == 3
-        assert notes(ro, "card-example") == []
-        assert private_cards(ro, "card-example", "C") == {}
-        with pytest.raises(StoreError, match="opened for reading"):
-            add_note(ro, "card-example", 1, 1, "x", "Ann")
+    ro = open_store(str(db), readonly=True)  # a reader (the dashboard's) kept open
+    assert ro.version == 3
+    assert notes(ro, "card-example") == []
+    assert private_cards(ro, "card-example", "C") == {}
+    with pytest.raises(StoreError, match="opened for reading"):
+        add_note(ro, "card-example", 1, 1, "x", "Ann")
     with open_store(str(db)) as s:  # a writer migrates
         assert s.version == STORE_VERSION == 4
         assert notes(s, "card-example") == []
         n = add_note(s, "card-example", 1, 2, "after the migration", "Ann")
         assert notes(s, "card-example") == [n]
         assert list(s.export_lines("card-example")) == export
+    assert notes(ro, "card-example") == [n]  # the reader sees the migrated store's notes
+    ro.close()
     with sqlite3.connect(db) as c:
         assert dict(c.execute(f"SELECT key, value FROM {META}"))["version"] == "4"
+
+
+@pytest.mark.postgres
+def test_an_older_postgres_store_is_migrated_by_a_writer() -> None:
+    require_pg()
+    with pg_store() as s:
+        s.import_log(CARD_EXAMPLE)
+        conn = s.recorder.connection()  # type: ignore[attr-defined]
+        conn.execute(f"DROP TABLE {ANNOTATIONS}")  # as version 3 left it
+        conn.execute(f"UPDATE {META} SET value = '3' WHERE key = 'version'")
+        ro = open_store(s.url, readonly=True, schema=s.schema)
+        assert ro.version == 3 and notes(ro, "card-example") == []
+        again = s.reopen()  # a writer migrates
+        assert again.version == STORE_VERSION
+        n = add_note(again, "card-example", 1, 3, "kept", "Ann")
+        assert notes(ro, "card-example") == [n] == notes(again, "card-example")
+        ro.close()
+        again.close()

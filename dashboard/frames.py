@@ -25,7 +25,16 @@ from engine.state import Phase, State, card_codes
 from present import table_svg
 from present.narrate import pretty_cards
 from present.numbers import amount
-from present.replay import EVERYONE, SPECTATOR, HandView, Noted, Replay, TableView, table_view
+from present.replay import (
+    EVERYONE,
+    FROM_NOTE,
+    SPECTATOR,
+    HandView,
+    Noted,
+    Replay,
+    TableView,
+    table_view,
+)
 
 __all__ = [
     "OddsLine",
@@ -158,10 +167,6 @@ def odds_lines(state: State, view: TableView) -> list[OddsLine]:
         for s, h, o in zip(live, hands, odds, strict=True)
         if h
     ]
-
-
-FROM_NOTE = "from your note"
-"""How a hand drawn from the viewer's own remembered cards is marked (:attr:`HandView.noted`)."""
 
 
 def _noted(hand: HandView) -> str:

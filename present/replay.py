@@ -37,6 +37,7 @@ from present.numbers import amount, signed
 
 __all__ = [
     "EVERYONE",
+    "FROM_NOTE",
     "SPECTATOR",
     "DealSlice",
     "HandView",
@@ -241,6 +242,9 @@ _PHASE_WORDS = {
     Phase.OVER: "session over",
 }
 
+
+FROM_NOTE = "from your note"
+"""How a hand drawn from the viewer's own remembered cards (:attr:`HandView.noted`) is marked."""
 
 Noted = tuple[str, tuple[str, ...]]
 """A player's own remembered cards for one deal, ``(player, cards)`` (canonical card text): their

@@ -7,6 +7,7 @@ still in play. The session is simulated heads-up with only the shown cards recor
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from itertools import combinations
@@ -56,6 +57,8 @@ def test_the_players_noted_cards_show_in_their_own_view_from_their_look(rp: Repl
     for f in data["frames"]:
         shown = set(CARD.findall(f["svg"]))
         assert shown == (set(SUE) if f["step"] >= look else set()), f["step"]
+        marked = f"Sue's cards {FROM_NOTE}" in html.unescape(f["svg"])  # whose note
+        assert marked == (f["step"] >= look), f["step"]
     assert FROM_NOTE in data["note"] and "K♠ K♥ 2♣" in data["note"]
     # without the note the same view has no card of Sue's at all (the log does not know them)
     assert _cards_in(deal_frames(rp, 2, "Sue")) == set()

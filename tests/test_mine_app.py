@@ -65,6 +65,7 @@ def test_my_sessions_waits_for_a_name_then_lists_mine_without_results(store: str
     assert "card-example" not in rows  # not Gary's
     assert "with Dave, Tony, Bev" in rows
     assert "your net" not in rows and "won by" not in rows
+    assert not at.get("vega_lite_chart")  # no net over time either
 
 
 def test_show_results_adds_my_net_and_the_winners_as_the_engine_folds_them(store: str) -> None:
@@ -77,6 +78,12 @@ def test_show_results_adds_my_net_and_the_winners_as_the_engine_folds_them(store
     rows = _rows(at)
     assert f"your net {signed(final.nets['Gary'])}" in rows
     assert "won by " + ", ".join(final.winners) in rows
+    # "Your net over time": one point, Gary's net after his one session
+    import pyarrow as pa
+
+    chart = at.get("vega_lite_chart")[0].proto
+    points = pa.ipc.open_stream(chart.data.data).read_all().to_pylist()
+    assert [(r["player"], r["net"]) for r in points] == [("Gary", float(final.nets["Gary"]))]
 
 
 def test_my_deals_open_as_me_and_say_a_result_only_when_asked(store: str) -> None:

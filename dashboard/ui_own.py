@@ -82,8 +82,10 @@ def my_cards(
     )
     st.markdown(_PILLS_CSS, unsafe_allow_html=True)
     key = f"my_cards_deal_{session}"
-    if deal is not None and deal.isdigit() and int(deal) in deals:
-        st.session_state.setdefault(key, int(deal))
+    linked = deal is not None and deal.isdigit() and int(deal) in deals
+    if linked and st.session_state.get(key + "_link") != deal:  # a new link: its deal, once
+        st.session_state[key + "_link"] = deal
+        st.session_state[key] = int(str(deal))
     chosen = st.selectbox("Your cards in", deals, key=key, format_func=lambda d: f"Deal {d}")
     have = noted.get(chosen, ())
     with st.container(key="my_cards"), st.form(f"my_cards_{session}_{chosen}", border=False):

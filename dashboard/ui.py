@@ -37,23 +37,33 @@ def set_params(**values: Any) -> None:
 # --- pickers tied to the link ---------------------------------------------------------------------
 
 
+LAST_SESSION = "brag_last_session"
+"""The session this browser session last showed on the Session or Replay page."""
+
+
 def session_picker(
     ids: Sequence[str],
     label: str = "Session",
     key: str = "pick_session",
     default: str | None = None,
 ) -> str:
-    """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the first one, when
-    the link names none). A link naming a session the store does not hold (``ids`` holds every
+    """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the session this
+    browser session last showed on the Session or Replay page, else the first one, when the
+    link names none: the sidebar's menu goes from a session's page to its replay, not to the
+    newest session). A link naming a session the store does not hold (``ids`` holds every
     session named in the link that the store holds: ``cache.session_ids(keep=...)``) gets one
     warning naming it, as text, and the address is corrected: that session, its deal and its
     step leave the link, and the picker offers the known ones."""
     wanted = param("session")
     current: str = ids[0]
+    last = st.session_state.get(LAST_SESSION)
     if wanted is not None and wanted in ids:
         current = wanted
     elif default is not None and default in ids:
         current = default
+    elif wanted is None and last in ids:
+        current = str(last)
+    st.session_state[LAST_SESSION] = current
     if wanted is not None and wanted not in ids:
         st.warning(
             f"No session {md(wanted)} in the store: showing {md(current)}; pick another below."
@@ -190,13 +200,17 @@ def recent_events(rp: Replay, count: int = 8) -> None:
 def session_filters(
     players: list[str], tables: list[str], dates: tuple[Any, Any] | None
 ) -> tuple[list[str], list[str], Any]:
-    """The filter widgets of the Sessions page: players, tables, a range of dates."""
-    a, b, c = st.columns(3)
-    chosen_players = a.multiselect("Players", players, help="Sessions where all of them sat")
-    chosen_tables = b.multiselect("Tables", tables)
-    chosen_dates = None
-    if dates:
-        chosen_dates = c.date_input("Dates", value=dates, min_value=dates[0], max_value=dates[1])
+    """The filter widgets of the Sessions page: players, tables, a range of dates; folded
+    under one line, so that on a phone the first sessions are on the first screen."""
+    with st.expander("Find sessions: players, tables, dates", icon=":material/filter_list:"):
+        a, b, c = st.columns(3)
+        chosen_players = a.multiselect("Players", players, help="Sessions where all of them sat")
+        chosen_tables = b.multiselect("Tables", tables)
+        chosen_dates = None
+        if dates:
+            chosen_dates = c.date_input(
+                "Dates", value=dates, min_value=dates[0], max_value=dates[1]
+            )
     return chosen_players, chosen_tables, chosen_dates
 
 

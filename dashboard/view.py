@@ -42,8 +42,9 @@ class LinkRow:
 
 
 ROWS_CSS = """<style>
-.brag-rows { list-style: none; margin: 0 0 1rem 0; padding: 0; }
-.brag-rows li.brag-row { display: flex; margin: 0 0 0.5rem 0; padding: 0;
+.brag-rows { list-style: none; margin: 0 0 1rem 0; padding: 0; display: grid; gap: 0.5rem;
+  grid-template-columns: repeat(auto-fill, minmax(min(100%, 22rem), 1fr)); }
+.brag-rows li.brag-row { display: flex; margin: 0; padding: 0;
   border: 1px solid rgba(128, 128, 128, 0.35); border-radius: 0.5rem; overflow: hidden; }
 .brag-rows a { text-decoration: none; color: inherit; min-height: 44px; }
 .brag-rows a.brag-main { flex: 1 1 auto; min-width: 0; display: block; padding: 0.5rem 0.75rem; }
@@ -56,7 +57,8 @@ ROWS_CSS = """<style>
   border-left: 1px solid rgba(128, 128, 128, 0.35); font-size: 0.875rem; color: #1c5fb0; }
 </style>"""
 """The rows' look: a block per row, its whole width a link at least 44 px high (a thumb's
-target), text wrapping rather than running off the screen's right edge."""
+target), text wrapping rather than running off the screen's right edge; one column on a phone,
+as many as fit on a wide screen."""
 
 
 def _text(value: object) -> str:
@@ -146,12 +148,12 @@ def _deal_result(r: dict[str, Any]) -> str:
 
 def deal_links(session: str, rows: Sequence[dict[str, Any]], *, results: bool) -> list[LinkRow]:
     """One row per deal (:func:`present.replay.deal_rows`): a tap opens its replay at step 1.
-    Without ``results`` only who deals, the pot carried in and its steps; with them the result,
-    the winner and the hand shown."""
+    Without ``results`` only who deals and its steps (as the replay's spoiler-free deal picker
+    says it); with them the pot carried in, the result, the winner and the hand shown."""
     out = []
     for r in rows:
         details = [f"{r['dealer']} deals" if r["dealer"] else "no dealer yet"]
-        if r.get("carried_in"):
+        if results and r.get("carried_in"):  # says how the deal before it ended
             details[0] += f" · {r['carried_in']} carried in"
         details[0] += f" · {_plural(int(r.get('steps') or 0), 'step')}"
         if results:

@@ -130,12 +130,17 @@ def test_a_tap_on_a_session_opens_its_replay_on_a_phone(
         expect(replay).to_have_attribute("data-ready", "true", timeout=60_000)
         expect(page.locator(".rp-picker-value").first).to_contain_text("Deal 3")
 
-        # the sidebar's own menu: a page picked there is not left covered by the sidebar
+        # the sidebar's own menu, from the session's page: its replay (not the newest session),
+        # and the sidebar not left covering it
+        page.goto(f"{url}/session?session={target.session}")
+        _rows(page)
         page.locator("[data-testid='stExpandSidebarButton']").tap()
         expect(sidebar).to_have_attribute("data-collapsed", "false")
-        page.get_by_role("link", name="Players").tap()
-        expect(page.get_by_role("heading", name="Players")).to_be_visible(timeout=60_000)
+        page.get_by_role("link", name="Replay").tap()
+        expect(page.get_by_role("heading", name="Replay")).to_be_visible(timeout=60_000)
         expect(sidebar).to_have_attribute("data-collapsed", "true")
+        expect(page.get_by_role("combobox", name="Session")).to_have_value(target.session)
+        expect(replay).to_have_attribute("data-ready", "true", timeout=60_000)
 
 
 def test_show_results_is_remembered_after_a_reload(

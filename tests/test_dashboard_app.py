@@ -186,6 +186,18 @@ def test_session_page_has_the_leaderboard_and_the_deals(store_url: str) -> None:
     assert shown[0]["details"][1] == "Sandra wins 14 at the showdown with high card: 10♣ Q♠ 5♣"
 
 
+def test_the_menu_goes_from_a_session_to_its_replay(store_url: str) -> None:
+    """Issue 21: the sidebar's menu (no session in the link) opens the replay of the session the
+    Session page just showed, not the newest session."""
+    newest = page("replay").selectbox[0].value
+    other = next(s for s in (ALL_CARDS, "card-example", "blind-half") if s != newest)
+    at = page("session", session=other)
+    at.query_params.clear()  # what a tap on "Replay" in the sidebar leaves in the link
+    at.switch_page("screens/replay.py").run()
+    assert not at.exception
+    assert at.selectbox[0].value == other and at.query_params["session"] == other
+
+
 @pytest.mark.parametrize("name", ["session", "replay"])
 def test_an_unknown_session_in_a_link_is_named_and_the_link_corrected(
     store_url: str, name: str

@@ -168,3 +168,28 @@ def test_a_step_without_odds_says_why() -> None:
     assert blind and blind[0]["odds_none"] == (
         "No odds yet: Jean has not looked at their cards (RULES 5.1)."
     )
+
+
+def test_the_deals_of_a_session_tell_no_result_until_asked() -> None:
+    """2026-09-24-top-3: deal 4's pot of 10 is carried into deal 5 (the log's ``pot_carried``)
+    and Keith wins deal 7's 21 uncontested (its ``pot_won``); hidden, a deal's row says only who
+    deals and its steps, as the replay's spoiler-free deal picker does."""
+    from pathlib import Path
+
+    from dashboard.view import deal_links
+    from engine import complete
+    from events.codec import read_file
+    from present.replay import Replay
+
+    path = Path(__file__).resolve().parents[1] / "data" / "season" / "2026-09-24-top-3.jsonl"
+    rp = Replay.of([s.event for s in complete(read_file(str(path)))])
+    hidden = deal_links(rp.session, rp.deal_rows(), results=False)
+    shown = deal_links(rp.session, rp.deal_rows(), results=True)
+    assert [r.href for r in hidden] == [
+        f"replay?session=2026-09-24-top-3&deal={k}&step=1" for k in range(1, 10)
+    ]
+    assert all(len(r.details) == 1 for r in hidden)
+    assert hidden[4].details == ("Keith deals · 33 steps",)
+    assert shown[4].details[0] == "Keith deals · 10 carried in · 33 steps"
+    assert shown[3].details[1] == "carried forward (Jean blind) · pot 10"
+    assert shown[6].details[1] == "Keith wins 21 uncontested"

@@ -24,15 +24,13 @@ wanted = ui.param("session")  # one of your sessions: its deals ("Your deals" on
 if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     kept = cache.session_count([me])
     mine = cache.session_page([me], page=ui.page_choice(kept, cache.SESSIONS_PAGE))
-    nets = None
-    if results:
-        nets = own.nets(ui.analytics_or_stop(lambda: cache.stat("leaderboard")), me)
+    standings = ui.analytics_or_stop(lambda: cache.stat("leaderboard")) if results else None
+    nets = own.nets(standings, me) if standings is not None else None
     st.subheader("Your sessions")
-    st.caption(f"{kept:,} sessions, newest first: a tap opens the replay as {ui.md(me)} saw it.")
+    st.caption(f"Newest first, {kept:,} in all: a tap opens the replay as {ui.md(me)} saw it.")
     ui.link_rows(own.session_rows(mine, me, nets), "Your sessions: a tap opens the replay as you")
-    if results:
+    if standings is not None:
         st.subheader("Your net over time")
-        standings = ui.analytics_or_stop(lambda: cache.stat("leaderboard"))
         ui.net_over_time(stats_view.net_over_time(standings, cache.listing().started, [me]))
     st.stop()
 

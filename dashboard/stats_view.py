@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from analytics.luck import luck_note
-from dashboard.view import link
+from dashboard.view import LinkRow, link
 from events.amounts import rounded_text
 from present.numbers import amount, signed
 
@@ -24,7 +24,7 @@ __all__ = [
     "categories_vs_rules",
     "csv_text",
     "drill_caption",
-    "drill_rows",
+    "drill_links",
     "habits",
     "luck_note",
     "net_over_time",
@@ -170,22 +170,21 @@ def drill_caption(row: dict[str, Any], name: str, deals: Sequence[dict[str, Any]
     return f"{label(name)}: {stat_text(row, name)}, in {n_deals}."
 
 
-def drill_rows(deals: Sequence[dict[str, Any]], name: str) -> list[dict[str, Any]]:
-    """The deals behind a statistic, each with a link to its step on the Replay page (first, so
-    that it is on a phone's screen)."""
+def drill_links(deals: Sequence[dict[str, Any]], name: str) -> list[LinkRow]:
+    """The deals behind a statistic, each a row a tap opens at its step on the Replay page: the
+    session, deal and step, the event counted and what it adds to the count."""
     out = []
     for d in deals:
-        line: dict[str, Any] = {
-            "replay": link(str(d["session"]), int(d["deal"]), int(d["step"])),
-            "session": d["session"],
-            "deal": d["deal"],
-            "step": d["step"],
-            "event": str(d["event"]).replace("_", " "),
-        }
+        detail = str(d["event"]).replace("_", " ")
         if name in _HIT_WORDS:
-            line[_COUNT_WORDS[name]] = d["counted"]
-            line[_HIT_WORDS[name]] = d["hits"]
-        out.append(line)
+            detail += f" · {d['counted']} {_COUNT_WORDS[name]}, {d['hits']} {_HIT_WORDS[name]}"
+        out.append(
+            LinkRow(
+                href=link(str(d["session"]), int(d["deal"]), int(d["step"])),
+                title=f"▶ {d['session']}, deal {d['deal']}, step {d['step']}",
+                details=(detail,),
+            )
+        )
     return out
 
 

@@ -31,7 +31,8 @@ st.subheader(f"The deals behind {ui.md(first)}'s figures")
 statistic = ui.statistic_choice(stats_view.DRILLED, stats_view.label)
 deals = cache.deals_behind(first, statistic, table)
 st.caption(stats_view.drill_caption(a, statistic, deals))
-ui.link_table(stats_view.drill_rows(deals, statistic), "replay", "▶ open")
+with st.container(height=520 if len(deals) > 8 else "content"):
+    ui.link_rows(stats_view.drill_links(deals, statistic), "Deals: a tap opens the replay")
 
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]

@@ -43,6 +43,7 @@ bench: install
 	$(BIN)/python bench/record.py
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/share.py
+	$(BIN)/python bench/luck.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -60,8 +60,9 @@ __all__ = [
     "skipped",
 ]
 
-# 8: decisions; 7: player_key, table_key (one name, one player); 6: started, month
-SCHEMA_VERSION = "8"
+# 9: luck_t, adjusted_net_t (docs/luck.md); 8: decisions; 7: player_key, table_key (one name,
+# one player); 6: started, month
+SCHEMA_VERSION = "9"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"

@@ -255,10 +255,10 @@ def _cell(key: str, row: dict[str, Any]) -> str:
             text = share(v)
             return f"{text} of {n}" if n is not None else text
         return f"{v:.2f} over {n}" if n is not None else f"{v:.2f}"  # an average over n
-    if (key == "net_per_deal" or key.endswith("_mean")) and v not in ("", None):
+    if (key.endswith("net_per_deal") or key.endswith("_mean")) and v not in ("", None):
         # An average: exact where it is whole, a half or a quarter, else "≈" two decimals (exact
         # in JSON and CSV); the dashboard shows it with the same helper.
-        return rounded_text(Fraction(v), sign=key == "net_per_deal")
+        return rounded_text(Fraction(v), sign=key.endswith("net_per_deal"))
     if (isinstance(v, str) and "/" in v) or key in ("net", "net_per_deal", "biggest_pot_won"):
         try:
             return amount_text(Fraction(v))
@@ -370,6 +370,7 @@ def _scope(session: str | None, table: str | None, player: str | None = None) ->
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from analytics import queries
+    from analytics.luck import luck_note
 
     if args.deals is not None:
         if not args.player:
@@ -393,6 +394,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         f"Players, {where} (rates: share of N)",
         empty if filtered else "(no ended deals yet)",
     )
+    if args.format == "table" and (note := luck_note(rows)):
+        _wide_console().print(note, markup=False, highlight=False)  # wrapped to the terminal
     return 0
 
 
@@ -414,8 +417,9 @@ def _drill(con: Any, args: argparse.Namespace) -> int:
     shown = stats[0] if stats else {}
     counted = sum(int(r["counted"]) for r in rows)
     hits = sum(r["hits"] for r in rows)
+    money = stat in queries.MONEY_DRILLS
     if args.format == "json":
-        out = [{**r, "hits": str(r["hits"])} if stat == "net" else r for r in rows]
+        out = [{**r, "hits": str(r["hits"])} if money else r for r in rows]
         print(json.dumps(out, ensure_ascii=False, indent=1))
         return 0
     if args.format == "csv":
@@ -432,13 +436,13 @@ def _drill(con: Any, args: argparse.Namespace) -> int:
                ("event", "left"), ("counted", "right"), ("hits", "right")]  # fmt: skip
     cells = [
         [str(r["session"]), str(r["deal"]), str(r["step"]), str(r["seq"]), str(r["event"]),
-         str(r["counted"]), amount_text(r["hits"]) if stat == "net" else str(r["hits"])]
+         str(r["counted"]), amount_text(r["hits"]) if money else str(r["hits"])]
         for r in rows
     ]  # fmt: skip
     console = _wide_console()
     for table in fitted_tables(console, title, headers, cells, keys=2):
         console.print(table)
-    total = amount_text(hits) if stat == "net" else str(hits)
+    total = amount_text(hits) if money else str(hits)
     print(
         f"{len(rows)} deals; counted {counted} (= {count_col} {shown.get(count_col, 0)}), "
         f"hits {total}; replay one: brag replay SESSION --deal N"

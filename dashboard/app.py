@@ -49,6 +49,9 @@ page = st.navigation(
                 icon=":material/alt_route:",
                 url_path="decisions",
             ),
+            st.Page(
+                HERE / "mine.py", title="My sessions", icon=":material/person:", url_path="mine"
+            ),
         ],
         "Organiser and analysts": [
             st.Page(
@@ -66,6 +69,8 @@ page = st.navigation(
 if page.url_path == "record":  # the pad takes the whole screen: the sidebar opens on a tap only
     st.set_page_config(initial_sidebar_state="collapsed")
 
-from dashboard import faults  # noqa: E402 - after the path is set
+from dashboard import faults, prefs, sidebar  # noqa: E402 - after the path is set
 
+sidebar.close_on_pick()  # on a phone, a page picked in the sidebar is not left covered by it
+prefs.keep()  # this browser's preferences set by the last callbacks, into its cookies
 faults.guarded(page.run)

@@ -258,19 +258,49 @@ def _frames(
     deal: int,
     viewer: str | None,
     organiser: bool,
+    noted: tuple[str, tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
     from dashboard.frames import deal_frames
 
     rp = _replay(url, session, version, recorded)
-    return deal_frames(rp, deal, viewer, organiser=organiser)
+    return deal_frames(rp, deal, viewer, organiser=organiser, noted=noted)
 
 
-def frames(rp: Replay, deal: int, viewer: str | None, *, organiser: bool = False) -> dict[str, Any]:
+def frames(
+    rp: Replay,
+    deal: int,
+    viewer: str | None,
+    *,
+    organiser: bool = False,
+    noted: tuple[str, tuple[str, ...]] | None = None,
+) -> dict[str, Any]:
     """One deal's frames for the browser replayer (:func:`dashboard.frames.deal_frames`), kept
-    per version of the session's stream, deal, viewer and whether the device is the organiser's
-    (only the organiser's unlocked device sees the cards of a deal in play)."""
+    per version of the session's stream, deal, viewer, whether the device is the organiser's
+    (only the organiser's unlocked device sees the cards of a deal in play) and a player's own
+    remembered cards (``noted``: ``(player, cards)``, drawn only when viewed as that player)."""
     version = int(store().last_seq(rp.session) or 0)
-    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser)
+    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser, noted)
+
+
+# --- a player's own remembered cards (log.annotations: beside the stream, never in it) ----------
+
+
+def my_cards(session: str, player: str) -> dict[int, tuple[str, ...]]:
+    """The cards ``player`` entered for each deal of ``session`` (deal -> three cards, the latest
+    entry; ``log.private_cards``), read now (one query of the store's annotations, never cached,
+    so an entry shows at once); empty when none. For that player's own view only."""
+    from log import private_cards
+
+    return {d: pc.cards for d, pc in private_cards(store(), session, player).items()}
+
+
+def set_my_cards(session: str, deal: int, player: str, cards: Sequence[str]) -> tuple[str, ...]:
+    """Keeps the three cards ``player`` remembers holding in ``deal`` (``log.set_private_cards``
+    through the writer); returns them in canonical form. Raises what it raises: one line
+    (``AnnotationRefused``, ``CardError``, ``UnknownSession``), nothing stored."""
+    from log import set_private_cards
+
+    return tuple(set_private_cards(writer(), session, deal, player, list(cards)).cards)
 
 
 def events(session: str) -> list[AnyEvent]:

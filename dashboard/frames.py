@@ -25,9 +25,26 @@ from engine.state import Phase, State, card_codes
 from present import table_svg
 from present.narrate import pretty_cards
 from present.numbers import amount
-from present.replay import EVERYONE, SPECTATOR, Replay, TableView, table_view
+from present.replay import (
+    EVERYONE,
+    FROM_NOTE,
+    SPECTATOR,
+    HandView,
+    Noted,
+    Replay,
+    TableView,
+    table_view,
+)
 
-__all__ = ["OddsLine", "action_costs", "chance_text", "deal_frames", "odds_lines"]
+__all__ = [
+    "OddsLine",
+    "action_costs",
+    "chance_text",
+    "deal_frames",
+    "no_odds_line",
+    "odds_lines",
+    "share_words",
+]
 
 
 def chance_text(p: Fraction, ways: int, *, exact: bool = True, margin: float = 0.0) -> str:
@@ -46,6 +63,24 @@ def chance_text(p: Fraction, ways: int, *, exact: bool = True, margin: float = 0
     return f"{pct} {counted}"
 
 
+def share_words(p: Fraction, *, exact: bool = True) -> str:
+    """A chance in words, a whole percent: ``"95%"``; ``"under 1%"`` and ``"over 99%"`` for a
+    chance near but not at 0 or 1 (never a rounded "0%" or "100%" for what may still happen);
+    ``"about 55%"`` for an estimate."""
+    pct = int(p * 100 + Fraction(1, 2))  # to the nearest whole percent, exactly
+    if p > 0 and pct == 0:
+        text = "under 1%"
+    elif p < 1 and pct == 100:
+        text = "over 99%"
+    else:
+        text = f"{pct}%"
+    return text if exact else f"about {text}"
+
+
+TIE_RULE = "an equal hand loses for the player who paid to see"
+"""RULES 5.8: the payer wins only with a strictly better hand."""
+
+
 @dataclass(frozen=True, slots=True)
 class OddsLine:
     """One visible hand's chances (RULES 2.2-2.7) against the hands still unknown to the view."""
@@ -62,10 +97,33 @@ class OddsLine:
 
     @property
     def text(self) -> str:
+        """The chances in words, read first: ``"Ann 10♣ Q♠ 5♣: best of the hands still in 95%
+        of the time, beaten 5%; equal under 1% (an equal hand loses for the player who paid to
+        see)"``; every card known: ``"... holds the best hand (every card known)"``. The exact
+        counts are :attr:`exact`."""
         o = self.odds
+        head = f"{self.player} {self.cards}: "
         if o.ways == 1:  # every card known: no chance left, only the fact
-            fact = "holds the best hand" if o.best else "ties for best" if o.tied else "is beaten"
-            return f"{self.player} {self.cards}: {fact} (every card known)"
+            if o.tied:
+                return head + f"equal to the best hand (every card known): {TIE_RULE}"
+            fact = "holds the best hand" if o.best else "is beaten"
+            return head + f"{fact} (every card known)"
+        words = (
+            f"best of the hands still in {share_words(o.best, exact=o.exact)} of the time, "
+            f"beaten {share_words(o.beaten, exact=o.exact)}"
+        )
+        if o.tied:
+            words += f"; equal {share_words(o.tied, exact=o.exact)} ({TIE_RULE})"
+        return head + words + ("" if o.exact else " (an estimate)")
+
+    @property
+    def exact(self) -> str:
+        """The chances as counts, shown on a tap: ``"best 94.6% (17,421/18,424), equal <0.1%
+        (3/18,424), beaten 5.4% (1,000/18,424): exact over 18,424 ways"``, or an estimate's
+        ``≈ … ± …`` over the deals drawn; ``""`` when every card is known."""
+        o = self.odds
+        if o.ways == 1:
+            return ""
         how = (
             f"exact over {o.ways:,} ways"
             if o.exact
@@ -73,9 +131,9 @@ class OddsLine:
         )
         parts = [f"best {chance_text(o.best, o.ways, exact=o.exact, margin=o.margin)}"]
         if o.tied:
-            parts.append(f"tie {chance_text(o.tied, o.ways, exact=o.exact, margin=0.0)}")
+            parts.append(f"equal {chance_text(o.tied, o.ways, exact=o.exact, margin=0.0)}")
         parts.append(f"beaten {chance_text(o.beaten, o.ways, exact=o.exact, margin=o.margin)}")
-        return f"{self.player} {self.cards}: " + ", ".join(parts) + f" ({how})"
+        return ", ".join(parts) + f": {how}"
 
     @property
     def plain(self) -> str:
@@ -90,7 +148,8 @@ def odds_lines(state: State, view: TableView) -> list[OddsLine]:
     """The odds of each hand visible in ``view`` (at least one card face up, the player still in)
     to be the best at a showdown, against the hands of the other players still in, whose unknown
     cards may be any card the view has not seen (:func:`engine.odds.showdown_odds`). Only the
-    cards the view shows are used, so in a ``cards: "shown"`` session only what the log has.
+    cards the view shows are used, so in a ``cards: "shown"`` session only what the log has and
+    the viewer's own cards from their note (marked "from your note", :attr:`HandView.noted`).
     Empty outside the betting and the showdown, with fewer than two players in, or while a
     player holds two hands (RULES 6.4-6.6: one is thrown before any showdown)."""
     if state.phase not in (Phase.BETTING, Phase.SHOWDOWN):
@@ -104,10 +163,49 @@ def odds_lines(state: State, view: TableView) -> list[OddsLine]:
     dead = [c for s in view.seats if s.folded for h in s.hands for c in card_codes(h.face_up)]
     odds = showdown_odds(hands, dead)
     return [
-        OddsLine(s.name, pretty_cards(s.hands[0].face_up), o)
+        OddsLine(s.name, pretty_cards(s.hands[0].face_up) + _noted(s.hands[0]), o)
         for s, h, o in zip(live, hands, odds, strict=True)
         if h
     ]
+
+
+def _noted(hand: HandView) -> str:
+    return f" ({FROM_NOTE})" if hand.noted else ""
+
+
+def no_odds_line(state: State, view: TableView) -> str:
+    """Why a step of a deal in play shows no chances (``""`` when it shows some, or when the
+    deal is not being played): at a real table (``cards: "shown"``) only the cards shown at a
+    showdown are recorded (RULES 3.5); a player who has not looked knows no card of their own
+    (RULES 5.1); a spectator sees none while the deal is in play (RULES 3.5); a player holding
+    two hands throws one before any showdown (RULES 6.4-6.6)."""
+    if state.phase not in (Phase.BETTING, Phase.SHOWDOWN):
+        return ""
+    live = [s for s in view.seats if s.hands and not s.folded]
+    if len(live) < 2:
+        return ""
+    two = [s.name for s in live if len(s.hands) != 1]
+    if two:
+        return (
+            f"No odds while {two[0]} holds two hands: one is thrown before any showdown "
+            "(RULES 6.4-6.6)."
+        )
+    if any(h.face_up for s in live for h in s.hands):
+        return ""
+    if view.cards_mode == "shown":
+        line = (
+            "No odds yet: at a real table only the cards shown at a showdown are recorded "
+            "(RULES 3.5), and no hand still in has been shown."
+        )
+        if view.viewer in state.seats:  # their own cards, from their note (My sessions)
+            line += f" {view.viewer}'s own cards, as remembered: My sessions, Your cards."
+        return line
+    if view.viewer == SPECTATOR:
+        return "No odds while the deal is in play: no card is shown yet (RULES 3.5)."
+    me = next((s for s in live if s.name == view.viewer), None)
+    if me is not None and not any(h.face_up for h in me.hands):
+        return f"No odds yet: {me.name} has not looked at their cards (RULES 5.1)."
+    return "No odds yet: no card of a hand still in is known in this view."
 
 
 def _span(values: list[Fraction]) -> str:
@@ -152,10 +250,10 @@ def action_costs(state: State) -> list[str]:
 
 
 def _line(view: TableView) -> str:
-    """Pot, level and who is to act on one line."""
-    parts = [f"Pot {view.pot_text}", f"Level {view.level}" if view.level else "No bet yet"]
-    parts.append(f"{view.turn} to act" if view.turn else view.phase)
-    return " · ".join(parts)
+    """The pot and what the table's centre says under it (:attr:`TableView.centre`) on one
+    line: ``"Pot 9 · Level 2 · Ann to act"``, ``"Pot 21 · Keith wins 21, uncontested · deal
+    over"``."""
+    return " · ".join(x for x in (f"Pot {view.pot_text}", *view.centre) if x)
 
 
 def deal_frames(
@@ -166,31 +264,42 @@ def deal_frames(
     organiser: bool = False,
     start: int | None = None,
     odds: bool = True,
+    noted: Noted | None = None,
 ) -> dict[str, Any]:
     """The data the replayer component needs for one deal, as ``viewer`` knows it
     (``None``/:data:`~present.replay.EVERYONE`: every card the log knows), as far as the device
     may see it (:meth:`~present.replay.Replay.sight`): unless ``organiser`` (the organiser's
     unlocked device), a deal still in play is drawn as a spectator sees it, only the cards
     shown, in its pictures and its odds alike, and a hand still in play stays face down in
-    every deal. ``note`` says in one line why the frames show less than was asked.
+    every deal. ``note`` says in one line why the frames show less than was asked, or that the
+    viewer's own cards come from their note.
+
+    ``noted``: ``(player, cards)``, the three cards a player remembers holding in this deal (their
+    private note, in a ``cards: "shown"`` session): drawn in that player's own hand once they
+    looked, and their odds taken with them, marked "from your note"
+    (:func:`present.replay.table_view`), only when the frames are drawn as that player (never for
+    another player, everyone, or a spectator of a deal in play).
 
     Keys: ``session``, ``deal``, ``view`` (``""`` for everyone), ``log`` (``"recorded"`` or
     ``""``), ``frames`` (one per step: ``step``, ``label``, ``kind`` (``""``, ``"withdrawn"``,
-    ``"correction"``), ``text``, ``svg``, ``compact``, ``line``, ``pot``, ``odds`` (phrases),
-    ``odds_plain`` (the same while spoiler-free: no outcome the view already knows,
-    :attr:`OddsLine.plain`), ``acts`` (phrases)), ``deals`` (``deal``, ``full``, ``plain``
+    ``"correction"``), ``text``, ``svg``, ``compact``, ``line``, ``pot``, ``odds`` (phrases in
+    words, :attr:`OddsLine.text`), ``odds_exact`` (the same chances as exact counts, shown on a
+    tap, :attr:`OddsLine.exact`), ``odds_plain`` (the words while spoiler-free: no outcome the
+    view already knows, :attr:`OddsLine.plain`), ``odds_none`` (why there are no chances at
+    this step, :func:`no_odds_line`), ``acts`` (phrases)), ``deals`` (``deal``, ``full``, ``plain``
     (no winner), ``steps``),
     ``viewers``, ``note``, ``corrections``, ``start`` (the frame to open on: ``start`` if given, a
     0-based index in the deal), ``links`` (the base link). Text is data: the browser writes it
     with ``textContent``; the SVGs escape every name (:mod:`present.table_svg`)."""
     sight = rp.sight(deal, viewer, organiser=organiser)
     who = sight.viewer if sight.viewer != SPECTATOR else None
+    mine = noted if noted is not None and who is not None and who == noted[0] else None
     sl = rp.slice(deal)
     frames = []
     for k in range(sl.start, sl.stop):
         state = rp.states[k]
         lab = rp.labels[k]
-        view = table_view(state, sight.viewer, lab.text, secret=sight.secret)
+        view = table_view(state, sight.viewer, lab.text, secret=sight.secret, noted=mine)
         kind = "correction" if lab.correction else "withdrawn" if lab.withdrawn else ""
         lines = odds_lines(state, view) if odds else []
         frames.append(
@@ -204,7 +313,9 @@ def deal_frames(
                 "line": _line(view),
                 "pot": view.pot_text,
                 "odds": [o.text for o in lines],
+                "odds_exact": [o.exact for o in lines],
                 "odds_plain": [o.plain for o in lines],
+                "odds_none": "" if lines or not odds else no_odds_line(state, view),
                 "acts": action_costs(state),
             }
         )
@@ -217,11 +328,18 @@ def deal_frames(
         }
         for s in rp.slices
     ]
+    note = sight.note
+    if mine is not None:
+        own = (
+            f"{who}'s cards {pretty_cards(mine[1])} are {FROM_NOTE}, not the log's: face up from "
+            f"when {who} looked, and in no other view."
+        )
+        note = f"{note} {own}".strip()
     return {
         "session": rp.session,
         "deal": deal,
         "view": who or "",
-        "note": sight.note,
+        "note": note,
         "log": "recorded" if rp.recorded else "",
         "frames": frames,
         "deals": deals,

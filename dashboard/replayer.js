@@ -378,12 +378,27 @@ export default function (component) {
     oddsBox.replaceChildren();
     // spoiler-free: no odds line states an outcome the view already knows
     const odds = S.spoil[dealId] ? f.odds_plain : f.odds;
-    if (odds.length || f.acts.length) {
+    if (odds.length || f.acts.length || f.odds_none) {
       if (odds.length) {
         oddsBox.append(el("div", "rp-odds-title", "Chance to hold the best hand"));
         const ul = el("ul");
-        for (const t of odds) ul.append(el("li", "", t));
+        odds.forEach((t, k) => {
+          // the words first; the exact counts on a tap (none for an outcome kept hidden)
+          const exact = t === f.odds[k] ? (f.odds_exact || [])[k] : "";
+          const li = el("li");
+          if (exact) {
+            const more = el("details", "rp-exact");
+            more.append(el("summary", "", t), el("div", "rp-exact-counts", exact));
+            li.className = "rp-has-exact";
+            li.append(more);
+          } else {
+            li.textContent = t;
+          }
+          ul.append(li);
+        });
         oddsBox.append(ul);
+      } else if (f.odds_none) {
+        oddsBox.append(el("div", "rp-odds-none", f.odds_none));
       }
       if (f.acts.length) {
         oddsBox.append(el("div", "rp-odds-title", "What each action costs the player to act"));

@@ -13,7 +13,8 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from dashboard.view import link
+from analytics.luck import luck_note
+from dashboard.view import LinkRow, link
 from events.amounts import rounded_text
 from present.numbers import amount, signed
 
@@ -23,8 +24,9 @@ __all__ = [
     "categories_vs_rules",
     "csv_text",
     "drill_caption",
-    "drill_rows",
+    "drill_links",
     "habits",
+    "luck_note",
     "net_over_time",
     "side_by_side",
     "stat_text",
@@ -36,6 +38,7 @@ SUMMARY = (
     "deals",
     "net",
     "net_per_deal",
+    "adjusted_net_per_deal",
     "pots_won",
     "pots_won_showdown",
     "pots_won_uncontested",
@@ -60,6 +63,7 @@ _WORDS = {
     "deals": "Deals",
     "net": "Net",
     "net_per_deal": "Net per deal",
+    "adjusted_net_per_deal": "Luck-adjusted net per deal",
     "pots_won": "Pots won",
     "pots_won_showdown": "… at a showdown",
     "pots_won_uncontested": "… uncontested",
@@ -99,6 +103,11 @@ def stat_text(row: dict[str, Any], name: str) -> str:
         if name == "avg_bets_before_looking":
             return f"{value:.2f} over {n} {_COUNT_WORDS[name]}"
         return f"{value:.0%} of {n} {_COUNT_WORDS[name]}"
+    if name == "adjusted_net_per_deal":  # over the deals with a luck term (docs/luck.md)
+        n = row.get("luck_deals") or 0
+        if value is None or not n:
+            return "–"
+        return f"{rounded_text(value, sign=True)} over {n} deals"
     if value is None:
         return "–"
     if isinstance(value, Fraction):
@@ -161,22 +170,21 @@ def drill_caption(row: dict[str, Any], name: str, deals: Sequence[dict[str, Any]
     return f"{label(name)}: {stat_text(row, name)}, in {n_deals}."
 
 
-def drill_rows(deals: Sequence[dict[str, Any]], name: str) -> list[dict[str, Any]]:
-    """The deals behind a statistic, each with a link to its step on the Replay page (first, so
-    that it is on a phone's screen)."""
+def drill_links(deals: Sequence[dict[str, Any]], name: str) -> list[LinkRow]:
+    """The deals behind a statistic, each a row a tap opens at its step on the Replay page: the
+    session, deal and step, the event counted and what it adds to the count."""
     out = []
     for d in deals:
-        line: dict[str, Any] = {
-            "replay": link(str(d["session"]), int(d["deal"]), int(d["step"])),
-            "session": d["session"],
-            "deal": d["deal"],
-            "step": d["step"],
-            "event": str(d["event"]).replace("_", " "),
-        }
+        detail = str(d["event"]).replace("_", " ")
         if name in _HIT_WORDS:
-            line[_COUNT_WORDS[name]] = d["counted"]
-            line[_HIT_WORDS[name]] = d["hits"]
-        out.append(line)
+            detail += f" · {d['counted']} {_COUNT_WORDS[name]}, {d['hits']} {_HIT_WORDS[name]}"
+        out.append(
+            LinkRow(
+                href=link(str(d["session"]), int(d["deal"]), int(d["step"])),
+                title=f"▶ {d['session']}, deal {d['deal']}, step {d['step']}",
+                details=(detail,),
+            )
+        )
     return out
 
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import cache
+from dashboard import cache, prefs
 from dashboard.escape import md as md  # the pages call it as ui.md
 from dashboard.replayer import replayer
-from dashboard.view import link
+from dashboard.view import LinkRow, rows_html
 from present import table_svg
 from present.replay import Position, Replay, TableView
 
@@ -37,23 +37,33 @@ def set_params(**values: Any) -> None:
 # --- pickers tied to the link ---------------------------------------------------------------------
 
 
+LAST_SESSION = "brag_last_session"
+"""The session this browser session last showed on the Session or Replay page."""
+
+
 def session_picker(
     ids: Sequence[str],
     label: str = "Session",
     key: str = "pick_session",
     default: str | None = None,
 ) -> str:
-    """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the first one, when
-    the link names none). A link naming a session the store does not hold (``ids`` holds every
+    """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the session this
+    browser session last showed on the Session or Replay page, else the first one, when the
+    link names none: the sidebar's menu goes from a session's page to its replay, not to the
+    newest session). A link naming a session the store does not hold (``ids`` holds every
     session named in the link that the store holds: ``cache.session_ids(keep=...)``) gets one
     warning naming it, as text, and the address is corrected: that session, its deal and its
     step leave the link, and the picker offers the known ones."""
     wanted = param("session")
     current: str = ids[0]
+    last = st.session_state.get(LAST_SESSION)
     if wanted is not None and wanted in ids:
         current = wanted
     elif default is not None and default in ids:
         current = default
+    elif wanted is None and last in ids:
+        current = str(last)
+    st.session_state[LAST_SESSION] = current
     if wanted is not None and wanted not in ids:
         st.warning(
             f"No session {md(wanted)} in the store: showing {md(current)}; pick another below."
@@ -154,7 +164,10 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
     viewer = param("view")
     if viewer not in rp.seats:
         viewer = None
-    data = dict(cache.frames(rp, pos.deal, viewer, organiser=organiser_device()))
+    from dashboard.ui_own import noted_for  # this browser's player's own remembered cards
+
+    noted = noted_for(rp, pos.deal, viewer)
+    data = dict(cache.frames(rp, pos.deal, viewer, organiser=organiser_device(), noted=noted))
     if data["note"]:
         st.caption(md(data["note"]), help="RULES 3.5: cards are shown only at a showdown.")
     data["start"] = pos.step - 1
@@ -187,13 +200,17 @@ def recent_events(rp: Replay, count: int = 8) -> None:
 def session_filters(
     players: list[str], tables: list[str], dates: tuple[Any, Any] | None
 ) -> tuple[list[str], list[str], Any]:
-    """The filter widgets of the Sessions page: players, tables, a range of dates."""
-    a, b, c = st.columns(3)
-    chosen_players = a.multiselect("Players", players, help="Sessions where all of them sat")
-    chosen_tables = b.multiselect("Tables", tables)
-    chosen_dates = None
-    if dates:
-        chosen_dates = c.date_input("Dates", value=dates, min_value=dates[0], max_value=dates[1])
+    """The filter widgets of the Sessions page: players, tables, a range of dates; folded
+    under one line, so that on a phone the first sessions are on the first screen."""
+    with st.expander("Find sessions: players, tables, dates", icon=":material/filter_list:"):
+        a, b, c = st.columns(3)
+        chosen_players = a.multiselect("Players", players, help="Sessions where all of them sat")
+        chosen_tables = b.multiselect("Tables", tables)
+        chosen_dates = None
+        if dates:
+            chosen_dates = c.date_input(
+                "Dates", value=dates, min_value=dates[0], max_value=dates[1]
+            )
     return chosen_players, chosen_tables, chosen_dates
 
 
@@ -216,38 +233,35 @@ def page_caption(kept: int, total: int, page: int, shown: int, size: int) -> str
     return f"sessions {first:,}-{first + shown - 1:,} of {kept:,}{of}, newest first"
 
 
-def session_table(rows: list[dict[str, Any]]) -> None:
-    """The list of sessions, each with links to its page and its replay."""
-    st.dataframe(
-        rows,
-        hide_index=True,
-        column_order=[
-            "date",
-            "session",
-            "table",
-            "players",
-            "deals",
-            "pots",
-            "carried",
-            "finished",
-            "winners",
-            "open",
-            "replay",
-        ],
-        column_config={
-            "date": st.column_config.TextColumn("Date"),
-            "session": st.column_config.TextColumn("Session"),
-            "table": st.column_config.TextColumn("Table"),
-            "players": st.column_config.TextColumn("Players", width="medium"),
-            "deals": st.column_config.NumberColumn("Deals"),
-            "pots": st.column_config.NumberColumn("Pots", help="Resolved pots (RULES 1.4)"),
-            "carried": st.column_config.NumberColumn("Carried", help="Pots carried (RULES 6.1)"),
-            "finished": st.column_config.CheckboxColumn("Finished"),
-            "winners": st.column_config.TextColumn("Winner(s)"),
-            "open": st.column_config.LinkColumn("Session", display_text="open"),
-            "replay": st.column_config.LinkColumn("Replay", display_text="replay"),
-        },
-        width="stretch",
+def link_rows(rows: Sequence[LinkRow], label: str) -> None:
+    """Rows a thumb opens (:func:`dashboard.view.rows_html`): each a plain link, its text
+    wrapping on a phone, every name escaped."""
+    st.markdown(rows_html(rows, label), unsafe_allow_html=True)
+
+
+RESULTS = "show_results"
+"""The per-browser preference (:mod:`dashboard.prefs`) that shows the results: ``"1"``, or
+unset (off, the default)."""
+
+
+def show_results() -> bool:
+    """The "Show results" switch of the Sessions and Session pages: off unless this browser
+    turned it on (remembered per browser, :mod:`dashboard.prefs`, on every device alike; the
+    organiser's device too, which may be showing the room a screen). Off, the pages name no
+    winner, no net and no standings; the switch is the one tap that shows them."""
+    st.session_state[RESULTS] = prefs.get_pref(RESULTS) == "1"
+
+    def changed() -> None:
+        prefs.set_pref(RESULTS, "1" if st.session_state[RESULTS] else None)
+
+    return bool(
+        st.toggle(
+            "Show results",
+            key=RESULTS,
+            on_change=changed,
+            help="Off: no winner, net or standings here or on the Session page, so that a "
+            "replay is not spoiled. Remembered on this browser.",
+        )
     )
 
 
@@ -310,41 +324,6 @@ def net_chart(history: dict[str, list[float]]) -> None:
     lines_chart(history, "deal", "deal", "net (stake units)")
 
 
-def deal_table(session: str, rows: list[dict[str, Any]]) -> None:
-    """The deals of a session; each opens in the replayer."""
-    for r in rows:
-        r["replay"] = link(session, r["deal"], 1)
-    st.dataframe(
-        rows,
-        hide_index=True,
-        column_order=[
-            "deal",
-            "dealer",
-            "carried_in",
-            "pot",
-            "result",
-            "winner",
-            "hand",
-            "cards",
-            "replay",
-        ],
-        column_config={
-            "deal": st.column_config.NumberColumn("Deal"),
-            "dealer": st.column_config.TextColumn("Dealer"),
-            "carried_in": st.column_config.TextColumn(
-                "Carried in", help="The pot carried into this deal (RULES 6.1)"
-            ),
-            "pot": st.column_config.TextColumn("Pot"),
-            "result": st.column_config.TextColumn("Result", width="medium"),
-            "winner": st.column_config.TextColumn("Winner"),
-            "hand": st.column_config.TextColumn("Showdown hand"),
-            "cards": st.column_config.TextColumn("Cards"),
-            "replay": st.column_config.LinkColumn("Replay", display_text="replay"),
-        },
-        width="stretch",
-    )
-
-
 # --- analytics --------------------------------------------------------------------------------
 
 
@@ -373,16 +352,6 @@ def analytics_or_stop(fetch: Callable[[], Any]) -> Any:
 
 def plain_table(rows: list[dict[str, Any]]) -> None:
     st.dataframe(rows, hide_index=True, width="stretch")
-
-
-def link_table(rows: list[dict[str, Any]], column: str, text: str) -> None:
-    """A table whose ``column`` holds relative links, shown as ``text``."""
-    st.dataframe(
-        rows,
-        hide_index=True,
-        width="stretch",
-        column_config={column: st.column_config.LinkColumn(column, display_text=text)},
-    )
 
 
 def statistic_choice(names: Sequence[str], label: Any) -> str:

@@ -13,10 +13,18 @@ from typing import Any
 
 import streamlit as st
 
-from analytics.spots import LEVEL_BANDS, POT_BANDS, Answer, Spot, SpotError
+from analytics.spots import (
+    LEVEL_BANDS,
+    POT_BANDS,
+    Answer,
+    Difference,
+    Spot,
+    SpotError,
+    difference_rows,
+)
 from dashboard.escape import md
-from dashboard.ui import param, set_params
-from dashboard.view import link
+from dashboard.ui import link_rows, param, set_params
+from dashboard.view import LinkRow, link
 from engine.hands import Category
 from present.numbers import signed
 
@@ -24,6 +32,7 @@ __all__ = [
     "cards_choice",
     "cell_choice",
     "decision_links",
+    "difference_links",
     "player_choice",
     "spot_from_link",
     "spot_link",
@@ -197,22 +206,44 @@ LINKS_SHOWN = 60
 
 
 def decision_links(rows: Sequence[dict[str, Any]]) -> None:
-    """The decisions as plain links, one a line, each opening the Replay page at its step:
-    ``session · deal D, step K · Ann: fold · net -3``."""
-    lines = []
-    for r in rows[:LINKS_SHOWN]:
-        text = (
-            f"{r['session']} · deal {r['deal']}, step {r['step']} · {r['player']}: "
-            f"{r['action']} · net {signed(r['net'])}"
+    """The decisions as rows a thumb opens (:func:`dashboard.ui.link_rows`: plain links, names
+    escaped), each opening the Replay page at its step: ``session · deal D, step K`` over
+    ``Ann: fold · net -3``; in a box of its own height when there are many."""
+    links = [
+        LinkRow(
+            link(str(r["session"]), int(r["deal"]), int(r["step"])),
+            f"{r['session']} · deal {r['deal']}, step {r['step']}",
+            (f"{r['player']}: {r['action']} · net {signed(r['net'])}",),
         )
-        lines.append(f"- [{md(text)}]({link(str(r['session']), int(r['deal']), int(r['step']))})")
-    if lines:
-        st.markdown("\n".join(lines))
+        for r in rows[:LINKS_SHOWN]
+    ]
+    if links:
+        with st.container(height=520 if len(links) > 8 else "content"):
+            link_rows(links, "Decisions: a tap opens the replay at the step")
     if len(rows) > LINKS_SHOWN:
         st.caption(
             f"The first {LINKS_SHOWN} of {len(rows)}, oldest first; `brag decisions --deals` "
             "lists them all."
         )
+
+
+def difference_links(found: Sequence[Difference], player: str) -> None:
+    """Biggest differences as rows a thumb opens, each opening its spot in the explorer:
+    the action and the difference, then the spot, both shares, the interval and the score."""
+    rows = []
+    for d, r in zip(found, difference_rows(found), strict=True):
+        rows.append(
+            LinkRow(
+                spot_link(d.spot, player),
+                f"{d.action}: {r['difference']} share points",
+                (
+                    r["spot"],
+                    f"{player} {r['player']} · winning players {r['winners']}",
+                    f"comes up in {r['comes up']} of {player}'s decisions · score {r['score']}",
+                ),
+            )
+        )
+    link_rows(rows, "Biggest differences: a tap opens the spot")
 
 
 def spot_link(spot: Spot, player: str | None) -> str:

@@ -266,9 +266,13 @@ def test_view_as_puts_nothing_later_in_the_page(server: str, browser: Any) -> No
     drawn = set(re.findall(r'data-card="([^"]+)"', html)) - {"down"}
     assert drawn <= known and len(known) == 3, (drawn, known)
     assert len(page.locator(".rp-list tbody tr").all()) == step
-    # her chance against the two hands she cannot see: an estimate, with its margin
-    odds = page.locator(".rp-odds").inner_text()
-    assert "Margaret 9♣ 3♠ 3♣: best ≈" in odds and "±" in odds
+    # her chance against the two hands she cannot see, in words: an estimate; its margin and
+    # its counts on a tap
+    odds = page.locator(".rp-odds")
+    assert "Margaret 9♣ 3♠ 3♣: best of the hands still in about " in odds.inner_text()
+    assert "(an estimate)" in odds.inner_text() and "±" not in odds.inner_text()
+    odds.locator("summary").first.click()
+    assert "best ≈ " in odds.inner_text() and "±" in odds.inner_text()
     _shot(page, "replay-desktop.png")
     page.context.close()
 

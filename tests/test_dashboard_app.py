@@ -79,11 +79,75 @@ def test_every_page_runs(store_url: str, name: str) -> None:
     assert at.title[0].value.lower() == name
 
 
+def link_rows(at: AppTest) -> list[dict[str, Any]]:
+    """The rows a thumb opens on the page (:func:`dashboard.view.rows_html`), read back from its
+    HTML: each row's link, title, detail lines and side link."""
+    from html.parser import HTMLParser
+
+    class Rows(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rows: list[dict[str, Any]] = []
+            self.into: str | None = None
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            a = dict(attrs)
+            cls = a.get("class") or ""
+            if tag == "li":
+                self.rows.append({"details": []})
+            elif tag == "a" and cls == "brag-main":
+                self.rows[-1]["href"] = a["href"]
+            elif tag == "a" and cls == "brag-side":
+                self.rows[-1]["side"] = a["href"]
+            elif tag == "span":
+                self.into = cls
+
+        def handle_data(self, data: str) -> None:
+            if self.into == "brag-title":
+                self.rows[-1]["title"] = data
+            elif self.into == "brag-detail":
+                self.rows[-1]["details"].append(data)
+            self.into = None
+
+    parser = Rows()
+    for m in at.markdown:
+        if m.proto.allow_html and 'class="brag-rows"' in m.value:
+            parser.feed(m.value)
+    return parser.rows
+
+
 def test_sessions_lists_and_filters(store_url: str) -> None:
     at = page("sessions")
-    assert len(at.dataframe[0].value) == 3
+    rows = link_rows(at)
+    assert len(rows) == 3
+    assert {r["href"] for r in rows} == {
+        f"replay?session={s}&deal=1&step=1" for s in (ALL_CARDS, "card-example", "blind-half")
+    }
     at.multiselect[0].set_value(["Jean"]).run()
-    assert list(at.dataframe[0].value["session"]) == [ALL_CARDS]
+    rows = link_rows(at)
+    assert [r["title"] for r in rows] == [f"▶ {ALL_CARDS}"]
+    assert rows[0]["side"] == f"session?session={ALL_CARDS}"
+
+
+def test_sessions_hide_who_won_until_asked(store_url: str) -> None:
+    from log import open_store
+
+    with open_store(store_url) as store:
+        info = next(i for i in store.sessions() if i.session == ALL_CARDS)
+    at = page("sessions")
+    at.multiselect[0].set_value(["Jean"]).run()
+    hidden = link_rows(at)[0]["details"]
+    assert hidden == [
+        f"{info.started:%Y-%m-%d %H:%M} · table Top table",
+        "4 players · 8 deals · 8 pots resolved · finished",
+    ]
+    page_text = "\n".join(m.value for m in at.markdown)
+    assert not any(w in page_text for w in info.winners)  # no winner's name in the page
+    at.toggle(key="show_results").set_value(True).run()
+    shown = link_rows(at)[0]["details"]
+    assert shown[:2] == hidden
+    assert shown[2] == "Players: " + ", ".join(info.players)
+    assert shown[3] == "Won by " + ", ".join(info.winners)
 
 
 def test_sessions_come_a_page_at_a_time(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,10 +155,10 @@ def test_sessions_come_a_page_at_a_time(store_url: str, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(cache, "SESSIONS_PAGE", 2)
     at = page("sessions")
-    assert len(at.dataframe[0].value) == 2
+    assert len(link_rows(at)) == 2
     assert at.caption[0].value == "sessions 1-2 of 3, newest first"
     at.number_input(key="sessions_page").set_value(2).run()
-    assert len(at.dataframe[0].value) == 1
+    assert len(link_rows(at)) == 1
     assert at.caption[0].value == "sessions 3-3 of 3, newest first"
     at.multiselect[1].set_value(["(none)"]).run()  # the sessions recorded without a table
     assert at.caption[0].value == "2 of 3 sessions"
@@ -103,12 +167,37 @@ def test_sessions_come_a_page_at_a_time(store_url: str, monkeypatch: pytest.Monk
 def test_session_page_has_the_leaderboard_and_the_deals(store_url: str) -> None:
     at = page("session", session=ALL_CARDS)
     assert not at.exception
+    assert not at.dataframe  # results hidden: no standings until asked
+    deals = link_rows(at)
+    assert [r["title"] for r in deals] == [f"▶ Deal {k}" for k in range(1, len(deals) + 1)]
+    assert deals[0]["href"] == f"replay?session={ALL_CARDS}&deal=1&step=1"
+    assert not any("wins" in d for r in deals for d in r["details"])
+    at.toggle(key="show_results").set_value(True).run()
     board = at.dataframe[0].value
     assert set(board["player"]) == {"Jean", "Margaret", "Colin", "Sandra"}
     assert (board["winner"] != "").sum() >= 1
-    deals = at.dataframe[1].value
-    assert list(deals["deal"]) == list(range(1, len(deals) + 1))
-    assert deals["replay"].iloc[0] == f"replay?session={ALL_CARDS}&deal=1&step=1"
+    from present.numbers import amount
+
+    shown = link_rows(at)
+    assert len(shown) == len(deals)
+    won = [json.loads(x) for x in LOGS[1].read_text().splitlines() if '"pot_won"' in x]
+    assert len(won) == len(deals)
+    for row, w in zip(shown, won, strict=True):  # each deal's result, as the log says it
+        pot = amount(Fraction(w["amount"]))
+        assert row["details"][1].startswith(f"{w['player']} wins {pot} at the showdown")
+    assert shown[0]["details"][1] == "Sandra wins 14 at the showdown with high card: 10♣ Q♠ 5♣"
+
+
+def test_the_menu_goes_from_a_session_to_its_replay(store_url: str) -> None:
+    """Issue 21: the sidebar's menu (no session in the link) opens the replay of the session the
+    Session page just showed, not the newest session."""
+    newest = page("replay").selectbox[0].value
+    other = next(s for s in (ALL_CARDS, "card-example", "blind-half") if s != newest)
+    at = page("session", session=other)
+    at.query_params.clear()  # what a tap on "Replay" in the sidebar leaves in the link
+    at.switch_page("screens/replay.py").run()
+    assert not at.exception
+    assert at.selectbox[0].value == other and at.query_params["session"] == other
 
 
 @pytest.mark.parametrize("name", ["session", "replay"])
@@ -445,7 +534,7 @@ def test_players_at_one_table(store_url: str) -> None:
 def test_decisions_page_shows_the_spot_the_link_names(store_url: str) -> None:
     """The Decisions page at ``?player=Jean&spot=actor=seen&cell=player:bet``: its table is
     :func:`analytics.spots.answer_rows` of the spot (recomputed here from the projection), and
-    it lists Jean's bets there, one plain link each to the bet's step."""
+    it lists Jean's bets there, one plain link each to the bet's step (dashboard.view.rows_html)."""
     import duckdb
 
     from analytics import spots
@@ -459,11 +548,11 @@ def test_decisions_page_shows_the_spot_the_link_names(store_url: str) -> None:
     table = at.dataframe[0].value
     assert table.to_dict("records") == spots.answer_rows(answer)
     assert f"Jean, bet: {len(bets)} decisions in" in " ".join(str(c.value) for c in at.caption)
-    links = next(m.value for m in at.markdown if m.value.startswith("- ["))
-    shown = min(len(bets), 60)
-    assert links.count("](replay?session=") == shown
+    links = next(m.value for m in at.markdown if "Decisions: a tap opens the replay" in m.value)
+    assert links.count('href="replay?session=') == min(len(bets), 60)
     first = bets[0]
-    assert f"(replay?session={first['session']}&deal={first['deal']}&step={first['step']})" in links
+    href = f"replay?session={first['session']}&amp;deal={first['deal']}&amp;step={first['step']}"
+    assert f'href="{href}"' in links
 
 
 def test_a_digital_table_records_every_card(
@@ -567,7 +656,8 @@ def test_a_chart_of_one_point_draws_the_point(store_url: str) -> None:
     """Issue 12.6: a one-deal session's "Net over the deals" draws each player's point, on an
     axis of deal numbers (not an empty chart with an axis of "1.000000")."""
     at = page("session", session="card-example")
-    assert not at.exception
+    assert not at.exception and not at.get("vega_lite_chart")  # results hidden until asked
+    at.toggle(key="show_results").set_value(True).run()
     import pyarrow as pa
 
     chart = at.get("vega_lite_chart")[0].proto

@@ -89,6 +89,8 @@ CREATE TABLE IF NOT EXISTS player_deals (
     paid_t BIGINT NOT NULL,
     won_t BIGINT NOT NULL,
     net_t BIGINT NOT NULL,
+    luck_t BIGINT,
+    adjusted_net_t BIGINT,
     won BOOLEAN NOT NULL,
     left_how left_kind NOT NULL,
     hand_cards VARCHAR,
@@ -156,7 +158,10 @@ CREATE TABLE IF NOT EXISTS player_session_summary (
     seen_showdowns BIGINT NOT NULL,
     seen_wins BIGINT NOT NULL,
     carried_caused BIGINT NOT NULL,
-    biggest_pot_t BIGINT
+    biggest_pot_t BIGINT,
+    luck_deals BIGINT NOT NULL,
+    luck_net_t BIGINT,
+    adjusted_net_t BIGINT
 );
 CREATE TABLE IF NOT EXISTS sessions (
     session VARCHAR PRIMARY KEY,
@@ -270,6 +275,8 @@ COMMENT ON COLUMN player_deals.role IS 'payer or seen at a showdown (RULES 5.8).
 COMMENT ON COLUMN player_deals.paid_t IS 'Paid into this pot: ante, bets, see (ticks).';
 COMMENT ON COLUMN player_deals.won_t IS 'The pot taken, if the player won it (ticks).';
 COMMENT ON COLUMN player_deals.net_t IS 'won_t - paid_t; summed over a session it is the net of RULES 1.5.';
+COMMENT ON COLUMN player_deals.luck_t IS 'The luck term (docs/luck.md, analytics/luck.py), ticks: the baseline value of the rank of the player''s new hand among the deal''s new hands, expected value exactly 0 whatever the players do; 0 for a deal with a card dealt before since the last shuffle (RULES 3.2, 3.3); NULL where not defined (a cards: shown session, or hands the log does not hold). The terms of a deal sum to 0.';
+COMMENT ON COLUMN player_deals.adjusted_net_t IS 'net_t - luck_t: the luck-adjusted net (docs/luck.md), ticks, same mean as net_t with less spread; NULL where luck_t is.';
 COMMENT ON COLUMN player_deals.left_how IS 'folded, won_uncontested, paid_to_see, was_seen, carried (blind survivor, hand given up) or retained (blind survivor kept the hand).';
 COMMENT ON COLUMN player_deals.hand_cards IS 'The three cards shown at the showdown (RULES 3.5), in the order shown.';
 COMMENT ON COLUMN player_deals.hand_category IS 'RULES 2.2 category of the shown hand.';
@@ -314,6 +321,9 @@ COMMENT ON COLUMN player_session_summary.first_deals IS 'Rows for deal 1 (1 when
 COMMENT ON COLUMN player_session_summary.net_t IS 'sum(player_deals.net_t), ticks of the session''s den.';
 COMMENT ON COLUMN player_session_summary.acted IS 'Deals with a first betting action (first_action not NULL).';
 COMMENT ON COLUMN player_session_summary.biggest_pot_t IS 'max(won_t) over the deals the player won (NULL if none), ticks.';
+COMMENT ON COLUMN player_session_summary.luck_deals IS 'Deals whose luck term is defined (luck_t not NULL: cards: all sessions).';
+COMMENT ON COLUMN player_session_summary.luck_net_t IS 'sum(net_t) over those deals (NULL if none), ticks.';
+COMMENT ON COLUMN player_session_summary.adjusted_net_t IS 'sum(adjusted_net_t) over those deals (NULL if none), ticks (docs/luck.md).';
 COMMENT ON TABLE sessions IS 'Each session as the engine sees it after the last projected event.';
 COMMENT ON COLUMN sessions.started IS 'The at of session_started as recorded (ISO 8601 with its offset; NULL for a log without times).';
 COMMENT ON COLUMN sessions.month IS 'YYYY-MM of started in its own offset (the local calendar month); NULL without a time.';
@@ -369,7 +379,8 @@ SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($seat::INTE
        unnest($looked_turn::INTEGER[]), unnest($bets::INTEGER[]), unnest($blind_bets::INTEGER[]),
        unnest($raises::INTEGER[]), unnest($actions::INTEGER[]), unnest($see_chances::INTEGER[]),
        unnest($saw::BOOLEAN[]), unnest($role::role_kind[]), unnest($paid_t::BIGINT[]),
-       unnest($won_t::BIGINT[]), unnest($net_t::BIGINT[]), unnest($won::BOOLEAN[]),
+       unnest($won_t::BIGINT[]), unnest($net_t::BIGINT[]), unnest($luck_t::BIGINT[]),
+       unnest($adjusted_net_t::BIGINT[]), unnest($won::BOOLEAN[]),
        unnest($left_how::left_kind[]), unnest($hand_cards::VARCHAR[]),
        unnest($hand_category::VARCHAR[]), unnest($hand_strength::INTEGER[]),
        unnest($hand_beats::INTEGER[]), unnest($hand_wins::INTEGER[]), unnest($hand_ties::INTEGER[]),
@@ -412,7 +423,8 @@ SELECT session, player, player_key, den,
        count(*) FILTER (WHERE role = 'payer'), count(*) FILTER (WHERE role = 'payer' AND won),
        count(*) FILTER (WHERE role = 'seen'), count(*) FILTER (WHERE role = 'seen' AND won),
        count(*) FILTER (WHERE left_how IN ('carried', 'retained')),
-       max(CASE WHEN won THEN won_t END)
+       max(CASE WHEN won THEN won_t END),
+       count(luck_t), sum(net_t) FILTER (WHERE luck_t IS NOT NULL), sum(adjusted_net_t)
 FROM player_deals
 WHERE session IN (SELECT unnest($sessions::VARCHAR[]))
 GROUP BY session, player, player_key, den;

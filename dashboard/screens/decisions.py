@@ -58,7 +58,8 @@ ui_decisions.decision_links(rows)
 if player:
     st.subheader(f"Biggest differences: {ui.md(player)} beside the winning players")
     st.caption(
-        "Each spot of the standard bands once, under the action whose share strays most. "
+        "Each spot of the standard bands once, under the action whose share strays most; a tap "
+        "opens the spot. "
         "Difference: the player's share minus the winning players', in share points, with its "
         "95% interval (Newcombe). Score: of every 100 of the player's decisions, at least this "
         "many are made differently from the winning players in that spot (the spot's share of "
@@ -69,8 +70,4 @@ if player:
     if not found:
         st.info("Nothing to compare: no winning player has met this player's spots.")
     else:
-        rows_d = [
-            {"open": ui_decisions.spot_link(d.spot, player), **r}
-            for r, d in zip(spots.difference_rows(found), found, strict=True)
-        ]
-        ui.link_table(rows_d, "open", "open")
+        ui_decisions.difference_links(found, player)

@@ -16,6 +16,8 @@ if not stats:
 
 st.subheader(f"Every player, {ui.md(table)}" if table else "Every player")
 ui.plain_table(stats_view.stats_table(stats))
+if note := stats_view.luck_note(stats):
+    st.caption(note)
 
 names = [r["player"] for r in stats]
 first, second = ui.two_players(names)
@@ -29,7 +31,8 @@ st.subheader(f"The deals behind {ui.md(first)}'s figures")
 statistic = ui.statistic_choice(stats_view.DRILLED, stats_view.label)
 deals = cache.deals_behind(first, statistic, table)
 st.caption(stats_view.drill_caption(a, statistic, deals))
-ui.link_table(stats_view.drill_rows(deals, statistic), "replay", "▶ open")
+with st.container(height=520 if len(deals) > 8 else "content"):
+    ui.link_rows(stats_view.drill_links(deals, statistic), "Deals: a tap opens the replay")
 
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]

@@ -1,8 +1,10 @@
-"""Session: the leaderboard, each player's net over the deals, and the deals, each to replay."""
+"""Session: the deals, each opening its replay by one tap; the standings, each player's net over
+the deals and who won each deal once "Show results" is on (off by default, remembered per
+browser)."""
 
 import streamlit as st
 
-from dashboard import cache, live, ui
+from dashboard import cache, live, ui, view
 
 st.title("Session")
 
@@ -19,17 +21,23 @@ if rp is None or not rp.states:
     st.stop()
 
 ui.session_heading(rp)
+results = ui.show_results()
 
-left, right = st.columns([2, 3])
-with left:
-    st.subheader("Leaderboard")
-    ui.leaderboard(rp.leaderboard())
-with right:
-    st.subheader("Net over the deals")
-    ui.net_chart(rp.net_history())
+if results:
+    left, right = st.columns([2, 3])
+    with left:
+        st.subheader("Leaderboard")
+        ui.leaderboard(rp.leaderboard())
+    with right:
+        st.subheader("Net over the deals")
+        ui.net_chart(rp.net_history())
+else:
+    st.caption("The standings, the nets and who won each deal are hidden: Show results shows them.")
 
 st.subheader("Deals")
-ui.deal_table(rp.session, rp.deal_rows())
+ui.link_rows(
+    view.deal_links(rp.session, rp.deal_rows(), results=results), "Deals: a tap opens the replay"
+)
 
 if not rp.final.finished:  # a session in progress: show what another device records
     live.follow(session, seen)

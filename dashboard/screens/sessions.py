@@ -1,5 +1,6 @@
-"""Sessions: every session with its date, table, players, deals, pots and winners; filters;
-a page at a time (read from the store's session catalogue)."""
+"""Sessions: every session with its date, table, players, deals and pots, each opening its replay
+by one tap; who won only once "Show results" is on (off by default, remembered per browser);
+filters; a page at a time (read from the store's session catalogue)."""
 
 import streamlit as st
 
@@ -15,9 +16,10 @@ if not choices[0]:
     )
     st.stop()
 
+results = ui.show_results()
 players, tables, dates = ui.session_filters(*choices)
 kept = cache.session_count(players, tables, dates)
 page = ui.page_choice(kept, cache.SESSIONS_PAGE)
 shown = cache.session_page(players, tables, dates, page)
 st.caption(ui.page_caption(kept, cache.session_count(), page, len(shown), cache.SESSIONS_PAGE))
-ui.session_table(view.session_rows(shown))
+ui.link_rows(view.session_links(shown, results=results), "Sessions: a tap opens the replay")

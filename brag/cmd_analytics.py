@@ -173,7 +173,13 @@ def _open(
             print(f"brag: no event store at {args.db}; showing {path} as it is", file=sys.stderr)
         elif store is not None:
             build = analytics.rebuild if rebuild else analytics.refresh
-            _built(path, lambda con: build(store, con), fresh=rebuild)
+            _built(
+                path,
+                args.db,
+                lambda con: build(store, con),
+                fresh=rebuild,
+                rebuild=lambda con: analytics.rebuild(store, con),
+            )
         try:
             con = analytics.connect(path)
         except duckdb.Error as err:  # e.g. another process holds the file for writing
@@ -201,18 +207,36 @@ def _projection_problem(path: str, err: BaseException) -> str:
     return f"cannot open the analytics file {path}: {err}"
 
 
-def _built(path: str, build: Callable[[Any], T], *, fresh: bool = False) -> T:
+def _built(
+    path: str,
+    db: str,
+    build: Callable[[Any], T],
+    *,
+    fresh: bool = False,
+    rebuild: Callable[[Any], T] | None = None,
+) -> T:
     """``build(con)`` on the projection that replaces the one at ``path``, built beside it and
     renamed into place (``analytics.replacing``: a build that fails leaves the file as it was,
-    or none); ``fresh`` (``--rebuild``) never reads the old file. Its faults in one line."""
+    or none); ``fresh`` (``--rebuild``) never reads the old file. A projection of another store
+    than ``db``'s is rebuilt (``rebuild``) when ``path`` is ``db``'s default file, saying so on
+    stderr, and refused in one line naming both stores when the user named it
+    (``analytics.caught_up``). Its faults in one line."""
     import duckdb
 
-    import analytics
+    from analytics.building import caught_up
+    from analytics.owner import ForeignProjection
     from events.errors import disk_full
 
     try:
-        with analytics.replacing(path, fresh=fresh) as con:
-            return build(con)
+        done, note = caught_up(path, db, build, fresh=fresh, rebuild=rebuild)
+        if note:
+            print(f"brag: {note}", file=sys.stderr)
+        return done
+    except ForeignProjection as err:
+        raise CommandError(
+            f"the statistics file {path} {err}; name another file with --analytics, or "
+            "rebuild this one for this store with brag analytics refresh --rebuild"
+        ) from None
     except duckdb.Error as err:
         raise CommandError(_projection_problem(path, err)) from None
     except OSError as err:
@@ -483,8 +507,8 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     store = open_source(args.db)  # before the projection file is made
     path = args.analytics or default_analytics(args.db)
 
-    def build(con: Any) -> Any:
-        if args.rebuild:
+    def build(con: Any, *, again: bool = False) -> Any:
+        if args.rebuild or again:
             done = rebuild_parallel(resolve_url(args.db), store, con, jobs=args.jobs)
         else:
             done = analytics.refresh(store, con)
@@ -492,7 +516,9 @@ def cmd_refresh(args: argparse.Namespace) -> int:
         return done
 
     try:
-        report = _built(path, build, fresh=args.rebuild)
+        report = _built(
+            path, args.db, build, fresh=args.rebuild, rebuild=lambda con: build(con, again=True)
+        )
     finally:
         close = getattr(store, "close", None)
         if close:

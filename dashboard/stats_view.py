@@ -26,6 +26,7 @@ __all__ = [
     "drill_rows",
     "habits",
     "net_over_time",
+    "rows_caption",
     "side_by_side",
     "stat_text",
     "stats_table",
@@ -234,6 +235,20 @@ def net_over_time(
                 total[p] += by_session[s][p]
             out[p].append(float(total[p]))
     return out
+
+
+def rows_caption(shown: int, cut: str | None) -> str:
+    """What an Explore result holds: ``"1 row"``, ``"25 rows"``, or the rows shown and why the
+    rest are not (``analytics.Limited.cut``).
+
+    >>> rows_caption(1, None), rows_caption(10_000, None)
+    ('1 row', '10,000 rows')
+    >>> rows_caption(10_000, "Explore shows at most 10,000 rows (BRAG_EXPLORE_ROWS)")
+    'The first 10,000 rows: Explore shows at most 10,000 rows (BRAG_EXPLORE_ROWS)'
+    """
+    if cut:
+        return f"The first {shown:,} rows: {cut}"
+    return "1 row" if shown == 1 else f"{shown:,} rows"
 
 
 def csv_text(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

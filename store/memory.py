@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from events.errors import DuplicateId, SeqTaken
 from store.records import (
@@ -39,6 +39,7 @@ class _Data:
     by_id: dict[str, StoredEvent] = field(default_factory=dict)
     position: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
+    store_id: str = field(default_factory=lambda: str(uuid4()))
 
 
 class _MemoryTx:
@@ -105,6 +106,11 @@ class MemoryRecorder:
     @property
     def where(self) -> str:
         return self.url
+
+    @property
+    def store_id(self) -> str:
+        """This store's id: a UUID made with it (a reopened recorder shares it)."""
+        return self._data.store_id
 
     def reopen(self) -> MemoryRecorder:
         return MemoryRecorder(self.url, self._data)

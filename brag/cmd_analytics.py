@@ -107,7 +107,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         parents=[common, opts],
         help="write the fact tables as Hive-partitioned Parquet (a data lake)",
         description="Writes events, deals, player_deals, sessions and session_players as "
-        "DIR/TABLE/table=T/month=YYYY-MM/*.parquet, hand_categories and player_stats, and a "
+        "DIR/TABLE/table_name=T/month=YYYY-MM/*.parquet, hand_categories and player_stats, and a "
         "_dictionary of every column (unit, RULES section, count). Plain DuckDB, Polars or "
         "Spark read them. Exporting again into DIR appends only the new sessions.",
     )
@@ -547,7 +547,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             how += f" ({report.new_sessions} sessions)"
     else:
         how = f"{report.new_sessions} new sessions appended, {report.kept_sessions} already there"
-    print(f"{args.parquet}: {how}; partitions table=…/month=… (read with hive_partitioning)")
+    print(f"{args.parquet}: {how}; partitions table_name=…/month=… (read with hive_partitioning)")
     return 0
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "Facts",
     "dictionary",
     "load_deals",
+    "load_decisions",
     "load_events",
     "load_player_deals",
     "load_player_stats",
@@ -46,14 +47,14 @@ __all__ = [
     "stake_units",
 ]
 
-_TABLES = ("events", "deals", "player_deals", "sessions", "session_players")
+_TABLES = ("events", "deals", "player_deals", "decisions", "sessions", "session_players")
 
 
 @dataclass(frozen=True)
 class Facts:
     """An open source of facts: a DuckDB connection with one view per table (``player_deals``,
-    ``deals``, ``sessions``, ``events``, ``session_players``, ``player_stats``, ``dictionary``),
-    the fact tables each holding the session's ``table_name`` and ``month``."""
+    ``deals``, ``decisions``, ``sessions``, ``events``, ``session_players``, ``player_stats``,
+    ``dictionary``), the fact tables each holding the session's ``table_name`` and ``month``."""
 
     con: duckdb.DuckDBPyConnection
     where: str
@@ -80,6 +81,8 @@ def open_facts(source: str | os.PathLike[str] | Facts | None = None) -> Facts:
     con = duckdb.connect()
     if os.path.isdir(path):
         for t in _TABLES:
+            if not os.path.isdir(os.path.join(path, t)):
+                continue  # a lake exported before the table existed (decisions)
             glob = _lit(os.path.join(path, t, "**", "*.parquet"))
             read = f"read_parquet({glob}, hive_partitioning = true, hive_types_autocast = false)"
             cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {read}").fetchall()]
@@ -98,8 +101,17 @@ def open_facts(source: str | os.PathLike[str] | Facts | None = None) -> Facts:
         if t == "sessions":
             con.execute("CREATE VIEW sessions AS SELECT * FROM projection.sessions")
             continue
+        have = {
+            r[0]
+            for r in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE database_name = 'projection' "
+                "AND table_name = $t",
+                {"t": t},
+            ).fetchall()
+        }
+        extra = "".join(f", s.{c}" for c in ("table_name", "month") if c not in have)
         con.execute(
-            f"CREATE VIEW {t} AS SELECT f.*, s.table_name, s.month "
+            f"CREATE VIEW {t} AS SELECT f.*{extra} "
             f"FROM projection.{t} f JOIN projection.sessions s USING (session)"
         )
     _derived_views(con, path)
@@ -218,6 +230,16 @@ load_player_deals = _loader(
     """One row per player per ended deal (RULES 3.4, 5): first action blind or seen (RULES 5.1),
     bets, raises, see chances and whether they saw (RULES 5.7), role at a showdown (RULES 5.8),
     ``paid_t``/``won_t``/``net_t`` in ticks of ``den``; plus ``table_name`` and ``month``.""",
+)
+load_decisions = _loader(
+    "decisions",
+    ("session", "table", "month", "player", "action"),
+    """One row per recorded decision in force (``action``: look, bet, see, fold, concede, retain,
+    keep, throw) with its context before it as the engine saw it: players in, blind and seen
+    (RULES 5.1), the level (RULES 5.5), ``pot_t``, ``see_cost_t`` (RULES 5.7), the legal
+    ``options`` with their costs, ``hand_category`` where the log knows it (RULES 2.2), and what
+    followed (``net_t`` in the deal, ``won``); ``step`` links to the Replay page; money in ticks
+    of ``den``; plus ``table_name`` and ``month``.""",
 )
 load_deals = _loader(
     "deals",

@@ -44,6 +44,7 @@ FACT_TABLES: dict[str, str] = {
     "events": "position",
     "deals": "session, deal",
     "player_deals": "session, deal, seat",
+    "decisions": "session, seq",
     "sessions": "session",
     "session_players": "session, seat",
     "hand_categories": "rank",

@@ -10,6 +10,11 @@ Pure: no DuckDB here. :class:`SessionFolder` applies a session's events with
   deal's facts are known: at the recorded event that resolves the pot (RULES 5.6, 5.9); for a
   carried pot (RULES 6.1) when the survivor's choice is known, at ``retained`` (RULES 6.2) or at the
   next ``dealt``.
+- ``decisions``: one row per recorded decision in force (``looked``, ``bet``, ``saw``, ``folded``,
+  ``conceded``, ``retained``, ``kept``, ``thrown``: :data:`DECISION_ACTIONS`), its context read from
+  the engine's state *before* it (:func:`decision_context`), written with its deal's rows (what
+  followed, the player's net in the deal and whether they won it, is known then) and dropped with
+  them.
 
 The rules are the engine's: who won, what was paid, who is seen or blind, whether a see was allowed
 are all read from its states. What the engine does not keep (a player's first action, raises, the
@@ -29,14 +34,15 @@ short) and reports from which deal on the rows written so far no longer hold
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from analytics.strength import hand_strength
 from engine.apply import apply
-from engine.hands import strength_codes
+from engine.hands import category_of_strength, strength_codes
+from engine.legal import LegalAction, legal_actions
 from engine.rules.betting import can_see
-from engine.state import Outcome, Phase, State, card_codes, card_texts, initial_state
+from engine.state import Hand, Outcome, Phase, State, card_codes, card_texts, initial_state
 from events.errors import PlainError
 from events.model import (
     DERIVED_TYPES,
@@ -48,14 +54,19 @@ from events.model import (
     is_derived,
 )
 from events.text import normal
+from present.narrate import step_in_deal
 
 __all__ = [
     "DEAL_COLUMNS",
+    "DECISION_ACTIONS",
+    "DECISION_COLUMNS",
     "EVENT_COLUMNS",
     "PLAYER_DEAL_COLUMNS",
     "ProjectionError",
     "Rows",
     "SessionFolder",
+    "decision_context",
+    "options_text",
 ]
 
 
@@ -146,6 +157,57 @@ PLAYER_DEAL_COLUMNS = (
     "player_key",
 )
 
+DECISION_ACTIONS: dict[str, str] = {
+    "looked": "look",
+    "bet": "bet",
+    "saw": "see",
+    "folded": "fold",
+    "conceded": "concede",
+    "retained": "retain",
+    "kept": "keep",
+    "thrown": "throw",
+}
+"""FORMAT.md recorded event type -> the ``decisions.action`` it is (every other event is the
+table's, the engine's or a correction, not a player's choice)."""
+
+DECISION_CONTEXT = (
+    "seat",
+    "phase",
+    "players_in",
+    "blind_in",
+    "seen_in",
+    "actor_seen",
+    "opponents_blind",
+    "opponents_seen",
+    "two_hands",
+    "level",
+    "den",
+    "pot_t",
+    "see_cost_t",
+    "options",
+)
+"""The columns :func:`decision_context` reads from the state before a decision."""
+
+DECISION_COLUMNS = (
+    "session",
+    "deal",
+    "seq",
+    "step",
+    "position",
+    "player",
+    "action",
+    "table_name",
+    "cards_mode",
+    *DECISION_CONTEXT,
+    "hand",
+    "bet_level",
+    "cost_t",
+    "hand_category",
+    "net_t",
+    "won",
+    "player_key",
+)
+
 
 class Rows:
     """Rows waiting to be written, column by column, plus the deletions a void asks for."""
@@ -154,6 +216,7 @@ class Rows:
         self.event_rows: list[tuple[Any, ...]] = []
         self.deals: dict[str, list[Any]] = {c: [] for c in DEAL_COLUMNS}
         self.player_deals: dict[str, list[Any]] = {c: [] for c in PLAYER_DEAL_COLUMNS}
+        self.decisions: dict[str, list[Any]] = {c: [] for c in DECISION_COLUMNS}
         self.retract: dict[str, int] = {}
         """session -> the number of deals whose rows still hold; rows of later deals go."""
 
@@ -172,7 +235,7 @@ class Rows:
 
     def drop_after(self, session: str, deal: int) -> None:
         """Rows of ``session`` for deals after ``deal`` no longer hold (buffered ones go now)."""
-        for table in (self.deals, self.player_deals):
+        for table in (self.deals, self.player_deals, self.decisions):
             keep = [
                 k
                 for k, (s, d) in enumerate(zip(table["session"], table["deal"], strict=True))
@@ -183,6 +246,18 @@ class Rows:
                     table[col] = [values[k] for k in keep]
         prior = self.retract.get(session)
         self.retract[session] = deal if prior is None else min(prior, deal)
+
+
+@dataclass(slots=True)
+class _Decision:
+    """A decision waiting for its deal's end: its row but for what followed, and the hand it was
+    made with (card codes where the log knew them then; ``one_hand``: the player held one hand,
+    so cards shown at the showdown are that hand)."""
+
+    row: dict[str, Any]
+    seat: int
+    codes: tuple[int, ...] | None
+    one_hand: bool
 
 
 @dataclass(slots=True)
@@ -200,6 +275,7 @@ class _Deal:
     two_hands: list[bool]
     carried_in_t: int
     events: int = 0
+    decisions: list[_Decision] = field(default_factory=list)
 
     @classmethod
     def start(cls, state: State, carried_in_t: int) -> _Deal:
@@ -233,6 +309,11 @@ class SessionFolder:
         self.last_position = 0
         self.last_seq = 0
         self.history: list[tuple[int, int, AnyEvent]] = []
+        self.step_at: tuple[int, int] | None = None
+        """``(deal, step)`` of the last event in force, numbered as every replay numbers it
+        (:func:`present.narrate.step_in_deal`)."""
+        self._seq_of: list[int] | None = None
+        """For a re-fold of the events in force: the stored seq of each (1-based) event."""
 
     # --- the fold ------------------------------------------------------------------------------
 
@@ -270,6 +351,11 @@ class SessionFolder:
         if kind == "voided":
             self._refold(out)
             return
+        number = max(self.step_at[0] if self.step_at else 0, after.deals)
+        self.step_at = (number, step_in_deal(self.step_at, number))
+        action = DECISION_ACTIONS.get(kind)
+        if action is not None and self.deal is not None:
+            self._decision(position, seq, action, event, before, after)
         deal = self.deal
         if deal is not None and before.phase in _IN_DEAL:
             deal.events += 1  # events from ``dealt`` to the one that ends the deal
@@ -315,12 +401,49 @@ class SessionFolder:
                 in_force.pop()  # the latest recorded event in force (FORMAT.md ``voided``)
             else:
                 in_force.append(item)
-        fresh = SessionFolder.from_events(
-            self.session, ((pos, k, e) for k, (pos, _, e) in enumerate(in_force, start=1))
-        )
+        fresh = SessionFolder(self.session)
+        fresh._seq_of = [seq for _, seq, _ in in_force]  # the decisions keep their stored seq
+        sink = Rows()
+        for k, (pos, _, e) in enumerate(in_force, start=1):
+            fresh.apply(pos, k, e, sink)
         if fresh.emitted < self.emitted:
             out.drop_after(self.session, fresh.emitted)
         self.deal, self.carry, self.emitted = fresh.deal, fresh.carry, fresh.emitted
+        self.step_at = fresh.step_at
+
+    def _decision(
+        self, position: int, seq: int, action: str, event: AnyEvent, before: State, after: State
+    ) -> None:
+        """Notes a decision of the deal in progress, its context from ``before`` (the row is
+        written when the deal ends, :meth:`_emit`)."""
+        assert self.deal is not None and self.step_at is not None
+        name: str = event.player  # type: ignore[union-attr]
+        i = before.index[name]  # type: ignore[index]
+        p = before.players[i]
+        hand: str | None = getattr(event, "hand", None)  # looked, retained: RULES 6.4, 6.7
+        if action in ("keep", "throw"):
+            hand = p.looking  # RULES 6.4: the hand just looked at
+        held: Hand | None = p.hands[0] if len(p.hands) == 1 else None
+        if hand is not None:
+            held = next((h for h in p.hands if h.origin == hand), None)
+        row = {
+            "session": self.session,
+            "deal": self.step_at[0],
+            "seq": self._seq_of[seq - 1] if self._seq_of is not None else seq,
+            "step": self.step_at[1],
+            "position": position,
+            "player": name,
+            "action": action,
+            "table_name": before.table,
+            "cards_mode": before.cards_mode,
+            **decision_context(before, i),
+            "hand": hand,
+            "bet_level": after.level if action == "bet" else None,
+            "cost_t": after.paid_t[i] - before.paid_t[i],
+            "player_key": normal(name),
+        }
+        codes = held.cards if held is not None else None
+        self.deal.decisions.append(_Decision(row, i, codes, len(p.hands) == 1))
 
     def _action(self, event: Bet | Folded | Saw, kind: str, before: State, after: State) -> None:
         d = self.deal
@@ -486,6 +609,38 @@ class SessionFolder:
             else:
                 for col in HAND_COLUMNS:
                     pd[col].append(None)
+        self._emit_decisions(outcome, state, deal, pot_t, retained, out)
+
+    def _emit_decisions(
+        self,
+        outcome: Outcome,
+        state: State,
+        deal: _Deal,
+        pot_t: int,
+        retained: bool | None,
+        out: Rows,
+    ) -> None:
+        """The ``decisions`` rows of an ended deal, with what followed: the player's net in the
+        deal and whether they won it, and the category of the hand decided with where the log
+        knows it (dealt cards, ``cards: "all"``; else the hand shown at the showdown, RULES 3.5),
+        but for a retained hand, still in play (RULES 6.2; :func:`present.replay.in_play`)."""
+        dd = out.decisions
+        for dec in deal.decisions:
+            p = state.players[dec.seat]
+            name = p.name
+            codes = dec.codes
+            if codes is None and dec.one_hand and len(p.shown) == 3:
+                codes = p.shown
+            if retained and outcome.blind == name:
+                codes = None
+            for col, value in dec.row.items():
+                dd[col].append(value)
+            won_t = pot_t if outcome.winner == name else 0
+            dd["hand_category"].append(
+                category_of_strength(strength_codes(*codes)).label if codes else None
+            )
+            dd["net_t"].append(won_t - p.paid)
+            dd["won"].append(outcome.winner == name)
 
     # --- the session's standing ----------------------------------------------------------------
 
@@ -535,3 +690,88 @@ class SessionFolder:
             }
             for i, name in enumerate(s.seats)
         ]
+
+
+def decision_context(state: State, seat: int) -> dict[str, Any]:
+    """The context of a decision by the player at ``seat``, as the engine's ``state`` before it
+    stands: the ``decisions`` columns of :data:`DECISION_CONTEXT`.
+
+    ``players_in`` counts the players not folded (RULES 5.6), ``blind_in``/``seen_in`` those of
+    them blind or seen (RULES 5.1), ``opponents_*`` the same without the player; ``level`` is
+    whole stake units (``None`` before the first bet, RULES 5.5); ``pot_t`` and ``see_cost_t``
+    are ticks of ``den``. The options are :func:`engine.legal.legal_actions`' (the one place that
+    says what may happen next and what it costs), the player's own, as :func:`options_text`
+    writes them; ``see_cost_t`` is the cost of the see among them (RULES 5.7, ``None`` when
+    seeing is not one)."""
+    players = state.players
+    actor = players[seat]
+    others = [p for k, p in enumerate(players) if k != seat and not p.folded]
+    opponents_blind = sum(1 for p in others if p.blind)
+    actor_in = 0 if actor.folded else 1
+    mine = [
+        a
+        for a in legal_actions(state)
+        if a.player == actor.name
+        or (a.player is None and state.phase is Phase.CARRIED and state.survivor == seat)
+    ]
+    see = next((a for a in mine if a.kind == "saw"), None)
+    return {
+        "seat": seat,
+        "phase": state.phase.value,
+        "players_in": len(others) + actor_in,
+        "blind_in": opponents_blind + (actor_in if actor.blind else 0),
+        "seen_in": len(others) - opponents_blind + (actor_in if actor.seen else 0),
+        "actor_seen": actor.seen,
+        "opponents_blind": opponents_blind,
+        "opponents_seen": len(others) - opponents_blind,
+        "two_hands": actor.two_hands,
+        "level": state.level,
+        "den": state.scale,
+        "pot_t": state.pot_t,
+        "see_cost_t": None if see is None else int(see.cost * state.scale),
+        "options": options_text(mine, state.scale),
+    }
+
+
+def options_text(actions: Iterable[LegalAction], den: int) -> str:
+    """Legal options as the ``decisions.options`` text: ``|`` between options, in
+    :func:`engine.legal.legal_actions`' order, each the action's word (``look``, ``fold``,
+    ``keep``, ``throw``, ``concede``, ``show``; ``look old``/``retain new`` naming one of two
+    hands; ``give_up``: a blind survivor's hand goes under at the next deal, RULES 6.2) with its
+    cost in ticks of ``den`` where it costs anything: ``see:12``, and the bets as one range of
+    levels and one of costs, ``bet 3..8:3..8`` (a single level: ``bet 4:8``).
+
+    >>> from fractions import Fraction
+    >>> from events.model import Bet, Folded, Saw
+    >>> acts = [LegalAction(Bet(player="A", level=Fraction(k)), "A", Fraction(k, 2))
+    ...         for k in (3, 4, 5)]
+    >>> acts += [LegalAction(Folded(player="A"), "A", Fraction(0)),
+    ...          LegalAction(Saw(player="A"), "A", Fraction(3))]
+    >>> options_text(acts, 2)
+    'bet 3..5:3..5|fold|see:6'
+    """
+    parts: list[str] = []
+    bets: list[tuple[int, int]] = []
+    for a in actions:
+        kind = a.kind
+        if isinstance(a.event, Bet):
+            bets.append((int(a.event.level), int(a.cost * den)))
+            word = "bet"
+        elif kind == "saw":
+            word = f"see:{int(a.cost * den)}"
+        elif kind == "shown":
+            word = "show"
+        elif kind == "dealt":
+            word = "give_up"
+        else:
+            word = DECISION_ACTIONS.get(kind, kind)
+            hand = getattr(a.event, "hand", None)
+            if hand is not None:
+                word = f"{word} {hand}"
+        if word not in parts:
+            parts.append(word)
+    if bets:
+        (lo, clo), (hi, chi) = bets[0], bets[-1]
+        text = f"bet {lo}:{clo}" if lo == hi else f"bet {lo}..{hi}:{clo}..{chi}"
+        parts[parts.index("bet")] = text
+    return "|".join(parts)

@@ -4,7 +4,7 @@ with no Bragbook installed (``brag export --parquet DIR``).
 Layout of ``DIR``::
 
     events/table_name=Top%20table/month=2026-09/part_<uuid>.parquet (one folder per table)
-    deals/…  player_deals/…  sessions/…  session_players/…         (same partitions)
+    deals/…  player_deals/…  decisions/…  sessions/…  session_players/…   (same partitions)
     hand_categories/data.parquet                                   (RULES 2.8, not partitioned)
     player_stats/data.parquet      brag stats over all sessions, money as exact amount text
     _dictionary/data.parquet       every column: table, column, type, unit, RULES, definition,
@@ -57,6 +57,7 @@ PARTITIONED: dict[str, str] = {
     "events": "position",
     "deals": "session, deal",
     "player_deals": "session, deal, seat",
+    "decisions": "session, seq",
     "sessions": "session",
     "session_players": "session, seat",
 }

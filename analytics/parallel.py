@@ -54,6 +54,7 @@ PROJECTED_TABLES = (
     "events",
     "deals",
     "player_deals",
+    "decisions",
     "player_session_summary",
     "sessions",
     "session_players",

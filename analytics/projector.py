@@ -61,7 +61,8 @@ __all__ = [
     "skipped",
 ]
 
-SCHEMA_VERSION = "7"  # 7: player_key, table_key (one name, one player); 6: started, month
+# 8: decisions; 7: player_key, table_key (one name, one player); 6: started, month
+SCHEMA_VERSION = "8"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"
@@ -347,6 +348,8 @@ class Projector:
                 if rows.deals["session"]:
                     self._insert("deals", rows.deals)
                     self._insert("player_deals", rows.player_deals)
+                if rows.decisions["session"]:
+                    self._insert("decisions", rows.decisions)
                 self._summarize(set(rows.player_deals["session"]))
                 if touched:
                     self._write_sessions(touched)
@@ -378,9 +381,12 @@ class Projector:
         for session, deal in rows.retract.items():
             con.execute(_sql("retract_deals"), {"session": session, "deal": deal})
             con.execute(_sql("retract_player_deals"), {"session": session, "deal": deal})
+            con.execute(_sql("retract_decisions"), {"session": session, "deal": deal})
         if rows.deals["session"]:
             self._insert("deals", rows.deals)
             self._insert("player_deals", rows.player_deals)
+        if rows.decisions["session"]:
+            self._insert("decisions", rows.decisions)
         self._summarize({*rows.retract, *rows.player_deals["session"]})
         if touched:
             self._write_sessions(touched)

@@ -25,6 +25,7 @@ __all__ = [
     "columns",
     "deal_lengths",
     "deals_behind",
+    "decisions",
     "key",
     "leaderboard",
     "overall_leaderboard",
@@ -171,6 +172,27 @@ def deal_lengths(
 ) -> list[dict[str, Any]]:
     """Deal lengths in betting actions by how the deal ended."""
     return run(con, "deal_lengths", {"session": session})
+
+
+def decisions(
+    con: duckdb.DuckDBPyConnection,
+    session: str | None = None,
+    player: str | None = None,
+    table: str | None = None,
+) -> list[dict[str, Any]]:
+    """Each player's decisions by action (``stats.sql`` decisions): counts, the share of the
+    player's decisions, those made blind, and the mean cost and mean net in the deal as exact
+    :class:`~fractions.Fraction` stake units; one session, one ``table``'s sessions, or all."""
+    den = common_den(con)
+    params = {"session": session, "player_key": key(player), "table_key": key(table), "den": den}
+    rows = run(con, "decisions", params)
+    _money(
+        rows,
+        den,
+        cost_mean=("cost_sum_num", "decisions"),
+        net_mean=("net_sum_num", "decisions"),
+    )
+    return rows
 
 
 def public_rows(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

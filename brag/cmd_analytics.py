@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 FORMATS = ("table", "json", "csv")
 SHOW = ("player_stats", "leaderboard", "overall_leaderboard", "showdown_hands", "pot_sizes",
-        "deal_lengths")  # fmt: skip
+        "deal_lengths", "decisions")  # fmt: skip
 
 
 def default_analytics(db: str) -> str:
@@ -106,8 +106,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "export",
         parents=[common, opts],
         help="write the fact tables as Hive-partitioned Parquet (a data lake)",
-        description="Writes events, deals, player_deals, sessions and session_players as "
-        "DIR/TABLE/table_name=T/month=YYYY-MM/*.parquet, hand_categories and player_stats, and a "
+        description="Writes events, deals, player_deals, decisions, sessions and "
+        "session_players as DIR/TABLE/table_name=T/month=YYYY-MM/*.parquet, hand_categories "
+        "and player_stats, and a "
         "_dictionary of every column (unit, RULES section, count). Plain DuckDB, Polars or "
         "Spark read them. Exporting again into DIR appends only the new sessions.",
     )
@@ -298,7 +299,10 @@ def _wide_console() -> Any:
     return console(width=width)
 
 
-_ROW_KEYS: dict[str, list[str]] = {"leaderboard": ["session", "player"]}
+_ROW_KEYS: dict[str, list[str]] = {
+    "leaderboard": ["session", "player"],
+    "decisions": ["player", "action"],
+}
 """The columns that name a row and lead every part of a split table (default: the first)."""
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "pretty_card",
     "pretty_cards",
     "sentence",
+    "step_in_deal",
 ]
 
 _SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
@@ -206,6 +207,18 @@ class StepLabel:
         return f"↺{self.step}" if self.correction else str(self.step)
 
 
+def step_in_deal(last: tuple[int, int] | None, deal: int) -> int:
+    """The step number of an event in force of ``deal``, after the event in force ``last``
+    (its ``(deal, step)``, ``None`` at the start): one more than ``last``'s step in the same deal,
+    else 1. The one rule :func:`numbered` and :mod:`analytics.facts` (the ``decisions`` rows'
+    ``step``) number by.
+
+    >>> step_in_deal(None, 0), step_in_deal((2, 7), 2), step_in_deal((2, 7), 3)
+    (1, 8, 1)
+    """
+    return last[1] + 1 if last is not None and last[0] == deal else 1
+
+
 def numbered(events: Sequence[AnyEvent], states: Sequence[State]) -> list[StepLabel]:
     """The step number and sentence of every event of a replayed stream (``states[k]`` follows
     ``events[k]``), for ``brag replay`` and the dashboard alike.
@@ -246,7 +259,7 @@ def numbered(events: Sequence[AnyEvent], states: Sequence[State]) -> list[StepLa
             )
             continue
         deal = max(deal, after.deals)
-        step = kept[-1][2] + 1 if kept and kept[-1][1] == deal else 1
+        step = step_in_deal((kept[-1][1], kept[-1][2]) if kept else None, deal)
         text = sentence(before, e, after)
         kept.append((seq, deal, step, text, k))
         out.append(StepLabel(deal, step, text))

@@ -17,6 +17,9 @@ CREATE TYPE left_kind AS ENUM (
     'folded', 'won_uncontested', 'paid_to_see', 'was_seen', 'carried', 'retained'
 );
 CREATE TYPE result_kind AS ENUM ('won', 'carried');
+CREATE TYPE decision_kind AS ENUM (
+    'look', 'bet', 'see', 'fold', 'concede', 'retain', 'keep', 'throw'
+);
 CREATE TABLE IF NOT EXISTS meta (
     key VARCHAR PRIMARY KEY,
     value VARCHAR NOT NULL
@@ -95,6 +98,38 @@ CREATE TABLE IF NOT EXISTS player_deals (
     hand_wins INTEGER,
     hand_ties INTEGER,
     hand_losses INTEGER,
+    player_key VARCHAR NOT NULL
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    session VARCHAR NOT NULL,
+    deal INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    position BIGINT NOT NULL,
+    player VARCHAR NOT NULL,
+    action decision_kind NOT NULL,
+    table_name VARCHAR,
+    cards_mode VARCHAR NOT NULL,
+    seat INTEGER NOT NULL,
+    phase VARCHAR NOT NULL,
+    players_in INTEGER NOT NULL,
+    blind_in INTEGER NOT NULL,
+    seen_in INTEGER NOT NULL,
+    actor_seen BOOLEAN NOT NULL,
+    opponents_blind INTEGER NOT NULL,
+    opponents_seen INTEGER NOT NULL,
+    two_hands BOOLEAN NOT NULL,
+    level INTEGER,
+    den INTEGER NOT NULL,
+    pot_t BIGINT NOT NULL,
+    see_cost_t BIGINT,
+    options VARCHAR NOT NULL,
+    hand VARCHAR,
+    bet_level INTEGER,
+    cost_t BIGINT NOT NULL,
+    hand_category VARCHAR,
+    net_t BIGINT NOT NULL,
+    won BOOLEAN NOT NULL,
     player_key VARCHAR NOT NULL
 );
 CREATE TABLE IF NOT EXISTS player_session_summary (
@@ -306,6 +341,37 @@ COMMENT ON COLUMN player_deals.hand_beats IS 'Of all 22,100 hands, how many the 
 COMMENT ON COLUMN player_deals.hand_wins IS 'Of the 18,424 hands from the other 49 cards, how many it beats strictly (heads-up win chance = hand_wins / 18424).';
 COMMENT ON COLUMN player_deals.hand_ties IS 'Of those 18,424, how many are equal (RULES 2.7).';
 COMMENT ON COLUMN player_deals.hand_losses IS 'Of those 18,424, how many beat it.';
+COMMENT ON TABLE decisions IS 'One row per recorded decision in force (look, bet, see, fold, concede, retain, keep, throw), with its context as the engine saw it just before (analytics.facts.decision_context) and what followed; written with its deal''s rows when the deal ends; a withdrawn (voided) decision is no row.';
+COMMENT ON COLUMN decisions.session IS 'The session id (session_started.session).';
+COMMENT ON COLUMN decisions.deal IS 'The deal, from 1 (as in deals and player_deals).';
+COMMENT ON COLUMN decisions.seq IS 'The decision''s seq in the session''s stream (events.seq).';
+COMMENT ON COLUMN decisions.step IS 'Its step in the deal as brag replay and the Replay page number it (present.narrate.step_in_deal): replay?session=S&deal=D&step=K lands on it.';
+COMMENT ON COLUMN decisions.position IS 'The store''s global position of the decision''s event.';
+COMMENT ON COLUMN decisions.player IS 'Who decided, as seated (RULES 1.3).';
+COMMENT ON COLUMN decisions.action IS 'look (looked, RULES 5.1, 6.4), bet (5.3-5.5), see (saw, 5.7), fold (folded, 5.6), concede (conceded, 5.8), retain (retained, 6.2), keep or throw (kept, thrown, 6.4).';
+COMMENT ON COLUMN decisions.table_name IS 'The session''s table (session_started.table); NULL when none was recorded.';
+COMMENT ON COLUMN decisions.cards_mode IS 'all (every card known) or shown (only the cards shown at a showdown, RULES 3.5).';
+COMMENT ON COLUMN decisions.seat IS 'The decider''s seat, 0-based clockwise as seated (RULES 1.3).';
+COMMENT ON COLUMN decisions.phase IS 'betting, showdown (after a see, RULES 5.8, 6.6) or carried (a blind survivor''s choice, RULES 6.1-6.2) before the decision.';
+COMMENT ON COLUMN decisions.players_in IS 'Players still in the deal (not folded, RULES 5.6) before the decision, the decider included.';
+COMMENT ON COLUMN decisions.blind_in IS 'Of players_in, how many blind (not looked, RULES 5.1).';
+COMMENT ON COLUMN decisions.seen_in IS 'Of players_in, how many seen (RULES 5.1).';
+COMMENT ON COLUMN decisions.actor_seen IS 'The decider was seen before the decision (RULES 5.1; a look makes the next decision seen).';
+COMMENT ON COLUMN decisions.opponents_blind IS 'Players in other than the decider who are blind (RULES 5.1).';
+COMMENT ON COLUMN decisions.opponents_seen IS 'Players in other than the decider who are seen (RULES 5.1).';
+COMMENT ON COLUMN decisions.two_hands IS 'The decider held a retained hand beside the new one (RULES 6.3-6.5).';
+COMMENT ON COLUMN decisions.level IS 'The level before the decision, whole stake units (RULES 5.5); NULL before the first bet.';
+COMMENT ON COLUMN decisions.den IS 'Ticks per stake unit for the session (2 x ante denominator).';
+COMMENT ON COLUMN decisions.pot_t IS 'The pot before the decision, carried-in pot included (RULES 4.1, 6.3), ticks.';
+COMMENT ON COLUMN decisions.see_cost_t IS 'What a see would cost the decider now (RULES 5.7: the level when blind, twice it when seen), ticks; NULL when seeing is not one of the options.';
+COMMENT ON COLUMN decisions.options IS 'The decider''s legal options before it (engine.legal.legal_actions), | between them in its order, costs in ticks: look, look old|look new, bet LO..HI:CLO..CHI (levels, then their costs; bet 4:8 for one level), fold, see:COST, show, concede, keep, throw, retain (retain old|retain new), give_up (the hand goes under at the next deal, RULES 6.2).';
+COMMENT ON COLUMN decisions.hand IS 'old or new: the one of two hands a look, keep, throw or retain concerns (RULES 6.4, 6.7); NULL otherwise.';
+COMMENT ON COLUMN decisions.bet_level IS 'For a bet: the level it sets, whole stake units (RULES 5.5; above level it raises); NULL otherwise.';
+COMMENT ON COLUMN decisions.cost_t IS 'What this decision paid into the pot (a bet, RULES 5.3; a see, RULES 5.7; 0 otherwise), ticks.';
+COMMENT ON COLUMN decisions.hand_category IS 'RULES 2.2 category of the hand decided with, where the log knows it: the dealt hand at a cards: all table, else the hand shown at the showdown (RULES 3.5); NULL for a holder of two hands (but for the one a look, keep, throw or retain names), for an unshown hand at a cards: shown table, and for a retained hand (still in play, RULES 6.2).';
+COMMENT ON COLUMN decisions.net_t IS 'What followed: the decider''s net in the deal, won_t - paid_t of player_deals, ticks.';
+COMMENT ON COLUMN decisions.won IS 'What followed: the decider won the deal''s pot (RULES 5.6, 5.9).';
+COMMENT ON COLUMN decisions.player_key IS 'The player''s name in its normal form (events.text.normal): one key, one player across sessions.';
 COMMENT ON TABLE player_session_summary IS 'One row per (session, player) with ended deals: counts and tick sums of player_deals, re-aggregated by the projector for every session a batch changes (same transaction). player_stats reads it.';
 COMMENT ON COLUMN player_session_summary.first_deals IS 'Rows for deal 1 (1 when the player has any ended deal in the session).';
 COMMENT ON COLUMN player_session_summary.net_t IS 'sum(player_deals.net_t), ticks of the session''s den.';
@@ -326,6 +392,7 @@ DROP VIEW IF EXISTS table_names;
 DROP TABLE IF EXISTS events;
 DROP TABLE IF EXISTS deals;
 DROP TABLE IF EXISTS player_deals;
+DROP TABLE IF EXISTS decisions;
 DROP TABLE IF EXISTS player_session_summary;
 DROP TABLE IF EXISTS sessions;
 DROP TABLE IF EXISTS session_players;
@@ -336,6 +403,7 @@ DROP TYPE IF EXISTS first_action_kind;
 DROP TYPE IF EXISTS role_kind;
 DROP TYPE IF EXISTS left_kind;
 DROP TYPE IF EXISTS result_kind;
+DROP TYPE IF EXISTS decision_kind;
 
 -- name: insert_events
 INSERT INTO events
@@ -369,6 +437,24 @@ SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($seat::INTE
        unnest($hand_category::VARCHAR[]), unnest($hand_strength::INTEGER[]),
        unnest($hand_beats::INTEGER[]), unnest($hand_wins::INTEGER[]), unnest($hand_ties::INTEGER[]),
        unnest($hand_losses::INTEGER[]), unnest($player_key::VARCHAR[]);
+
+-- name: insert_decisions
+INSERT INTO decisions
+SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($seq::INTEGER[]),
+       unnest($step::INTEGER[]), unnest($position::BIGINT[]), unnest($player::VARCHAR[]),
+       unnest($action::decision_kind[]), unnest($table_name::VARCHAR[]),
+       unnest($cards_mode::VARCHAR[]), unnest($seat::INTEGER[]), unnest($phase::VARCHAR[]),
+       unnest($players_in::INTEGER[]), unnest($blind_in::INTEGER[]), unnest($seen_in::INTEGER[]),
+       unnest($actor_seen::BOOLEAN[]), unnest($opponents_blind::INTEGER[]),
+       unnest($opponents_seen::INTEGER[]), unnest($two_hands::BOOLEAN[]),
+       unnest($level::INTEGER[]), unnest($den::INTEGER[]), unnest($pot_t::BIGINT[]),
+       unnest($see_cost_t::BIGINT[]), unnest($options::VARCHAR[]), unnest($hand::VARCHAR[]),
+       unnest($bet_level::INTEGER[]), unnest($cost_t::BIGINT[]),
+       unnest($hand_category::VARCHAR[]), unnest($net_t::BIGINT[]), unnest($won::BOOLEAN[]),
+       unnest($player_key::VARCHAR[]);
+
+-- name: retract_decisions
+DELETE FROM decisions WHERE session = $session AND deal > $deal;
 
 -- name: retract_deals
 DELETE FROM deals WHERE session = $session AND deal > $deal;
@@ -439,6 +525,12 @@ INSERT INTO deals BY NAME SELECT * FROM brag_rows;
 
 -- name: insert_player_deals_arrow
 INSERT INTO player_deals BY NAME SELECT * FROM brag_rows;
+
+-- name: insert_decisions_arrow
+INSERT INTO decisions BY NAME SELECT * FROM brag_rows;
+
+-- name: describe_decisions
+DESCRIBE decisions;
 
 -- name: describe_events
 DESCRIBE events;

@@ -270,6 +270,41 @@ FROM cum
 GROUP BY kind
 ORDER BY kind = 'all', kind;
 
+-- name: decisions
+-- about: Each player's recorded decisions (the decisions facts: look, bet, see, fold, concede,
+-- about: retain, keep, throw) by action: how often, how many made blind, what they paid and how
+-- about: the deals they were made in ended for the player. One session, one table's, or all.
+-- col: player | name | RULES 1.3 | The player's name as seated most often (one normal form, one player).
+-- col: action | kind | RULES 5.1-5.8, 6.2, 6.4 | look, bet, see, fold, concede, retain, keep or throw.
+-- col: decisions | decisions | RULES 5 | Decisions of this action in force (a withdrawn one is not counted).
+-- col: share | share of decisions | RULES 5 | decisions / all the player's decisions. | decisions_n
+-- col: decisions_n | decisions | RULES 5 | All the player's decisions.
+-- col: blind | decisions | RULES 5.1 | Of them, made while blind (not looked yet).
+-- col: cost_mean | stake units | RULES 5.3, 5.7 | Mean paid by the decision (bets and sees; 0 for the others). | decisions
+-- col: net_mean | stake units | RULES 1.5 | Mean of the player's net in the deal each was made in. | decisions
+-- col: won | decisions | RULES 5.6, 5.9 | Made in a deal the player went on to win.
+-- col: won_rate | share of decisions | RULES 5.6, 5.9 | won / decisions. | decisions
+WITH d AS (
+    SELECT player_key, action,
+           count(*) AS decisions,
+           count(*) FILTER (WHERE NOT actor_seen) AS blind,
+           sum(cost_t * ($den // den)) AS cost_sum_num,
+           sum(net_t * ($den // den)) AS net_sum_num,
+           count(*) FILTER (WHERE won) AS won
+    FROM decisions
+    WHERE ($session::VARCHAR IS NULL OR session = $session)
+      AND ($player_key::VARCHAR IS NULL OR player_key = $player_key)
+      AND ($table_key::VARCHAR IS NULL
+           OR session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+    GROUP BY player_key, action
+)
+SELECT coalesce(n.player, d.player_key) AS player, d.action::VARCHAR AS action, d.decisions,
+       d.decisions / sum(d.decisions) OVER (PARTITION BY d.player_key) AS share,
+       sum(d.decisions) OVER (PARTITION BY d.player_key) AS decisions_n,
+       d.blind, d.cost_sum_num, d.net_sum_num, d.won, d.won / d.decisions AS won_rate
+FROM d LEFT JOIN player_names n USING (player_key)
+ORDER BY player, d.action;
+
 -- name: dens
 SELECT DISTINCT den FROM sessions;
 

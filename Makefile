@@ -41,6 +41,7 @@ bench: install
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/record.py
 	$(BIN)/python bench/live.py
+	$(BIN)/python bench/share.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -51,7 +51,8 @@ ROUND_TRIP_PAGE = textwrap.dedent(
     sys.path.insert(0, {root!r})
     import streamlit as st
 
-    from dashboard import cache, table_svg
+    from dashboard import cache
+    from present import table_svg
 
     rp = cache.replay({session!r})
     pos = rp.position(st.query_params.get("deal", "{deal}"), st.query_params.get("step", "1"))

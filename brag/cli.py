@@ -2,10 +2,10 @@
 
 Each group of subcommands lives in its own module with a ``register(subparsers)`` function:
 ``brag.cmd_verify`` (verify), ``brag.cmd_store`` (import, export, sessions, replay),
-``brag.cmd_amend`` (amend), ``brag.cmd_sim`` (simulate), ``brag.cmd_analytics`` (stats,
-leaderboard, analytics), ``brag.cmd_app`` (run, dashboard). Every command takes the global ``--db``.
-Errors are one clear line on stderr and a non-zero exit, never a traceback: :func:`failed`
-says every one.
+``brag.cmd_amend`` (amend), ``brag.cmd_share`` (share), ``brag.cmd_sim`` (simulate),
+``brag.cmd_analytics`` (stats, leaderboard, analytics), ``brag.cmd_app`` (run, dashboard). Every
+command takes the global ``--db``. Errors are one clear line on stderr and a non-zero exit, never
+a traceback: :func:`failed` says every one.
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from events.errors import DISK_FULL, BragError, disk_full
 
 COMMAND_MODULES = (
     "cmd_verify",
+    "cmd_share",
     "cmd_store",
     "cmd_amend",
+    "cmd_notes",
     "cmd_sim",
     "cmd_analytics",
     "cmd_app",

@@ -313,34 +313,36 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_output(name: str, text: str) -> None:
-    """Writes ``text`` to the path ``name``: a regular file (new or existing, a symlink followed
-    to it) is replaced atomically, through a temporary file beside it, so a reader never sees
-    half a log; a device, FIFO or socket (``/dev/stdout``, a pipe) is written as a stream, never
-    replaced; a folder is refused. Raises :class:`~brag.errors.CommandError` (one line)."""
+def _write_output(name: str, text: str | bytes, command: str = "export") -> None:
+    """Writes ``text`` (UTF-8, or ``bytes`` as they are) to the path ``name``: a regular file
+    (new or existing, a symlink followed to it) is replaced atomically, through a temporary file
+    beside it, so a reader never sees half a file; a device, FIFO or socket (``/dev/stdout``, a
+    pipe) is written as a stream, never replaced; a folder is refused. Raises
+    :class:`~brag.errors.CommandError` (one line, naming ``command``)."""
     import stat
     import tempfile
 
+    data = text.encode("utf-8") if isinstance(text, str) else text
     real = Path(os.path.realpath(name))  # a symlink is written through, not replaced
     try:
         mode: int | None = real.stat().st_mode
     except FileNotFoundError:
         mode = None
     except OSError as err:
-        raise CommandError(f"cannot write {name}: {err.strerror}", command="export") from None
+        raise CommandError(f"cannot write {name}: {err.strerror}", command=command) from None
     if mode is not None and stat.S_ISDIR(mode):
-        raise CommandError(f"{name} is a folder; give a file name", command="export")
+        raise CommandError(f"{name} is a folder; give a file name", command=command)
     try:
         if mode is not None and not stat.S_ISREG(mode):  # a device, a FIFO: a stream
-            with open(real, "w", encoding="utf-8") as fp:
-                fp.write(text)
+            with open(real, "wb") as fp:
+                fp.write(data)
             return
         if not real.parent.is_dir():
-            raise CommandError(f"no folder {str(real.parent)!r} for {name}", command="export")
+            raise CommandError(f"no folder {str(real.parent)!r} for {name}", command=command)
         fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fp:
-                fp.write(text)
+            with os.fdopen(fd, "wb") as fp:
+                fp.write(data)
                 fp.flush()
                 os.fsync(fp.fileno())
             if mode is not None:
@@ -352,7 +354,7 @@ def _write_output(name: str, text: str) -> None:
             raise
     except OSError as err:
         why = err.strerror or str(err)
-        raise CommandError(f"cannot write {name}: {why}", command="export") from None
+        raise CommandError(f"cannot write {name}: {why}", command=command) from None
 
 
 # --- sessions -------------------------------------------------------------------------------------

@@ -241,6 +241,14 @@ def replay(session: str, *, recorded: bool = False) -> Replay | None:
         st.stop()
 
 
+def replay_now(session: str, *, recorded: bool = False) -> Replay | None:
+    """:func:`replay` for an HTTP route, which has no page to say an error on: ``None`` for a
+    session the store does not hold; raises ``CorruptSession`` for a stream that no longer
+    folds (one line)."""
+    version = last_seq(session)
+    return _replay(db_url(), session, version, recorded) if version else None
+
+
 @st.cache_data(show_spinner=False, max_entries=256)
 def _frames(
     url: str,

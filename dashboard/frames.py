@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from dashboard import table_svg
 from dashboard.view import link
 from engine.legal import LegalAction, legal_actions
 from engine.odds import HandOdds, showdown_odds
 from engine.state import Phase, State, card_codes
+from present import table_svg
 from present.narrate import pretty_cards
 from present.numbers import amount
 from present.replay import EVERYONE, SPECTATOR, Replay, TableView, table_view
@@ -182,7 +182,7 @@ def deal_frames(
     (no winner), ``steps``),
     ``viewers``, ``note``, ``corrections``, ``start`` (the frame to open on: ``start`` if given, a
     0-based index in the deal), ``links`` (the base link). Text is data: the browser writes it
-    with ``textContent``; the SVGs escape every name (:mod:`dashboard.table_svg`)."""
+    with ``textContent``; the SVGs escape every name (:mod:`present.table_svg`)."""
     sight = rp.sight(deal, viewer, organiser=organiser)
     who = sight.viewer if sight.viewer != SPECTATOR else None
     sl = rp.slice(deal)

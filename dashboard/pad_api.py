@@ -40,7 +40,7 @@ from events.errors import BragError, ConcurrencyConflict
 from events.model import AnyEvent, is_derived
 from present.replay import Replay
 
-__all__ = ["record_tap", "routes"]
+__all__ = ["read_json", "record_tap", "routes"]
 
 MAX_BODY = 16_384
 """The largest tap request read (bytes): a tap is a few hundred."""
@@ -239,9 +239,11 @@ def _unlocked(request: Request) -> bool:
 LOCKED = "Not recorded: this device is locked. Unlock it with the organiser secret."
 
 
-async def _body(request: Request) -> dict[str, Any] | None:
+async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any] | None:
+    """The request's body as a JSON object, or ``None`` (longer than ``limit`` bytes, not JSON,
+    not an object)."""
     raw = await request.body()
-    if len(raw) > MAX_BODY:
+    if len(raw) > limit:
         return None
     try:
         data = json.loads(raw)
@@ -266,7 +268,7 @@ async def tap(request: Request) -> JSONResponse:
 
     if not _unlocked(request):
         return _answer("refused", LOCKED, None, 403)
-    body = await _body(request)
+    body = await read_json(request)
     if body is None:
         return _answer("refused", "Not recorded: the tap could not be read.", None, 400)
     by = body.get("by") if isinstance(body.get("by"), str) else None

@@ -182,6 +182,19 @@ export default function (component) {
   linkBox.target = "_self";
   side.append(pickers, oddsBox, listBox, linkBox);
 
+  // sharing: the link to this step (the phone's share sheet, else copied) and its picture, drawn
+  // by the server as this device may see it (dashboard/share_api.py), of the step shown
+  const shareRow = el("div", "rp-share");
+  const bShare = el("button", "rp-btn", "Share");
+  bShare.type = "button";
+  bShare.dataset.testid = "share";
+  const bPicture = el("a", "rp-btn rp-picture", "Download picture");
+  bPicture.dataset.testid = "picture";
+  const shareSaid = el("div", "rp-share-said");
+  shareSaid.setAttribute("role", "status");
+  shareRow.append(bShare, bPicture);
+  stage.append(shareRow, shareSaid);
+
   // --- stepping ----------------------------------------------------------------------------------
   function url(step) {
     const u = new URL(window.location.href);
@@ -195,6 +208,70 @@ export default function (component) {
     if (data.log) q.set("log", data.log);
     else q.delete("log");
     return u;
+  }
+
+  function pictureUrl(step) {
+    const u = new URL("api/picture.png", window.location.href);
+    const q = u.searchParams;
+    q.set("session", data.session);
+    q.set("deal", String(data.deal));
+    q.set("step", String(step));
+    if (data.view) q.set("view", data.view);
+    if (data.log) q.set("log", data.log);
+    return u.toString();
+  }
+
+  async function copied(text) {
+    // navigator.clipboard needs a secure page; the club's network serves plain http
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(text);
+        return true;
+      }
+    } catch (_) {
+      /* refused: the old way below */
+    }
+    const box = el("textarea");
+    box.value = text;
+    box.setAttribute("readonly", "");
+    box.style.position = "fixed";
+    box.style.opacity = "0";
+    document.body.append(box);
+    box.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch (_) {
+      ok = false;
+    }
+    box.remove();
+    return ok;
+  }
+
+  async function shareStep() {
+    const f = frames[i];
+    const link = url(f.step).toString();
+    const title = `Deal ${data.deal}, step ${f.label}`;
+    shareSaid.replaceChildren();
+    if (navigator.share) {
+      try {
+        await navigator.share({ title, text: `${title}: ${f.text}`, url: link });
+        return;
+      } catch (err) {
+        if (err && err.name === "AbortError") return; // the sheet was closed
+      }
+    }
+    if (await copied(link)) {
+      shareSaid.textContent = "Link copied";
+      return;
+    }
+    // nothing could copy it: the link, selected, for a long press
+    const field = el("input", "rp-share-link");
+    field.readOnly = true;
+    field.value = link;
+    field.setAttribute("aria-label", "Link to this step");
+    shareSaid.append(el("span", "", "Copy this link: "), field);
+    field.select();
   }
 
   function nav(change) {
@@ -321,6 +398,9 @@ export default function (component) {
     }
     const u = url(f.step);
     linkBox.href = u.toString();
+    bPicture.href = pictureUrl(f.step);
+    bPicture.download = `${data.session}-deal-${data.deal}-step-${f.step}.png`;
+    shareSaid.replaceChildren();
     // the address bar follows a moment later: a burst of steps writes it once
     if (urlTimer !== null) window.clearTimeout(urlTimer);
     urlTimer = window.setTimeout(() => {
@@ -344,6 +424,9 @@ export default function (component) {
     }, SPEEDS[speed.value] || 1000);
   }
 
+  bShare.addEventListener("click", () => {
+    shareStep();
+  });
   bFirst.addEventListener("click", () => show(0));
   bPrev.addEventListener("click", () => show(i - 1));
   bNext.addEventListener("click", () => show(i + 1));

@@ -1,6 +1,6 @@
 """The dashboard's server: Streamlit's ASGI :class:`streamlit.App` serving ``dashboard/app.py``
-with Bragbook's own HTTP routes beside it (``/api/...``, :mod:`dashboard.pad_api` and
-:mod:`dashboard.gate_api`).
+with Bragbook's own HTTP routes beside it (``/api/...``, :mod:`dashboard.pad_api`,
+:mod:`dashboard.gate_api`, :mod:`dashboard.notes_api` and :mod:`dashboard.share_api`).
 
 ``brag dashboard`` runs ``streamlit run dashboard/server.py``; Streamlit finds the ``app`` below
 and serves it with uvicorn in this one process, so the pages and the routes share the store
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `streamlit run dashboard/server.py` from a checkout
     sys.path.insert(0, str(ROOT))
 
-from dashboard import gate_api, pad_api  # noqa: E402 - after the path is set
+from dashboard import gate_api, notes_api, pad_api, share_api  # noqa: E402 - after the path is set
 
 
 def _no_external_ip() -> None:
@@ -155,6 +155,6 @@ atexit.register(_forget_pid_file)
 app = st.App(
     APP,
     lifespan=_lifespan,
-    routes=[*pad_api.routes(), *gate_api.routes()],
+    routes=[*pad_api.routes(), *gate_api.routes(), *notes_api.routes(), *share_api.routes()],
     middleware=[Middleware(AllowedHosts)],
 )

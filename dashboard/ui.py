@@ -12,10 +12,11 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import cache, table_svg
+from dashboard import cache
 from dashboard.escape import md as md  # the pages call it as ui.md
 from dashboard.replayer import replayer
 from dashboard.view import link
+from present import table_svg
 from present.replay import Position, Replay, TableView
 
 
@@ -82,7 +83,7 @@ TABLE_CSS = """<style>
 }
 </style>"""
 """A phone (the columns stacked, under 640 px) gets the compact grid of seats, as the replayer
-does (:func:`dashboard.table_svg.render`): its text stays readable (at least 11 px)."""
+does (:func:`present.table_svg.render`): its text stays readable (at least 11 px)."""
 
 
 def table_picture(view: TableView) -> None:

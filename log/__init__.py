@@ -3,7 +3,9 @@
 and :func:`open_store` by URL.
 
 Modules: :mod:`log.service` (the service), :mod:`log.open` (URLs, :data:`DEFAULT_DB`),
-:mod:`log.folds` (stored streams through the engine), :mod:`log.rows` (a batch's rows).
+:mod:`log.folds` (stored streams through the engine), :mod:`log.rows` (a batch's rows),
+:mod:`log.steps` (the stream as the replays number it), :mod:`log.annotations` (notes on a step and
+a player's remembered cards, beside the stream).
 """
 
 from events.errors import (
@@ -15,6 +17,16 @@ from events.errors import (
     StoreMissing,
     StoreUnavailable,
     UnknownSession,
+)
+from log.annotations import (
+    AnnotationRefused,
+    Note,
+    PrivateCards,
+    add_note,
+    hide_note,
+    notes,
+    private_cards,
+    set_private_cards,
 )
 from log.folds import checked_log, recomputed, stored_states
 from log.open import DEFAULT_DB, beside_store, open_store, resolve_url
@@ -32,12 +44,15 @@ from store.records import (
 __all__ = [
     "DEFAULT_DB",
     "ORDERS",
+    "AnnotationRefused",
     "ConcurrencyConflict",
     "CorruptSession",
     "EventStore",
     "IdConflict",
     "ImportConflict",
     "ImportResult",
+    "Note",
+    "PrivateCards",
     "SessionFilter",
     "SessionInfo",
     "StoreError",
@@ -45,12 +60,17 @@ __all__ = [
     "StoreUnavailable",
     "StoredEvent",
     "UnknownSession",
+    "add_note",
     "beside_store",
     "checked_log",
     "facets_of",
+    "hide_note",
     "new_ids",
+    "notes",
     "open_store",
+    "private_cards",
     "recomputed",
     "resolve_url",
+    "set_private_cards",
     "stored_states",
 ]

@@ -31,6 +31,7 @@ from events.model import (
     Voided,
     is_derived,
 )
+from log.steps import DealSlice, corrected, deal_slices
 from present.narrate import StepLabel, names, numbered, pretty_cards, sentence
 from present.numbers import amount, signed
 
@@ -68,56 +69,7 @@ SPECTATOR = "Spectator"
 """The viewer who sees only the cards shown (RULES 3.5, 5.8): anyone but the organiser while a
 deal is in play (:meth:`Replay.sight`). Never a player's own view, even of a player so named."""
 
-# --- the stream as corrected and its deals --------------------------------------------------------
-
-
-def corrected(events: Sequence[AnyEvent]) -> list[AnyEvent]:
-    """The stream without corrections: each ``voided`` and the events it withdrew are left out.
-
-    FORMAT.md: a ``voided`` withdraws the latest recorded event still in force together with the
-    derived events that followed it. Events are matched by their envelope ``seq`` when they carry
-    one (the store's events do), else by their position in ``events`` (1-based)."""
-    kept: list[tuple[int, AnyEvent]] = []
-    for n, e in enumerate(events, start=1):
-        if isinstance(e, Voided):
-            while kept and kept[-1][0] >= e.seq:
-                kept.pop()
-            continue
-        seq = e.seq if e.seq is not None else n
-        kept.append((seq, e))
-    return [e for _, e in kept]
-
-
-@dataclass(frozen=True, slots=True)
-class DealSlice:
-    """Deal ``deal`` is ``events[start:stop]``; deal 0 is what comes before the first deal."""
-
-    deal: int
-    start: int
-    stop: int
-
-    @property
-    def steps(self) -> int:
-        return self.stop - self.start
-
-
-def deal_slices(states: Sequence[State]) -> list[DealSlice]:
-    """The deals of a replayed stream (``states[k]`` follows event ``k``), in order.
-
-    An event belongs to the deal in progress or last ended after it; a ``voided`` that takes back a
-    ``dealt`` stays with the deal it withdrew, so every deal is one contiguous run of steps."""
-    out: list[DealSlice] = []
-    current = 0
-    start = 0
-    for k, s in enumerate(states):
-        d = max(current, s.deals)
-        if d != current:
-            if k > start:
-                out.append(DealSlice(current, start, k))
-            current, start = d, k
-    if len(states) > start:
-        out.append(DealSlice(current, start, len(states)))
-    return out
+# --- the stream as corrected and its deals: :mod:`log.steps` ---------------------------------
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from events.errors import DuplicateId, SeqTaken
+from store.annotations import Annotation, AnnotationRow
 from store.records import (
     Facets,
     Listing,
@@ -37,6 +38,7 @@ class _Data:
     rows: list[StoredEvent] = field(default_factory=list)
     by_session: dict[str, list[StoredEvent]] = field(default_factory=dict)
     by_id: dict[str, StoredEvent] = field(default_factory=dict)
+    annotations: list[Annotation] = field(default_factory=list)
     position: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
     store_id: str = field(default_factory=lambda: str(uuid4()))
@@ -46,6 +48,21 @@ class _MemoryTx:
     def __init__(self, data: _Data) -> None:
         self.data = data
         self.pending: list[StoredEvent] = []
+        self.notes: list[Annotation] = []
+
+    def annotations(self, session: str) -> list[Annotation]:
+        every = [*self.data.annotations, *self.notes]
+        return [a for a in every if a.session == session]
+
+    def annotation(self, position: int) -> Annotation | None:
+        every = [*self.data.annotations, *self.notes]
+        return next((a for a in every if a.position == position), None)
+
+    def annotate(self, row: AnnotationRow, at: datetime) -> Annotation:
+        every = [*self.data.annotations, *self.notes]
+        a = Annotation.written(row, every[-1].position + 1 if every else 1, at)
+        self.notes.append(a)
+        return a
 
     def find(self, ids: list[str]) -> list[StoredEvent]:
         return [self.data.by_id[i] for i in ids if i in self.data.by_id]
@@ -87,6 +104,7 @@ class _MemoryTx:
             d.rows.append(s)
             d.by_session.setdefault(s.session, []).append(s)
             d.by_id[str(s.id)] = s
+        d.annotations += self.notes
 
 
 class MemoryRecorder:
@@ -157,6 +175,10 @@ class MemoryRecorder:
     def last_position(self) -> int:
         with self._data.lock:
             return self._data.position
+
+    def annotations(self, session: str) -> list[Annotation]:
+        with self._data.lock:
+            return [a for a in self._data.annotations if a.session == session]
 
     def summaries(self) -> list[SessionSummary]:
         with self._data.lock:

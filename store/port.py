@@ -15,6 +15,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
+from store.annotations import Annotation, AnnotationRow
 from store.records import (
     Facets,
     Listing,
@@ -47,6 +48,21 @@ class Tx(Protocol):
     def record(self, info: SessionInfo, *, first: bool) -> None:
         """Writes the session's catalogue row after the rows just inserted (``first``: the
         session had no event before them). A recorder without a catalogue does nothing."""
+        ...
+
+    # -- annotations beside the stream (:mod:`store.annotations`), never events
+
+    def annotations(self, session: str) -> list[Annotation]:
+        """The session's annotations in the order stored."""
+        ...
+
+    def annotation(self, position: int) -> Annotation | None:
+        """The annotation at ``position`` (any session), or ``None``."""
+        ...
+
+    def annotate(self, row: AnnotationRow, at: datetime) -> Annotation:
+        """Appends one annotation (``at``: UTC); a store older than version 4:
+        :class:`~events.errors.StoreError`."""
         ...
 
 
@@ -99,6 +115,11 @@ class Recorder(Protocol):
 
     def summaries(self) -> list[SessionSummary]:
         """Every session as its events tell it, in the order first stored."""
+        ...
+
+    def annotations(self, session: str) -> list[Annotation]:
+        """The session's annotations in the order stored (none in an older store read as it
+        is, version 3 or below)."""
         ...
 
     # -- the catalogue (served when :attr:`catalogued`)

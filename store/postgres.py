@@ -30,6 +30,7 @@ from store.schema import (
     PG_TRIGGERS,
     TABLE,
     column_problems,
+    pg_annotations_ddl,
     pg_ddl,
 )
 from store.sql import SqlRecorder, SqlTx
@@ -134,7 +135,7 @@ class PostgresRecorder(SqlRecorder):
         return out
 
     def create(self, conn: Any) -> None:
-        for stmt in (*pg_ddl(), *CATALOGUE_DDL):
+        for stmt in (*pg_ddl(), *CATALOGUE_DDL, *pg_annotations_ddl()):
             conn.execute(stmt)
 
     def __repr__(self) -> str:

@@ -21,7 +21,9 @@ on PostgreSQL an ``ON CONFLICT DO UPDATE`` runs the UPDATE trigger); 3, the sess
 resolved and carried pots, finished, winners, last seq, events, first and last position), written
 by every append in the same transaction as its events, so that listing sessions reads one small
 table instead of every event. The migration to 3 fills it from the events
-(:func:`log.folds.recomputed`: the same rows as the appends write). A new version adds
+(:func:`log.folds.recomputed`: the same rows as the appends write); 4, the annotations beside the
+stream ``brag_annotations`` (notes on a step, their hiding, a player's remembered cards:
+:mod:`store.annotations`), append-only, created empty. A new version adds
 its step to :data:`SQLITE_MIGRATIONS` and :data:`PG_MIGRATIONS`.
 """
 
@@ -47,6 +49,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.schema import CreateTable
 from sqlmodel import Field, SQLModel
 
+from store.annotations import ANNOTATIONS
 from store.records import SessionInfo, parse_stored_at
 
 __all__ = [
@@ -66,6 +69,8 @@ __all__ = [
     "TABLE",
     "EventRecord",
     "create_table_sql",
+    "pg_annotations_ddl",
+    "sqlite_annotations_ddl",
 ]
 
 BUSY_TIMEOUT_S: Final = 10.0
@@ -77,7 +82,7 @@ META: Final = "brag_meta"
 """The schema marker table: ``(key TEXT PRIMARY KEY, value TEXT NOT NULL)``."""
 STORE_SCHEMA: Final = "bragbook"
 """``brag_meta`` value of ``schema`` in a Bragbook store."""
-STORE_VERSION: Final = 3
+STORE_VERSION: Final = 4
 """``brag_meta`` value of ``version`` this code writes (see the module docstring's history)."""
 STORE_ID: Final = "store_id"
 """``brag_meta`` key of the store's id: a random UUID written once, when a writer makes the store
@@ -291,6 +296,7 @@ SQLITE_TRIGGERS_OF: Final = {
     1: ("events_no_update", "events_no_delete"),
     2: tuple(SQLITE_TRIGGERS),
     3: tuple(SQLITE_TRIGGERS),
+    4: tuple(SQLITE_TRIGGERS),
 }
 """The triggers a SQLite store of each version has."""
 
@@ -332,9 +338,48 @@ def sqlite_v2(store: Any, conn: sqlite3.Connection) -> None:
     conn.execute(SQLITE_TRIGGERS["events_no_overwrite"])
 
 
+_ANNOTATION_COLUMNS_DDL: Final = """
+        session TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('note', 'hide', 'cards')),
+        deal INTEGER,
+        step INTEGER,
+        target BIGINT,
+        who TEXT NOT NULL,
+        body TEXT NOT NULL,
+        at TEXT NOT NULL
+    )"""
+_ANNOTATIONS_INDEX: Final = (
+    f"CREATE INDEX IF NOT EXISTS {ANNOTATIONS}_session ON {ANNOTATIONS} (session)"
+)
+
+
+def sqlite_annotations_ddl() -> list[str]:
+    """Version 4's annotations table (:mod:`store.annotations`), its index and its append-only
+    triggers on SQLite."""
+    return [
+        f"CREATE TABLE IF NOT EXISTS {ANNOTATIONS} (\n"
+        f"        position INTEGER PRIMARY KEY AUTOINCREMENT,{_ANNOTATION_COLUMNS_DDL}",
+        _ANNOTATIONS_INDEX,
+        *(
+            f"""CREATE TRIGGER IF NOT EXISTS {ANNOTATIONS}_no_{op.lower()}
+            BEFORE {op} ON {ANNOTATIONS}
+            BEGIN SELECT RAISE(ABORT, 'the annotations table is append-only: {op} is refused');
+            END"""
+            for op in ("UPDATE", "DELETE")
+        ),
+    ]
+
+
+def sqlite_v4(store: Any, conn: Any) -> None:
+    """Version 4: the annotations table, empty (:mod:`store.annotations`)."""
+    for stmt in sqlite_annotations_ddl():
+        conn.execute(stmt)
+
+
 SQLITE_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     1: sqlite_v2,
     2: create_catalogue,
+    3: sqlite_v4,
 }
 """Version ``n`` → the step that takes a store from ``n`` to ``n + 1`` (``(recorder, conn)``,
 inside the opening transaction; the version row is written after each step)."""
@@ -343,21 +388,39 @@ inside the opening transaction; the version row is written after each step)."""
 # --- PostgreSQL -----------------------------------------------------------------------------------
 
 
+def pg_append_only(table: str, words: str) -> list[str]:
+    """The function and triggers that refuse UPDATE, DELETE and TRUNCATE on ``table`` (the
+    message names ``words``)."""
+    return [
+        f"""CREATE OR REPLACE FUNCTION {table}_append_only() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN
+              RAISE EXCEPTION 'the {words} table is append-only: % is refused', TG_OP
+                USING ERRCODE = 'restrict_violation';
+            END $$""",
+        f"""CREATE OR REPLACE TRIGGER {table}_no_update_delete
+            BEFORE UPDATE OR DELETE ON {table}
+            FOR EACH STATEMENT EXECUTE FUNCTION {table}_append_only()""",
+        f"""CREATE OR REPLACE TRIGGER {table}_no_truncate
+            BEFORE TRUNCATE ON {table}
+            FOR EACH STATEMENT EXECUTE FUNCTION {table}_append_only()""",
+    ]
+
+
 def pg_ddl() -> list[str]:
     return [
         create_table_sql(postgresql.psycopg.dialect()),  # type: ignore[no-untyped-call]
-        f"""CREATE OR REPLACE FUNCTION {TABLE}_append_only() RETURNS trigger
-            LANGUAGE plpgsql AS $$
-            BEGIN
-              RAISE EXCEPTION 'the events table is append-only: % is refused', TG_OP
-                USING ERRCODE = 'restrict_violation';
-            END $$""",
-        f"""CREATE OR REPLACE TRIGGER {TABLE}_no_update_delete
-            BEFORE UPDATE OR DELETE ON {TABLE}
-            FOR EACH STATEMENT EXECUTE FUNCTION {TABLE}_append_only()""",
-        f"""CREATE OR REPLACE TRIGGER {TABLE}_no_truncate
-            BEFORE TRUNCATE ON {TABLE}
-            FOR EACH STATEMENT EXECUTE FUNCTION {TABLE}_append_only()""",
+        *pg_append_only(TABLE, "events"),
+    ]
+
+
+def pg_annotations_ddl() -> list[str]:
+    """Version 4's annotations table, its index and its append-only triggers on PostgreSQL."""
+    return [
+        f"CREATE TABLE IF NOT EXISTS {ANNOTATIONS} (\n"
+        f"        position BIGSERIAL PRIMARY KEY,{_ANNOTATION_COLUMNS_DDL}",
+        _ANNOTATIONS_INDEX,
+        *pg_append_only(ANNOTATIONS, "annotations"),
     ]
 
 
@@ -386,7 +449,14 @@ def pg_v2(store: Any, conn: Any) -> None:
     statement-level UPDATE trigger, and there is no REPLACE."""
 
 
+def pg_v4(store: Any, conn: Any) -> None:
+    """Version 4: the annotations table, empty (:mod:`store.annotations`)."""
+    for stmt in pg_annotations_ddl():
+        conn.execute(stmt)
+
+
 PG_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     1: pg_v2,
     2: create_catalogue,
+    3: pg_v4,
 }

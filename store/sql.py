@@ -25,6 +25,14 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from events.errors import CorruptSession, DuplicateId, SeqTaken, StoreError, StoreUnavailable
+from store.annotations import (
+    INSERT,
+    SELECT,
+    Annotation,
+    AnnotationRow,
+    annotation_of,
+    insert_params,
+)
 from store.catalogue import CatalogueReads
 from store.port import CatalogueOf
 from store.records import (
@@ -102,6 +110,19 @@ class SqlTx:
             # No row although the session has events (written around Bragbook): its first ones.
             info = rec.first_of(self.conn, info)
         self.conn.execute(rec.sql(UPSERT), catalogue_params(info))
+
+    def annotations(self, session: str) -> list[Annotation]:
+        return self.recorder.annotations_on(self.conn, session)
+
+    def annotation(self, position: int) -> Annotation | None:
+        cur = self.conn.execute(self.recorder.sql(f"{SELECT} WHERE position = ?"), (position,))
+        got = cur.fetchone()
+        return None if got is None else annotation_of(got)
+
+    def annotate(self, row: AnnotationRow, at: datetime) -> Annotation:
+        self.recorder.check_annotated()
+        cur = self.conn.execute(self.recorder.sql(INSERT), insert_params(row, at))
+        return Annotation.written(row, int(cur.fetchone()[0]), at)
 
     def insert(self, rows: list[Row], stored_at: datetime) -> list[int]:
         try:
@@ -307,6 +328,42 @@ class SqlRecorder(CatalogueReads):
     def check_writable(self) -> None:
         if self.readonly:
             raise StoreError(f"{self.where} was opened for reading: nothing can be stored")
+
+    # -- annotations (store version 4: :mod:`store.annotations`) ---------------------------------
+
+    @property
+    def annotated(self) -> bool:
+        """Whether the store has the annotations table (an older one read as it is has none)."""
+        return int(self.version) >= 4
+
+    def check_annotated(self) -> None:
+        if not self.annotated:
+            raise StoreError(f"{self.where}: store version {self.version} keeps no notes")
+
+    def _annotated_now(self, conn: Any) -> bool:
+        """Whether the annotations table is there: a reader opened on an older store looks
+        again (a writer may have migrated it since; the version it reads is then its own)."""
+        if self.annotated or not self.readonly:
+            return self.annotated
+        try:
+            got = conn.execute(f"SELECT value FROM {META} WHERE key = 'version'").fetchone()
+        except Exception:  # a version 1 store has no marker: no annotations either
+            return False
+        text = str(got[0]) if got else ""
+        if text.isascii() and text.isdigit() and 4 <= int(text) <= STORE_VERSION:
+            self.version = int(text)
+        return self.annotated
+
+    def annotations_on(self, conn: Any, session: str) -> list[Annotation]:
+        if not self._annotated_now(conn):
+            return []
+        cur = conn.execute(self.sql(f"{SELECT} WHERE session = ? ORDER BY position"), (session,))
+        return [annotation_of(r) for r in cur.fetchall()]
+
+    def annotations(self, session: str) -> list[Annotation]:
+        """The session's annotations in the order stored (none in a store older than 4)."""
+        with self.errors():
+            return self.annotations_on(self.connection(), session)
 
     # -- rows ------------------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from store.schema import (
     TABLE,
     column_problems,
     create_table_sql,
+    sqlite_annotations_ddl,
     sqlite_reference,
     sqlite_shape,
 )
@@ -232,7 +233,7 @@ class SqliteRecorder(SqlRecorder):
         conn.execute(create_table_sql(sqlite.dialect()))
         for t in SQLITE_TRIGGERS.values():
             conn.execute(t)
-        for stmt in CATALOGUE_DDL:
+        for stmt in (*CATALOGUE_DDL, *sqlite_annotations_ddl()):
             conn.execute(stmt)
 
     def __repr__(self) -> str:

@@ -92,6 +92,19 @@ def dashboard(
         log.close()
 
 
+@contextmanager
+def launched() -> Iterator[Any]:
+    """Chromium (:func:`chromium`) launched by Playwright, closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 PROBE = """
 () => {
   // From each key press or mouse press to the next frame drawn after the replayer shows another

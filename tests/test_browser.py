@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, PROBE, chromium, dashboard, percentile
+from browser_helpers import PROBE, chromium, dashboard, launched, percentile
 from store_helpers import store_a_correction
 
 from engine.state import card_texts
@@ -60,14 +60,8 @@ def server(store_path: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(server: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launched() as b:
+        yield b
 
 
 def _events() -> list[AnyEvent]:

@@ -236,10 +236,10 @@ def test_an_old_store_without_the_catalogue_is_read_then_migrated(
     with sqlite3.connect(db) as c:
         assert not c.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (CATALOGUE,)).fetchall()
     with open_store(str(db)) as s:  # a writer migrates
-        assert s.version == STORE_VERSION == 3  # type: ignore[attr-defined]
+        assert s.version == STORE_VERSION  # type: ignore[attr-defined]
         assert check(s) == want
     with sqlite3.connect(db) as c:
-        assert dict(c.execute(f"SELECT key, value FROM {META}"))["version"] == "3"
+        assert dict(c.execute(f"SELECT key, value FROM {META}"))["version"] == str(STORE_VERSION)
         assert c.execute(f"SELECT count(*) FROM {CATALOGUE}").fetchone() == (5,)
     assert main(["sessions", "--db", str(db), "--json"]) == 0
     assert capsys.readouterr().out == before

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboard import recorder, table_svg
+from dashboard import recorder
 from engine import complete, record
 from engine.apply import apply
 from engine.legal import legal_actions
@@ -27,6 +27,7 @@ from events.model import (
     Voided,
 )
 from present import replay as view
+from present import table_svg
 from present.replay import EVERYONE, Replay
 
 SCENARIOS = Path(__file__).resolve().parents[1].parent / "shared" / "scenarios"

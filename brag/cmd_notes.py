@@ -1,0 +1,139 @@
+"""``brag notes``: the notes on the steps of a stored session (issue 21, item 2), kept beside the
+session's stream (:mod:`log.annotations`; the game log and ``brag export`` are unchanged by them).
+
+- ``brag notes SESSION [--json] [--hidden]``: the notes by deal and step, each with the step's
+  sentence as ``brag replay`` prints it; ``--hidden`` adds those the organiser hid, marked.
+- ``brag notes add SESSION --deal N --step K --text T --by NAME``: a note on step K of deal N
+  (numbered as ``brag replay`` numbers them), at most 500 characters, at most 500 a session.
+- ``brag notes hide SESSION NOTE_ID [--by NAME]``: the organiser hides a note; the hiding is
+  recorded beside it (the note is kept, never deleted).
+
+A note's text and writer are data: shown inert on the terminal (:mod:`brag.console`), never
+obeyed. Refusals are one line, exit 1 (:func:`brag.cli.main`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from brag.cmd_store import _console, _open
+from brag.errors import CommandError
+from log import EventStore, Note, add_note, hide_note, notes
+from present.replay import Replay
+
+__all__ = ["cmd_notes", "register"]
+
+_ACTIONS = {"add": 2, "hide": 3}
+"""The words that start an action, and how many words it takes (the action's own included)."""
+
+
+def register(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "notes",
+        parents=[common],
+        help="list, add or hide the notes on a session's steps (kept beside its log)",
+        description="brag notes SESSION lists the notes on the steps of SESSION; brag notes add "
+        "SESSION --deal N --step K --text T --by NAME adds one (steps numbered as brag replay "
+        "numbers them; at most 500 characters, 500 notes a session); brag notes hide SESSION "
+        "NOTE_ID hides one (recorded, the note is kept). Notes are never part of the session's "
+        "log: brag export is unchanged by them.",
+        usage="brag notes [add|hide] SESSION [NOTE_ID] [options]",
+    )
+    p.add_argument("words", nargs="+", metavar="SESSION", help=argparse.SUPPRESS)
+    p.add_argument("--json", action="store_true", help="one JSON object per note")
+    p.add_argument("--hidden", action="store_true", help="list the hidden notes too, marked")
+    p.add_argument("--deal", type=int, metavar="N", help="add: the deal (0: before the first)")
+    p.add_argument("--step", type=int, metavar="K", help="add: the step in that deal")
+    p.add_argument("--text", metavar="T", help="add: the note (at most 500 characters)")
+    p.add_argument("--by", metavar="NAME", help="add: who writes it; hide: who hides it")
+    p.set_defaults(func=cmd_notes)
+
+
+def cmd_notes(args: argparse.Namespace) -> int:
+    words: list[str] = args.words
+    action = words[0] if words[0] in _ACTIONS and len(words) > 1 else None
+    if action is None:
+        if len(words) != 1:
+            raise CommandError(f"one session to list, not {len(words)} words", command="notes")
+        return _list(args, words[0])
+    if len(words) != _ACTIONS[action]:
+        usage = "add SESSION --deal N --step K" if action == "add" else "hide SESSION NOTE_ID"
+        raise CommandError(f"usage: brag notes {usage}", command="notes")
+    if action == "add":
+        return _add(args, words[1])
+    return _hide(args, words[1], words[2])
+
+
+def _where(rp: Replay, n: Note) -> str:
+    """``deal 1, step 5 (B looks at their cards)``: the step as ``brag replay`` prints it."""
+    pos = rp.position(n.deal, n.step)
+    label = rp.label(pos)
+    said = f" ({label.text})" if (pos.deal, label.step) == (n.deal, n.step) else ""
+    return f"deal {n.deal}, step {n.step}{said}"
+
+
+def _replay(store: EventStore, session: str) -> Replay:
+    from log import UnknownSession
+
+    events = store.events(session)
+    if not events:
+        raise UnknownSession(session)
+    return Replay.of(events)
+
+
+def _list(args: argparse.Namespace, session: str) -> int:
+    with _open(args) as store:
+        rp = _replay(store, session)
+        got = notes(store, session, include_hidden=args.hidden)
+    if args.json:
+        for n in got:
+            row = {
+                "id": n.id,
+                "session": n.session,
+                "deal": n.deal,
+                "step": n.step,
+                "by": n.by,
+                "text": n.text,
+                "at": n.at.isoformat(),
+                "hidden": n.hidden,
+            }
+            print(json.dumps(row, ensure_ascii=False))
+        return 0
+    console = _console()
+    if not got:
+        console.print(f"no notes on session {session}")
+        return 0
+    for n in got:
+        hidden = "  [hidden]" if n.hidden else ""
+        console.print(f"#{n.id} {_where(rp, n)}, by {n.by}, {n.at:%Y-%m-%d %H:%M} UTC{hidden}")
+        console.print(f"    {n.text}")
+    return 0
+
+
+def _add(args: argparse.Namespace, session: str) -> int:
+    missing = [f"--{k}" for k in ("deal", "step", "text", "by") if getattr(args, k) is None]
+    if missing:
+        raise CommandError(f"add needs {', '.join(missing)}", command="notes")
+    with _open(args, write=True) as store:
+        n = add_note(store, session, args.deal, args.step, args.text, args.by)
+        rp = _replay(store, session)
+        where = store.where
+    _console().print(f"Stored note #{n.id} on {_where(rp, n)} of session {session} in {where}.")
+    return 0
+
+
+def _hide(args: argparse.Namespace, session: str, note: str) -> int:
+    if not (note.isascii() and note.isdigit()):
+        raise CommandError(f"NOTE_ID is a note's number (brag notes {session}), not {note!r}",
+                           command="notes")  # fmt: skip
+    note_id = int(note)
+    with _open(args, write=True) as store:
+        every = {n.id: n for n in notes(store, session, include_hidden=True)}
+        if note_id not in every:
+            raise CommandError(f"session {session!r} has no note #{note_id}", command="notes")
+        hide_note(store, note_id, args.by or "organiser")
+    already = " (it was hidden already)" if every[note_id].hidden else ""
+    _console().print(f"Note #{note_id} of session {session} is hidden{already}; it is kept.")
+    return 0

@@ -1,0 +1,182 @@
+"""The Replay page's notes: HTTP routes served beside the Streamlit app (:mod:`dashboard.server`),
+so that a note reaches the browser only once its step is shown (issue 21, item 2).
+
+The replayer sends a deal's frames to the browser at once; notes never ride in them. The notes
+panel (:mod:`dashboard.notes_panel`) asks for the notes of the one step the replayer shows:
+
+- ``GET /api/notes?session=S&deal=D&step=K``: ``{"notes": [{"id", "by", "text", "at"}],
+  "organiser"}``: the notes on that step (hidden ones left out), their text and writer inert
+  (:func:`events.text.inert`: no control or bidi character reaches the page; the panel sets them
+  as text, never markup); ``organiser``: this device is unlocked (it may hide a note).
+- ``POST /api/notes`` with ``{"session", "deal", "step", "text", "by"}``: anyone adds a note
+  (:func:`log.annotations.add_note`: at most 500 characters, 500 a session, on a step that
+  exists); the answer is the step's notes, or ``{"message"}`` (one line) with 400 when refused.
+- ``POST /api/notes/hide`` with ``{"session", "id"}``: the organiser's unlocked device hides a
+  note (recorded beside it, the note kept): 403 on any other device.
+
+The POSTs take ``application/json`` only: a page of another site cannot send that without the
+browser asking first (CORS), and nothing here answers it. A store out of reach: 503, one line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from dashboard import access
+from dashboard.gate import BY_COOKIE, TOKEN_COOKIE
+from dashboard.pad_api import read_json
+from events.errors import BragError, StoreUnavailable
+from events.text import inert
+from log.annotations import BY_MAX_CHARS
+
+__all__ = ["routes", "step_notes"]
+
+MAX_BODY = 8_192
+"""The largest request read (bytes): a note is at most 500 characters."""
+
+
+def _reader() -> Any:
+    from dashboard import cache
+
+    return cache.store()
+
+
+def _writer() -> Any:
+    from dashboard import cache
+
+    return cache.writer()
+
+
+def step_notes(store: Any, session: str, deal: int, step: int) -> list[dict[str, Any]]:
+    """The notes shown on step ``step`` of deal ``deal`` (hidden ones left out), in the order
+    written, as the panel shows them: ``id``, ``by``, ``text`` (both inert), ``at``
+    (``YYYY-MM-DD HH:MM`` UTC)."""
+    from log import notes
+
+    return [
+        {"id": n.id, "by": inert(n.by), "text": inert(n.text), "at": f"{n.at:%Y-%m-%d %H:%M}"}
+        for n in notes(store, session)
+        if (n.deal, n.step) == (deal, step)
+    ]
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
+        return int(value)
+    return None
+
+
+def _organiser(request: Request) -> bool:
+    return access.device_unlocked(request.cookies.get(TOKEN_COOKIE))
+
+
+def _said(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"message": message}, status_code=status)
+
+
+def _unavailable(err: Exception) -> JSONResponse:
+    why = str(err).splitlines()[0][:200] if str(err) else type(err).__name__
+    return _said(f"The store cannot be reached ({inert(why)}); try again.", 503)
+
+
+async def _body(request: Request) -> dict[str, Any] | None:
+    """The JSON object posted, sent as ``application/json`` only (see the module)."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return None
+    return await read_json(request, MAX_BODY)
+
+
+def _answer(request: Request, session: str, deal: int, step: int) -> JSONResponse:
+    got = step_notes(_reader(), session, deal, step)
+    return JSONResponse(
+        {"notes": got, "organiser": _organiser(request)}, headers={"Cache-Control": "no-store"}
+    )
+
+
+async def get_notes(request: Request) -> JSONResponse:
+    """``GET /api/notes``: see the module's docstring."""
+    from starlette.concurrency import run_in_threadpool
+
+    q = request.query_params
+    session, deal, step = q.get("session") or "", _int(q.get("deal")), _int(q.get("step"))
+    if not session or deal is None or step is None:
+        return _said("Give session, deal and step.", 400)
+    try:
+        return await run_in_threadpool(_answer, request, session, deal, step)
+    except Exception as err:
+        return _unavailable(err)
+
+
+async def add(request: Request) -> JSONResponse:
+    """``POST /api/notes``: see the module's docstring."""
+    from starlette.concurrency import run_in_threadpool
+
+    body = await _body(request)
+    if body is None:
+        return _said("Not stored: the note could not be read.", 400)
+    session, text, by = body.get("session"), body.get("text"), body.get("by")
+    deal, step = _int(body.get("deal")), _int(body.get("step"))
+    if not all(isinstance(x, str) for x in (session, text, by)) or deal is None or step is None:
+        return _said("Not stored: give session, deal, step, text and your name.", 400)
+
+    def work() -> JSONResponse:
+        from log import add_note
+
+        add_note(_writer(), str(session), deal, step, str(text), str(by))
+        return _answer(request, str(session), deal, step)
+
+    return await _run(run_in_threadpool, work)
+
+
+async def hide(request: Request) -> JSONResponse:
+    """``POST /api/notes/hide``: see the module's docstring."""
+    from starlette.concurrency import run_in_threadpool
+
+    if not _organiser(request):
+        return _said("Only the organiser's unlocked device may hide a note.", 403)
+    body = await _body(request)
+    note = _int(body.get("id")) if body else None
+    session = body.get("session") if body else None
+    if note is None or not isinstance(session, str):
+        return _said("Not hidden: give session and id.", 400)
+    who = (request.cookies.get(BY_COOKIE) or "").strip()[:BY_MAX_CHARS] or "organiser"
+
+    def work() -> JSONResponse:
+        from log import hide_note, notes
+
+        shown = {n.id: n for n in notes(_writer(), session)}
+        if note not in shown:
+            return _said(f"Session {inert(session)!r} shows no note {note}.", 404)
+        hide_note(_writer(), note, who)
+        return _answer(request, session, shown[note].deal, shown[note].step)
+
+    return await _run(run_in_threadpool, work)
+
+
+async def _run(run: Any, work: Any) -> JSONResponse:
+    try:
+        answer: JSONResponse = await run(work)
+    except StoreUnavailable as err:
+        return _unavailable(err)
+    except BragError as err:  # a refusal: one line, nothing stored
+        return _said(f"Not stored: {inert(str(err))}", 400)
+    except Exception as err:
+        return _unavailable(err)
+    return answer
+
+
+def routes() -> list[Any]:
+    """The routes :mod:`dashboard.server` mounts."""
+    return [
+        Route("/api/notes", get_notes, methods=["GET"]),
+        Route("/api/notes", add, methods=["POST"]),
+        Route("/api/notes/hide", hide, methods=["POST"]),
+    ]

@@ -187,11 +187,42 @@ def _open(
             raise CommandError(_projection_problem(path, err)) from None
         if refresh:
             _say_skipped(con)
+        elif _store_exists(args.db):
+            _same_store(args.db, con, path)
     finally:
         close = getattr(store, "close", None)
         if close:
             close()
     return con
+
+
+def _same_store(db: str, con: Any, path: str) -> None:
+    """``--no-refresh``: the projection is shown as it is, but only for the store it belongs to
+    (its recorded id, ``analytics.owner``); a store that cannot be asked now is not checked."""
+    from analytics.owner import recorded_store
+    from analytics.sources import open_source
+    from events.errors import StoreUnavailable
+
+    have = recorded_store(con)
+    if have is None:
+        return
+    try:
+        store = open_source(db)
+    except StoreUnavailable:
+        return
+    try:
+        sid, where = getattr(store, "store_id", None), getattr(store, "where", db)
+    finally:
+        close = getattr(store, "close", None)
+        if close:
+            close()
+    if sid is not None and sid != have[0]:
+        con.close()
+        raise CommandError(
+            f"the statistics file {path} belongs to the store {have[1]} (id {have[0]}), not to "
+            f"{where} (id {sid}): its numbers are not shown for it; name another file with "
+            "--analytics, or rebuild this one for this store with brag analytics refresh --rebuild"
+        )
 
 
 def _projection_problem(path: str, err: BaseException) -> str:

@@ -112,6 +112,7 @@ def test_a_named_projection_of_store_a_is_refused_for_store_b(
         ["leaderboard", "--db", b, "--analytics", str(proj)],
         ["analytics", "refresh", "--db", b, "--analytics", str(proj)],
         ["analytics", "show", "player_stats", "--db", b, "--analytics", str(proj)],
+        ["stats", "--db", b, "--analytics", str(proj), "--no-refresh"],
     ):
         said = _refused(argv)
         assert f"the statistics file {proj} belongs to the store {tmp_path / 'a.db'}" in said

@@ -6,10 +6,11 @@
   most ``limit`` rows. It does not sandbox table functions that read files; a page open to
   untrusted users should query a connection from ``connect(path, read_only=True)``, which also
   turns DuckDB's external access off.
-- :func:`run_limited` is what a page shared by many visitors runs (the dashboard's Explore): the
-  query on its own read-only connection to a file nobody writes (a snapshot of the projection),
-  with a wall-clock limit (interrupted), a memory limit, capped spill files, and a result capped
-  in rows and in bytes (:class:`Limits`, ``BRAG_EXPLORE_*``).
+- :func:`run_limited` is what a page shared by many visitors runs (the dashboard's Explore): each
+  query in a database of its own that attaches a file nobody writes (a snapshot of the
+  projection) read-only, so queries run side by side, each with a wall-clock limit
+  (interrupted), a memory limit, capped spill files, and a result capped in rows and in bytes
+  (:class:`Limits`, ``BRAG_EXPLORE_*``); DuckDB's refusal is one line (:class:`QueryError`).
 - Parquet for other tools is :mod:`analytics.lake` (``brag analytics export --parquet DIR``).
 """
 

@@ -9,6 +9,7 @@ What the command line and the dashboard call::
     analytics.schema(con); analytics.run_readonly(con, "SELECT ...")
     analytics.export_lake(con, "out/")             # Hive-partitioned Parquet + _dictionary
     analytics.api.load_player_deals(...)           # for analysts: DuckDB relations
+    analytics.api.load_decisions(...)              # one row per decision, with its context
 
 Layers: :mod:`analytics.facts` (pure: rows from the engine's replay), :mod:`analytics.projector`
 (the DuckDB writer and its checkpoint), ``analytics/sql/*.sql`` (schema and statistics),

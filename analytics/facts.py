@@ -40,7 +40,7 @@ from typing import Any
 from analytics.strength import hand_strength
 from engine.apply import apply
 from engine.hands import category_of_strength, strength_codes
-from engine.legal import LegalAction, legal_actions
+from engine.legal import Option, options
 from engine.rules.betting import can_see
 from engine.state import Hand, Outcome, Phase, State, card_codes, card_texts, initial_state
 from events.errors import PlainError
@@ -188,6 +188,9 @@ DECISION_CONTEXT = (
 )
 """The columns :func:`decision_context` reads from the state before a decision."""
 
+DECISION_FOLLOWED = ("hand_category", "net_t", "won")
+"""The columns known when the decision's deal ends (:meth:`SessionFolder._emit_decisions`)."""
+
 DECISION_COLUMNS = (
     "session",
     "deal",
@@ -202,10 +205,8 @@ DECISION_COLUMNS = (
     "hand",
     "bet_level",
     "cost_t",
-    "hand_category",
-    "net_t",
-    "won",
     "player_key",
+    *DECISION_FOLLOWED,
 )
 
 
@@ -216,7 +217,7 @@ class Rows:
         self.event_rows: list[tuple[Any, ...]] = []
         self.deals: dict[str, list[Any]] = {c: [] for c in DEAL_COLUMNS}
         self.player_deals: dict[str, list[Any]] = {c: [] for c in PLAYER_DEAL_COLUMNS}
-        self.decisions: dict[str, list[Any]] = {c: [] for c in DECISION_COLUMNS}
+        self.decision_rows: list[tuple[Any, ...]] = []
         self.retract: dict[str, int] = {}
         """session -> the number of deals whose rows still hold; rows of later deals go."""
 
@@ -226,16 +227,16 @@ class Rows:
     @property
     def events(self) -> dict[str, list[Any]]:
         """The event rows column by column."""
-        if not self.event_rows:
-            return {c: [] for c in EVENT_COLUMNS}
-        return {
-            c: list(v)
-            for c, v in zip(EVENT_COLUMNS, zip(*self.event_rows, strict=True), strict=True)
-        }
+        return _by_column(EVENT_COLUMNS, self.event_rows)
+
+    @property
+    def decisions(self) -> dict[str, list[Any]]:
+        """The decision rows column by column."""
+        return _by_column(DECISION_COLUMNS, self.decision_rows)
 
     def drop_after(self, session: str, deal: int) -> None:
         """Rows of ``session`` for deals after ``deal`` no longer hold (buffered ones go now)."""
-        for table in (self.deals, self.player_deals, self.decisions):
+        for table in (self.deals, self.player_deals):
             keep = [
                 k
                 for k, (s, d) in enumerate(zip(table["session"], table["deal"], strict=True))
@@ -244,8 +245,17 @@ class Rows:
             if len(keep) != len(table["session"]):
                 for col, values in table.items():
                     table[col] = [values[k] for k in keep]
+        self.decision_rows = [
+            r for r in self.decision_rows if r[0] != session or r[1] <= deal
+        ]  # session, deal lead every decision row
         prior = self.retract.get(session)
         self.retract[session] = deal if prior is None else min(prior, deal)
+
+
+def _by_column(names: tuple[str, ...], rows: list[tuple[Any, ...]]) -> dict[str, list[Any]]:
+    if not rows:
+        return {c: [] for c in names}
+    return {c: list(v) for c, v in zip(names, zip(*rows, strict=True), strict=True)}
 
 
 @dataclass(slots=True)
@@ -254,7 +264,8 @@ class _Decision:
     made with (card codes where the log knew them then; ``one_hand``: the player held one hand,
     so cards shown at the showdown are that hand)."""
 
-    row: dict[str, Any]
+    row: tuple[Any, ...]
+    """The row's columns but :data:`DECISION_FOLLOWED`."""
     seat: int
     codes: tuple[int, ...] | None
     one_hand: bool
@@ -314,6 +325,7 @@ class SessionFolder:
         (:func:`present.narrate.step_in_deal`)."""
         self._seq_of: list[int] | None = None
         """For a re-fold of the events in force: the stored seq of each (1-based) event."""
+        self._keys: dict[str, str] = {}
 
     # --- the fold ------------------------------------------------------------------------------
 
@@ -420,30 +432,39 @@ class SessionFolder:
         name: str = event.player  # type: ignore[union-attr]
         i = before.index[name]  # type: ignore[index]
         p = before.players[i]
-        hand: str | None = getattr(event, "hand", None)  # looked, retained: RULES 6.4, 6.7
-        if action in ("keep", "throw"):
+        hand: str | None = None
+        if action == "look" or action == "retain":
+            hand = event.hand  # type: ignore[union-attr]  # one of two: RULES 6.4, 6.7
+        elif action == "keep" or action == "throw":
             hand = p.looking  # RULES 6.4: the hand just looked at
         held: Hand | None = p.hands[0] if len(p.hands) == 1 else None
         if hand is not None:
             held = next((h for h in p.hands if h.origin == hand), None)
-        row = {
-            "session": self.session,
-            "deal": self.step_at[0],
-            "seq": self._seq_of[seq - 1] if self._seq_of is not None else seq,
-            "step": self.step_at[1],
-            "position": position,
-            "player": name,
-            "action": action,
-            "table_name": before.table,
-            "cards_mode": before.cards_mode,
-            **decision_context(before, i),
-            "hand": hand,
-            "bet_level": after.level if action == "bet" else None,
-            "cost_t": after.paid_t[i] - before.paid_t[i],
-            "player_key": normal(name),
-        }
+        row = (
+            self.session,
+            self.step_at[0],
+            self._seq_of[seq - 1] if self._seq_of is not None else seq,
+            self.step_at[1],
+            position,
+            name,
+            action,
+            before.table,
+            before.cards_mode,
+            *_context(before, i),
+            hand,
+            after.level if action == "bet" else None,
+            after.paid_t[i] - before.paid_t[i],
+            self._key(name),
+        )  # in the order of DECISION_COLUMNS
         codes = held.cards if held is not None else None
         self.deal.decisions.append(_Decision(row, i, codes, len(p.hands) == 1))
+
+    def _key(self, name: str) -> str:
+        """The player's :func:`events.text.normal` form (kept: a session seats few names)."""
+        key = self._keys.get(name)
+        if key is None:
+            key = self._keys[name] = normal(name)
+        return key
 
     def _action(self, event: Bet | Folded | Saw, kind: str, before: State, after: State) -> None:
         d = self.deal
@@ -624,7 +645,9 @@ class SessionFolder:
         deal and whether they won it, and the category of the hand decided with where the log
         knows it (dealt cards, ``cards: "all"``; else the hand shown at the showdown, RULES 3.5),
         but for a retained hand, still in play (RULES 6.2; :func:`present.replay.in_play`)."""
-        dd = out.decisions
+        rows = out.decision_rows
+        winner = outcome.winner
+        categories: dict[tuple[int, ...], str] = {}
         for dec in deal.decisions:
             p = state.players[dec.seat]
             name = p.name
@@ -633,14 +656,14 @@ class SessionFolder:
                 codes = p.shown
             if retained and outcome.blind == name:
                 codes = None
-            for col, value in dec.row.items():
-                dd[col].append(value)
-            won_t = pot_t if outcome.winner == name else 0
-            dd["hand_category"].append(
-                category_of_strength(strength_codes(*codes)).label if codes else None
-            )
-            dd["net_t"].append(won_t - p.paid)
-            dd["won"].append(outcome.winner == name)
+            category = None
+            if codes:
+                category = categories.get(codes)
+                if category is None:
+                    category = category_of_strength(strength_codes(*codes)).label
+                    categories[codes] = category
+            won = winner == name
+            rows.append((*dec.row, category, (pot_t if won else 0) - p.paid, won))
 
     # --- the session's standing ----------------------------------------------------------------
 
@@ -699,75 +722,84 @@ def decision_context(state: State, seat: int) -> dict[str, Any]:
     ``players_in`` counts the players not folded (RULES 5.6), ``blind_in``/``seen_in`` those of
     them blind or seen (RULES 5.1), ``opponents_*`` the same without the player; ``level`` is
     whole stake units (``None`` before the first bet, RULES 5.5); ``pot_t`` and ``see_cost_t``
-    are ticks of ``den``. The options are :func:`engine.legal.legal_actions`' (the one place that
-    says what may happen next and what it costs), the player's own, as :func:`options_text`
-    writes them; ``see_cost_t`` is the cost of the see among them (RULES 5.7, ``None`` when
-    seeing is not one)."""
+    are ticks of ``den``. The options are :func:`engine.legal.options` (the one place that says
+    what may happen next and what it costs; :func:`~engine.legal.legal_actions` lists the same),
+    the player's own, as :func:`options_text` writes them; ``see_cost_t`` is the cost of the see
+    among them (RULES 5.7, ``None`` when seeing is not one)."""
+    return dict(zip(DECISION_CONTEXT, _context(state, seat), strict=True))
+
+
+def _context(state: State, seat: int) -> tuple[Any, ...]:
+    """:func:`decision_context`'s values in the order of :data:`DECISION_CONTEXT`."""
     players = state.players
     actor = players[seat]
-    others = [p for k, p in enumerate(players) if k != seat and not p.folded]
-    opponents_blind = sum(1 for p in others if p.blind)
+    opponents_blind = opponents_seen = 0
+    for k, p in enumerate(players):
+        if k != seat and not p.folded:
+            if p.seen:
+                opponents_seen += 1
+            else:
+                opponents_blind += 1
     actor_in = 0 if actor.folded else 1
-    mine = [
-        a
-        for a in legal_actions(state)
-        if a.player == actor.name
-        or (a.player is None and state.phase is Phase.CARRIED and state.survivor == seat)
-    ]
-    see = next((a for a in mine if a.kind == "saw"), None)
-    return {
-        "seat": seat,
-        "phase": state.phase.value,
-        "players_in": len(others) + actor_in,
-        "blind_in": opponents_blind + (actor_in if actor.blind else 0),
-        "seen_in": len(others) - opponents_blind + (actor_in if actor.seen else 0),
-        "actor_seen": actor.seen,
-        "opponents_blind": opponents_blind,
-        "opponents_seen": len(others) - opponents_blind,
-        "two_hands": actor.two_hands,
-        "level": state.level,
-        "den": state.scale,
-        "pot_t": state.pot_t,
-        "see_cost_t": None if see is None else int(see.cost * state.scale),
-        "options": options_text(mine, state.scale),
-    }
+    name = actor.name
+    survivor = state.phase is Phase.CARRIED and state.survivor == seat
+    mine = tuple(o for o in options(state) if o.player == name or (survivor and o.player is None))
+    said = _SAID.get(mine)
+    if said is None:
+        see = next((o.cost_t for o in mine if o.kind == "saw"), None)
+        said = _SAID[mine] = (see, options_text(mine))
+        if len(_SAID) > 50_000:
+            _SAID.clear()
+    return (
+        seat,
+        state.phase.value,
+        opponents_blind + opponents_seen + actor_in,  # players_in
+        opponents_blind + (actor_in if actor.blind else 0),  # blind_in
+        opponents_seen + (actor_in if actor.seen else 0),  # seen_in
+        actor.seen,
+        opponents_blind,
+        opponents_seen,
+        actor.two_hands,
+        state.level,
+        state.scale,
+        state.pot_t,
+        *said,  # see_cost_t, options
+    )
 
 
-def options_text(actions: Iterable[LegalAction], den: int) -> str:
+_SAID: dict[tuple[Option, ...], tuple[int | None, str]] = {}
+"""A player's options -> their ``see_cost_t`` and ``options`` text (few distinct sets recur)."""
+
+
+def options_text(legal: Iterable[Option]) -> str:
     """Legal options as the ``decisions.options`` text: ``|`` between options, in
-    :func:`engine.legal.legal_actions`' order, each the action's word (``look``, ``fold``,
-    ``keep``, ``throw``, ``concede``, ``show``; ``look old``/``retain new`` naming one of two
-    hands; ``give_up``: a blind survivor's hand goes under at the next deal, RULES 6.2) with its
-    cost in ticks of ``den`` where it costs anything: ``see:12``, and the bets as one range of
-    levels and one of costs, ``bet 3..8:3..8`` (a single level: ``bet 4:8``).
+    :func:`engine.legal.options`' order, each the action's word (``look``, ``fold``, ``keep``,
+    ``throw``, ``concede``, ``show``; ``look old``/``retain new`` naming one of two hands;
+    ``give_up``: a blind survivor's hand goes under at the next deal, RULES 6.2) with its cost in
+    ticks where it costs anything: ``see:12``, and the bets as one range of levels and one of
+    costs, ``bet 3..8:3..8`` (a single level: ``bet 4:8``).
 
-    >>> from fractions import Fraction
-    >>> from events.model import Bet, Folded, Saw
-    >>> acts = [LegalAction(Bet(player="A", level=Fraction(k)), "A", Fraction(k, 2))
-    ...         for k in (3, 4, 5)]
-    >>> acts += [LegalAction(Folded(player="A"), "A", Fraction(0)),
-    ...          LegalAction(Saw(player="A"), "A", Fraction(3))]
-    >>> options_text(acts, 2)
+    >>> acts = [Option("bet", "A", k, level=k) for k in (3, 4, 5)]
+    >>> options_text([*acts, Option("folded", "A"), Option("saw", "A", 6)])
     'bet 3..5:3..5|fold|see:6'
     """
     parts: list[str] = []
     bets: list[tuple[int, int]] = []
-    for a in actions:
-        kind = a.kind
-        if isinstance(a.event, Bet):
-            bets.append((int(a.event.level), int(a.cost * den)))
+    for o in legal:
+        kind = o.kind
+        if kind == "bet":
+            bets.append((o.level or 0, o.cost_t))
             word = "bet"
         elif kind == "saw":
-            word = f"see:{int(a.cost * den)}"
+            word = f"see:{o.cost_t}"
         elif kind == "shown":
             word = "show"
         elif kind == "dealt":
             word = "give_up"
         else:
             word = DECISION_ACTIONS.get(kind, kind)
-            hand = getattr(a.event, "hand", None)
-            if hand is not None:
-                word = f"{word} {hand}"
+            if o.hand is not None and kind in ("looked", "retained"):
+                word = f"{word} {o.hand}"
         if word not in parts:
             parts.append(word)
     if bets:

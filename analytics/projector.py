@@ -348,7 +348,7 @@ class Projector:
                 if rows.deals["session"]:
                     self._insert("deals", rows.deals)
                     self._insert("player_deals", rows.player_deals)
-                if rows.decisions["session"]:
+                if rows.decision_rows:
                     self._insert("decisions", rows.decisions)
                 self._summarize(set(rows.player_deals["session"]))
                 if touched:
@@ -385,7 +385,7 @@ class Projector:
         if rows.deals["session"]:
             self._insert("deals", rows.deals)
             self._insert("player_deals", rows.player_deals)
-        if rows.decisions["session"]:
+        if rows.decision_rows:
             self._insert("decisions", rows.decisions)
         self._summarize({*rows.retract, *rows.player_deals["session"]})
         if touched:

@@ -1,16 +1,22 @@
 """Every legal next recorded event, with what it costs (the recorder, simulator and tests use it).
 
-:func:`legal_actions` lists :class:`LegalAction` values for a :class:`~engine.state.State`.
-Each holds a ready event; where the log needs an input the engine cannot know (the cards shown at
-a real table, a shuffle's order), ``needs`` names it and the event is a template to complete.
-Corrections (``voided``) are not table actions and are not listed: see :func:`can_void`.
+:func:`options` decides what may happen next after a :class:`~engine.state.State` (RULES 3 to
+6), as light :class:`Option` values (kind, player, cost in ticks, level, hand, cards): the one
+place that says so. :func:`legal_actions` gives the same options, in the same order, as
+:class:`LegalAction` values, each holding a ready event and the sentence a recorder shows; where
+the log needs an input the engine cannot know (the cards shown at a real table, a shuffle's
+order), ``needs`` names it and the event is a template to complete. Analytics reads
+:func:`options` (no events to build); the recorder, the simulator and the tests read
+:func:`legal_actions`. Corrections (``voided``) are not table actions and are not listed: see
+:func:`can_void`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from engine.rules.betting import bet_cost, can_see, level_bounds, may_look, see_cost, see_target
 from engine.rules.deal import deal_order, from_pack, next_dealer, pack_at_deal
@@ -34,7 +40,7 @@ from events.model import (
     Thrown,
 )
 
-__all__ = ["LegalAction", "can_void", "describe_action", "legal_actions"]
+__all__ = ["LegalAction", "Option", "can_void", "describe_action", "legal_actions", "options"]
 
 Need = Literal["cards", "order", "hands"]
 
@@ -61,10 +67,28 @@ class LegalAction:
         return self.event.type
 
 
-def legal_actions(state: State) -> list[LegalAction]:
-    """Every legal next recorded event after ``state`` (RULES 3 to 6), in a stable order.
+class Option(NamedTuple):
+    """One legal next event, without the event: ``kind`` (its FORMAT.md type), ``player`` who
+    acts (``None`` for the table: shuffle, deal), ``cost_t`` what they pay in ticks (``1/scale``
+    stake units), and what tells it from the others of its kind: ``level`` (a bet), ``hand``
+    (``old``/``new``: the hand a look or a retain names, or the one a keep or throw concerns),
+    ``cards`` (a showdown's card or hand; a template when ``needs`` holds ``"cards"``) and
+    ``needs`` (as :class:`LegalAction`)."""
 
-    Shape: ``list[LegalAction]``; empty before ``session_started`` (it needs the seats), while the
+    kind: str
+    player: str | None = None
+    cost_t: int = 0
+    level: int | None = None
+    hand: Literal["old", "new"] | None = None
+    cards: tuple[str, ...] = ()
+    needs: tuple[Need, ...] = ()
+
+
+def options(state: State) -> list[Option]:
+    """Every legal next recorded event after ``state`` (RULES 3 to 6), in a stable order, as
+    :class:`Option` values.
+
+    Shape: ``list[Option]``; empty before ``session_started`` (it needs the seats), while the
     engine's conclusions are pending, and once the session is over (RULES 1.4)."""
     if state.pending or state.phase in (Phase.NEW, Phase.OVER):
         return []
@@ -77,7 +101,137 @@ def legal_actions(state: State) -> list[LegalAction]:
     return _betting(state)
 
 
-def _deal_action(state: State) -> LegalAction:
+def legal_actions(state: State) -> list[LegalAction]:
+    """Every legal next recorded event after ``state`` (RULES 3 to 6), in a stable order: each
+    of :func:`options` with its event and its sentence.
+
+    Shape: ``list[LegalAction]``; empty before ``session_started`` (it needs the seats), while the
+    engine's conclusions are pending, and once the session is over (RULES 1.4)."""
+    return [_ACTION[o.kind](state, o) for o in options(state)]
+
+
+# --- what may happen next ------------------------------------------------------------------------
+
+
+def _deal_option(state: State) -> Option:
+    if state.cards_mode == "all" and pack_at_deal(state) is None:
+        return Option("dealt", needs=("hands",))
+    return Option("dealt")
+
+
+def _between(state: State) -> list[Option]:
+    out: list[Option] = []
+    if state.first_dealer is None:
+        out += [Option("dealer_chosen", p) for p in state.seats]
+    if state.shuffle_due:
+        out.append(Option("shuffled", needs=("order",)))
+    elif state.first_dealer is not None:
+        out.append(_deal_option(state))
+    return out
+
+
+def _carried(state: State) -> list[Option]:
+    assert state.survivor is not None
+    p = state.players[state.survivor]
+    if p.two_hands:
+        out = [Option("retained", p.name, hand=h.origin) for h in p.hands]
+    else:
+        out = [Option("retained", p.name)]
+    return [*out, _deal_option(state)]
+
+
+def _looks(p: PlayerState) -> list[Option]:
+    if p.two_hands:
+        return [Option("looked", p.name, hand=h.origin) for h in p.hands]
+    return [Option("looked", p.name)]
+
+
+def _keep_throw(p: PlayerState) -> list[Option]:
+    return [Option("kept", p.name, hand=p.looking), Option("thrown", p.name, hand=p.looking)]
+
+
+def _betting(state: State) -> list[Option]:
+    for p in state.players:
+        if p.looking is not None:
+            return _keep_throw(p)
+    assert state.turn is not None
+    t = state.turn
+    name = state.seats[t]
+    return [*_looks_now(state), *_bets(state, t), Option("folded", name), *_see(state, t)]
+
+
+def _looks_now(state: State) -> list[Option]:
+    """RULES 5.1: every blind player before the first bet; afterwards the blind one whose turn
+    it is."""
+    out: list[Option] = []
+    for i, p in enumerate(state.players):
+        if not p.folded and p.blind and may_look(state, i):
+            out += _looks(p)
+    return out
+
+
+def _bets(state: State, t: int) -> list[Option]:
+    """RULES 5.3-5.5: a bet at every level allowed, at what it costs this player."""
+    name = state.seats[t]
+    lo, hi = level_bounds(state)
+    return [Option("bet", name, bet_cost(state, t, lv), lv) for lv in range(lo, hi + 1)]
+
+
+def _see(state: State, t: int) -> list[Option]:
+    """RULES 5.7: a see, where :func:`~engine.rules.betting.can_see` allows it."""
+    if not can_see(state, t):
+        return []
+    return [Option("saw", state.seats[t], see_cost(state, t))]
+
+
+def _showdown(state: State) -> list[Option]:
+    assert state.payer is not None and state.opponent is not None
+    pay, opp = state.players[state.payer], state.players[state.opponent]
+    for q in (opp, pay):  # RULES 6.6: reduce two hands first
+        if q.looking is not None:
+            return _keep_throw(q)
+        if q.two_hands:
+            return _looks(q)
+    if both_blind(state):
+        who = opp if next_to_turn(state) == state.opponent else pay
+        out = _show_cards(who, one=True)
+        if who is pay and len(opp.shown) == 3:
+            out += _concede(state, pay)
+        return out
+    if len(opp.shown) < 3:
+        return _show_cards(opp, one=False)
+    return [*_show_cards(pay, one=False), *_concede(state, pay)]
+
+
+def _concede(state: State, p: PlayerState) -> list[Option]:
+    """RULES 5.8: a losing payer may concede; where the cards are known, only a losing one."""
+    return [Option("conceded", p.name)] if may_concede(state) else []
+
+
+def _show_cards(p: PlayerState, *, one: bool) -> list[Option]:
+    hand = p.hands[0].cards
+    if hand is None:
+        template = ("2c",) if one else ("2c", "3c", "4c")
+        return [Option("shown", p.name, cards=template, needs=("cards",))]
+    if not one:
+        return [Option("shown", p.name, cards=card_texts(hand))]
+    left = card_texts(tuple(x for x in hand if x not in p.shown))
+    return [Option("shown", p.name, cards=(c,)) for c in left]
+
+
+# --- each option as an event and its sentence ----------------------------------------------------
+
+
+def _dealer_chosen(state: State, o: Option) -> LegalAction:
+    p = o.player or ""
+    return LegalAction(DealerChosen(player=p), p, Fraction(0), label=f"{p} deals first")
+
+
+def _shuffled(state: State, o: Option) -> LegalAction:
+    return LegalAction(Shuffled(), None, Fraction(0), ("order",), label="shuffle")
+
+
+def _dealt(state: State, o: Option) -> LegalAction:
     if state.cards_mode == "shown":
         return LegalAction(Dealt(), None, Fraction(0), label="deal")
     pack = pack_at_deal(state)
@@ -91,184 +245,98 @@ def _deal_action(state: State) -> LegalAction:
     return LegalAction(Dealt(hands=hands), None, Fraction(0), label="deal")
 
 
-def _between(state: State) -> list[LegalAction]:
-    out: list[LegalAction] = []
-    if state.first_dealer is None:
-        out += [
-            LegalAction(DealerChosen(player=p), p, Fraction(0), label=f"{p} deals first")
-            for p in state.seats
-        ]
-    if state.shuffle_due:
-        out.append(LegalAction(Shuffled(), None, Fraction(0), ("order",), label="shuffle"))
-    elif state.first_dealer is not None:
-        out.append(_deal_action(state))
-    return out
+def _retained(state: State, o: Option) -> LegalAction:
+    name = o.player or ""
+    what = "the hand" if o.hand is None else f"the {o.hand} hand"
+    event = Retained(player=name) if o.hand is None else Retained(player=name, hand=o.hand)
+    return LegalAction(event, name, Fraction(0), label=f"{name} retains {what}")
 
 
-def _carried(state: State) -> list[LegalAction]:
-    assert state.survivor is not None
-    p = state.players[state.survivor]
-    out: list[LegalAction] = []
-    if p.two_hands:
-        out += [
-            LegalAction(
-                Retained(player=p.name, hand=h.origin),
-                p.name,
-                Fraction(0),
-                label=f"{p.name} retains the {h.origin} hand",
-            )
-            for h in p.hands
-        ]
-    else:
-        out.append(
-            LegalAction(
-                Retained(player=p.name), p.name, Fraction(0), label=f"{p.name} retains the hand"
-            )
-        )
-    out.append(_deal_action(state))
-    return out
+def _looked(state: State, o: Option) -> LegalAction:
+    name = o.player or ""
+    if o.hand is None:
+        return LegalAction(Looked(player=name), name, Fraction(0), label=f"{name} looks")
+    return LegalAction(
+        Looked(player=name, hand=o.hand),
+        name,
+        Fraction(0),
+        label=f"{name} looks at the {o.hand} hand",
+    )
 
 
-def _looks(state: State, i: int, p: PlayerState) -> list[LegalAction]:
-    if p.two_hands:
-        return [
-            LegalAction(
-                Looked(player=p.name, hand=h.origin),
-                p.name,
-                Fraction(0),
-                label=f"{p.name} looks at the {h.origin} hand",
-            )
-            for h in p.hands
-        ]
-    return [LegalAction(Looked(player=p.name), p.name, Fraction(0), label=f"{p.name} looks")]
+def _kept(state: State, o: Option) -> LegalAction:
+    name = o.player or ""
+    label = f"{name} keeps the {o.hand} hand"
+    return LegalAction(Kept(player=name), name, Fraction(0), label=label)
 
 
-def _keep_throw(p: PlayerState) -> list[LegalAction]:
-    return [
-        LegalAction(
-            Kept(player=p.name), p.name, Fraction(0), label=f"{p.name} keeps the {p.looking} hand"
-        ),
-        LegalAction(
-            Thrown(player=p.name),
-            p.name,
-            Fraction(0),
-            label=f"{p.name} throws the {p.looking} hand",
-        ),
-    ]
+def _thrown(state: State, o: Option) -> LegalAction:
+    name = o.player or ""
+    label = f"{name} throws the {o.hand} hand"
+    return LegalAction(Thrown(player=name), name, Fraction(0), label=label)
 
 
-def _betting(state: State) -> list[LegalAction]:
-    for p in state.players:
-        if p.looking is not None:
-            return _keep_throw(p)
-    assert state.turn is not None
-    t = state.turn
-    return [*_looks_now(state), *_bets(state, t), *_fold(state, t), *_see(state, t)]
+def _bet(state: State, o: Option) -> LegalAction:
+    name = o.player or ""
+    lv = o.level or 0
+    cost = state.units(o.cost_t)
+    blind = state.players[state.seat(name)].blind
+    verb = "bets" if state.level is None or lv == state.level else "raises to"
+    return LegalAction(
+        Bet(player=name, level=Fraction(lv)),
+        name,
+        cost,
+        label=f"{name} {verb} level {lv}: pays {amount_text(cost)}" + (", blind" if blind else ""),
+    )
 
 
-def _looks_now(state: State) -> list[LegalAction]:
-    """RULES 5.1: every blind player before the first bet; afterwards the blind one whose turn
-    it is."""
-    out: list[LegalAction] = []
-    for i, p in enumerate(state.players):
-        if not p.folded and p.blind and may_look(state, i):
-            out += _looks(state, i, p)
-    return out
+def _folded(state: State, o: Option) -> LegalAction:
+    name = o.player or ""
+    return LegalAction(Folded(player=name), name, Fraction(0), label=f"{name} folds")
 
 
-def _bets(state: State, t: int) -> list[LegalAction]:
-    """RULES 5.3-5.5: a bet at every level allowed, at what it costs this player."""
-    p = state.players[t]
-    lo, hi = level_bounds(state)
-    out: list[LegalAction] = []
-    for lv in range(lo, hi + 1):
-        cost = state.units(bet_cost(state, t, lv))
-        verb = "bets" if state.level is None or lv == state.level else "raises to"
-        out.append(
-            LegalAction(
-                Bet(player=p.name, level=Fraction(lv)),
-                p.name,
-                cost,
-                label=f"{p.name} {verb} level {lv}: pays {amount_text(cost)}"
-                + (", blind" if p.blind else ""),
-            )
-        )
-    return out
+def _saw(state: State, o: Option) -> LegalAction:
+    name = o.player or ""
+    t = state.seat(name)
+    target = see_target(state, t)
+    assert target is not None
+    cost = state.units(o.cost_t)
+    why = "twice the level" if state.players[t].seen else "the level, being blind"
+    label = f"{name} sees {state.seats[target]}: pays {amount_text(cost)}, {why}"
+    return LegalAction(Saw(player=name), name, cost, label=label)
 
 
-def _fold(state: State, t: int) -> list[LegalAction]:
-    name = state.seats[t]
-    return [LegalAction(Folded(player=name), name, Fraction(0), label=f"{name} folds")]
+def _shown(state: State, o: Option) -> LegalAction:
+    name = o.player or ""
+    event = Shown(player=name, cards=o.cards)
+    if o.needs:
+        what = "a card" if len(o.cards) == 1 else "the hand"
+        return LegalAction(event, name, Fraction(0), o.needs, label=f"{name} shows {what}")
+    if len(o.cards) == 1:
+        return LegalAction(event, name, Fraction(0), label=f"{name} turns {o.cards[0]}")
+    return LegalAction(event, name, Fraction(0), label=f"{name} shows {' '.join(o.cards)}")
 
 
-def _see(state: State, t: int) -> list[LegalAction]:
-    """RULES 5.7: a see, where :func:`~engine.rules.betting.can_see` allows it."""
-    if not can_see(state, t):
-        return []
-    o = see_target(state, t)
-    assert o is not None
-    p, opp = state.players[t], state.players[o]
-    cost = state.units(see_cost(state, t))
-    why = "twice the level" if p.seen else "the level, being blind"
-    label = f"{p.name} sees {opp.name}: pays {amount_text(cost)}, {why}"
-    return [LegalAction(Saw(player=p.name), p.name, cost, label=label)]
+def _conceded(state: State, o: Option) -> LegalAction:
+    name = o.player or ""
+    return LegalAction(Conceded(player=name), name, Fraction(0), label=f"{name} concedes")
 
 
-def _showdown(state: State) -> list[LegalAction]:
-    assert state.payer is not None and state.opponent is not None
-    pay, opp = state.players[state.payer], state.players[state.opponent]
-    for q in (opp, pay):  # RULES 6.6: reduce two hands first
-        if q.looking is not None:
-            return _keep_throw(q)
-        if q.two_hands:
-            return _looks(state, state.opponent if q is opp else state.payer, q)
-    if both_blind(state):
-        who = opp if next_to_turn(state) == state.opponent else pay
-        out = _show_cards(state, who, one=True)
-        if who is pay and len(opp.shown) == 3:
-            out += _concede(state, pay)
-        return out
-    if len(opp.shown) < 3:
-        return _show_cards(state, opp, one=False)
-    return [*_show_cards(state, pay, one=False), *_concede(state, pay)]
-
-
-def _concede(state: State, p: PlayerState) -> list[LegalAction]:
-    """RULES 5.8: a losing payer may concede; where the cards are known, only a losing one."""
-    if not may_concede(state):
-        return []
-    return [LegalAction(Conceded(player=p.name), p.name, Fraction(0), label=f"{p.name} concedes")]
-
-
-def _show_cards(state: State, p: PlayerState, *, one: bool) -> list[LegalAction]:
-    hand = p.hands[0].cards
-    if hand is None:
-        what = "a card" if one else "the hand"
-        return [
-            LegalAction(
-                Shown(player=p.name, cards=("2c",) if one else ("2c", "3c", "4c")),
-                p.name,
-                Fraction(0),
-                ("cards",),
-                label=f"{p.name} shows {what}",
-            )
-        ]
-    if not one:
-        cs = card_texts(hand)
-        return [
-            LegalAction(
-                Shown(player=p.name, cards=cs),
-                p.name,
-                Fraction(0),
-                label=f"{p.name} shows {' '.join(cs)}",
-            )
-        ]
-    return [
-        LegalAction(
-            Shown(player=p.name, cards=(c,)), p.name, Fraction(0), label=f"{p.name} turns {c}"
-        )
-        for c in card_texts(tuple(x for x in hand if x not in p.shown))
-    ]
+_ACTION: dict[str, Callable[[State, Option], LegalAction]] = {
+    "dealer_chosen": _dealer_chosen,
+    "shuffled": _shuffled,
+    "dealt": _dealt,
+    "retained": _retained,
+    "looked": _looked,
+    "kept": _kept,
+    "thrown": _thrown,
+    "bet": _bet,
+    "folded": _folded,
+    "saw": _saw,
+    "shown": _shown,
+    "conceded": _conceded,
+}
+"""Each option's kind -> its :class:`LegalAction` (event and sentence)."""
 
 
 def describe_action(action: LegalAction) -> str:

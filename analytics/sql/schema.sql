@@ -127,10 +127,10 @@ CREATE TABLE IF NOT EXISTS decisions (
     hand VARCHAR,
     bet_level INTEGER,
     cost_t BIGINT NOT NULL,
+    player_key VARCHAR NOT NULL,
     hand_category VARCHAR,
     net_t BIGINT NOT NULL,
-    won BOOLEAN NOT NULL,
-    player_key VARCHAR NOT NULL
+    won BOOLEAN NOT NULL
 );
 CREATE TABLE IF NOT EXISTS player_session_summary (
     session VARCHAR NOT NULL,
@@ -449,9 +449,8 @@ SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($seq::INTEG
        unnest($opponents_seen::INTEGER[]), unnest($two_hands::BOOLEAN[]),
        unnest($level::INTEGER[]), unnest($den::INTEGER[]), unnest($pot_t::BIGINT[]),
        unnest($see_cost_t::BIGINT[]), unnest($options::VARCHAR[]), unnest($hand::VARCHAR[]),
-       unnest($bet_level::INTEGER[]), unnest($cost_t::BIGINT[]),
-       unnest($hand_category::VARCHAR[]), unnest($net_t::BIGINT[]), unnest($won::BOOLEAN[]),
-       unnest($player_key::VARCHAR[]);
+       unnest($bet_level::INTEGER[]), unnest($cost_t::BIGINT[]), unnest($player_key::VARCHAR[]),
+       unnest($hand_category::VARCHAR[]), unnest($net_t::BIGINT[]), unnest($won::BOOLEAN[]);
 
 -- name: retract_decisions
 DELETE FROM decisions WHERE session = $session AND deal > $deal;

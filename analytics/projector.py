@@ -32,6 +32,7 @@ from typing import Any
 import duckdb
 
 from analytics.facts import ProjectionError, Rows, SessionFolder
+from analytics.owner import claim
 from analytics.sources import Source, StoredLike
 from analytics.sqlfiles import query
 from engine.hands import category_of_strength, strength_codes
@@ -222,6 +223,7 @@ class Projector:
         start = time.perf_counter()
         if ensure_schema(self.con):
             self.folders.clear()
+        claim(self.con, self.source)  # a projection of another store: refused, never mixed
         position, self._count = checkpoint(self.con)
         self._skipped = {s: r for s, _, r in skipped(self.con)}
         newly: dict[str, str] = {}

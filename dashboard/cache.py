@@ -323,14 +323,23 @@ REFRESH_EVERY = 10.0
 def _caught_up(url: str, path: str) -> tuple[int, int]:
     """Catches the projection up with the store; ``(checkpoint position, events applied)``. The
     new projection is built beside the old and renamed into place (``analytics.replacing``): a
-    catch-up that fails (a full disk) leaves the old one, or none."""
+    catch-up that fails (a full disk) leaves the old one, or none. A projection of another
+    store is rebuilt or refused (``analytics.building.caught_up``)."""
     import analytics
+    from analytics.building import caught_up
 
     with projection.LOCK:
-        have = analytics.current_checkpoint(path)
-        if have is None or have < _store(url).last_position():
-            with analytics.replacing(path) as con:
-                report = analytics.refresh(_store(url), con)
+        store = _store(url)
+        have = analytics.current_checkpoint(path, store.store_id)
+        if have is None or have < store.last_position():
+            # A projection of another store: rebuilt when it is this store's default file, else
+            # refused (the pages say why), never mixed (analytics.owner).
+            report, _ = caught_up(
+                path,
+                url,
+                lambda con: analytics.refresh(store, con),
+                rebuild=lambda con: analytics.rebuild(store, con),
+            )
             return report.position, report.events
         return have, 0
 

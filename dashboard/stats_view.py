@@ -28,6 +28,7 @@ __all__ = [
     "habits",
     "luck_note",
     "net_over_time",
+    "rows_caption",
     "side_by_side",
     "stat_text",
     "stats_table",
@@ -223,25 +224,43 @@ def category_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def net_over_time(
-    standings: Sequence[dict[str, Any]], started: dict[str, datetime | None], players: Sequence[str]
+    deals: dict[str, Sequence[dict[str, Any]]], started: dict[str, datetime | None]
 ) -> dict[str, list[Any]]:
-    """Each player's running net after each session they played, in the order the sessions
-    started (``standings``: the analytics leaderboard rows, one per player per session). Floats
-    only for drawing."""
+    """Each player's running net after each session in which a deal of theirs has ended, in the
+    order the sessions started. ``deals``: player -> the deals behind their ``net``
+    (``analytics.queries.deals_behind(con, player, "net")``: ``session`` and the deal's exact
+    net in ``hits``). The same rule as the statistics table (``player_stats``: ``sessions``,
+    ``net`` over ended deals), so the chart's last point is the table's net and it counts the
+    table's sessions: an unfinished session counts once a deal of it has ended, with the nets of
+    its ended deals. Floats only for drawing."""
     by_session: dict[str, dict[str, Fraction]] = {}
-    for r in standings:
-        if r["player"] in players:
-            by_session.setdefault(r["session"], {})[r["player"]] = r["net"]
+    for player, rows in deals.items():
+        for r in rows:
+            nets = by_session.setdefault(r["session"], {})
+            nets[player] = nets.get(player, Fraction(0)) + Fraction(r["hits"])
     order = sorted(by_session, key=lambda s: (started.get(s) is None, started.get(s) or 0, s))
-    out: dict[str, list[Any]] = {"session": [], **{p: [] for p in players}}
-    total = dict.fromkeys(players, Fraction(0))
+    out: dict[str, list[Any]] = {"session": [], **{p: [] for p in deals}}
+    total = dict.fromkeys(deals, Fraction(0))
     for n, s in enumerate(order, start=1):
         out["session"].append(n)
-        for p in players:
-            if p in by_session[s]:
-                total[p] += by_session[s][p]
+        for p in deals:
+            total[p] += by_session[s].get(p, Fraction(0))
             out[p].append(float(total[p]))
     return out
+
+
+def rows_caption(shown: int, cut: str | None) -> str:
+    """What an Explore result holds: ``"1 row"``, ``"25 rows"``, or the rows shown and why the
+    rest are not (``analytics.Limited.cut``).
+
+    >>> rows_caption(1, None), rows_caption(10_000, None)
+    ('1 row', '10,000 rows')
+    >>> rows_caption(10_000, "Explore shows at most 10,000 rows (BRAG_EXPLORE_ROWS)")
+    'The first 10,000 rows: Explore shows at most 10,000 rows (BRAG_EXPLORE_ROWS)'
+    """
+    if cut:
+        return f"The first {shown:,} rows: {cut}"
+    return "1 row" if shown == 1 else f"{shown:,} rows"
 
 
 def csv_text(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

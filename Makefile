@@ -39,9 +39,11 @@ bench: install
 	$(BIN)/python bench/hostile.py
 	$(BIN)/python bench/replay_ui.py
 	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/decisions.py
 	$(BIN)/python bench/record.py
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/share.py
+	$(BIN)/python bench/luck.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -12,8 +12,11 @@
 A *source* is the DuckDB projection (``brag analytics refresh`` writes it beside the store, e.g.
 ``brag.duckdb``; opened read-only) or a folder written by ``brag export --parquet DIR`` (read
 with ``hive_partitioning``, no Bragbook needed to read it elsewhere). Every ``load_*`` function
-takes the same filters (``None``: all): ``session``, ``table`` (``session_started.table``),
-``month`` (``YYYY-MM`` of the session's recorded start) and, where rows have one, ``player``.
+takes the same filters (``None``: all): ``session``, ``table`` (``session_started.table``, the
+column ``table_name``), ``month`` (``YYYY-MM`` of the session's recorded start) and, where rows
+have one, ``player``. A table or a player is found as the project keys names (case, spacing and
+look-alike letters aside: ``events.text.normal``); a name that matches none is a ``ValueError``
+naming those there are.
 
 Money stays exact: columns ending in ``_t`` are whole ticks, ``amount_t / den`` stake units
 (RULES 1.2); :func:`stake_units` turns one into a :class:`~fractions.Fraction`. Relations are
@@ -51,8 +54,7 @@ _TABLES = ("events", "deals", "player_deals", "decisions", "sessions", "session_
 class Facts:
     """An open source of facts: a DuckDB connection with one view per table (``player_deals``,
     ``deals``, ``decisions``, ``sessions``, ``events``, ``session_players``, ``player_stats``,
-    ``dictionary``)
-    each holding the columns ``table`` and ``month``."""
+    ``dictionary``), the fact tables each holding the session's ``table_name`` and ``month``."""
 
     con: duckdb.DuckDBPyConnection
     where: str
@@ -82,10 +84,12 @@ def open_facts(source: str | os.PathLike[str] | Facts | None = None) -> Facts:
             if not os.path.isdir(os.path.join(path, t)):
                 continue  # a lake exported before the table existed (decisions)
             glob = _lit(os.path.join(path, t, "**", "*.parquet"))
-            con.execute(
-                f"CREATE VIEW {t} AS SELECT * FROM read_parquet({glob}, hive_partitioning = true,"
-                " hive_types_autocast = false)"
-            )
+            read = f"read_parquet({glob}, hive_partitioning = true, hive_types_autocast = false)"
+            cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {read}").fetchall()]
+            # An export made before issue 20 partitions by "table": read as table_name.
+            old = "table" in cols and "table_name" not in cols
+            select = 'SELECT * EXCLUDE ("table"), "table" AS table_name' if old else "SELECT *"
+            con.execute(f"CREATE VIEW {t} AS {select} FROM {read}")
         for t, view in (("player_stats", "player_stats"), ("_dictionary", "dictionary")):
             con.execute(
                 f"CREATE VIEW {view} AS SELECT * FROM "
@@ -95,12 +99,19 @@ def open_facts(source: str | os.PathLike[str] | Facts | None = None) -> Facts:
     con.execute(f"ATTACH {_lit(path)} AS projection (READ_ONLY)")
     for t in _TABLES:
         if t == "sessions":
-            con.execute(
-                'CREATE VIEW sessions AS SELECT *, table_name AS "table" FROM projection.sessions'
-            )
+            con.execute("CREATE VIEW sessions AS SELECT * FROM projection.sessions")
             continue
+        have = {
+            r[0]
+            for r in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE database_name = 'projection' "
+                "AND table_name = $t",
+                {"t": t},
+            ).fetchall()
+        }
+        extra = "".join(f", s.{c}" for c in ("table_name", "month") if c not in have)
         con.execute(
-            f'CREATE VIEW {t} AS SELECT f.*, s.table_name AS "table", s.month '
+            f"CREATE VIEW {t} AS SELECT f.*{extra} "
             f"FROM projection.{t} f JOIN projection.sessions s USING (session)"
         )
     _derived_views(con, path)
@@ -132,6 +143,31 @@ def _lit(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+_NAMED = {"table": "table_name", "player": "player"}
+"""Filters on a name, and their column: matched as the project keys names (one normal form, one
+name: ``events.text.normal``), so ``table="top TABLE"`` finds the sessions at ``Top table``."""
+
+
+def _spellings(facts: Facts, view: str, column: str, value: str) -> list[str]:
+    """The spellings in ``view.column`` of the name ``value`` (same normal form); raises
+    ``ValueError`` naming what is there when none matches."""
+    from events.text import normal
+
+    found = [
+        str(r[0])
+        for r in facts.con.execute(
+            f'SELECT DISTINCT "{column}" FROM {view} WHERE "{column}" IS NOT NULL ORDER BY 1'
+        ).fetchall()
+    ]
+    want = normal(value)
+    same = [f for f in found if normal(f) == want]
+    if not same:
+        known = ", ".join(found[:20]) + (", ..." if len(found) > 20 else "") or "none"
+        kind = "table" if column == "table_name" else column
+        raise ValueError(f"no {kind} {value!r} in {facts.where} ({kind}s: {known})")
+    return same
+
+
 def _load(
     source: str | os.PathLike[str] | Facts | None,
     view: str,
@@ -145,10 +181,15 @@ def _load(
     for key, value in filters.items():
         if value is None:
             continue
-        if key not in names:
-            raise ValueError(f"{view} has no column {key!r} to filter on")
-        conds.append(f'"{key}" = ${key}')
-        params[key] = value
+        column = _NAMED.get(key, key)
+        if column not in names:
+            raise ValueError(f"{view} has no column {column!r} to filter on")
+        if key in _NAMED:
+            conds.append(f'"{column}" IN (SELECT unnest(${key}::VARCHAR[]))')
+            params[key] = _spellings(facts, view, column, value)
+        else:
+            conds.append(f'"{column}" = ${key}')
+            params[key] = value
     if not conds:
         return rel
     return facts.con.sql(f"SELECT * FROM {view} WHERE {' AND '.join(conds)}", params=params)
@@ -188,7 +229,7 @@ load_player_deals = _loader(
     ("session", "table", "month", "player"),
     """One row per player per ended deal (RULES 3.4, 5): first action blind or seen (RULES 5.1),
     bets, raises, see chances and whether they saw (RULES 5.7), role at a showdown (RULES 5.8),
-    ``paid_t``/``won_t``/``net_t`` in ticks of ``den``; plus ``table`` and ``month``.""",
+    ``paid_t``/``won_t``/``net_t`` in ticks of ``den``; plus ``table_name`` and ``month``.""",
 )
 load_decisions = _loader(
     "decisions",
@@ -198,7 +239,7 @@ load_decisions = _loader(
     (RULES 5.1), the level (RULES 5.5), ``pot_t``, ``see_cost_t`` (RULES 5.7), the legal
     ``options`` with their costs, ``hand_category`` where the log knows it (RULES 2.2), and what
     followed (``net_t`` in the deal, ``won``); ``step`` links to the Replay page; money in ticks
-    of ``den``; plus ``table`` and ``month``.""",
+    of ``den``; plus ``table_name`` and ``month``.""",
 )
 load_deals = _loader(
     "deals",

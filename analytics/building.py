@@ -13,14 +13,19 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from typing import TypeVar
 
 import duckdb
 
+from analytics.owner import ForeignProjection, recorded_store
 from analytics.projector import SCHEMA_VERSION, checkpoint, connect
+from analytics.sources import is_default_projection
 
-__all__ = ["current_checkpoint", "replacing"]
+__all__ = ["caught_up", "current_checkpoint", "replacing"]
+
+T = TypeVar("T")
 
 
 def _has_file(path: str) -> bool:
@@ -28,9 +33,11 @@ def _has_file(path: str) -> bool:
     return os.path.exists(path) and os.path.getsize(path) > 0
 
 
-def current_checkpoint(path: str) -> int | None:
+def current_checkpoint(path: str, store_id: str | None = None) -> int | None:
     """The checkpoint of the projection at ``path`` read on a read-only connection; ``None``
-    when there is none yet or it is of another schema version (a catch-up rebuilds it)."""
+    when there is none yet, it is of another schema version (a catch-up rebuilds it) or, given
+    ``store_id``, it does not record that store (a catch-up refuses or rebuilds it:
+    :mod:`analytics.owner`)."""
     if not _has_file(path):
         return None
     con = duckdb.connect(path, read_only=True)
@@ -41,9 +48,37 @@ def current_checkpoint(path: str) -> int | None:
         found = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
         if not found or found[0][0] != SCHEMA_VERSION:
             return None
+        if store_id is not None and (recorded_store(con) or ("",))[0] != store_id:
+            return None
         return checkpoint(con)[0]
     finally:
         con.close()
+
+
+def caught_up(
+    path: str,
+    url: str,
+    build: Callable[[duckdb.DuckDBPyConnection], T],
+    *,
+    fresh: bool = False,
+    rebuild: Callable[[duckdb.DuckDBPyConnection], T] | None = None,
+) -> tuple[T, str | None]:
+    """``build(con)`` on the projection that replaces the one at ``path`` (:func:`replacing`)
+    for the store at ``url``; returns its result and ``None``, or, when the projection there
+    belongs to another store (:class:`~analytics.owner.ForeignProjection`) and ``path`` is
+    that store's default file (:func:`~analytics.sources.is_default_projection`), the result
+    of ``rebuild`` (default: ``build``) on a fresh projection and one sentence saying so. A
+    projection the user named is never rebuilt for another store: the error is raised, the
+    file left as it was."""
+    try:
+        with replacing(path, fresh=fresh) as con:
+            return build(con), None
+    except ForeignProjection as err:
+        if not is_default_projection(path, url):
+            raise
+        with replacing(path, fresh=True) as con:
+            done = (rebuild or build)(con)
+        return done, f"{path} {err}; rebuilt for {err.wanted[1]}"
 
 
 def _fsync(path: str) -> None:

@@ -6,10 +6,11 @@
   most ``limit`` rows. It does not sandbox table functions that read files; a page open to
   untrusted users should query a connection from ``connect(path, read_only=True)``, which also
   turns DuckDB's external access off.
-- :func:`run_limited` is what a page shared by many visitors runs (the dashboard's Explore): the
-  query on its own read-only connection to a file nobody writes (a snapshot of the projection),
-  with a wall-clock limit (interrupted), a memory limit, capped spill files, and a result capped
-  in rows and in bytes (:class:`Limits`, ``BRAG_EXPLORE_*``).
+- :func:`run_limited` is what a page shared by many visitors runs (the dashboard's Explore): each
+  query in a database of its own that attaches a file nobody writes (a snapshot of the
+  projection) read-only, so queries run side by side, each with a wall-clock limit
+  (interrupted), a memory limit, capped spill files, and a result capped in rows and in bytes
+  (:class:`Limits`, ``BRAG_EXPLORE_*``); DuckDB's refusal is one line (:class:`QueryError`).
 - Parquet for other tools is :mod:`analytics.lake` (``brag analytics export --parquet DIR``).
 """
 
@@ -31,7 +32,9 @@ __all__ = [
     "LimitReached",
     "Limited",
     "Limits",
+    "QueryError",
     "ReadOnlyError",
+    "one_line",
     "run_limited",
     "run_readonly",
     "schema",
@@ -108,8 +111,9 @@ class Limits:
 
 @dataclass(frozen=True, slots=True)
 class Limited:
-    """The result of :func:`run_limited`: column names, rows, and ``cut``: why rows are missing
-    (the row or byte cap), else ``None``."""
+    """The result of :func:`run_limited`: column names, rows, and ``cut``: why rows after these
+    are missing (the row or byte cap, e.g. ``"Explore shows at most 10,000 rows
+    (BRAG_EXPLORE_ROWS)"``), else ``None``."""
 
     columns: list[str]
     rows: list[tuple[Any, ...]]
@@ -177,76 +181,126 @@ def _size(row: tuple[Any, ...]) -> int:
     return sum(len(v) if isinstance(v, str | bytes) else 16 for v in row) + 16
 
 
-def run_limited(path: str, sql: str, limits: Limits | None = None) -> Limited:
-    """Runs one user-written ``SELECT`` (or ``EXPLAIN``) on its own read-only connection to the
-    DuckDB file ``path``, which no one may be writing (give it a snapshot), within ``limits``.
+def one_line(err: BaseException) -> str:
+    """DuckDB's words for an analyst's query as one line: its first paragraph (a binder's
+    candidates joined with ``; ``), without the query it quotes back (``LINE 1: ...`` and its
+    caret), the advice to the server's operator after it, or the server's file paths
+    (:func:`without_paths`).
 
-    External access is off (no file or network table functions), one thread, ``memory_limit``
-    and ``max_temp_directory_size`` set, spill files in a private temporary folder; a timer
-    interrupts the query after ``limits.seconds``. Rows are fetched in chunks until the row or
-    byte cap: ``Limited.cut`` then says so. Raises :class:`ReadOnlyError` for anything but one
-    SELECT, :class:`LimitReached` (time, memory, spill) naming the limit, ``duckdb.Error`` for
-    SQL DuckDB refuses."""
+    >>> one_line(RuntimeError('Parser Error: syntax error at or near "FORM"\\n\\nLINE 1: '
+    ...                       'SELECT 1 FORM x\\n                 ^'))
+    'Parser Error: syntax error at or near "FORM"'
+    """
+    kept: list[str] = []
+    for line in str(err).strip().splitlines():
+        text = line.strip()
+        if not text or (text.startswith("LINE ") and ":" in text):
+            break  # the query quoted back with its caret, or DuckDB's advice to the server
+        kept.append(text)
+    return without_paths("; ".join(kept) or type(err).__name__)
+
+
+class QueryError(PlainError, ValueError):
+    """SQL that DuckDB refuses or cannot run (a syntax error, an unknown column, file access),
+    said in one line (:func:`one_line`)."""
+
+    rule_name = "SQL"
+
+
+def run_limited(path: str, sql: str, limits: Limits | None = None) -> Limited:
+    """Runs one user-written ``SELECT`` (or ``EXPLAIN``) on its own read-only view of the DuckDB
+    file ``path``, which no one may be writing (give it a snapshot), within ``limits``.
+
+    Each query has a database of its own (an in-memory DuckDB that attaches ``path`` read-only),
+    so queries run side by side, each with the same limits, and none waits on or breaks
+    another: external access off (no file or network table functions), one thread,
+    ``memory_limit`` and ``max_temp_directory_size`` set, spill files in a private temporary
+    folder; a timer interrupts the query after ``limits.seconds``. Rows are fetched in chunks
+    until the row or byte cap: ``Limited.cut`` then says so. The query runs as written (no
+    wrapper of ours), so an error names only what the analyst wrote. Raises
+    :class:`ReadOnlyError` for anything but one SELECT, :class:`LimitReached` (time, memory,
+    spill) naming the limit, :class:`QueryError` (one line) for SQL DuckDB refuses."""
     lim = limits or Limits.from_env()
-    statements = duckdb.extract_statements(sql)
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as err:
+        raise QueryError(one_line(err)) from None
     if len(statements) != 1:
         raise ReadOnlyError(f"one SELECT statement, please (got {len(statements)})")
     stmt = statements[0]
     if stmt.type not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
         raise ReadOnlyError(f"only SELECT is allowed here, not {stmt.type.name}")
     query = stmt.query.strip().rstrip(";").strip()
-    if stmt.type == duckdb.StatementType.SELECT:
-        query = f"SELECT * FROM ({query}) AS explore LIMIT {lim.rows + 1}"
     with tempfile.TemporaryDirectory(prefix="brag-explore-") as spill:
-        con = duckdb.connect(
-            path,
-            read_only=True,
-            config={
-                "enable_external_access": False,
-                "threads": 1,
-                "memory_limit": lim.memory,
-                "max_temp_directory_size": lim.spill,
-                "temp_directory": spill,
-            },
-        )
+        con = _own_database(path, lim, spill)
         timer = threading.Timer(lim.seconds, con.interrupt)
         timer.start()
         try:
-            res = con.execute(query)
-            names = [d[0] for d in res.description or ()]
-            rows: list[tuple[Any, ...]] = []
-            size = 0
-            cut = None
-            while True:
-                chunk = res.fetchmany(256)
-                if not chunk:
-                    break
-                for row in chunk:
-                    size += _size(row)
-                    if len(rows) >= lim.rows:
-                        cut = f"the first {lim.rows:,} rows (BRAG_EXPLORE_ROWS)"
-                        break
-                    if size > lim.bytes:
-                        cut = (
-                            f"the first {len(rows):,} rows: the result is larger than "
-                            f"{lim.bytes:,} bytes (BRAG_EXPLORE_BYTES)"
-                        )
-                        break
-                    rows.append(row)
-                if cut:
-                    break
-            return Limited(names, rows, cut)
+            return _fetched(con.execute(query), lim)
         except duckdb.InterruptException:
             raise LimitReached(
                 f"stopped after {lim.seconds:g} s, Explore's time limit (BRAG_EXPLORE_SECONDS)"
             ) from None
         except duckdb.OutOfMemoryException as err:
-            first = str(err).strip().splitlines()[0] if str(err).strip() else ""
-            first = without_paths(first)
             raise LimitReached(
                 f"stopped: the query needs more than Explore's memory ({lim.memory}, "
-                f"BRAG_EXPLORE_MEMORY) and spill space ({lim.spill}, BRAG_EXPLORE_SPILL): {first}"
+                f"BRAG_EXPLORE_MEMORY) and spill space ({lim.spill}, BRAG_EXPLORE_SPILL): "
+                f"{one_line(err)}"
             ) from None
+        except duckdb.Error as err:
+            raise QueryError(one_line(err)) from None
         finally:
             timer.cancel()
             con.close()
+
+
+def _own_database(path: str, lim: Limits, spill: str) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB of its own (DuckDB shares one database among the connections a process
+    opens to one file, with one configuration: a query's limits would be everyone's, and a
+    second configuration is refused) with ``path`` attached read-only as its default schema,
+    then external access turned off."""
+    con = duckdb.connect(
+        ":memory:",
+        config={
+            "threads": 1,
+            "memory_limit": lim.memory,
+            "max_temp_directory_size": lim.spill,
+            "temp_directory": spill,
+            "autoinstall_known_extensions": False,
+            "autoload_known_extensions": False,
+        },
+    )
+    try:
+        quoted = path.replace("'", "''")
+        con.execute(f"ATTACH '{quoted}' AS projection (READ_ONLY)")
+        con.execute("USE projection")
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _fetched(res: duckdb.DuckDBPyConnection, lim: Limits) -> Limited:
+    """The rows of ``res`` up to the row and byte caps (``Limited.cut`` says which cut them)."""
+    names = [d[0] for d in res.description or ()]
+    rows: list[tuple[Any, ...]] = []
+    size = 0
+    while True:
+        chunk = res.fetchmany(256)
+        if not chunk:
+            return Limited(names, rows)
+        for row in chunk:
+            size += _size(row)
+            if len(rows) >= lim.rows:
+                return Limited(
+                    names, rows, f"Explore shows at most {lim.rows:,} rows (BRAG_EXPLORE_ROWS)"
+                )
+            if size > lim.bytes:
+                return Limited(
+                    names,
+                    rows,
+                    f"the result is larger than {lim.bytes:,} bytes (BRAG_EXPLORE_BYTES)",
+                )
+            rows.append(row)

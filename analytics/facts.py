@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from analytics.luck import LuckTracker
 from analytics.strength import hand_strength
 from engine.apply import apply
 from engine.hands import category_of_strength, strength_codes
@@ -151,6 +152,8 @@ PLAYER_DEAL_COLUMNS = (
     "paid_t",
     "won_t",
     "net_t",
+    "luck_t",
+    "adjusted_net_t",
     "won",
     "left_how",
     *HAND_COLUMNS,
@@ -287,6 +290,8 @@ class _Deal:
     carried_in_t: int
     events: int = 0
     decisions: list[_Decision] = field(default_factory=list)
+    luck_t: tuple[int, ...] | None = None
+    """Each seat's luck term in ticks (analytics.luck), ``None`` where it is not defined."""
 
     @classmethod
     def start(cls, state: State, carried_in_t: int) -> _Deal:
@@ -326,6 +331,7 @@ class SessionFolder:
         self._seq_of: list[int] | None = None
         """For a re-fold of the events in force: the stored seq of each (1-based) event."""
         self._keys: dict[str, str] = {}
+        self.luck = LuckTracker()
 
     # --- the fold ------------------------------------------------------------------------------
 
@@ -381,6 +387,10 @@ class SessionFolder:
             carried_in = before.pot_t
             self.deal = _Deal.start(after, carried_in)
             self.deal.events = 1
+            self.deal.luck_t = self.luck.dealt(after)
+            return
+        elif kind == "shuffled":
+            self.luck.shuffled()
             return
         elif kind == "looked" or kind == "kept":
             i = after.index[event.player]  # type: ignore[index,union-attr]
@@ -422,6 +432,7 @@ class SessionFolder:
             out.drop_after(self.session, fresh.emitted)
         self.deal, self.carry, self.emitted = fresh.deal, fresh.carry, fresh.emitted
         self.step_at = fresh.step_at
+        self.luck = fresh.luck
 
     def _decision(
         self, position: int, seq: int, action: str, event: AnyEvent, before: State, after: State
@@ -616,6 +627,9 @@ class SessionFolder:
             pd["paid_t"].append(p.paid)
             pd["won_t"].append(won_t)
             pd["net_t"].append(won_t - p.paid)
+            luck = None if deal.luck_t is None else deal.luck_t[i]
+            pd["luck_t"].append(luck)
+            pd["adjusted_net_t"].append(None if luck is None else won_t - p.paid - luck)
             pd["won"].append(outcome.winner == name)
             pd["left_how"].append(left)
             if len(p.shown) == 3:

@@ -3,7 +3,7 @@ with no Bragbook installed (``brag export --parquet DIR``).
 
 Layout of ``DIR``::
 
-    events/table=Top%20table/month=2026-09/part_<uuid>.parquet     (one folder per table)
+    events/table_name=Top%20table/month=2026-09/part_<uuid>.parquet (one folder per table)
     deals/…  player_deals/…  decisions/…  sessions/…  session_players/…   (same partitions)
     hand_categories/data.parquet                                   (RULES 2.8, not partitioned)
     player_stats/data.parquet      brag stats over all sessions, money as exact amount text
@@ -12,11 +12,15 @@ Layout of ``DIR``::
     _bragbook_export.json          which sessions are written, at which position (the next
                                    export's bookkeeping)
 
-The partitions are the session's ``table`` (``session_started.table``) and ``month`` (``YYYY-MM``
-of its recorded start, in its own offset); a session without a table or without a time is in
-``__HIVE_DEFAULT_PARTITION__`` (read back as NULL), as Hive and Spark write a NULL. Partition
-values are URL-escaped by DuckDB (``Top%20table``) and read back as written. Money columns stay
-integers of ticks beside their ``den`` (``amount / den`` stake units, exact).
+The partitions are the session's ``table_name`` (``session_started.table``) and ``month``
+(``YYYY-MM`` of its recorded start, in its own offset); a session without a table or without a
+time is in ``__HIVE_DEFAULT_PARTITION__`` (read back as NULL), as Hive and Spark write a NULL.
+Partition values are URL-escaped by DuckDB (``Top%20table``) and read back as written. Money
+columns stay integers of ticks beside their ``den`` (``amount / den`` stake units, exact).
+
+Exports written before issue 20 (manifest version 1) name the table partition ``table``, an SQL
+keyword every reader had to quote; :func:`analytics.api.open_facts` reads them as
+``table_name``, and exporting into such a folder writes it again in full with the new name.
 
 Incremental: a second export into the same ``DIR`` appends files for the sessions not written yet
 and rewrites only the small unpartitioned tables. When a session already written has changed
@@ -38,7 +42,9 @@ import duckdb
 __all__ = [
     "DICTIONARY_COLUMNS",
     "MANIFEST",
+    "MANIFEST_VERSION",
     "PARTITIONED",
+    "PARTITION_COLUMNS",
     "LakeReport",
     "dictionary_rows",
     "export_lake",
@@ -58,6 +64,10 @@ PARTITIONED: dict[str, str] = {
 """The fact tables written by partition, each with its row order within a file."""
 
 MANIFEST = "_bragbook_export.json"
+MANIFEST_VERSION = 2
+"""2: the table partition is ``table_name`` (1: ``table``)."""
+PARTITION_COLUMNS = ("table_name", "month")
+"""The partition columns of every partitioned table, from the session's row in ``sessions``."""
 DICTIONARY_COLUMNS = ("table", "column", "type", "unit", "rules", "definition", "count")
 _RULES = re.compile(r"RULES \d+(?:\.\d+)?(?:(?:, | and )\d+(?:\.\d+)?)*")
 
@@ -92,6 +102,12 @@ def _unit(table: str, column: str, kind: str, comment: str | None) -> str:
     return "text" if kind == "VARCHAR" else kind.lower()
 
 
+_PARTITION_DOC = {
+    "table_name": "the session's table (session_started.table); NULL when none was recorded.",
+    "month": "YYYY-MM of the session's recorded start; NULL for a log without times.",
+}
+
+
 def dictionary_rows(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """Every exported column documented: the fact tables' ``COMMENT ON`` text (schema.sql) with
     the RULES sections it cites, and ``player_stats`` as ``brag analytics show player_stats
@@ -105,12 +121,12 @@ def dictionary_rows(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
             continue
         cols = list(t["columns"])
         if t["table"] in PARTITIONED:
+            have = {c["name"] for c in cols}
             cols += [
-                {"name": "table", "type": "VARCHAR", "comment": "Partition: the session's "
-                 "table (session_started.table); NULL when none was recorded."},
-                {"name": "month", "type": "VARCHAR", "comment": "Partition: YYYY-MM of the "
-                 "session's recorded start; NULL for a log without times."},
-            ]  # fmt: skip
+                {"name": name, "type": "VARCHAR", "comment": "Partition: " + _PARTITION_DOC[name]}
+                for name in PARTITION_COLUMNS
+                if name not in have
+            ]
         for c in cols:
             comment = c["comment"] or ""
             found = _RULES.search(comment)
@@ -141,9 +157,13 @@ def dictionary_rows(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
 
 
 def _manifest(directory: str) -> dict[str, int]:
+    """The sessions written in ``directory`` and their last positions; none for a folder of an
+    older layout (its partitions are written again in full, with the new names)."""
     try:
         with open(os.path.join(directory, MANIFEST), encoding="utf-8") as f:
             data = json.load(f)
+        if data.get("version") != MANIFEST_VERSION:
+            return {}
         return {str(k): int(v) for k, v in data.get("sessions", {}).items()}
     except FileNotFoundError:
         return {}
@@ -196,20 +216,10 @@ def export_lake(con: duckdb.DuckDBPyConnection, directory: str) -> LakeReport:
                 os.makedirs(folder, exist_ok=True)
                 continue
             # Our own table names; the partition values are data, escaped by DuckDB.
-            select = (
-                f'SELECT f.*, s.table_name AS "table", s.month AS month FROM {table} f '
-                f"JOIN sessions s USING (session) "
-                f"WHERE f.session IN (SELECT session FROM brag_lake_new) ORDER BY {order}"
-            )
-            if table == "sessions":
-                select = select.replace("SELECT f.*, s.table_name", "SELECT f.*, f.table_name")
-                select = select.replace(" s.month", " f.month")
-                select = select.replace("JOIN sessions s USING (session) ", "")
             cur.execute(
-                f"COPY ({select}) TO {_quoted(folder)} (FORMAT parquet, "
-                "PARTITION_BY (\"table\", month), FILENAME_PATTERN 'part_{uuid}'"
-                + ("" if full else ", APPEND")
-                + ")"
+                f"COPY ({_partitioned_select(cur, table, order)}) TO {_quoted(folder)} "
+                f"(FORMAT parquet, PARTITION_BY ({', '.join(PARTITION_COLUMNS)}), "
+                "FILENAME_PATTERN 'part_{uuid}'" + ("" if full else ", APPEND") + ")"
             )
         cur.execute("DROP TABLE brag_lake_new")
         hc = os.path.join(directory, "hand_categories")
@@ -226,8 +236,27 @@ def export_lake(con: duckdb.DuckDBPyConnection, directory: str) -> LakeReport:
         tables["_dictionary"] = dic
     finally:
         cur.close()
-    _write_json(os.path.join(directory, MANIFEST), {"version": 1, "sessions": now})
+    _write_json(os.path.join(directory, MANIFEST), {"version": MANIFEST_VERSION, "sessions": now})
     return LakeReport(len(new), len(now) - len(new), full, tables)
+
+
+def _partitioned_select(cur: duckdb.DuckDBPyConnection, table: str, order: str) -> str:
+    """The new sessions' rows of ``table`` with the partition columns: the table's own where it
+    has them (``sessions``), else its session's."""
+    have = {
+        r[0]
+        for r in cur.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = $t "
+            "AND schema_name = 'main' AND database_name = current_database()",
+            {"t": table},
+        ).fetchall()
+    }
+    extra = "".join(f", s.{c}" for c in PARTITION_COLUMNS if c not in have)
+    join = " JOIN sessions s USING (session)" if extra else ""
+    return (
+        f"SELECT f.*{extra} FROM {table} f{join} "
+        f"WHERE f.session IN (SELECT session FROM brag_lake_new) ORDER BY {order}"
+    )
 
 
 def stat_type(name: str) -> str:

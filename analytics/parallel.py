@@ -37,6 +37,7 @@ from typing import Any
 
 import duckdb
 
+from analytics.owner import claim
 from analytics.projector import (
     Projector,
     RefreshReport,
@@ -153,17 +154,20 @@ def rebuild_parallel(
                     for names, path in zip(groups, paths, strict=True)
                 ]
                 applied = sum(f.result() for f in futures)
-        _merge(con, paths, upto, applied)
+        _merge(con, paths, upto, applied, source)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return RefreshReport(applied, len(groups), upto, time.perf_counter() - start)
 
 
-def _merge(con: duckdb.DuckDBPyConnection, paths: list[str], upto: int, applied: int) -> None:
+def _merge(
+    con: duckdb.DuckDBPyConnection, paths: list[str], upto: int, applied: int, source: Source
+) -> None:
     """Replaces the projection by the workers' rows and the checkpoint ``(upto, applied)``, in one
-    transaction."""
+    transaction; the projection records the store ``source`` reads (``analytics.owner.claim``)."""
     drop_schema(con)
     ensure_schema(con)
+    claim(con, source)
     attached: list[str] = []
     try:
         for k, path in enumerate(paths):

@@ -32,6 +32,7 @@ from typing import Any
 import duckdb
 
 from analytics.facts import ProjectionError, Rows, SessionFolder
+from analytics.owner import claim
 from analytics.sources import Source, StoredLike
 from analytics.sqlfiles import query
 from engine.hands import category_of_strength, strength_codes
@@ -60,8 +61,9 @@ __all__ = [
     "skipped",
 ]
 
-# 8: decisions; 7: player_key, table_key (one name, one player); 6: started, month
-SCHEMA_VERSION = "8"
+# 9: luck_t, adjusted_net_t (docs/luck.md); 8: decisions; 7: player_key, table_key (one name,
+# one player); 6: started, month
+SCHEMA_VERSION = "9"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"
@@ -221,6 +223,7 @@ class Projector:
         start = time.perf_counter()
         if ensure_schema(self.con):
             self.folders.clear()
+        claim(self.con, self.source)  # a projection of another store: refused, never mixed
         position, self._count = checkpoint(self.con)
         self._skipped = {s: r for s, _, r in skipped(self.con)}
         newly: dict[str, str] = {}

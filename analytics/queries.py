@@ -109,6 +109,7 @@ def player_stats(
         net="net_num",
         net_per_deal=("net_num", "deals"),
         biggest_pot_won="biggest_pot_num",
+        adjusted_net_per_deal=("adjusted_net_num", "luck_deals"),
     )
     return rows
 
@@ -235,11 +236,15 @@ DRILL: dict[str, tuple[str, str, tuple[str, ...], str]] = {
     "seen_win_rate": ("(role = 'seen')::INT", "won::INT", ("saw",), "seen_win_rate_n"),
     "carried_caused": ("(left_how IN ('carried', 'retained'))::INT", "1", (),
                        "carried_caused"),
+    "adjusted_net_per_deal": ("(luck_t IS NOT NULL)::INT", "coalesce(adjusted_net_t, 0)", (),
+                              "luck_deals"),
 }  # fmt: skip
 """Drill-down: for each statistic of ``player_stats``, what one of the player's ended deals adds
 to its count (summed over the deals listed, it equals the count column named last) and to its
 numerator, as the summary of ``schema.sql`` counts them, and which of the player's events to
 point at (their first of those types in the deal; none: the event that ended the deal)."""
+MONEY_DRILLS = ("net", "adjusted_net_per_deal")
+"""Drill-downs whose ``hits`` are money: ticks made exact Fractions by :func:`deals_behind`."""
 
 
 def deals_behind(
@@ -252,7 +257,8 @@ def deals_behind(
     """The player's deals behind ``statistic`` (a key of :data:`DRILL`): ``session``, ``deal``,
     ``step`` (within the deal, as the Replay page counts), ``seq``, ``event``, ``counted`` (what
     the deal adds to the statistic's count) and ``hits`` (to its numerator; for ``net`` the
-    deal's net as an exact :class:`~fractions.Fraction`). Raises ``KeyError`` for a statistic
+    deal's net, for the others of :data:`MONEY_DRILLS` their money, as an exact
+    :class:`~fractions.Fraction`). Raises ``KeyError`` for a statistic
     without a drill-down."""
     weight, hit, types, _ = DRILL[statistic]
     q = query(STATS, "deals_behind")
@@ -266,7 +272,7 @@ def deals_behind(
     cur = con.execute(sql, params)
     names = [d[0] for d in cur.description]
     rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
-    if statistic == "net":
+    if statistic in MONEY_DRILLS:
         dens = dict(
             con.execute(
                 "SELECT session, den FROM sessions WHERE session IN (SELECT unnest($s::VARCHAR[]))",

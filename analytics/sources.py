@@ -27,6 +27,7 @@ __all__ = [
     "default_projection",
     "from_logs",
     "interleave",
+    "is_default_projection",
     "open_source",
 ]
 
@@ -186,15 +187,57 @@ class JsonlSource:
 
 
 def default_projection(db: str) -> str:
-    """The DuckDB projection's file beside a SQLite store (``x.db`` -> ``x.duckdb``);
-    ``./brag.duckdb`` for a server or in-memory store."""
+    """The DuckDB projection's default file for the store ``db`` (a URL or a SQLite path).
+
+    Beside a SQLite store: ``x.db`` -> ``x.duckdb``. A server store gets a file of its own in
+    the working folder, named by its host, port (when not the default) and database, e.g.
+    ``postgresql://club@db.example:5433/brag`` -> ``brag-db.example-5433-brag.duckdb``, with the
+    schema a ``search_path`` option names after it (each character outside letters, digits,
+    ``.``, ``-`` and ``_`` becomes ``_``): two stores never share a default projection.
+    ``memory://`` -> ``brag-memory.duckdb``.
+
+    >>> default_projection("club.db"), default_projection("sqlite:///x/club.sqlite")
+    ('club.duckdb', 'x/club.duckdb')
+    >>> default_projection("postgresql://ann:secret@127.0.0.1/test")
+    'brag-127.0.0.1-test.duckdb'
+    >>> default_projection("postgresql+psycopg://u@db.club:6000/season 2026")
+    'brag-db.club-6000-season_2026.duckdb'
+    >>> default_projection("postgresql://u@h/test?options=-csearch_path%3Dclub")
+    'brag-h-test-club.duckdb'
+    """
     path = db
     if path.startswith("sqlite:///"):
         path = path[len("sqlite:///") :]
-    if "://" in path or not path or path.startswith(":memory:"):
-        return "brag.duckdb"
+    if path.startswith("memory:") or not path or path.startswith(":memory:"):
+        return "brag-memory.duckdb"
+    if "://" in path:
+        return _server_projection(db)
     base, ext = os.path.splitext(path)
     return (base if ext in (".db", ".sqlite", ".sqlite3") else path) + ".duckdb"
+
+
+def _server_projection(url: str) -> str:
+    import re
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        u = make_url(url)
+        parts = [u.host or "local", str(u.port) if u.port and u.port != 5432 else "", u.database]
+        schema = re.search(r"search_path\s*=\s*([^\s,]+)", str(u.query.get("options", "")))
+        parts.append(schema.group(1) if schema else "")
+    except (ArgumentError, ValueError):
+        parts = [url.split("://", 1)[1].rsplit("@", 1)[-1]]  # never the password
+    name = "-".join(p for p in parts if p)
+    return "brag-" + (re.sub(r"[^A-Za-z0-9._-]", "_", name).strip(".") or "server") + ".duckdb"
+
+
+def is_default_projection(path: str, db: str) -> bool:
+    """Whether ``path`` is the store ``db``'s default projection file (:func:`default_projection`):
+    one that belongs to that store by its name, so a projection of another store found there is
+    rebuilt, where a file the user named is refused (:mod:`analytics.owner`)."""
+    return os.path.abspath(path) == os.path.abspath(default_projection(db))
 
 
 def open_source(url: str) -> Source:

@@ -32,7 +32,8 @@ Targets (issue 5): statistics >= 10x faster than pandas, within 3x of the bare s
 half the replay speed. Run: ``.venv/bin/python bench/analytics.py [--deals N] [--sessions N]``.
 Since issue 20 the catch-up also writes the ``decisions`` facts (a row per decision, about 0.8 per
 event, each asking ``engine.legal.options`` what the player could do): on a shared 2-core machine
-it measured about 0.35 of the replay speed (0.65 before), short of the issue 5 target.
+it measured 0.31 to 0.41 of the replay speed in several runs (0.65 to 0.75 before, in the same
+conditions), short of the issue 5 target.
 """
 
 from __future__ import annotations

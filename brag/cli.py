@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "cmd_notes",
     "cmd_sim",
     "cmd_analytics",
+    "cmd_decisions",
     "cmd_app",
 )
 

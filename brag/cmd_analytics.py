@@ -107,8 +107,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         parents=[common, opts],
         help="write the fact tables as Hive-partitioned Parquet (a data lake)",
         description="Writes events, deals, player_deals, decisions, sessions and "
-        "session_players as "
-        "DIR/TABLE/table=T/month=YYYY-MM/*.parquet, hand_categories and player_stats, and a "
+        "session_players as DIR/TABLE/table_name=T/month=YYYY-MM/*.parquet, hand_categories "
+        "and player_stats, and a "
         "_dictionary of every column (unit, RULES section, count). Plain DuckDB, Polars or "
         "Spark read them. Exporting again into DIR appends only the new sessions.",
     )
@@ -174,18 +174,55 @@ def _open(
             print(f"brag: no event store at {args.db}; showing {path} as it is", file=sys.stderr)
         elif store is not None:
             build = analytics.rebuild if rebuild else analytics.refresh
-            _built(path, lambda con: build(store, con), fresh=rebuild)
+            _built(
+                path,
+                args.db,
+                lambda con: build(store, con),
+                fresh=rebuild,
+                rebuild=lambda con: analytics.rebuild(store, con),
+            )
         try:
             con = analytics.connect(path)
         except duckdb.Error as err:  # e.g. another process holds the file for writing
             raise CommandError(_projection_problem(path, err)) from None
         if refresh:
             _say_skipped(con)
+        elif _store_exists(args.db):
+            _same_store(args.db, con, path)
     finally:
         close = getattr(store, "close", None)
         if close:
             close()
     return con
+
+
+def _same_store(db: str, con: Any, path: str) -> None:
+    """``--no-refresh``: the projection is shown as it is, but only for the store it belongs to
+    (its recorded id, ``analytics.owner``); a store that cannot be asked now is not checked."""
+    from analytics.owner import recorded_store
+    from analytics.sources import open_source
+    from events.errors import StoreUnavailable
+
+    have = recorded_store(con)
+    if have is None:
+        return
+    try:
+        store = open_source(db)
+    except StoreUnavailable:
+        return
+    try:
+        sid, where = getattr(store, "store_id", None), getattr(store, "where", db)
+    finally:
+        close = getattr(store, "close", None)
+        if close:
+            close()
+    if sid is not None and sid != have[0]:
+        con.close()
+        raise CommandError(
+            f"the statistics file {path} belongs to the store {have[1]} (id {have[0]}), not to "
+            f"{where} (id {sid}): its numbers are not shown for it; name another file with "
+            "--analytics, or rebuild this one for this store with brag analytics refresh --rebuild"
+        )
 
 
 def _projection_problem(path: str, err: BaseException) -> str:
@@ -202,18 +239,36 @@ def _projection_problem(path: str, err: BaseException) -> str:
     return f"cannot open the analytics file {path}: {err}"
 
 
-def _built(path: str, build: Callable[[Any], T], *, fresh: bool = False) -> T:
+def _built(
+    path: str,
+    db: str,
+    build: Callable[[Any], T],
+    *,
+    fresh: bool = False,
+    rebuild: Callable[[Any], T] | None = None,
+) -> T:
     """``build(con)`` on the projection that replaces the one at ``path``, built beside it and
     renamed into place (``analytics.replacing``: a build that fails leaves the file as it was,
-    or none); ``fresh`` (``--rebuild``) never reads the old file. Its faults in one line."""
+    or none); ``fresh`` (``--rebuild``) never reads the old file. A projection of another store
+    than ``db``'s is rebuilt (``rebuild``) when ``path`` is ``db``'s default file, saying so on
+    stderr, and refused in one line naming both stores when the user named it
+    (``analytics.caught_up``). Its faults in one line."""
     import duckdb
 
-    import analytics
+    from analytics.building import caught_up
+    from analytics.owner import ForeignProjection
     from events.errors import disk_full
 
     try:
-        with analytics.replacing(path, fresh=fresh) as con:
-            return build(con)
+        done, note = caught_up(path, db, build, fresh=fresh, rebuild=rebuild)
+        if note:
+            print(f"brag: {note}", file=sys.stderr)
+        return done
+    except ForeignProjection as err:
+        raise CommandError(
+            f"the statistics file {path} {err}; name another file with --analytics, or "
+            "rebuild this one for this store with brag analytics refresh --rebuild"
+        ) from None
     except duckdb.Error as err:
         raise CommandError(_projection_problem(path, err)) from None
     except OSError as err:
@@ -255,10 +310,10 @@ def _cell(key: str, row: dict[str, Any]) -> str:
             text = share(v)
             return f"{text} of {n}" if n is not None else text
         return f"{v:.2f} over {n}" if n is not None else f"{v:.2f}"  # an average over n
-    if (key == "net_per_deal" or key.endswith("_mean")) and v not in ("", None):
+    if (key.endswith("net_per_deal") or key.endswith("_mean")) and v not in ("", None):
         # An average: exact where it is whole, a half or a quarter, else "≈" two decimals (exact
         # in JSON and CSV); the dashboard shows it with the same helper.
-        return rounded_text(Fraction(v), sign=key == "net_per_deal")
+        return rounded_text(Fraction(v), sign=key.endswith("net_per_deal"))
     if (isinstance(v, str) and "/" in v) or key in ("net", "net_per_deal", "biggest_pot_won"):
         try:
             return amount_text(Fraction(v))
@@ -370,6 +425,7 @@ def _scope(session: str | None, table: str | None, player: str | None = None) ->
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from analytics import queries
+    from analytics.luck import luck_note
 
     if args.deals is not None:
         if not args.player:
@@ -393,6 +449,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         f"Players, {where} (rates: share of N)",
         empty if filtered else "(no ended deals yet)",
     )
+    if args.format == "table" and (note := luck_note(rows)):
+        _wide_console().print(note, markup=False, highlight=False)  # wrapped to the terminal
     return 0
 
 
@@ -414,8 +472,9 @@ def _drill(con: Any, args: argparse.Namespace) -> int:
     shown = stats[0] if stats else {}
     counted = sum(int(r["counted"]) for r in rows)
     hits = sum(r["hits"] for r in rows)
+    money = stat in queries.MONEY_DRILLS
     if args.format == "json":
-        out = [{**r, "hits": str(r["hits"])} if stat == "net" else r for r in rows]
+        out = [{**r, "hits": str(r["hits"])} if money else r for r in rows]
         print(json.dumps(out, ensure_ascii=False, indent=1))
         return 0
     if args.format == "csv":
@@ -432,13 +491,13 @@ def _drill(con: Any, args: argparse.Namespace) -> int:
                ("event", "left"), ("counted", "right"), ("hits", "right")]  # fmt: skip
     cells = [
         [str(r["session"]), str(r["deal"]), str(r["step"]), str(r["seq"]), str(r["event"]),
-         str(r["counted"]), amount_text(r["hits"]) if stat == "net" else str(r["hits"])]
+         str(r["counted"]), amount_text(r["hits"]) if money else str(r["hits"])]
         for r in rows
     ]  # fmt: skip
     console = _wide_console()
     for table in fitted_tables(console, title, headers, cells, keys=2):
         console.print(table)
-    total = amount_text(hits) if stat == "net" else str(hits)
+    total = amount_text(hits) if money else str(hits)
     print(
         f"{len(rows)} deals; counted {counted} (= {count_col} {shown.get(count_col, 0)}), "
         f"hits {total}; replay one: brag replay SESSION --deal N"
@@ -487,8 +546,8 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     store = open_source(args.db)  # before the projection file is made
     path = args.analytics or default_analytics(args.db)
 
-    def build(con: Any) -> Any:
-        if args.rebuild:
+    def build(con: Any, *, again: bool = False) -> Any:
+        if args.rebuild or again:
             done = rebuild_parallel(resolve_url(args.db), store, con, jobs=args.jobs)
         else:
             done = analytics.refresh(store, con)
@@ -496,7 +555,9 @@ def cmd_refresh(args: argparse.Namespace) -> int:
         return done
 
     try:
-        report = _built(path, build, fresh=args.rebuild)
+        report = _built(
+            path, args.db, build, fresh=args.rebuild, rebuild=lambda con: build(con, again=True)
+        )
     finally:
         close = getattr(store, "close", None)
         if close:
@@ -525,7 +586,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             how += f" ({report.new_sessions} sessions)"
     else:
         how = f"{report.new_sessions} new sessions appended, {report.kept_sessions} already there"
-    print(f"{args.parquet}: {how}; partitions table=…/month=… (read with hive_partitioning)")
+    print(f"{args.parquet}: {how}; partitions table_name=…/month=… (read with hive_partitioning)")
     return 0
 
 

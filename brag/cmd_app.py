@@ -406,9 +406,18 @@ def refresh_analytics(store: Any, path: str) -> str:
         import analytics
     except ImportError as err:  # pragma: no cover - analytics is part of the package
         return f"analytics not available ({err})"
-    with analytics.replacing(path) as con:  # built beside it, renamed into place
-        report = analytics.refresh(store, con)
-    return f"analytics: {report.events} new events projected into {path}"
+    from analytics.building import caught_up
+
+    # Built beside it, renamed into place; a projection of another store is rebuilt when it is
+    # this store's default file, else refused (analytics.owner).
+    report, note = caught_up(
+        path,
+        store.url,
+        lambda con: analytics.refresh(store, con),
+        rebuild=lambda con: analytics.rebuild(store, con),
+    )
+    said = f"analytics: {report.events} new events projected into {path}"
+    return f"{note}\n{said}" if note else said
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -43,6 +43,15 @@ page = st.navigation(
             st.Page(
                 HERE / "players.py", title="Players", icon=":material/group:", url_path="players"
             ),
+            st.Page(
+                HERE / "decisions.py",
+                title="Decisions",
+                icon=":material/alt_route:",
+                url_path="decisions",
+            ),
+            st.Page(
+                HERE / "mine.py", title="My sessions", icon=":material/person:", url_path="mine"
+            ),
         ],
         "Organiser and analysts": [
             st.Page(

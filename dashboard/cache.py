@@ -258,19 +258,49 @@ def _frames(
     deal: int,
     viewer: str | None,
     organiser: bool,
+    noted: tuple[str, tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
     from dashboard.frames import deal_frames
 
     rp = _replay(url, session, version, recorded)
-    return deal_frames(rp, deal, viewer, organiser=organiser)
+    return deal_frames(rp, deal, viewer, organiser=organiser, noted=noted)
 
 
-def frames(rp: Replay, deal: int, viewer: str | None, *, organiser: bool = False) -> dict[str, Any]:
+def frames(
+    rp: Replay,
+    deal: int,
+    viewer: str | None,
+    *,
+    organiser: bool = False,
+    noted: tuple[str, tuple[str, ...]] | None = None,
+) -> dict[str, Any]:
     """One deal's frames for the browser replayer (:func:`dashboard.frames.deal_frames`), kept
-    per version of the session's stream, deal, viewer and whether the device is the organiser's
-    (only the organiser's unlocked device sees the cards of a deal in play)."""
+    per version of the session's stream, deal, viewer, whether the device is the organiser's
+    (only the organiser's unlocked device sees the cards of a deal in play) and a player's own
+    remembered cards (``noted``: ``(player, cards)``, drawn only when viewed as that player)."""
     version = int(store().last_seq(rp.session) or 0)
-    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser)
+    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser, noted)
+
+
+# --- a player's own remembered cards (log.annotations: beside the stream, never in it) ----------
+
+
+def my_cards(session: str, player: str) -> dict[int, tuple[str, ...]]:
+    """The cards ``player`` entered for each deal of ``session`` (deal -> three cards, the latest
+    entry; ``log.private_cards``), read now (one query of the store's annotations, never cached,
+    so an entry shows at once); empty when none. For that player's own view only."""
+    from log import private_cards
+
+    return {d: pc.cards for d, pc in private_cards(store(), session, player).items()}
+
+
+def set_my_cards(session: str, deal: int, player: str, cards: Sequence[str]) -> tuple[str, ...]:
+    """Keeps the three cards ``player`` remembers holding in ``deal`` (``log.set_private_cards``
+    through the writer); returns them in canonical form. Raises what it raises: one line
+    (``AnnotationRefused``, ``CardError``, ``UnknownSession``), nothing stored."""
+    from log import set_private_cards
+
+    return tuple(set_private_cards(writer(), session, deal, player, list(cards)).cards)
 
 
 def events(session: str) -> list[AnyEvent]:
@@ -293,14 +323,23 @@ REFRESH_EVERY = 10.0
 def _caught_up(url: str, path: str) -> tuple[int, int]:
     """Catches the projection up with the store; ``(checkpoint position, events applied)``. The
     new projection is built beside the old and renamed into place (``analytics.replacing``): a
-    catch-up that fails (a full disk) leaves the old one, or none."""
+    catch-up that fails (a full disk) leaves the old one, or none. A projection of another
+    store is rebuilt or refused (``analytics.building.caught_up``)."""
     import analytics
+    from analytics.building import caught_up
 
     with projection.LOCK:
-        have = analytics.current_checkpoint(path)
-        if have is None or have < _store(url).last_position():
-            with analytics.replacing(path) as con:
-                report = analytics.refresh(_store(url), con)
+        store = _store(url)
+        have = analytics.current_checkpoint(path, store.store_id)
+        if have is None or have < store.last_position():
+            # A projection of another store: rebuilt when it is this store's default file, else
+            # refused (the pages say why), never mixed (analytics.owner).
+            report, _ = caught_up(
+                path,
+                url,
+                lambda con: analytics.refresh(store, con),
+                rebuild=lambda con: analytics.rebuild(store, con),
+            )
             return report.position, report.events
         return have, 0
 
@@ -366,3 +405,36 @@ def run_sql(sql: str) -> Any:
 
     version = analytics_version()
     return analytics.run_limited(projection.snapshot(analytics_path(), version), sql)
+
+
+@st.cache_resource(
+    show_spinner="Counting the decisions per spot, once for this version of the statistics…",
+    max_entries=2,
+)
+def _cube(path: str, version: int) -> Any:
+    """The projection's decisions counted per cell of the spot grid (``analytics.spots.Cube``),
+    built once per version of the projection."""
+    from analytics.spots import Cube
+
+    with projection.opened(read_only=True) as con:
+        return Cube(con)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _spots(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
+    from analytics import spots
+
+    args = dict(kwargs)
+    if "spot" in args:
+        args["spot"] = spots.Spot.parse(args["spot"])
+    if name in ("explore", "behind", "differences", "winning_players"):
+        args["cube"] = _cube(path, version)
+    with projection.opened(read_only=True) as con:
+        return getattr(spots, name)(con, **args)
+
+
+def spots(name: str, **kwargs: Any) -> Any:
+    """The decision explorer (:mod:`analytics.spots`: ``explore``, ``behind``, ``differences``,
+    ``winning_players``) with ``spot`` given as its text, kept until the projection moves on; a
+    spot on the grid's lines is answered from the projection's cube (:func:`_cube`)."""
+    return _spots(analytics_path(), analytics_version(), name, tuple(sorted(kwargs.items())))

@@ -25,7 +25,16 @@ from engine.state import Phase, State, card_codes
 from present import table_svg
 from present.narrate import pretty_cards
 from present.numbers import amount
-from present.replay import EVERYONE, SPECTATOR, Replay, TableView, table_view
+from present.replay import (
+    EVERYONE,
+    FROM_NOTE,
+    SPECTATOR,
+    HandView,
+    Noted,
+    Replay,
+    TableView,
+    table_view,
+)
 
 __all__ = [
     "OddsLine",
@@ -139,7 +148,8 @@ def odds_lines(state: State, view: TableView) -> list[OddsLine]:
     """The odds of each hand visible in ``view`` (at least one card face up, the player still in)
     to be the best at a showdown, against the hands of the other players still in, whose unknown
     cards may be any card the view has not seen (:func:`engine.odds.showdown_odds`). Only the
-    cards the view shows are used, so in a ``cards: "shown"`` session only what the log has.
+    cards the view shows are used, so in a ``cards: "shown"`` session only what the log has and
+    the viewer's own cards from their note (marked "from your note", :attr:`HandView.noted`).
     Empty outside the betting and the showdown, with fewer than two players in, or while a
     player holds two hands (RULES 6.4-6.6: one is thrown before any showdown)."""
     if state.phase not in (Phase.BETTING, Phase.SHOWDOWN):
@@ -153,10 +163,14 @@ def odds_lines(state: State, view: TableView) -> list[OddsLine]:
     dead = [c for s in view.seats if s.folded for h in s.hands for c in card_codes(h.face_up)]
     odds = showdown_odds(hands, dead)
     return [
-        OddsLine(s.name, pretty_cards(s.hands[0].face_up), o)
+        OddsLine(s.name, pretty_cards(s.hands[0].face_up) + _noted(s.hands[0]), o)
         for s, h, o in zip(live, hands, odds, strict=True)
         if h
     ]
+
+
+def _noted(hand: HandView) -> str:
+    return f" ({FROM_NOTE})" if hand.noted else ""
 
 
 def no_odds_line(state: State, view: TableView) -> str:
@@ -179,10 +193,13 @@ def no_odds_line(state: State, view: TableView) -> str:
     if any(h.face_up for s in live for h in s.hands):
         return ""
     if view.cards_mode == "shown":
-        return (
+        line = (
             "No odds yet: at a real table only the cards shown at a showdown are recorded "
             "(RULES 3.5), and no hand still in has been shown."
         )
+        if view.viewer in state.seats:  # their own cards, from their note (My sessions)
+            line += f" {view.viewer}'s own cards, as remembered: My sessions, Your cards."
+        return line
     if view.viewer == SPECTATOR:
         return "No odds while the deal is in play: no card is shown yet (RULES 3.5)."
     me = next((s for s in live if s.name == view.viewer), None)
@@ -247,13 +264,21 @@ def deal_frames(
     organiser: bool = False,
     start: int | None = None,
     odds: bool = True,
+    noted: Noted | None = None,
 ) -> dict[str, Any]:
     """The data the replayer component needs for one deal, as ``viewer`` knows it
     (``None``/:data:`~present.replay.EVERYONE`: every card the log knows), as far as the device
     may see it (:meth:`~present.replay.Replay.sight`): unless ``organiser`` (the organiser's
     unlocked device), a deal still in play is drawn as a spectator sees it, only the cards
     shown, in its pictures and its odds alike, and a hand still in play stays face down in
-    every deal. ``note`` says in one line why the frames show less than was asked.
+    every deal. ``note`` says in one line why the frames show less than was asked, or that the
+    viewer's own cards come from their note.
+
+    ``noted``: ``(player, cards)``, the three cards a player remembers holding in this deal (their
+    private note, in a ``cards: "shown"`` session): drawn in that player's own hand once they
+    looked, and their odds taken with them, marked "from your note"
+    (:func:`present.replay.table_view`), only when the frames are drawn as that player (never for
+    another player, everyone, or a spectator of a deal in play).
 
     Keys: ``session``, ``deal``, ``view`` (``""`` for everyone), ``log`` (``"recorded"`` or
     ``""``), ``frames`` (one per step: ``step``, ``label``, ``kind`` (``""``, ``"withdrawn"``,
@@ -268,12 +293,13 @@ def deal_frames(
     with ``textContent``; the SVGs escape every name (:mod:`present.table_svg`)."""
     sight = rp.sight(deal, viewer, organiser=organiser)
     who = sight.viewer if sight.viewer != SPECTATOR else None
+    mine = noted if noted is not None and who is not None and who == noted[0] else None
     sl = rp.slice(deal)
     frames = []
     for k in range(sl.start, sl.stop):
         state = rp.states[k]
         lab = rp.labels[k]
-        view = table_view(state, sight.viewer, lab.text, secret=sight.secret)
+        view = table_view(state, sight.viewer, lab.text, secret=sight.secret, noted=mine)
         kind = "correction" if lab.correction else "withdrawn" if lab.withdrawn else ""
         lines = odds_lines(state, view) if odds else []
         frames.append(
@@ -302,11 +328,18 @@ def deal_frames(
         }
         for s in rp.slices
     ]
+    note = sight.note
+    if mine is not None:
+        own = (
+            f"{who}'s cards {pretty_cards(mine[1])} are {FROM_NOTE}, not the log's: face up from "
+            f"when {who} looked, and in no other view."
+        )
+        note = f"{note} {own}".strip()
     return {
         "session": rp.session,
         "deal": deal,
         "view": who or "",
-        "note": sight.note,
+        "note": note,
         "log": "recorded" if rp.recorded else "",
         "frames": frames,
         "deals": deals,

@@ -43,10 +43,11 @@ _SNAPSHOT_LOCK = threading.Lock()
 
 def snapshot(path: str, version: int) -> str:
     """A private copy of the projection at ``version`` for the analysts' SQL: nobody writes it,
-    so each query opens its own read-only connection to it, outside the projection's lock (the
-    statistics and the catching up never wait on a slow query, and it never waits on them). One
-    copy per version, made under the lock while no connection is open; the previous one is
-    removed (a query still reading it keeps its open file)."""
+    so each query attaches it read-only in a database of its own (``analytics.run_limited``: side
+    by side, each with its own limits), outside the projection's lock (the statistics and the
+    catching up never wait on a slow query, and it never waits on them). One copy per version,
+    made under the lock while no connection is open; the previous one is removed (a query still
+    reading it keeps its open file)."""
     import shutil
     import tempfile
 

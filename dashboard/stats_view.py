@@ -13,6 +13,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from analytics.luck import luck_note
 from dashboard.view import LinkRow, link
 from events.amounts import rounded_text
 from present.numbers import amount, signed
@@ -25,7 +26,9 @@ __all__ = [
     "drill_caption",
     "drill_links",
     "habits",
+    "luck_note",
     "net_over_time",
+    "rows_caption",
     "side_by_side",
     "stat_text",
     "stats_table",
@@ -36,6 +39,7 @@ SUMMARY = (
     "deals",
     "net",
     "net_per_deal",
+    "adjusted_net_per_deal",
     "pots_won",
     "pots_won_showdown",
     "pots_won_uncontested",
@@ -60,6 +64,7 @@ _WORDS = {
     "deals": "Deals",
     "net": "Net",
     "net_per_deal": "Net per deal",
+    "adjusted_net_per_deal": "Luck-adjusted net per deal",
     "pots_won": "Pots won",
     "pots_won_showdown": "… at a showdown",
     "pots_won_uncontested": "… uncontested",
@@ -99,6 +104,11 @@ def stat_text(row: dict[str, Any], name: str) -> str:
         if name == "avg_bets_before_looking":
             return f"{value:.2f} over {n} {_COUNT_WORDS[name]}"
         return f"{value:.0%} of {n} {_COUNT_WORDS[name]}"
+    if name == "adjusted_net_per_deal":  # over the deals with a luck term (docs/luck.md)
+        n = row.get("luck_deals") or 0
+        if value is None or not n:
+            return "–"
+        return f"{rounded_text(value, sign=True)} over {n} deals"
     if value is None:
         return "–"
     if isinstance(value, Fraction):
@@ -214,25 +224,43 @@ def category_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def net_over_time(
-    standings: Sequence[dict[str, Any]], started: dict[str, datetime | None], players: Sequence[str]
+    deals: dict[str, Sequence[dict[str, Any]]], started: dict[str, datetime | None]
 ) -> dict[str, list[Any]]:
-    """Each player's running net after each session they played, in the order the sessions
-    started (``standings``: the analytics leaderboard rows, one per player per session). Floats
-    only for drawing."""
+    """Each player's running net after each session in which a deal of theirs has ended, in the
+    order the sessions started. ``deals``: player -> the deals behind their ``net``
+    (``analytics.queries.deals_behind(con, player, "net")``: ``session`` and the deal's exact
+    net in ``hits``). The same rule as the statistics table (``player_stats``: ``sessions``,
+    ``net`` over ended deals), so the chart's last point is the table's net and it counts the
+    table's sessions: an unfinished session counts once a deal of it has ended, with the nets of
+    its ended deals. Floats only for drawing."""
     by_session: dict[str, dict[str, Fraction]] = {}
-    for r in standings:
-        if r["player"] in players:
-            by_session.setdefault(r["session"], {})[r["player"]] = r["net"]
+    for player, rows in deals.items():
+        for r in rows:
+            nets = by_session.setdefault(r["session"], {})
+            nets[player] = nets.get(player, Fraction(0)) + Fraction(r["hits"])
     order = sorted(by_session, key=lambda s: (started.get(s) is None, started.get(s) or 0, s))
-    out: dict[str, list[Any]] = {"session": [], **{p: [] for p in players}}
-    total = dict.fromkeys(players, Fraction(0))
+    out: dict[str, list[Any]] = {"session": [], **{p: [] for p in deals}}
+    total = dict.fromkeys(deals, Fraction(0))
     for n, s in enumerate(order, start=1):
         out["session"].append(n)
-        for p in players:
-            if p in by_session[s]:
-                total[p] += by_session[s][p]
+        for p in deals:
+            total[p] += by_session[s].get(p, Fraction(0))
             out[p].append(float(total[p]))
     return out
+
+
+def rows_caption(shown: int, cut: str | None) -> str:
+    """What an Explore result holds: ``"1 row"``, ``"25 rows"``, or the rows shown and why the
+    rest are not (``analytics.Limited.cut``).
+
+    >>> rows_caption(1, None), rows_caption(10_000, None)
+    ('1 row', '10,000 rows')
+    >>> rows_caption(10_000, "Explore shows at most 10,000 rows (BRAG_EXPLORE_ROWS)")
+    'The first 10,000 rows: Explore shows at most 10,000 rows (BRAG_EXPLORE_ROWS)'
+    """
+    if cut:
+        return f"The first {shown:,} rows: {cut}"
+    return "1 row" if shown == 1 else f"{shown:,} rows"
 
 
 def csv_text(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -164,7 +164,10 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
     viewer = param("view")
     if viewer not in rp.seats:
         viewer = None
-    data = dict(cache.frames(rp, pos.deal, viewer, organiser=organiser_device()))
+    from dashboard.ui_own import noted_for  # this browser's player's own remembered cards
+
+    noted = noted_for(rp, pos.deal, viewer)
+    data = dict(cache.frames(rp, pos.deal, viewer, organiser=organiser_device(), noted=noted))
     if data["note"]:
         st.caption(md(data["note"]), help="RULES 3.5: cards are shown only at a showdown.")
     data["start"] = pos.step - 1
@@ -453,7 +456,7 @@ def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) ->
     """``run(sql)``, or the refusal (a write, several statements), the limit it hit, or DuckDB's
     error shown. The outcome is kept in the browser session under ``(sql, key)``: a rerun of
     the page (any widget) shows it again without running the query again."""
-    from analytics import LimitReached, ReadOnlyError, without_paths
+    from analytics import LimitReached, QueryError, ReadOnlyError, without_paths
     from events.errors import DISK_FULL, StoreUnavailable, disk_full
 
     kept = st.session_state.get("sql_result")
@@ -468,6 +471,8 @@ def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) ->
             outcome = ("refused", str(err))
         except LimitReached as err:
             outcome = ("limit", str(err))
+        except QueryError as err:  # DuckDB's words, one line, without the server's paths
+            outcome = ("error", str(err))
         except Exception as err:  # duckdb.Error: the analyst's SQL, shown as DuckDB words it,
             # without the server's paths (the snapshot, the spill folder, the extensions)
             outcome = (

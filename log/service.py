@@ -94,6 +94,11 @@ class EventStore:
         return self.recorder.where
 
     @property
+    def store_id(self) -> str:
+        """The store's id (:attr:`store.port.Recorder.store_id`), which its projection records."""
+        return self.recorder.store_id
+
+    @property
     def version(self) -> int:
         """The store's schema version (SQL stores; 0 for memory)."""
         return self.recorder.version

@@ -37,9 +37,11 @@ from present.numbers import amount, signed
 
 __all__ = [
     "EVERYONE",
+    "FROM_NOTE",
     "SPECTATOR",
     "DealSlice",
     "HandView",
+    "Noted",
     "Position",
     "Replay",
     "SeatView",
@@ -148,12 +150,15 @@ def move(slices: Sequence[DealSlice], pos: Position, how: str) -> Position:
 class HandView:
     """One hand at a seat: ``cards`` face up (canonical text) or ``None`` face down, in the order
     dealt; ``origin`` is ``"old"`` for a retained hand; ``known`` tells whether the log knows every
-    card of it (``cards: "all"``) even where the viewer does not; ``thrown`` marks a folded hand."""
+    card of it (``cards: "all"``) even where the viewer does not; ``thrown`` marks a folded hand;
+    ``noted``: its cards are the viewer's own remembered ones (their private note, not the log:
+    :func:`table_view`'s ``noted``)."""
 
     cards: tuple[str | None, ...]
     origin: Literal["old", "new"]
     known: bool
     folded: bool = False
+    noted: bool = False
 
     @property
     def face_up(self) -> tuple[str, ...]:
@@ -238,13 +243,25 @@ _PHASE_WORDS = {
 }
 
 
+FROM_NOTE = "from your note"
+"""How a hand drawn from the viewer's own remembered cards (:attr:`HandView.noted`) is marked."""
+
+Noted = tuple[str, tuple[str, ...]]
+"""A player's own remembered cards for one deal, ``(player, cards)`` (canonical card text): their
+private note, drawn in that player's own view only (:func:`table_view`)."""
+
 Secret = frozenset[tuple[str, tuple[int, ...]]]
 """Hands still in play, as ``(player, card codes)``: drawn face down (but for their cards shown)
 to every viewer who is not their looked-at holder, everyone included (:func:`in_play`)."""
 
 
 def _hand_view(
-    state: State, p: PlayerState, k: int, viewer: str | None, secret: Secret
+    state: State,
+    p: PlayerState,
+    k: int,
+    viewer: str | None,
+    secret: Secret,
+    noted: tuple[str, ...] | None = None,
 ) -> HandView:
     h = p.hands[k]
     texts = h.texts()
@@ -254,6 +271,9 @@ def _hand_view(
         and viewer != SPECTATOR
         and ((p.seen and len(p.hands) == 1) or (p.looking is not None and p.looking == h.origin))
     )
+    if texts is None and own and noted is not None and len(p.hands) == 1:
+        # cards: "shown": the viewer's own hand, once looked at (RULES 5.1), from their note
+        return HandView(tuple(noted), h.origin, known=False, folded=p.folded, noted=True)
     if texts is None:
         # cards: "shown": only what was shown is known, in the order it was shown.
         up = tuple(card_texts(p.shown)) if shown else ()
@@ -281,13 +301,25 @@ def in_play(state: State) -> Secret:
 
 
 def table_view(
-    state: State, viewer: str | None = None, text: str = "", *, secret: Secret = frozenset()
+    state: State,
+    viewer: str | None = None,
+    text: str = "",
+    *,
+    secret: Secret = frozenset(),
+    noted: Noted | None = None,
 ) -> TableView:
     """The table after a step as ``viewer`` may know it (``None``: everyone, every card the log
     knows but the ``secret`` hands still in play; :data:`SPECTATOR`: only the cards shown). A
     player sees their own cards only once they have looked (RULES 5.1, 6.4), and anyone's cards
     only when shown at a showdown (RULES 3.5, 5.8). Which viewer a page may draw is
-    :meth:`Replay.sight`'s say."""
+    :meth:`Replay.sight`'s say.
+
+    ``noted``: ``(player, cards)``, the three cards a player remembers holding in this deal (their
+    private note, ``log.annotations.private_cards``) for a ``cards: "shown"`` log, which does not
+    know them: drawn face up in that player's own hand (marked :attr:`HandView.noted`) from when
+    they looked at it, as a ``cards: "all"`` log's would be, only when ``viewer`` is that player;
+    never in any other viewer's table, and never while the player holds two hands (RULES 6.4:
+    which hand the note is of is not known)."""
     if viewer not in (None, SPECTATOR) and viewer not in (state.index or {}):
         viewer = None
     decided = _decided(state)
@@ -318,7 +350,8 @@ def table_view(
                 )
             )
             continue
-        hands = tuple(_hand_view(state, p, k, viewer, secret) for k in range(len(p.hands)))
+        mine = noted[1] if noted is not None and viewer == name == noted[0] else None
+        hands = tuple(_hand_view(state, p, k, viewer, secret, mine) for k in range(len(p.hands)))
         seats.append(
             SeatView(
                 name=name,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from present.numbers import amount
-from present.replay import SPECTATOR, HandView, SeatView, TableView
+from present.replay import FROM_NOTE, SPECTATOR, HandView, SeatView, TableView
 
 __all__ = ["event_list", "render"]
 
@@ -287,6 +287,8 @@ def render(view: TableView, *, compact: bool = False) -> str:
         if view.viewer
         else "everything the log knows"
     )
+    if any(h.noted for s in view.seats for h in s.hands):  # the viewer's own, remembered
+        viewer += f" · {view.viewer}'s cards {FROM_NOTE}"
     return (
         '<div class="brag-table">'
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" '

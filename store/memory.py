@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from events.errors import DuplicateId, SeqTaken
 from store.annotations import Annotation, AnnotationRow
@@ -41,6 +41,7 @@ class _Data:
     annotations: list[Annotation] = field(default_factory=list)
     position: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
+    store_id: str = field(default_factory=lambda: str(uuid4()))
 
 
 class _MemoryTx:
@@ -123,6 +124,11 @@ class MemoryRecorder:
     @property
     def where(self) -> str:
         return self.url
+
+    @property
+    def store_id(self) -> str:
+        """This store's id: a UUID made with it (a reopened recorder shares it)."""
+        return self._data.store_id
 
     def reopen(self) -> MemoryRecorder:
         return MemoryRecorder(self.url, self._data)

@@ -76,6 +76,12 @@ class Recorder(Protocol):
     """The PostgreSQL schema the tables live in (``None``: the default, or not PostgreSQL)."""
 
     @property
+    def store_id(self) -> str:
+        """The store's id (``brag_meta`` ``store_id``, a UUID; ``location:...`` for an older
+        store no writer has opened since): what a projection of it records."""
+        ...
+
+    @property
     def where(self) -> str:
         """The store's URL as shown to people (no password)."""
         ...

@@ -145,6 +145,11 @@ class PostgresRecorder(SqlRecorder):
     def where(self) -> str:
         return self._shown + (f" (schema {self.schema})" if self.schema else "")
 
+    def location(self) -> str:
+        u = make_url(self._conninfo)
+        at = f"postgresql://{u.host or ''}:{u.port or 5432}/{u.database or ''}"
+        return at + (f"#{self.schema}" if self.schema else "")
+
     @contextmanager
     def errors(self) -> Iterator[None]:
         pg = self._psycopg

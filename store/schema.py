@@ -63,6 +63,7 @@ __all__ = [
     "PG_MIGRATIONS",
     "SQLITE_MIGRATIONS",
     "SQLITE_TRIGGERS",
+    "STORE_ID",
     "STORE_SCHEMA",
     "STORE_VERSION",
     "TABLE",
@@ -83,6 +84,12 @@ STORE_SCHEMA: Final = "bragbook"
 """``brag_meta`` value of ``schema`` in a Bragbook store."""
 STORE_VERSION: Final = 4
 """``brag_meta`` value of ``version`` this code writes (see the module docstring's history)."""
+STORE_ID: Final = "store_id"
+"""``brag_meta`` key of the store's id: a random UUID written once, when a writer makes the store
+or first opens it (no version change: a reader of any version ignores the row). The analytics
+projection records it, so the statistics of one store are never read as another's. A store no
+writer has opened since (read-only) has none yet: :attr:`store.sql.SqlRecorder.store_id` is then
+derived from where it is (``location:...``)."""
 META_DDL: Final = f"CREATE TABLE IF NOT EXISTS {META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 CATALOGUE: Final = "brag_sessions"
 """The session catalogue (store version 3): one row per session, kept by every append."""

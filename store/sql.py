@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import datetime
@@ -46,6 +47,7 @@ from store.schema import (
     COLUMNS,
     META,
     META_DDL,
+    STORE_ID,
     STORE_SCHEMA,
     STORE_VERSION,
     TABLE,
@@ -149,6 +151,7 @@ class SqlRecorder(CatalogueReads):
     readonly: bool = False
     version: int = 0
     schema: str | None = None
+    _own_id: str | None = None
 
     def __init__(self, url: str, catalogue_of: CatalogueOf | None) -> None:
         self.url = url
@@ -167,6 +170,18 @@ class SqlRecorder(CatalogueReads):
     @property
     def where(self) -> str:
         return self.url
+
+    @property
+    def store_id(self) -> str:
+        """The store's id (``brag_meta`` :data:`~store.schema.STORE_ID`, a UUID), or, for an
+        older store opened read-only that no writer has given one yet, ``location:`` and where
+        it is (:meth:`location`): stable while the store stays where it is."""
+        return self._own_id or f"location:{self.location()}"
+
+    def location(self) -> str:
+        """Where the store is, without a password (a SQLite file's real path; a server's host,
+        port, database and schema)."""
+        raise NotImplementedError
 
     def settings(self) -> dict[str, Any]:
         return {}
@@ -244,6 +259,7 @@ class SqlRecorder(CatalogueReads):
 
     def _marked_version(self, conn: Any, tables: set[str]) -> int:
         meta = {str(k): str(v) for k, v in conn.execute(f"SELECT key, value FROM {META}")}
+        self._own_id = meta.get(STORE_ID) or None
         if meta.get("schema") != STORE_SCHEMA:
             raise self.refuse(
                 f"its table {META} does not mark a Bragbook store (schema {meta.get('schema')!r})"
@@ -280,6 +296,7 @@ class SqlRecorder(CatalogueReads):
                 return 0
             self.create(conn)
             self._mark(conn)
+            self._give_id(conn)
             return STORE_VERSION
         problems = self.problems(conn, version)
         if problems:
@@ -297,7 +314,16 @@ class SqlRecorder(CatalogueReads):
             self.MIGRATIONS[version](self, conn)
             version += 1
             self._set_version(conn, version)
+        if self._own_id is None:
+            self._give_id(conn)
         return version
+
+    def _give_id(self, conn: Any) -> None:
+        """Writes the store's id (a new UUID) inside the opening writer's transaction."""
+        self._own_id = str(uuid.uuid4())
+        conn.execute(
+            self.sql(f"INSERT INTO {META} (key, value) VALUES (?, ?)"), (STORE_ID, self._own_id)
+        )
 
     def check_writable(self) -> None:
         if self.readonly:

@@ -239,6 +239,9 @@ class SqliteRecorder(SqlRecorder):
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r})"
 
+    def location(self) -> str:
+        return os.path.realpath(self.path)
+
     @property
     def where(self) -> str:
         """The file's absolute path (a relative ``--db`` depends on the working directory)."""

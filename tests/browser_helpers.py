@@ -5,6 +5,7 @@ in-page probe that times a replay step from the key press or click to the redraw
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -90,6 +91,20 @@ def dashboard(
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+def season_env(folder: Path, sessions: int = 3) -> dict[str, str]:
+    """A store in ``folder`` holding the bundled season's first ``sessions`` sessions, its
+    projection refreshed: the environment a dashboard serves them with (``BRAG_DB``,
+    ``BRAG_ANALYTICS``)."""
+    from brag.cli import main
+
+    root = Path(__file__).resolve().parents[1]
+    logs = sorted(str(p) for p in (root / "data" / "season").glob("*.jsonl"))[:sessions]
+    db = str(folder / "brag.db")
+    assert main(["import", "--db", db, *logs]) == 0
+    assert main(["analytics", "refresh", "--db", db]) == 0
+    return {"BRAG_DB": db, "BRAG_ANALYTICS": str(folder / "brag.duckdb")}
 
 
 @contextmanager
@@ -179,3 +194,60 @@ def unlock(page: Any, url: str, secret: str, *, cookie: bool = True) -> None:
     while cookie and not any(c["name"] == "brag_device" for c in page.context.cookies()):
         assert time.monotonic() < deadline, "no device cookie"
         page.wait_for_timeout(50)
+
+
+CARD = re.compile(r'data-card=\\*"([2-9TJQKA][cdhs])')
+"""A card face up in a table's picture (``data-card="Qh"``), also inside JSON (escaped quotes)."""
+
+
+class Wire:
+    """Every websocket frame a page receives, decoded as UTF-8 text (protobuf bytes included)."""
+
+    def __init__(self, page: Any) -> None:
+        self.frames: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self._got))
+
+    def _got(self, payload: str | bytes) -> None:
+        raw = payload if isinstance(payload, bytes) else payload.encode("utf-8")
+        self.frames.append(raw.decode("utf-8", errors="replace"))
+
+    def text(self) -> str:
+        """Every frame received so far, one after the other."""
+        return "\n".join(self.frames)
+
+    def cards(self, among: set[str]) -> set[str]:
+        """The cards of ``among`` in any frame received: face up in a picture, or printed."""
+        from present.narrate import pretty_card
+
+        found: set[str] = set()
+        for text in self.frames:
+            found |= {c for c in CARD.findall(text) if c in among}
+            found |= {c for c in among if pretty_card(c) in text}
+        return found
+
+    def replayer_frames(self) -> int:
+        """How many websocket frames carried a replayer's deal (its pictures)."""
+        return sum(1 for t in self.frames if "data-seat=" in t)
+
+
+def pick_option(page: Any, combobox: str, option: str) -> None:
+    """Picks ``option`` in the Streamlit selectbox named ``combobox``, as a person does, and
+    waits until it shows it (the list may not open on the first try while the page reruns)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import expect
+
+    box = page.get_by_role("combobox", name=combobox)
+    for attempt in range(4):
+        try:
+            (box.click if attempt % 2 else box.focus)()
+            page.keyboard.press("ArrowDown")
+            page.get_by_role("option", name=option, exact=True).click(timeout=3_000)
+            break
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    expect(box).to_have_value(option)
+
+
+def wait_drawn(page: Any) -> None:
+    """Waits until the Replay page's replayer has drawn its deal (``.rp[data-ready]``)."""
+    page.wait_for_selector(".rp[data-ready]", timeout=30_000)

@@ -519,7 +519,7 @@ def test_cli_stats_json_and_refresh(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["--db", db, "stats", "--session", "blind-half"]) == 0
     assert "blind rate" in capsys.readouterr().out
     assert main(["--db", db, "analytics", "export", "--parquet", str(tmp_path / "pq")]) == 0
-    assert list((tmp_path / "pq" / "player_deals").glob("table=*/month=*/part_*.parquet"))
+    assert list((tmp_path / "pq" / "player_deals").glob("table_name=*/month=*/part_*.parquet"))
     assert main(["--db", db, "analytics", "show", "player_stats", "--describe"]) == 0
     assert "blind_rate [share of first actions] (RULES 5.1)" in capsys.readouterr().out
 

@@ -9,24 +9,21 @@ unlocked device receives them all. Skips, saying why, where Chromium or Playwrig
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, dashboard, launched, unlock
+from browser_helpers import CARD, Wire, chromium, dashboard, launched, unlock, wait_drawn
 from live_helpers import cut_in_deal, live_session, unshown, write_log
 
 from engine.state import card_texts
 from log import open_store
-from present.narrate import pretty_card
 from present.replay import Replay
 from sim import simulate_session
 
 SECRET = "open sesame please"
 SESSION = "sim-live"
-CARD = re.compile(r'data-card=\\*"([2-9TJQKA][cdhs])')
 
 pytestmark = pytest.mark.browser
 
@@ -54,34 +51,6 @@ def browser(served: tuple[str, str]) -> Iterator[Any]:
         yield b
 
 
-class Wire:
-    """Every websocket frame a page receives, decoded as UTF-8 text (protobuf bytes included)."""
-
-    def __init__(self, page: Any) -> None:
-        self.frames: list[str] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self._got))
-
-    def _got(self, payload: str | bytes) -> None:
-        raw = payload if isinstance(payload, bytes) else payload.encode("utf-8")
-        self.frames.append(raw.decode("utf-8", errors="replace"))
-
-    def cards(self, among: set[str]) -> set[str]:
-        """The cards of ``among`` in any frame received: face up in a picture, or printed."""
-        found: set[str] = set()
-        for text in self.frames:
-            found |= {c for c in CARD.findall(text) if c in among}
-            found |= {c for c in among if pretty_card(c) in text}
-        return found
-
-    def replayer_frames(self) -> int:
-        """How many websocket frames carried a replayer's deal (its pictures)."""
-        return sum(1 for t in self.frames if "data-seat=" in t)
-
-
-def _wait_drawn(page: Any) -> None:
-    page.wait_for_selector(".rp[data-ready]", timeout=30_000)
-
-
 def _unlock(page: Any, url: str) -> None:
     """Unlocks this device on the Record page, as the organiser does; its token is a cookie."""
     unlock(page, url, SECRET)
@@ -99,12 +68,12 @@ def test_a_visitor_receives_no_unshown_card_of_the_live_deal(
         page = ctx.new_page()
         wire = Wire(page)
         page.goto(f"{url}/replay?session={SESSION}&deal=2&step=2")
-        _wait_drawn(page)
+        wait_drawn(page)
         assert wire.replayer_frames() >= 1
         assert wire.cards(hidden) == set(), f"{len(wire.frames)} frames"
         assert page.get_by_text("Deal 2 is still in play").first.is_visible()
         page.goto(f"{url}/replay?session={SESSION}&deal=2&step=2&view=Phil")
-        _wait_drawn(page)
+        wait_drawn(page)
         assert page.get_by_text("viewing as Phil waits until it ends").first.is_visible()
         # another device records the next action: the live follow redraws the page
         before = wire.replayer_frames()
@@ -130,7 +99,7 @@ def test_a_visitor_receives_no_unshown_card_of_the_live_deal(
         }
         assert len(folded) >= 3
         page.goto(f"{url}/replay?session={SESSION}&deal=1&step=2")
-        _wait_drawn(page)
+        wait_drawn(page)
         hidden |= folded
         received = len(wire.frames)
         drawn = wire.replayer_frames()
@@ -153,7 +122,7 @@ def test_the_organisers_unlocked_device_receives_the_cards(
         _unlock(page, url)
         wire = Wire(page)
         page.goto(f"{url}/replay?session={SESSION}&deal=2&step=2")
-        _wait_drawn(page)
+        wait_drawn(page)
         with open_store(served[1]) as store:
             rp = Replay.of(list(store.events(SESSION)))
         hidden = unshown(rp)

@@ -9,14 +9,12 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, season_env
 
 from analytics import queries
-from brag.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-SEASON = sorted(str(p) for p in (ROOT / "data" / "season").glob("*.jsonl"))[:3]
 pytestmark = pytest.mark.browser
 
 
@@ -24,11 +22,7 @@ pytestmark = pytest.mark.browser
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     chromium()
     tmp = tmp_path_factory.mktemp("players")
-    db = str(tmp / "brag.db")
-    assert main(["import", "--db", db, *SEASON]) == 0
-    assert main(["analytics", "refresh", "--db", db]) == 0
-    env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
-    with dashboard(tmp, env) as url:
+    with dashboard(tmp, season_env(tmp)) as url:
         yield url, tmp / "brag.duckdb"
 
 

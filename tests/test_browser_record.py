@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock, wait_settled
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, pick_option, unlock, wait_settled
 
 from log import open_store
 from present.replay import Replay
@@ -64,7 +64,6 @@ def _unlock(page: Any, url: str) -> None:
 
 
 def _start(page: Any, name: str, players: list[str], dealer: str) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect
 
     page.get_by_label("Session name").fill(name)
@@ -85,16 +84,7 @@ def _start(page: Any, name: str, players: list[str], dealer: str) -> None:
             expect(page.get_by_text(f"{n + 1}. {p}", exact=True)).to_be_visible()
     page.mouse.click(3, 420)  # outside the names' list: closes it
     expect(page.get_by_role("listbox")).to_have_count(0)
-    first = page.get_by_role("combobox", name="First dealer (RULES 3.1)")
-    for attempt in range(4):  # the list may not open on the first try while the page reruns
-        try:
-            (first.click if attempt % 2 else first.focus)()
-            page.keyboard.press("ArrowDown")
-            page.get_by_role("option", name=dealer, exact=True).click(timeout=3_000)
-            break
-        except PlaywrightTimeout:
-            page.keyboard.press("Escape")
-    expect(first).to_have_value(dealer)
+    pick_option(page, "First dealer (RULES 3.1)", dealer)
     page.get_by_role("button", name="Start the session").click()
     expect(page.locator("button[data-spot=shuffle]")).to_be_enabled(timeout=20_000)
 

@@ -22,7 +22,7 @@ def test_export_parquet_writes_the_fact_tables(tmp_path: Path) -> None:
     assert deals == (1,)
     # RULES 5.10: the card's example, four players, one deal; at no table, with no time.
     rows = con.execute(
-        f'select count(*), any_value("table"), any_value(month) '
+        f"select count(*), any_value(table_name), any_value(month) "
         f"from read_parquet('{out / 'player_deals' / '**' / '*.parquet'}', hive_partitioning=1)"
     ).fetchone()
     assert rows == (4, None, None)

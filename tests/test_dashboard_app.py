@@ -70,7 +70,9 @@ def face_up(svg: str, seat: str) -> list[str]:
 # --- every page --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["sessions", "session", "replay", "players", "record", "explore"])
+@pytest.mark.parametrize(
+    "name", ["sessions", "session", "replay", "players", "decisions", "record", "explore"]
+)
 def test_every_page_runs(store_url: str, name: str) -> None:
     at = page(name)
     assert not at.exception, [e.value for e in at.exception]
@@ -527,6 +529,30 @@ def test_players_at_one_table(store_url: str) -> None:
     every = page("players")
     assert every.selectbox(key="pick_table").value == "All tables"
     assert {"A", "Colin"} <= set(every.dataframe[0].value["player"])
+
+
+def test_decisions_page_shows_the_spot_the_link_names(store_url: str) -> None:
+    """The Decisions page at ``?player=Jean&spot=actor=seen&cell=player:bet``: its table is
+    :func:`analytics.spots.answer_rows` of the spot (recomputed here from the projection), and
+    it lists Jean's bets there, one plain link each to the bet's step (dashboard.view.rows_html)."""
+    import duckdb
+
+    from analytics import spots
+
+    at = page("decisions", player="Jean", spot="actor=seen", cell="player:bet")
+    assert not at.exception, [e.value for e in at.exception]
+    con = duckdb.connect(os.environ["BRAG_ANALYTICS"], read_only=True)
+    answer = spots.explore(con, spots.Spot.parse("actor=seen"), "Jean")
+    bets = spots.behind(con, spots.Spot.parse("actor=seen"), "player", "bet", "Jean")
+    con.close()
+    table = at.dataframe[0].value
+    assert table.to_dict("records") == spots.answer_rows(answer)
+    assert f"Jean, bet: {len(bets)} decisions in" in " ".join(str(c.value) for c in at.caption)
+    links = next(m.value for m in at.markdown if "Decisions: a tap opens the replay" in m.value)
+    assert links.count('href="replay?session=') == min(len(bets), 60)
+    first = bets[0]
+    href = f"replay?session={first['session']}&amp;deal={first['deal']}&amp;step={first['step']}"
+    assert f'href="{href}"' in links
 
 
 def test_a_digital_table_records_every_card(

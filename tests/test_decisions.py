@@ -412,7 +412,7 @@ def test_show_api_and_lake_agree(
     disk = duckdb.connect(str(path), read_only=True)
     export_lake(disk, str(lake))
     disk.close()
-    assert list((lake / "decisions").glob("table=*/month=*/part_*.parquet"))
+    assert list((lake / "decisions").glob("table_name=*/month=*/part_*.parquet"))
     for source in (path, lake):
         rel = api.load_decisions(source)
         got = Counter({(p, str(a)): n for p, a, n in rel.aggregate("player, action, count(*)")

@@ -16,7 +16,7 @@ import duckdb
 import pytest
 
 import analytics
-from analytics import LimitReached, Limits, ReadOnlyError, run_limited
+from analytics import LimitReached, Limits, QueryError, ReadOnlyError, run_limited
 from analytics.projector import skipped
 from brag.cli import main
 from log import open_store
@@ -173,7 +173,7 @@ def test_a_result_is_capped_in_bytes_and_rows(projection: str) -> None:
     assert 0 < len(got.rows) < 100
     assert sum(len(r[0]) for r in got.rows) <= 8 << 20
     got = run_limited(projection, "SELECT * FROM range(20000)", Limits(rows=500))
-    assert len(got.rows) == 500 and got.cut == "the first 500 rows (BRAG_EXPLORE_ROWS)"
+    assert len(got.rows) == 500 and got.cut == "Explore shows at most 500 rows (BRAG_EXPLORE_ROWS)"
     got = run_limited(projection, "SELECT count(*) AS n FROM deals;", Limits())
     assert got.columns == ["n"] and got.rows[0][0] > 0 and got.cut is None
 
@@ -199,8 +199,9 @@ def test_memory_and_spill_are_limited(projection: str) -> None:
     ],
 )
 def test_no_file_access_and_one_select(projection: str, sql: str) -> None:
-    with pytest.raises((ReadOnlyError, duckdb.Error)):
+    with pytest.raises((ReadOnlyError, QueryError)) as refused:
         run_limited(projection, sql, Limits(seconds=5))
+    assert "\n" not in str(refused.value)
 
 
 def test_the_statistics_never_wait_on_an_explore_query(projection: str, tmp_path: Path) -> None:
@@ -265,3 +266,53 @@ def test_explore_shows_the_limit_and_does_not_run_a_kept_query_again(
     assert len(calls) == 2 and at.dataframe[0].value["answer"][0] == 42
     at.run()
     assert len(calls) == 2
+
+
+def test_two_explore_queries_from_two_sessions_both_answer(
+    projection: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two visitors' queries at once, as the dashboard runs them (``dashboard.cache.run_sql``: one
+    snapshot of the projection, each query on a database of its own): a slow one and a fast one
+    started while it runs. The fast one answers while the slow one is still running, and the slow
+    one then answers too, each with its own result (DuckDB refused a second connection to one
+    file with other settings: "different configuration than existing connections")."""
+    from dashboard import cache
+
+    monkeypatch.setenv("BRAG_DB", projection.removesuffix(".duckdb") + ".db")
+    monkeypatch.setenv("BRAG_ANALYTICS", projection)
+    with duckdb.connect(projection, read_only=True) as con:
+        deals = con.execute("SELECT count(*) FROM deals").fetchone()
+    slow_sql = "SELECT count(*) AS n FROM range(400000000) t(i) WHERE i % 7 = 3"
+    slow: list[Any] = []
+
+    def run_slow() -> None:
+        try:
+            slow.append(cache.run_sql(slow_sql))
+        except Exception as err:
+            slow.append(err)
+
+    cache.run_sql("SELECT 1")  # the snapshot made once, as the first visitor's query does
+    t = threading.Thread(target=run_slow)
+    t.start()
+    time.sleep(0.3)
+    fast = cache.run_sql("SELECT count(*) AS n FROM deals;")
+    still_running = t.is_alive()
+    t.join()
+    assert fast.rows == [deals]
+    assert still_running  # answered while the slow query ran
+    assert len(slow) == 1 and not isinstance(slow[0], Exception), slow
+    assert slow[0].rows == [(len(range(3, 400000000, 7)),)]
+
+
+def test_an_explore_error_is_one_line_of_what_the_analyst_wrote(projection: str) -> None:
+    for sql, said in (
+        ("SELECT 1 FORM deals", 'Parser Error: syntax error at or near "deals"'),
+        ("SELECT nosuch FROM deals", 'Binder Error: Referenced column "nosuch" not found'),
+        ("SELECT * FROM nosuch", "Catalog Error: Table with name nosuch does not exist!"),
+    ):
+        with pytest.raises(QueryError) as refused:
+            run_limited(projection, sql, Limits(seconds=5))
+        text = str(refused.value)
+        assert text.startswith(said), text
+        assert "\n" not in text and "\\n" not in text and "LINE 1" not in text
+        assert "explore" not in text.lower() and "LIMIT" not in text  # no wrapper of ours

@@ -26,6 +26,7 @@ PAGES = {
     "session": {"session": SESSION},
     "replay": {"session": SESSION, "deal": "1", "step": "16"},
     "players": {},
+    "decisions": {"player": PLAYERS["B"]},
     "record": {"session": SESSION},
     "explore": {},
 }
@@ -86,6 +87,7 @@ def test_hostile_names_are_text_on_every_page(hostile_store: str, name: str) -> 
         "session": [md(SESSION), md(TABLE), md(PLAYERS["A"])],  # the caption
         "record": [md(PLAYERS["A"]), md(SESSION)],  # recent events, the buttons
         "players": [md(PLAYERS["B"])],  # the first player's heading (B won the pot)
+        "decisions": [md(PLAYERS["B"])],  # the drill-down's line and biggest differences
     }.get(name, [])
     for text in shown:
         assert text in joined, (name, text)

@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,7 @@ def test_a_new_sqlite_store_is_marked(club: Path) -> None:
     with sqlite3.connect(club) as c:
         meta = dict(c.execute(f"SELECT key, value FROM {META}"))
         triggers = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
+    assert uuid.UUID(meta.pop("store_id")).version == 4  # the store's id (issue 20)
     assert meta == {"schema": "bragbook", "version": str(STORE_VERSION)}
     assert STORE_VERSION == 4  # 3: the session catalogue (issue 15); 4: annotations (issue 21)
     assert triggers == {
@@ -107,6 +109,7 @@ def test_a_new_postgres_store_is_marked_and_refuses_upsert() -> None:
         with psycopg.connect(pg_url(), autocommit=True) as c:
             c.execute(f'SET search_path TO "{schema}"')
             meta = dict(c.execute(f"SELECT key, value FROM {META}").fetchall())
+            assert uuid.UUID(meta.pop("store_id")).version == 4
             assert meta == {"schema": "bragbook", "version": str(STORE_VERSION)}
             before = c.execute("SELECT * FROM events ORDER BY position").fetchall()
             row = before[-1]
@@ -281,10 +284,9 @@ def test_an_old_store_is_read_as_it_is_and_migrated_by_a_writer(
     with open_store(str(db)) as s:
         assert s.version == STORE_VERSION  # type: ignore[attr-defined]
     with sqlite3.connect(db) as c:
-        assert dict(c.execute(f"SELECT key, value FROM {META}")) == {
-            "schema": "bragbook",
-            "version": str(STORE_VERSION),
-        }
+        meta = dict(c.execute(f"SELECT key, value FROM {META}"))
+        assert uuid.UUID(meta.pop("store_id")).version == 4  # given by the migrating writer
+        assert meta == {"schema": "bragbook", "version": str(STORE_VERSION)}
         names = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     assert "events_no_overwrite" in names
 

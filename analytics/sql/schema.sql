@@ -89,6 +89,8 @@ CREATE TABLE IF NOT EXISTS player_deals (
     paid_t BIGINT NOT NULL,
     won_t BIGINT NOT NULL,
     net_t BIGINT NOT NULL,
+    luck_t BIGINT,
+    adjusted_net_t BIGINT,
     won BOOLEAN NOT NULL,
     left_how left_kind NOT NULL,
     hand_cards VARCHAR,
@@ -156,7 +158,10 @@ CREATE TABLE IF NOT EXISTS player_session_summary (
     seen_showdowns BIGINT NOT NULL,
     seen_wins BIGINT NOT NULL,
     carried_caused BIGINT NOT NULL,
-    biggest_pot_t BIGINT
+    biggest_pot_t BIGINT,
+    luck_deals BIGINT NOT NULL,
+    luck_net_t BIGINT,
+    adjusted_net_t BIGINT
 );
 CREATE TABLE IF NOT EXISTS sessions (
     session VARCHAR PRIMARY KEY,
@@ -227,6 +232,69 @@ COMMENT ON COLUMN player_deals.player_key IS 'The player''s name in its normal f
 COMMENT ON COLUMN player_session_summary.player_key IS 'The player''s name in its normal form (events.text.normal).';
 COMMENT ON COLUMN session_players.player_key IS 'The player''s name in its normal form (events.text.normal).';
 COMMENT ON COLUMN sessions.table_key IS 'The table''s name in its normal form (events.text.normal); NULL without a table.';
+-- The keys and scales every fact table shares (issue 20: no column without a meaning).
+COMMENT ON COLUMN events.session IS 'The session id (session_started.session): one stream, one session.';
+COMMENT ON COLUMN events.player IS 'The player the event names (who bet, looked, folded, saw, showed, won), as written in the log; NULL for an event of no player (dealt, shuffled).';
+COMMENT ON COLUMN deals.session IS 'The session id (session_started.session).';
+COMMENT ON COLUMN deals.deal IS 'The deal''s number in its session, from 1 (as brag replay and the Replay page number it).';
+COMMENT ON COLUMN deals.dealer_seat IS 'The dealer''s seat: 0 = the first name of session_started.seats, then clockwise (RULES 1.3, 3.1).';
+COMMENT ON COLUMN deals.den IS 'Ticks per stake unit in this session (2 x the ante''s denominator): an amount_t is amount_t / den stake units (RULES 1.2).';
+COMMENT ON COLUMN deals.winner IS 'The player who took the pot (RULES 5.6, 5.9); NULL for a carried pot (RULES 6.1).';
+COMMENT ON COLUMN deals.winning_cards IS 'The winning hand''s three cards as shown at the showdown (RULES 3.5, 5.8); NULL without a showdown.';
+COMMENT ON COLUMN deals.bets IS 'Bets made in the deal by all players (RULES 5.4; a see is not a bet).';
+COMMENT ON COLUMN player_deals.session IS 'The session id (session_started.session).';
+COMMENT ON COLUMN player_deals.deal IS 'The deal''s number in its session, from 1 (deals.deal).';
+COMMENT ON COLUMN player_deals.seat IS 'The player''s seat: 0 = the first name of session_started.seats, then clockwise (RULES 1.3).';
+COMMENT ON COLUMN player_deals.player IS 'The player''s name as seated in this session (player_key joins the spellings of one player).';
+COMMENT ON COLUMN player_deals.is_dealer IS 'The player dealt this deal (RULES 3.1: the dealer passes to the left after each deal).';
+COMMENT ON COLUMN player_deals.den IS 'Ticks per stake unit in this session (2 x the ante''s denominator): net_t / den is the net in stake units (RULES 1.2).';
+COMMENT ON COLUMN player_deals.won IS 'The player took this pot (RULES 5.6, 5.9); false for a carried pot.';
+COMMENT ON COLUMN player_session_summary.session IS 'The session id.';
+COMMENT ON COLUMN player_session_summary.player IS 'The player''s name as seated in the session.';
+COMMENT ON COLUMN player_session_summary.den IS 'Ticks per stake unit in the session (RULES 1.2).';
+COMMENT ON COLUMN player_session_summary.deals IS 'Ended deals the player was dealt into (rows of player_deals).';
+COMMENT ON COLUMN player_session_summary.pots_won IS 'Deals won (player_deals.won).';
+COMMENT ON COLUMN player_session_summary.pots_won_showdown IS 'Deals won at a showdown (RULES 5.8, 5.9).';
+COMMENT ON COLUMN player_session_summary.pots_won_uncontested IS 'Deals won when every other player folded (RULES 5.6).';
+COMMENT ON COLUMN player_session_summary.blind_first IS 'Deals whose first betting action was made blind (RULES 5.1).';
+COMMENT ON COLUMN player_session_summary.blind_bets IS 'sum(player_deals.blind_bets): bets made blind (RULES 5.3).';
+COMMENT ON COLUMN player_session_summary.deals_with_bet IS 'Deals with at least one bet by the player.';
+COMMENT ON COLUMN player_session_summary.bets IS 'sum(player_deals.bets).';
+COMMENT ON COLUMN player_session_summary.raises IS 'sum(player_deals.raises) (RULES 5.5).';
+COMMENT ON COLUMN player_session_summary.see_chances IS 'sum(player_deals.see_chances) (RULES 5.7).';
+COMMENT ON COLUMN player_session_summary.sees IS 'Deals in which the player paid to see (RULES 5.7).';
+COMMENT ON COLUMN player_session_summary.payer_showdowns IS 'Showdowns at which the player paid to see (RULES 5.8).';
+COMMENT ON COLUMN player_session_summary.payer_wins IS 'Of those, the ones the player won.';
+COMMENT ON COLUMN player_session_summary.seen_showdowns IS 'Showdowns at which the player was seen (RULES 5.8).';
+COMMENT ON COLUMN player_session_summary.seen_wins IS 'Of those, the ones the player won.';
+COMMENT ON COLUMN player_session_summary.carried_caused IS 'Deals the player survived blind, so the pot was carried (RULES 6.1).';
+COMMENT ON COLUMN sessions.session IS 'The session id (session_started.session).';
+COMMENT ON COLUMN sessions.table_name IS 'The table as recorded (session_started.table); NULL when none was.';
+COMMENT ON COLUMN sessions.cards IS 'all (every card recorded: a digital table or a simulation) or shown (only cards shown at a showdown: a real table).';
+COMMENT ON COLUMN sessions.players IS 'Players seated (RULES 1.3).';
+COMMENT ON COLUMN sessions.den IS 'Ticks per stake unit in this session (2 x the ante''s denominator, RULES 1.2).';
+COMMENT ON COLUMN sessions.ante_t IS 'The ante each player pays every deal (RULES 4.1), in ticks.';
+COMMENT ON COLUMN sessions.pots_rule IS 'Resolved pots that end the session (RULES 1.4; 8 unless the log sets another).';
+COMMENT ON COLUMN sessions.blind_play IS 'Blind play allowed (RULES 5.1); when off, every player looks before acting.';
+COMMENT ON COLUMN sessions.phase IS 'Where the session stands: new, between (deals), betting, showdown, carried or over (RULES 1.4).';
+COMMENT ON COLUMN sessions.deals IS 'Deals dealt so far, the one in play included.';
+COMMENT ON COLUMN sessions.deals_projected IS 'Deals ended and written to deals and player_deals.';
+COMMENT ON COLUMN sessions.resolved IS 'Pots resolved (won) so far (RULES 1.4).';
+COMMENT ON COLUMN sessions.carried IS 'Pots carried so far (RULES 6.1).';
+COMMENT ON COLUMN sessions.finished IS 'The session is over: its last pot is resolved (RULES 1.4).';
+COMMENT ON COLUMN sessions.pot_t IS 'The pot on the table now, in ticks (0 between deals unless carried).';
+COMMENT ON COLUMN sessions.last_seq IS 'The seq of the last projected event of the session.';
+COMMENT ON COLUMN sessions.last_position IS 'The store''s global position of that event.';
+COMMENT ON COLUMN session_players.session IS 'The session id.';
+COMMENT ON COLUMN session_players.seat IS 'The seat: 0 = the first name of session_started.seats, then clockwise (RULES 1.3).';
+COMMENT ON COLUMN session_players.player IS 'The name seated there, as written in the log.';
+COMMENT ON COLUMN session_players.den IS 'Ticks per stake unit in this session (RULES 1.2).';
+COMMENT ON COLUMN session_players.paid_t IS 'Paid into the pots so far: antes, bets, sees (ticks).';
+COMMENT ON COLUMN session_players.won_t IS 'Pots taken so far (ticks).';
+COMMENT ON COLUMN session_players.net_t IS 'won_t - paid_t: the net of RULES 1.5 (with the pot on the table, nets sum to 0).';
+COMMENT ON COLUMN hand_categories.category IS 'The RULES 2.2 category (prial, running flush, run, flush, pair, high card).';
+COMMENT ON COLUMN hand_categories.rank IS 'The category''s order, larger is better (RULES 2.2).';
+COMMENT ON COLUMN hand_categories.hands IS 'Three-card hands of the category out of the 22,100 (RULES 2.8).';
 COMMENT ON TABLE events IS 'One row per event of the store, in global position order (voided events stay: the log keeps both).';
 COMMENT ON COLUMN events.position IS 'The store''s global position (may have holes).';
 COMMENT ON COLUMN events.seq IS 'Position in the session''s stream, from 1.';
@@ -270,6 +338,8 @@ COMMENT ON COLUMN player_deals.role IS 'payer or seen at a showdown (RULES 5.8).
 COMMENT ON COLUMN player_deals.paid_t IS 'Paid into this pot: ante, bets, see (ticks).';
 COMMENT ON COLUMN player_deals.won_t IS 'The pot taken, if the player won it (ticks).';
 COMMENT ON COLUMN player_deals.net_t IS 'won_t - paid_t; summed over a session it is the net of RULES 1.5.';
+COMMENT ON COLUMN player_deals.luck_t IS 'The luck term (docs/luck.md, analytics/luck.py), ticks: the baseline value of the rank of the player''s new hand among the deal''s new hands, expected value exactly 0 whatever the players do; 0 for a deal with a card dealt before since the last shuffle (RULES 3.2, 3.3); NULL where not defined (a cards: shown session, or hands the log does not hold). The terms of a deal sum to 0.';
+COMMENT ON COLUMN player_deals.adjusted_net_t IS 'net_t - luck_t: the luck-adjusted net (docs/luck.md), ticks, same mean as net_t with less spread; NULL where luck_t is.';
 COMMENT ON COLUMN player_deals.left_how IS 'folded, won_uncontested, paid_to_see, was_seen, carried (blind survivor, hand given up) or retained (blind survivor kept the hand).';
 COMMENT ON COLUMN player_deals.hand_cards IS 'The three cards shown at the showdown (RULES 3.5), in the order shown.';
 COMMENT ON COLUMN player_deals.hand_category IS 'RULES 2.2 category of the shown hand.';
@@ -314,6 +384,9 @@ COMMENT ON COLUMN player_session_summary.first_deals IS 'Rows for deal 1 (1 when
 COMMENT ON COLUMN player_session_summary.net_t IS 'sum(player_deals.net_t), ticks of the session''s den.';
 COMMENT ON COLUMN player_session_summary.acted IS 'Deals with a first betting action (first_action not NULL).';
 COMMENT ON COLUMN player_session_summary.biggest_pot_t IS 'max(won_t) over the deals the player won (NULL if none), ticks.';
+COMMENT ON COLUMN player_session_summary.luck_deals IS 'Deals whose luck term is defined (luck_t not NULL: cards: all sessions).';
+COMMENT ON COLUMN player_session_summary.luck_net_t IS 'sum(net_t) over those deals (NULL if none), ticks.';
+COMMENT ON COLUMN player_session_summary.adjusted_net_t IS 'sum(adjusted_net_t) over those deals (NULL if none), ticks (docs/luck.md).';
 COMMENT ON TABLE sessions IS 'Each session as the engine sees it after the last projected event.';
 COMMENT ON COLUMN sessions.started IS 'The at of session_started as recorded (ISO 8601 with its offset; NULL for a log without times).';
 COMMENT ON COLUMN sessions.month IS 'YYYY-MM of started in its own offset (the local calendar month); NULL without a time.';
@@ -369,7 +442,8 @@ SELECT unnest($session::VARCHAR[]), unnest($deal::INTEGER[]), unnest($seat::INTE
        unnest($looked_turn::INTEGER[]), unnest($bets::INTEGER[]), unnest($blind_bets::INTEGER[]),
        unnest($raises::INTEGER[]), unnest($actions::INTEGER[]), unnest($see_chances::INTEGER[]),
        unnest($saw::BOOLEAN[]), unnest($role::role_kind[]), unnest($paid_t::BIGINT[]),
-       unnest($won_t::BIGINT[]), unnest($net_t::BIGINT[]), unnest($won::BOOLEAN[]),
+       unnest($won_t::BIGINT[]), unnest($net_t::BIGINT[]), unnest($luck_t::BIGINT[]),
+       unnest($adjusted_net_t::BIGINT[]), unnest($won::BOOLEAN[]),
        unnest($left_how::left_kind[]), unnest($hand_cards::VARCHAR[]),
        unnest($hand_category::VARCHAR[]), unnest($hand_strength::INTEGER[]),
        unnest($hand_beats::INTEGER[]), unnest($hand_wins::INTEGER[]), unnest($hand_ties::INTEGER[]),
@@ -412,7 +486,8 @@ SELECT session, player, player_key, den,
        count(*) FILTER (WHERE role = 'payer'), count(*) FILTER (WHERE role = 'payer' AND won),
        count(*) FILTER (WHERE role = 'seen'), count(*) FILTER (WHERE role = 'seen' AND won),
        count(*) FILTER (WHERE left_how IN ('carried', 'retained')),
-       max(CASE WHEN won THEN won_t END)
+       max(CASE WHEN won THEN won_t END),
+       count(luck_t), sum(net_t) FILTER (WHERE luck_t IS NOT NULL), sum(adjusted_net_t)
 FROM player_deals
 WHERE session IN (SELECT unnest($sessions::VARCHAR[]))
 GROUP BY session, player, player_key, den;

@@ -26,6 +26,8 @@
 -- col: seen_win_rate | share of showdowns | RULES 5.8 | Share of showdowns won by the player as the one seen. | seen_win_rate_n
 -- col: carried_caused | pots | RULES 6.1 | Pots carried forward because the player survived blind. | deals
 -- col: biggest_pot_won | stake units | RULES 5.9 | The largest pot the player took (NULL if none). | pots_won
+-- col: luck_deals | deals | docs/luck.md | Deals with a luck term: those of sessions recording every card (cards: all); a session recording only shown cards has none (its hands are not known).
+-- col: adjusted_net_per_deal | stake units per deal | docs/luck.md | The luck-adjusted net (net minus the luck term of the cards dealt, expected value 0) per deal, over luck_deals: the same mean as the net, less spread. | luck_deals
 WITH agg AS (
     -- Sums of the per-(session, player) counts the projector keeps in player_session_summary
     -- (schema.sql: a pure aggregation of player_deals, refreshed with the facts), so the rates
@@ -53,7 +55,9 @@ WITH agg AS (
         sum(seen_wins) AS seen_wins,
         sum(seen_showdowns) AS seen_showdowns,
         sum(carried_caused) AS carried_caused,
-        max(biggest_pot_t * ($den // den)) AS biggest_pot_num
+        max(biggest_pot_t * ($den // den)) AS biggest_pot_num,
+        sum(luck_deals)::BIGINT AS luck_deals,
+        sum(adjusted_net_t * ($den // den)) AS adjusted_net_num
     FROM player_session_summary
     WHERE ($session::VARCHAR IS NULL OR session = $session)
       AND ($player_key::VARCHAR IS NULL OR player_key = $player_key)
@@ -91,7 +95,9 @@ SELECT
     seen_wins / nullif(seen_showdowns, 0) AS seen_win_rate,
     coalesce(seen_showdowns, 0) AS seen_win_rate_n,
     carried_caused,
-    biggest_pot_num
+    biggest_pot_num,
+    luck_deals,
+    adjusted_net_num
 FROM agg LEFT JOIN player_names n USING (player_key)
 ORDER BY net_num DESC, player;
 

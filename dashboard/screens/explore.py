@@ -20,7 +20,7 @@ with left:
         result = ui.query_or_refusal(cache.run_sql, sql, key=st.session_state.get("sql_runs"))
         if result is not None:
             columns, rows = result.columns, result.rows
-            st.caption(f"{len(rows)} rows" + (f", cut to {result.cut}" if result.cut else ""))
+            st.caption(stats_view.rows_caption(len(rows), result.cut))
             st.dataframe(stats_view.result_rows(columns, rows), hide_index=True, width="stretch")
             st.download_button(
                 "Download CSV",

@@ -16,6 +16,8 @@ if not stats:
 
 st.subheader(f"Every player, {ui.md(table)}" if table else "Every player")
 ui.plain_table(stats_view.stats_table(stats))
+if note := stats_view.luck_note(stats):
+    st.caption(note)
 
 names = [r["player"] for r in stats]
 first, second = ui.two_players(names)
@@ -34,11 +36,8 @@ with st.container(height=520 if len(deals) > 8 else "content"):
 
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]
-ui.net_over_time(
-    stats_view.net_over_time(
-        cache.stat("leaderboard", table=table), cache.listing().started, chosen
-    )
-)
+nets = {p: cache.stat("deals_behind", player=p, statistic="net", table=table) for p in chosen}
+ui.net_over_time(stats_view.net_over_time(nets, cache.listing().started))
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
 hands = {p: cache.stat("showdown_hands", player=p, table=table) for p in chosen}

@@ -72,13 +72,15 @@ _DATA = re.compile(r'\sdata-[\w-]*="[^"]*"')
 that draws the same is the same leaf from step to step)."""
 
 
-def leaves(part: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def leaves(part: str) -> tuple[str, ...]:
     """The leaves of a part (markup as :func:`children` takes it), in drawing order: every
     element that is not a plain ``<g>``, whole, inside the opening tags of the groups round it
     (so it keeps their ``transform`` and the attributes it inherits). A ``<g>`` with an
     attribute that acts on the group as a whole (``opacity``, ``filter``, ``mask``,
-    ``clip-path``, ``style``) is a leaf itself: its children are not drawn apart."""
-    return _cut(part, split=True)
+    ``clip-path``, ``style``) is a leaf itself: its children are not drawn apart. (Kept for the
+    next frame, whose parts are mostly the same.)"""
+    return tuple(_cut(part, split=True))
 
 
 def _cut(markup: str, *, split: bool) -> list[str]:
@@ -306,9 +308,12 @@ _KEPT = _Kept(KEPT_PIXELS)
 
 
 def forget() -> None:
-    """Let go of every tile kept between animations (:data:`KEPT_PIXELS`): the next is drawn
-    from nothing, as a new process draws it (``bench/share.py``'s first figure)."""
+    """Let go of every tile kept between animations (:data:`KEPT_PIXELS`) and of the leaves and
+    boxes known: the next is drawn from nothing, as a new process draws it (``bench/share.py``'s
+    first figure)."""
     _KEPT.clear()
+    leaves.cache_clear()
+    box.cache_clear()
 
 
 GAP = 4
@@ -372,10 +377,10 @@ def frames(
     k = width / w
     wpx, hpx = width, math.ceil(h * k)
     split = [[leaf for part in parts for leaf in leaves(part)] for parts in pictures]
+    distinct = dict.fromkeys(leaf for pic in split for leaf in pic)
     where = {
         leaf: r
-        for pic in split
-        for leaf in pic
+        for leaf in distinct
         if (r := _tile(leaf, k, wpx, hpx))[2] > r[0] and r[3] > r[1] and not _ground(leaf, w, h)
     }
 

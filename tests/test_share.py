@@ -238,7 +238,7 @@ def test_a_part_is_cut_into_leaves_that_keep_their_groups() -> None:
     )
     outer = '<g transform="translate(0,105)">'
     seat = '<g transform="translate(400.0,470.0) scale(1.0)">'
-    assert animation.leaves(part) == [
+    assert list(animation.leaves(part)) == [
         outer + seat + '<rect x="-98.0" y="-61.0" width="196" height="122"/></g></g>',
         outer + seat + '<text x="-86.0" y="-37.0">Jean &#60;b&#62;</text></g></g>',
         outer

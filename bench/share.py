@@ -5,8 +5,8 @@ PNG, and how large they are (``make bench``).
    longest deal, viewed as the player who deals it.
 2. Times, ``--repeat`` times, keeping each best: (a) the GIF of those 20 steps as
    :func:`present.share.share` makes it in a new process (``brag share``): the frames chosen by
-   :meth:`Replay.sight`, every distinct leaf of their pictures drawn once by resvg on two
-   sheets at a time, each frame laid from those tiles by Pillow where it differs from the one
+   :meth:`Replay.sight`, every distinct leaf of their pictures drawn once by resvg on one
+   sheet, each frame laid from those tiles by Pillow where it differs from the one
    before (:mod:`present.animation`; the tiles a process keeps let go before each run), one
    palette, Pillow's GIF; (a') the same GIF again in the same process (the tiles kept: what
    the Replay page's server pays for a second picture of the table); (b) the PNG of the 20th

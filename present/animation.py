@@ -8,9 +8,10 @@ element that is not a plain ``<g>``, kept inside the opening tags of the groups 
 the picture. Most leaves repeat from step to step (the names, the seats' ground, the felt, the
 cards' backs), and resvg's time goes to text (some 0.5 ms a ``<text>`` and 0.05 ms a glyph) and
 to pixels (some 36 ns a pixel, its PNG): so every distinct leaf of an animation is drawn once,
-on its own pixels (its :func:`box`, on whole pixels), as a tile, the tiles packed on a few large
-sheets drawn at once (one resvg call a sheet; each leaf moved onto its place on the sheet by a
-whole number of pixels, so resvg puts every pixel where drawing the whole picture would).
+on its own pixels (its :func:`box`, on whole pixels), as a tile, the tiles packed on one large
+sheet (or a few) drawn at once (one resvg call a sheet; each leaf moved onto its place on the
+sheet by a whole number of pixels, so resvg puts every pixel where drawing the whole picture
+would).
 
 The first frame is laid whole; each later frame is the one before with, where a leaf differs from
 the leaf in its place before (or, when the leaves do not pair up, a part), the rectangle it
@@ -362,12 +363,12 @@ def frames(
     *,
     font: str,
     render: Callable[[str, int], bytes],
-    threads: int = 2,
+    threads: int = 1,
 ) -> list[Image.Image]:
     """The frames (RGB images ``width`` pixels wide, on white) of ``pictures`` (each its parts,
     in units of a ``w`` by ``h`` picture): every distinct leaf of their parts (:func:`leaves`)
     not kept from before drawn once as a tile, on at most ``threads`` sheets each drawn by
-    ``render(svg, width_px) -> PNG`` (at the same time, in threads), and each frame laid from
+    ``render(svg, width_px) -> PNG`` (in as many threads), and each frame laid from
     its leaves' tiles in drawing order where it differs from the frame before (the module's
     note). Raises what ``render`` raises for an SVG it refuses. (Nested ``<svg>`` viewports for
     the sheet's places were tried: resvg clips each with a mask of the whole document, and it
@@ -400,12 +401,15 @@ def frames(
         im = Image.open(io.BytesIO(render(svg, sw))).convert("RGBA")
         return {leaf: im.crop((x, y, x + r[2] - r[0], y + r[3] - r[1])) for leaf, r, x, y in slots}
 
-    if groups:
+    if len(groups) > 1:
         with ThreadPoolExecutor(max_workers=len(groups)) as pool:
-            for drawn in pool.map(draw, groups):
-                for leaf, tile in drawn.items():
-                    tiles[leaf] = tile
-                    _KEPT.put(key(leaf), tile)
+            sheets = list(pool.map(draw, groups))
+    else:
+        sheets = [draw(g) for g in groups]
+    for drawn in sheets:
+        for leaf, tile in drawn.items():
+            tiles[leaf] = tile
+            _KEPT.put(key(leaf), tile)
 
     def lay(pic: list[str], r: _Rect) -> Image.Image:
         # on the picture's white ground, opaque, so a tile pasted through its own alpha is

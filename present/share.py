@@ -61,9 +61,11 @@ FRAME_MS = 1200
 """How long a GIF shows each step (ms); the last step stays :data:`LAST_MS`."""
 LAST_MS = 3000
 
-RENDERERS = 2
-"""Sheets of a GIF's pieces drawn at a time (threads: resvg draws without holding the
-interpreter)."""
+RENDERERS = 1
+"""Sheets of a GIF's pieces drawn at a time, in threads: one, as resvg-py 0.5 holds the
+interpreter while it draws (measured: a 20-step GIF's frames took 186 ms of CPU and of wall
+clock on one sheet, 189 ms on two sheets in two threads; a process pool forked for each GIF
+was no quicker on these two shared cores)."""
 
 GIF_COLOURS = 96
 """The colours of a GIF's one palette, shared by every frame (the table's few colours and

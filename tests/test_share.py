@@ -182,7 +182,7 @@ def test_each_gif_frame_is_its_picture_drawn_whole(
         [p for _, _, p in drawn], w, h, GIF_WIDTH, font=table_svg.FONT, render=counted
     )
     assert len(frames) == 20
-    assert 1 <= len(drew) <= 2  # the sheets, at most one a thread
+    assert len(drew) == 1  # one sheet: every tile in one drawing
     drew.clear()
     again = animation.frames(
         [p for _, _, p in drawn], w, h, GIF_WIDTH, font=table_svg.FONT, render=counted

@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from PIL import Image
+    from PIL import Image, ImageFont
 
 __all__ = ["Box", "box", "children", "document", "forget", "frames", "leaves"]
 
@@ -144,11 +144,39 @@ def _local(el: ET.Element) -> Box | None:
     if tag == "text":
         size = _num(el, "font-size", 16.0)
         x, y = _num(el, "x"), _num(el, "y")
-        width = len("".join(el.itertext())) * size * EM
+        width = _width("".join(el.itertext()), size)
         anchor = el.get("text-anchor", "start")
         left = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
         return (left, y - 1.2 * size, left + width, y + 0.4 * size)
     return None
+
+
+WIDEST_FONT = "DejaVuSans-Bold.ttf"
+"""The widest of the fonts resvg may draw a text with on this machine (Debian's DejaVu Sans Bold,
+wider letter by letter than DejaVu Sans and Liberation Sans, regular or bold): a text's width
+in it, with :data:`SLACK`, bounds its width as drawn."""
+SLACK = 1.1
+"""The measured width's margin (a text drawn in the widest font, kerning aside, is no wider)."""
+
+
+@lru_cache(maxsize=1)
+def _widest() -> ImageFont.FreeTypeFont | None:
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.truetype(WIDEST_FONT, 100)
+    except OSError:  # not on this machine: every text as wide as EM a character
+        return None
+
+
+def _width(text: str, size: float) -> float:
+    """A bound on ``text``'s width drawn ``size`` units high: measured in :data:`WIDEST_FONT`
+    (FreeType, by Pillow) for Latin-1 text and the ellipsis, which that font holds; else
+    :data:`EM` a character."""
+    font = _widest()
+    if font is None or any(ord(c) > 0xFF and c != "…" for c in text):
+        return len(text) * size * EM
+    return font.getlength(text) / 100 * size * SLACK + 0.25 * size
 
 
 def _box(el: ET.Element) -> Box | None:

@@ -21,10 +21,10 @@ whole up to rounding and anti-aliasing at a tile's edge (``tests/test_share.py``
 keeps the tiles it drew (:data:`KEPT_PIXELS`), so a second GIF of the same table draws only what
 is new.
 
-:func:`box` bounds each part from its own markup, generously (a text as wide as 1.25 em a
-character; strokes and a margin added): a rectangle too large only costs time, and a leaf whose
-shape it does not know (a tag other than ``g``, ``rect``, ``circle``, ``ellipse``, ``text``) is
-drawn over the whole picture.
+:func:`box` bounds each part from its own markup, generously (a text as wide as it measures in
+the widest font here, with a margin, :func:`_width`; strokes and a margin added): a rectangle
+too large only costs time, and a leaf whose shape it does not know (a tag other than ``g``,
+``rect``, ``circle``, ``ellipse``, ``text``) is drawn over the whole picture.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ Box = tuple[float, float, float, float]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 EM = 1.25
-"""A text's width bound per character, in ems (wider than any letter of the fonts used)."""
+"""A text's width bound per character, in ems (wider than any letter of the fonts used), where
+it cannot be measured (:func:`_width`)."""
 MARGIN = 3.0
 """Added round every part's box (anti-aliasing, rounding)."""
 

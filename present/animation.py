@@ -346,7 +346,7 @@ def forget() -> None:
     box.cache_clear()
 
 
-GAP = 4
+GAP = 2
 """Pixels left empty between two tiles on a sheet."""
 
 _Rect = tuple[int, int, int, int]

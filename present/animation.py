@@ -393,13 +393,16 @@ def frames(
     font: str,
     render: Callable[[str, int], bytes],
     threads: int = 1,
+    changed: list[list[tuple[int, int, int, int]]] | None = None,
 ) -> list[Image.Image]:
     """The frames (RGB images ``width`` pixels wide, on white) of ``pictures`` (each its parts,
     in units of a ``w`` by ``h`` picture): every distinct leaf of their parts (:func:`leaves`)
     not kept from before drawn once as a tile, on at most ``threads`` sheets each drawn by
     ``render(svg, width_px) -> PNG`` (in as many threads), and each frame laid from
     its leaves' tiles in drawing order where it differs from the frame before (the module's
-    note). Raises what ``render`` raises for an SVG it refuses. (Nested ``<svg>`` viewports for
+    note); ``changed``, when given, gets each frame's rectangles laid again (pixels: left, top,
+    right, bottom; apart; the whole frame for the first), nothing outside them changed. Raises
+    what ``render`` raises for an SVG it refuses. (Nested ``<svg>`` viewports for
     the sheet's places were tried: resvg clips each with a mask of the whole document, and it
     took twice as long.)"""
     from PIL import Image
@@ -471,4 +474,6 @@ def frames(
         for r in rects:
             frame.paste(lay(pic, r), (r[0], r[1]))
         out.append(frame)
+        if changed is not None:
+            changed.append(rects)
     return out

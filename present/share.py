@@ -21,7 +21,6 @@ Liberation Sans, which Chromium's package brings, or DejaVu Sans).
 from __future__ import annotations
 
 import io
-import itertools
 import re
 import textwrap
 from collections.abc import Sequence
@@ -222,8 +221,16 @@ def gif(shots: Sequence[Shot], width: int = GIF_WIDTH) -> bytes:
         raise ValueError("a GIF needs at least one frame")
     drawn = [parts(s) for s in shots]
     w, h = drawn[0][0], drawn[0][1]
+    changed: list[list[tuple[int, int, int, int]]] = []
     frames = animation.frames(
-        [p for _, _, p in drawn], w, h, width, font=table_svg.FONT, render=png, threads=RENDERERS
+        [p for _, _, p in drawn],
+        w,
+        h,
+        width,
+        font=table_svg.FONT,
+        render=png,
+        threads=RENDERERS,
+        changed=changed,
     )
     # one palette for all: from the first and the last frame side by side (the last has the
     # most cards face up and the winner's colour), every other row of them (a quarter less
@@ -233,16 +240,23 @@ def gif(shots: Sequence[Shot], width: int = GIF_WIDTH) -> bytes:
     both.paste(frames[-1], (frames[0].width, 0))
     rows = both.resize((both.width, both.height // 2), Image.Resampling.NEAREST)
     palette = rows.quantize(GIF_COLOURS, method=Image.Quantize.MEDIANCUT)
-    shown = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
     # each later frame holds only the pixels that change, the rest the one colour the palette
     # does not use, written as transparent (what Pillow's optimize does, without its palette
-    # made anew for each frame and the frames compared in RGBA: half the time)
+    # made anew for each frame and the frames compared in RGBA: half the time); only the
+    # rectangles laid again are mapped to the palette (no dithering: a pixel's colour is its own)
     unused = GIF_COLOURS
-    sent = [shown[0]]
-    for before, now in itertools.pairwise(shown):
-        same = ImageChops.subtract_modulo(now, before).point([255] + [0] * 255, "1")
-        delta = now.copy()
-        delta.paste(unused, mask=same)
+    shown = frames[0].quantize(palette=palette, dither=Image.Dither.NONE)
+    blank = shown.copy()
+    blank.paste(unused, (0, 0, *shown.size))
+    sent = [shown]
+    for frame, rects in zip(frames[1:], changed[1:], strict=True):
+        delta, shown = blank.copy(), shown.copy()
+        for r in rects:
+            now = frame.crop(r).quantize(palette=palette, dither=Image.Dither.NONE)
+            same = ImageChops.subtract_modulo(now, shown.crop(r)).point([255] + [0] * 255, "1")
+            shown.paste(now, r[:2])
+            now.paste(unused, mask=same)
+            delta.paste(now, r[:2])
         sent.append(delta)
     out = io.BytesIO()
     sent[0].save(

@@ -1,19 +1,30 @@
-"""The frames of an animation of SVG pictures, drawn by resvg only where each differs from the one
-before (for :func:`present.share.gif`).
+"""The frames of an animation of SVG pictures (for :func:`present.share.gif`): each distinct
+piece drawn once by resvg, the frames laid from those pieces by Pillow.
 
 A picture is given as its *parts*: the top-level elements of one SVG document, in drawing order,
-in the picture's units (``w`` by ``h``). The first frame is drawn whole. Each later frame is the
-one before with, for every part that differs from the part in its place before, the rectangle
-that part covers (before and after, :func:`box`) drawn again: a document of every part that
-reaches into that rectangle, its ``viewBox`` the rectangle, aligned on whole pixels, so resvg
-puts every pixel where drawing the whole picture would. Drawing the text is most of resvg's time
-(some 0.3 ms a ``<text>``) and a step changes two or three seats and the centre of the table, so a
-deal's GIF draws about half the texts of its frames drawn whole.
+in the picture's units (``w`` by ``h``). Each part is cut into *leaves* (:func:`leaves`): every
+element that is not a plain ``<g>``, kept inside the opening tags of the groups round it (their
+``data-*`` attributes taken off, as they draw nothing), so a leaf draws alone what it draws in
+the picture. Most leaves repeat from step to step (the names, the seats' ground, the felt, the
+cards' backs), and resvg's time goes to text (some 0.5 ms a ``<text>`` and 0.05 ms a glyph) and
+to pixels (some 36 ns a pixel, its PNG): so every distinct leaf of an animation is drawn once,
+on its own pixels (its :func:`box`, on whole pixels), as a tile, the tiles packed on one large
+sheet (or a few) drawn at once (one resvg call a sheet; each leaf moved onto its place on the
+sheet by a whole number of pixels, so resvg puts every pixel where drawing the whole picture
+would).
 
-:func:`box` bounds each part from its own markup, generously (a text as wide as 1.25 em a
-character; strokes and a margin added): a rectangle too large only costs time, and a part whose
-shape it does not know (a tag other than ``g``, ``rect``, ``circle``, ``ellipse``, ``text``) makes
-its frame drawn whole.
+The first frame is laid whole; each later frame is the one before with, where a leaf differs from
+the leaf in its place before (or, when the leaves do not pair up, a part), the rectangle it
+covers laid again: white, then every leaf reaching into it in drawing order, each pasted through
+its own alpha (source-over on an opaque ground, as resvg draws). A frame equals its picture drawn
+whole up to rounding and anti-aliasing at a tile's edge (``tests/test_share.py``). A process
+keeps the tiles it drew (:data:`KEPT_PIXELS`), so a second GIF of the same table draws only what
+is new.
+
+:func:`box` bounds each part from its own markup, generously (a text as wide as it measures in
+the widest font here, with a margin, :func:`_width`; strokes and a margin added): a rectangle
+too large only costs time, and a leaf whose shape it does not know (a tag other than ``g``,
+``rect``, ``circle``, ``ellipse``, ``text``) is drawn over the whole picture.
 """
 
 from __future__ import annotations
@@ -21,23 +32,26 @@ from __future__ import annotations
 import io
 import math
 import re
+import threading
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from PIL import Image
+    from PIL import Image, ImageFont
 
-__all__ = ["Box", "box", "children", "document", "frames"]
+__all__ = ["Box", "box", "children", "document", "forget", "frames", "leaves"]
 
 Box = tuple[float, float, float, float]
 """``(x0, y0, x1, y1)`` in the picture's units."""
 
 SVG_NS = "http://www.w3.org/2000/svg"
 EM = 1.25
-"""A text's width bound per character, in ems (wider than any letter of the fonts used)."""
+"""A text's width bound per character, in ems (wider than any letter of the fonts used), where
+it cannot be measured (:func:`_width`)."""
 MARGIN = 3.0
 """Added round every part's box (anti-aliasing, rounding)."""
 
@@ -48,18 +62,50 @@ _TRANSFORM = re.compile(r"(translate|scale)\(([^)]*)\)")
 def children(markup: str) -> list[str]:
     """The top-level elements of ``markup`` (well-formed SVG, ``>`` escaped in attribute
     values, as :mod:`present.table_svg` writes it), each as its markup, in order."""
+    return _cut(markup, split=False)
+
+
+_EFFECT = re.compile(r"\s(?:opacity|filter|mask|clip-path|style)\s*=")
+"""A group attribute that acts on the group drawn as a whole: such a group is one leaf."""
+
+
+_DATA = re.compile(r'\sdata-[\w-]*="[^"]*"')
+"""A ``data-*`` attribute (it draws nothing; taken off the groups round a leaf, so a leaf
+that draws the same is the same leaf from step to step)."""
+
+
+@lru_cache(maxsize=4096)
+def leaves(part: str) -> tuple[str, ...]:
+    """The leaves of a part (markup as :func:`children` takes it), in drawing order: every
+    element that is not a plain ``<g>``, whole, inside the opening tags of the groups round it
+    (so it keeps their ``transform`` and the attributes it inherits). A ``<g>`` with an
+    attribute that acts on the group as a whole (``opacity``, ``filter``, ``mask``,
+    ``clip-path``, ``style``) is a leaf itself: its children are not drawn apart. (Kept for the
+    next frame, whose parts are mostly the same.)"""
+    return tuple(_cut(part, split=True))
+
+
+def _cut(markup: str, *, split: bool) -> list[str]:
+    """The elements of ``markup`` at its top level, or with ``split`` its leaves."""
     out: list[str] = []
-    depth, start = 0, 0
+    groups: list[str] = []  # the opening tags of the plain groups open round the next leaf
+    depth, start = 0, 0  # depth inside the element being read
     for m in _TAG.finditer(markup):
         closing, alone = m[1] == "/", m[3] == "/"
-        if depth == 0 and not closing:
+        if depth == 0:
+            if closing and groups:
+                groups.pop()
+                continue
+            if split and m[2] == "g" and not alone and not _EFFECT.search(m[0]):
+                groups.append(_DATA.sub("", m[0]))
+                continue
             start = m.start()
         if closing:
             depth -= 1
         elif not alone:
             depth += 1
         if depth == 0:
-            out.append(markup[start : m.end()])
+            out.append("".join(groups) + markup[start : m.end()] + "</g>" * len(groups))
     return out
 
 
@@ -99,11 +145,39 @@ def _local(el: ET.Element) -> Box | None:
     if tag == "text":
         size = _num(el, "font-size", 16.0)
         x, y = _num(el, "x"), _num(el, "y")
-        width = len("".join(el.itertext())) * size * EM
+        width = _width("".join(el.itertext()), size)
         anchor = el.get("text-anchor", "start")
         left = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
         return (left, y - 1.2 * size, left + width, y + 0.4 * size)
     return None
+
+
+WIDEST_FONT = "DejaVuSans-Bold.ttf"
+"""The widest of the fonts resvg may draw a text with on this machine (Debian's DejaVu Sans Bold,
+wider letter by letter than DejaVu Sans and Liberation Sans, regular or bold): a text's width
+in it, with :data:`SLACK`, bounds its width as drawn."""
+SLACK = 1.1
+"""The measured width's margin (a text drawn in the widest font, kerning aside, is no wider)."""
+
+
+@lru_cache(maxsize=1)
+def _widest() -> ImageFont.FreeTypeFont | None:
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.truetype(WIDEST_FONT, 100)
+    except OSError:  # not on this machine: every text as wide as EM a character
+        return None
+
+
+def _width(text: str, size: float) -> float:
+    """A bound on ``text``'s width drawn ``size`` units high: measured in :data:`WIDEST_FONT`
+    (FreeType, by Pillow) for Latin-1 text and the ellipsis, which that font holds; else
+    :data:`EM` a character."""
+    font = _widest()
+    if font is None or any(ord(c) > 0xFF and c != "…" for c in text):
+        return len(text) * size * EM
+    return font.getlength(text) / 100 * size * SLACK + 0.25 * size
 
 
 def _box(el: ET.Element) -> Box | None:
@@ -204,6 +278,112 @@ def _merged(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int,
     return out
 
 
+_GROUND = re.compile(r'<rect width="([\d.]+)" height="([\d.]+)" fill="#ffffff"/>')
+
+
+def _ground(leaf: str, w: float, h: float) -> bool:
+    """Whether ``leaf`` is a white rectangle over the whole ``w`` by ``h`` picture: the ground
+    every frame is laid on, so nothing to draw."""
+    m = _GROUND.fullmatch(leaf)
+    return m is not None and float(m[1]) >= w and float(m[2]) >= h
+
+
+def _tile(leaf: str, k: float, wpx: int, hpx: int) -> tuple[int, int, int, int]:
+    """The pixels a leaf covers (its :func:`box`, on whole pixels), the whole frame when its box
+    cannot be told."""
+    b = box(leaf)
+    return (0, 0, wpx, hpx) if b is None else _pixels(b, k, wpx, hpx)
+
+
+KEPT_PIXELS = 4_000_000
+"""The pixels of drawn tiles a process keeps between two animations, the least recently used
+let go first (about 16 MB): a second GIF of the same table draws only the leaves the first did
+not (its names, its seats' ground, the felt)."""
+
+
+class _Kept:
+    """Drawn tiles by their key, at most :data:`KEPT_PIXELS` pixels in all, safe across
+    threads."""
+
+    def __init__(self, pixels: int) -> None:
+        self.pixels = pixels
+        self.held = 0
+        self.tiles: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Image.Image | None:
+        with self.lock:
+            tile = self.tiles.get(key)
+            if tile is not None:
+                self.tiles.move_to_end(key)
+            return tile
+
+    def put(self, key: Hashable, tile: Image.Image) -> None:
+        with self.lock:
+            if key in self.tiles:
+                return
+            self.tiles[key] = tile
+            self.held += tile.width * tile.height
+            while self.held > self.pixels and self.tiles:
+                _, old = self.tiles.popitem(last=False)
+                self.held -= old.width * old.height
+
+    def clear(self) -> None:
+        with self.lock:
+            self.tiles.clear()
+            self.held = 0
+
+
+_KEPT = _Kept(KEPT_PIXELS)
+
+
+def forget() -> None:
+    """Let go of every tile kept between animations (:data:`KEPT_PIXELS`) and of the leaves and
+    boxes known: the next is drawn from nothing, as a new process draws it (``bench/share.py``'s
+    first figure)."""
+    _KEPT.clear()
+    leaves.cache_clear()
+    box.cache_clear()
+
+
+GAP = 2
+"""Pixels left empty between two tiles on a sheet."""
+
+_Rect = tuple[int, int, int, int]
+_Sheet = tuple[int, int, list[tuple[str, _Rect, int, int]]]
+"""A sheet's width and height in pixels and its tiles: each leaf, the pixels it covers in the
+frame, and where its tile is on the sheet (left, top)."""
+
+
+def _sheets(tiles: list[tuple[str, _Rect]], width: int, n: int) -> list[_Sheet]:
+    """``tiles`` (each a leaf and its pixels) shared among at most ``n`` sheets of about equal
+    area, each packed in rows (tallest first, each into the first row it fits) at most
+    ``width`` pixels wide (or its widest
+    tile's width), :data:`GAP` pixels apart."""
+    order = sorted(tiles, key=lambda t: (t[1][3] - t[1][1], t[1][2] - t[1][0]), reverse=True)
+    shares: list[list[tuple[str, _Rect]]] = [[] for _ in range(min(max(1, n), len(order)))]
+    areas = [0] * len(shares)
+    for t in order:  # the largest first, each to the sheet with the least area yet
+        i = areas.index(min(areas))
+        shares[i].append(t)
+        areas[i] += (t[1][2] - t[1][0]) * (t[1][3] - t[1][1])
+    out: list[_Sheet] = []
+    for share in shares:
+        sw = max([width] + [r[2] - r[0] for _, r in share])
+        rows: list[list[int]] = []  # each row's top, height and width filled
+        slots: list[tuple[str, _Rect, int, int]] = []
+        for leaf, r in share:  # into the first row it fits (tallest first: first fit)
+            tw, th = r[2] - r[0], r[3] - r[1]
+            row = next((row for row in rows if row[2] + tw <= sw and th <= row[1]), None)
+            if row is None:
+                row = [rows[-1][0] + rows[-1][1] + GAP if rows else 0, th, 0]
+                rows.append(row)
+            slots.append((leaf, r, row[2], row[0]))
+            row[2] += tw + GAP
+        out.append((sw, rows[-1][0] + rows[-1][1], slots))
+    return out
+
+
 def frames(
     pictures: Sequence[Sequence[str]],
     w: int,
@@ -212,52 +392,88 @@ def frames(
     *,
     font: str,
     render: Callable[[str, int], bytes],
-    threads: int = 2,
+    threads: int = 1,
+    changed: list[list[tuple[int, int, int, int]]] | None = None,
 ) -> list[Image.Image]:
-    """The frames (RGB images ``width`` pixels wide) of ``pictures`` (each its parts, in units of
-    a ``w`` by ``h`` picture), each drawn by ``render(svg, width_px) -> PNG`` where it differs
-    from the frame before (the module's note), ``threads`` drawings at a time. (One document of
-    nested ``<svg>`` viewports for all the rectangles was tried: resvg clips each viewport with
-    a mask of the whole document, and it took twice as long.)"""
+    """The frames (RGB images ``width`` pixels wide, on white) of ``pictures`` (each its parts,
+    in units of a ``w`` by ``h`` picture): every distinct leaf of their parts (:func:`leaves`)
+    not kept from before drawn once as a tile, on at most ``threads`` sheets each drawn by
+    ``render(svg, width_px) -> PNG`` (in as many threads), and each frame laid from
+    its leaves' tiles in drawing order where it differs from the frame before (the module's
+    note); ``changed``, when given, gets each frame's rectangles laid again (pixels: left, top,
+    right, bottom; apart; the whole frame for the first), nothing outside them changed. Raises
+    what ``render`` raises for an SVG it refuses. (Nested ``<svg>`` viewports for
+    the sheet's places were tried: resvg clips each with a mask of the whole document, and it
+    took twice as long.)"""
     from PIL import Image
 
     k = width / w
     wpx, hpx = width, math.ceil(h * k)
-    jobs: list[tuple[int, tuple[int, int, int, int], str]] = []  # frame, pixels, document
-    for n, parts in enumerate(pictures):
-        dirty = None if n == 0 else _dirty(pictures[n - 1], parts)
+    split = [[leaf for part in parts for leaf in leaves(part)] for parts in pictures]
+    distinct = dict.fromkeys(leaf for pic in split for leaf in pic)
+    where = {
+        leaf: r
+        for leaf in distinct
+        if (r := _tile(leaf, k, wpx, hpx))[2] > r[0] and r[3] > r[1] and not _ground(leaf, w, h)
+    }
+
+    def key(leaf: str) -> Hashable:
+        return (render, font, w, h, width, leaf)
+
+    tiles = {leaf: t for leaf in where if (t := _KEPT.get(key(leaf))) is not None}
+    groups = _sheets([(leaf, r) for leaf, r in where.items() if leaf not in tiles], wpx, threads)
+
+    def draw(sheet: _Sheet) -> dict[str, Image.Image]:
+        sw, sh, slots = sheet
+        placed = [
+            f'<g transform="translate({(x - r[0]) / k:.6f},{(y - r[1]) / k:.6f})">{leaf}</g>'
+            for leaf, r, x, y in slots
+        ]
+        svg = document(w, h, placed, font=font, view=(0.0, 0.0, sw / k, sh / k), size=(sw, sh))
+        im = Image.open(io.BytesIO(render(svg, sw))).convert("RGBA")
+        return {leaf: im.crop((x, y, x + r[2] - r[0], y + r[3] - r[1])) for leaf, r, x, y in slots}
+
+    if len(groups) > 1:
+        with ThreadPoolExecutor(max_workers=len(groups)) as pool:
+            sheets = list(pool.map(draw, groups))
+    else:
+        sheets = [draw(g) for g in groups]
+    for drawn in sheets:
+        for leaf, tile in drawn.items():
+            tiles[leaf] = tile
+            _KEPT.put(key(leaf), tile)
+
+    def lay(pic: list[str], r: _Rect) -> Image.Image:
+        # on the picture's white ground, opaque, so a tile pasted through its own alpha is
+        # resvg's source-over
+        out = Image.new("RGB", (r[2] - r[0], r[3] - r[1]), "#ffffff")
+        for leaf in pic:
+            t = where.get(leaf)
+            if t is None:
+                continue
+            x0, y0, x1, y1 = max(t[0], r[0]), max(t[1], r[1]), min(t[2], r[2]), min(t[3], r[3])
+            if x1 <= x0 or y1 <= y0:
+                continue
+            tile = tiles[leaf]
+            if (x0, y0, x1, y1) != t:
+                tile = tile.crop((x0 - t[0], y0 - t[1], x1 - t[0], y1 - t[1]))
+            out.paste(tile, (x0 - r[0], y0 - r[1]), tile)
+        return out
+
+    out: list[Image.Image] = []
+    for n, pic in enumerate(split):
+        dirty = None if n == 0 else _dirty(split[n - 1], pic)
+        if dirty is None and n:
+            dirty = _dirty(pictures[n - 1], pictures[n])
         rects = (
             [(0, 0, wpx, hpx)]
             if dirty is None
             else _merged([_pixels(b, k, wpx, hpx) for b in dirty])
         )
+        frame = out[-1].copy() if out else Image.new("RGB", (wpx, hpx), "#ffffff")
         for r in rects:
-            view = (r[0] / k, r[1] / k, (r[2] - r[0]) / k, (r[3] - r[1]) / k)
-            reach = (view[0], view[1], view[0] + view[2], view[1] + view[3])
-            inside = [
-                p
-                for p in parts
-                if (b := box(p)) is None
-                or (b[0] < reach[2] and reach[0] < b[2] and b[1] < reach[3] and reach[1] < b[3])
-            ]
-            size = (r[2] - r[0], r[3] - r[1])
-            jobs.append((n, r, document(w, h, inside, font=font, view=view, size=size)))
-
-    def draw(job: tuple[int, tuple[int, int, int, int], str]) -> Image.Image:
-        _, r, svg = job
-        im = Image.open(io.BytesIO(render(svg, r[2] - r[0]))).convert("RGBA")
-        im = im.crop((0, 0, r[2] - r[0], r[3] - r[1]))
-        out = Image.new("RGB", im.size, "#ffffff")  # on white, as the picture's own ground
-        out.paste(im, mask=im.getchannel("A"))
-        return out
-
-    with ThreadPoolExecutor(max_workers=max(1, min(threads, len(jobs)))) as pool:
-        drawn = list(pool.map(draw, jobs))
-    out: list[Image.Image] = []
-    for (n, r, _), im in zip(jobs, drawn, strict=True):
-        while len(out) <= n:
-            out.append(out[-1].copy() if out else Image.new("RGB", (wpx, hpx), "#ffffff"))
-        out[n].paste(im, (r[0], r[1]))
-    while len(out) < len(pictures):  # a frame no part of which changed
-        out.append(out[-1].copy())
+            frame.paste(lay(pic, r), (r[0], r[1]))
+        out.append(frame)
+        if changed is not None:
+            changed.append(rects)
     return out

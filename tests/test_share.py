@@ -165,15 +165,30 @@ def test_the_gif_has_one_frame_per_step_up_to_k(rp: Replay) -> None:
 def test_each_gif_frame_is_its_picture_drawn_whole(
     rp: Replay, deal: int, viewer: str | None
 ) -> None:
-    """The frames drawn only where they change (present.animation) against each step's picture
-    drawn whole at the same scale: the same up to anti-aliasing at a shape's edge (a handful of
-    pixels a little lighter or darker), never a stale or a missing text."""
+    """The frames laid from tiles (present.animation) against each step's picture drawn whole
+    at the same scale: the same up to anti-aliasing at a shape's edge (a handful of pixels a
+    little lighter or darker), never a stale or a missing text; and laid again from the tiles a
+    process keeps, the very same pixels."""
     drawn = [parts(s) for s in steps(rp, deal, 20, viewer)]
     w, h = drawn[0][0], drawn[0][1]
+    drew: list[str] = []
+
+    def counted(svg: str, width: int) -> bytes:
+        drew.append(svg)
+        return png(svg, width)
+
+    animation.forget()
     frames = animation.frames(
-        [p for _, _, p in drawn], w, h, GIF_WIDTH, font=table_svg.FONT, render=png
+        [p for _, _, p in drawn], w, h, GIF_WIDTH, font=table_svg.FONT, render=counted
     )
     assert len(frames) == 20
+    assert len(drew) == 1  # one sheet: every tile in one drawing
+    drew.clear()
+    again = animation.frames(
+        [p for _, _, p in drawn], w, h, GIF_WIDTH, font=table_svg.FONT, render=counted
+    )
+    assert drew == []  # every tile kept: nothing drawn again
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(frames, again, strict=True))
     k = GIF_WIDTH / w
     tall = round(h * k)
     assert tall == h * k  # whole pixels: the frames and the whole drawing share a grid
@@ -188,6 +203,55 @@ def test_each_gif_frame_is_its_picture_drawn_whole(
         hist = ImageChops.difference(frames[n], whole).convert("L").histogram()
         assert max(i for i, c in enumerate(hist) if c) <= 80, n
         assert sum(hist[25:]) <= 0.001 * GIF_WIDTH * tall, n
+
+
+def test_a_gif_shows_each_frame_as_laid(rp: Replay) -> None:
+    """Each later frame of the GIF holds only its changed pixels, the rest transparent: as a
+    viewer shows it (Pillow's reader lays each on the one before), every frame is the frame laid
+    by present.animation up to its one palette's rounding, never a stale step."""
+    data = share(rp, 5, 12, "Sandra", "gif")
+    drawn = [parts(s) for s in steps(rp, 5, 12, "Sandra")]
+    w, h = drawn[0][0], drawn[0][1]
+    laid = animation.frames(
+        [p for _, _, p in drawn], w, h, GIF_WIDTH, font=table_svg.FONT, render=png
+    )
+    im = Image.open(io.BytesIO(data))
+    assert im.n_frames == len(laid) == 12
+    for n, frame in enumerate(laid):
+        im.seek(n)
+        shown = im.convert("RGB")
+        hist = ImageChops.difference(shown, frame).convert("L").histogram()
+        assert sum(hist[48:]) <= 0.001 * frame.width * frame.height, n
+        if n:  # the step changed something the viewer sees: not the frame before
+            assert ImageChops.difference(frame, laid[n - 1]).getbbox() is not None
+
+
+def test_a_part_is_cut_into_leaves_that_keep_their_groups() -> None:
+    """Each element that is not a plain group is a leaf inside its groups' opening tags (their
+    data-* attributes off); a group drawn as a whole (opacity) is one leaf, its data kept."""
+    part = (
+        '<g transform="translate(0,105)"><g data-seat="Jean" data-paid="1&#189;" '
+        'transform="translate(400.0,470.0) scale(1.0)"><rect x="-98.0" y="-61.0" width="196" '
+        'height="122"/><text x="-86.0" y="-37.0">Jean &#60;b&#62;</text>'
+        '<g data-card="As" opacity="0.55"><rect x="1" y="2" width="3" height="4"/>'
+        '<text x="2">A</text></g></g><circle cx="1" cy="2" r="3"/></g>'
+    )
+    outer = '<g transform="translate(0,105)">'
+    seat = '<g transform="translate(400.0,470.0) scale(1.0)">'
+    assert list(animation.leaves(part)) == [
+        outer + seat + '<rect x="-98.0" y="-61.0" width="196" height="122"/></g></g>',
+        outer + seat + '<text x="-86.0" y="-37.0">Jean &#60;b&#62;</text></g></g>',
+        outer
+        + seat
+        + '<g data-card="As" opacity="0.55"><rect x="1" y="2" width="3" height="4"/>'
+        + '<text x="2">A</text></g></g></g>',
+        outer + '<circle cx="1" cy="2" r="3"/></g>',
+    ]
+    # a leaf's box is where it lies in the picture: the seat's rectangle moved by both groups
+    b = animation.box(animation.leaves(part)[0])
+    assert b is not None
+    m = animation.MARGIN
+    assert b == (400 - 98 - m, 105 + 470 - 61 - m, 400 + 98 + m, 105 + 470 + 61 + m)
 
 
 def test_the_png_is_a_png_of_the_size_said(rp: Replay) -> None:

@@ -26,6 +26,7 @@ import time
 from collections import Counter
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -97,14 +98,21 @@ def quietly_rolled_back(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _hand_categories() -> dict[str, list[Any]]:
+    """The ``hand_categories`` rows (RULES 2: each category and how many of the 22,100 hands are
+    in it), column by column: fresh lists of the values counted once per process."""
+    return {k: list(v) for k, v in _hand_category_counts().items()}
+
+
+@cache
+def _hand_category_counts() -> dict[str, tuple[Any, ...]]:
     counts: Counter[int] = Counter(
         category_of_strength(strength_codes(a, b, c)) for a, b, c in combinations(range(52), 3)
     )
     cats = sorted(counts)
     return {
-        "category": [category_of_strength(c << 12).label for c in cats],
-        "rank": [int(c) for c in cats],
-        "hands": [counts[c] for c in cats],
+        "category": tuple(category_of_strength(c << 12).label for c in cats),
+        "rank": tuple(int(c) for c in cats),
+        "hands": tuple(counts[c] for c in cats),
     }
 
 

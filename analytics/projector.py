@@ -45,7 +45,9 @@ except ImportError:  # pragma: no cover - pyarrow is in the bench and test extra
 
 ARROW_MIN_ROWS = 2_000
 """Arrow is used for batches at least this long: its first use imports pandas (about a second),
-which only a long catch-up pays back."""
+which only a long catch-up pays back. Once a projector has used it, every table of every later
+batch goes through it (the import is paid; a list of query parameters costs about ten times as
+much per row)."""
 
 _ARROW_TYPES = {"BIGINT": "int64", "INTEGER": "int32", "VARCHAR": "string", "BOOLEAN": "bool_"}
 
@@ -424,7 +426,7 @@ class Projector:
         return self._count
 
     def _insert(self, table: str, columns: dict[str, list[Any]]) -> None:
-        if not self.arrow or len(columns["session"]) < ARROW_MIN_ROWS:
+        if not self.arrow or (len(columns["session"]) < ARROW_MIN_ROWS and not self._types):
             self.con.execute(_sql(f"insert_{table}"), columns)
             return
         assert _pa is not None

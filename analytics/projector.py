@@ -26,6 +26,7 @@ import time
 from collections import Counter
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -44,7 +45,9 @@ except ImportError:  # pragma: no cover - pyarrow is in the bench and test extra
 
 ARROW_MIN_ROWS = 2_000
 """Arrow is used for batches at least this long: its first use imports pandas (about a second),
-which only a long catch-up pays back."""
+which only a long catch-up pays back. Once a projector has used it, every table of every later
+batch goes through it (the import is paid; a list of query parameters costs about ten times as
+much per row)."""
 
 _ARROW_TYPES = {"BIGINT": "int64", "INTEGER": "int32", "VARCHAR": "string", "BOOLEAN": "bool_"}
 
@@ -97,14 +100,21 @@ def quietly_rolled_back(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _hand_categories() -> dict[str, list[Any]]:
+    """The ``hand_categories`` rows (RULES 2: each category and how many of the 22,100 hands are
+    in it), column by column: fresh lists of the values counted once per process."""
+    return {k: list(v) for k, v in _hand_category_counts().items()}
+
+
+@cache
+def _hand_category_counts() -> dict[str, tuple[Any, ...]]:
     counts: Counter[int] = Counter(
         category_of_strength(strength_codes(a, b, c)) for a, b, c in combinations(range(52), 3)
     )
     cats = sorted(counts)
     return {
-        "category": [category_of_strength(c << 12).label for c in cats],
-        "rank": [int(c) for c in cats],
-        "hands": [counts[c] for c in cats],
+        "category": tuple(category_of_strength(c << 12).label for c in cats),
+        "rank": tuple(int(c) for c in cats),
+        "hands": tuple(counts[c] for c in cats),
     }
 
 
@@ -416,7 +426,7 @@ class Projector:
         return self._count
 
     def _insert(self, table: str, columns: dict[str, list[Any]]) -> None:
-        if not self.arrow or len(columns["session"]) < ARROW_MIN_ROWS:
+        if not self.arrow or (len(columns["session"]) < ARROW_MIN_ROWS and not self._types):
             self.con.execute(_sql(f"insert_{table}"), columns)
             return
         assert _pa is not None

@@ -34,6 +34,7 @@ from store.annotations import (
     insert_params,
 )
 from store.catalogue import CatalogueReads
+from store.noted import AnnotationReads
 from store.port import CatalogueOf
 from store.records import (
     Row,
@@ -139,7 +140,7 @@ class SqlTx:
 # --- the recorder ---------------------------------------------------------------------------------
 
 
-class SqlRecorder(CatalogueReads):
+class SqlRecorder(CatalogueReads, AnnotationReads):
     """The base of :class:`~store.sqlite.SqliteRecorder` and
     :class:`~store.postgres.PostgresRecorder`: everything but the connection, the transaction, the
     schema's shape and the insert."""
@@ -328,42 +329,6 @@ class SqlRecorder(CatalogueReads):
     def check_writable(self) -> None:
         if self.readonly:
             raise StoreError(f"{self.where} was opened for reading: nothing can be stored")
-
-    # -- annotations (store version 4: :mod:`store.annotations`) ---------------------------------
-
-    @property
-    def annotated(self) -> bool:
-        """Whether the store has the annotations table (an older one read as it is has none)."""
-        return int(self.version) >= 4
-
-    def check_annotated(self) -> None:
-        if not self.annotated:
-            raise StoreError(f"{self.where}: store version {self.version} keeps no notes")
-
-    def _annotated_now(self, conn: Any) -> bool:
-        """Whether the annotations table is there: a reader opened on an older store looks
-        again (a writer may have migrated it since; the version it reads is then its own)."""
-        if self.annotated or not self.readonly:
-            return self.annotated
-        try:
-            got = conn.execute(f"SELECT value FROM {META} WHERE key = 'version'").fetchone()
-        except Exception:  # a version 1 store has no marker: no annotations either
-            return False
-        text = str(got[0]) if got else ""
-        if text.isascii() and text.isdigit() and 4 <= int(text) <= STORE_VERSION:
-            self.version = int(text)
-        return self.annotated
-
-    def annotations_on(self, conn: Any, session: str) -> list[Annotation]:
-        if not self._annotated_now(conn):
-            return []
-        cur = conn.execute(self.sql(f"{SELECT} WHERE session = ? ORDER BY position"), (session,))
-        return [annotation_of(r) for r in cur.fetchall()]
-
-    def annotations(self, session: str) -> list[Annotation]:
-        """The session's annotations in the order stored (none in a store older than 4)."""
-        with self.errors():
-            return self.annotations_on(self.connection(), session)
 
     # -- rows ------------------------------------------------------------------------------------
 

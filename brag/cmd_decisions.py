@@ -88,6 +88,11 @@ def cmd_decisions(args: argparse.Namespace) -> int:
         raise CommandError(f"--spot: {err}") from None
     if args.differences and not args.player:
         raise CommandError("--differences ranks one player's spots: give --player P too")
+    if args.differences and spot != spots.Spot():
+        raise CommandError(
+            "--differences ranks every spot of the player's grid and cannot narrow it to --spot "
+            f"{args.spot!r}: leave out --spot, or leave out --differences to see that spot"
+        )
     if args.differences and args.deals:
         raise CommandError("--differences and --deals: one at a time")
     cell = _cell(args.deals, args.player) if args.deals else None

@@ -68,7 +68,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--differences",
         action="store_true",
         help="with --player: the spots where the player's shares stray most from the winning "
-        "players', weighted by how often each comes up",
+        "players', weighted by how often each comes up, over the whole grid of spots (not "
+        "with --spot)",
     )
     p.add_argument("--top", type=int, default=20, metavar="N", help="--differences: N spots")
     p.add_argument("--format", choices=FORMATS, default="table")

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from test_analytics import VALID
 
 import analytics
-from analytics import spots
+from analytics import building, spots
 from analytics.building import ProjectionBusy, unlocked
 from analytics.sources import from_logs, interleave
 from analytics.spots import Spot, SpotError, newcombe, wilson
@@ -542,7 +542,9 @@ def test_reading_commands_at_once_all_answer(store: str) -> None:
             assert out == alone[k].stdout
 
 
-def test_a_projection_held_too_long_names_the_process_holding_it(store: str) -> None:
+def test_a_projection_held_too_long_names_the_process_holding_it(
+    store: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = store.replace(".db", ".duckdb")
     holder = subprocess.Popen(
         [sys.executable, "-c", f"import duckdb, sys; c = duckdb.connect({path!r}); "
@@ -556,6 +558,11 @@ def test_a_projection_held_too_long_names_the_process_holding_it(store: str) -> 
         assert busy.value.pid == holder.pid
         assert str(busy.value).startswith(f"another brag command (pid {holder.pid}) is ")
         assert str(busy.value).endswith("; try again")
+        monkeypatch.setattr(building, "LOCK_WAIT", 0.3)
+        for refresh in ([], ["--no-refresh"]):  # seeding the catch-up; opening to read
+            with pytest.raises(SystemExit) as stop:
+                main(["decisions", "--db", store, "--player", "B", *refresh])
+            assert str(stop.value) == f"brag: {busy.value}"
     finally:
         holder.communicate("", timeout=30)
     con = unlocked(path, lambda: duckdb.connect(path, read_only=True), wait=0.3)

@@ -11,7 +11,9 @@ and never reads the old file, so it also replaces a file that is not a projectio
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -23,9 +25,57 @@ from analytics.owner import ForeignProjection, recorded_store
 from analytics.projector import SCHEMA_VERSION, checkpoint, connect
 from analytics.sources import is_default_projection
 
-__all__ = ["caught_up", "current_checkpoint", "replacing"]
+__all__ = [
+    "LOCK_WAIT",
+    "ProjectionBusy",
+    "caught_up",
+    "current_checkpoint",
+    "replacing",
+    "unlocked",
+]
 
 T = TypeVar("T")
+
+LOCK_WAIT = 15.0
+"""Seconds a command waits for another process's hold on the projection file (a refresh or a
+reading command of another ``brag``) before giving up with :class:`ProjectionBusy`."""
+
+
+class ProjectionBusy(Exception):
+    """The projection at ``path`` stayed held by another process (``pid``, when DuckDB names it)
+    for the whole :data:`LOCK_WAIT`."""
+
+    def __init__(self, path: str, pid: int | None) -> None:
+        who = f"another brag command (pid {pid})" if pid is not None else "another brag command"
+        super().__init__(
+            f"{who} is bringing the statistics in {path} up to date or reading them; try again"
+        )
+        self.path, self.pid = path, pid
+
+
+def _lock_held(err: duckdb.Error) -> bool:
+    return isinstance(err, duckdb.IOException) and "Could not set lock" in str(err)
+
+
+def unlocked(path: str, open_: Callable[[], T], *, wait: float | None = None) -> T:
+    """``open_()`` (a DuckDB connection to the file at ``path``), tried again while another
+    process holds the file's lock (DuckDB lets one process write a file, or several read it),
+    for up to ``wait`` seconds (default :data:`LOCK_WAIT`); then raises :class:`ProjectionBusy`
+    naming that process. Any other DuckDB error is raised as it is."""
+    limit = time.monotonic() + (LOCK_WAIT if wait is None else wait)
+    pause = 0.02
+    while True:
+        try:
+            return open_()
+        except duckdb.Error as err:
+            if not _lock_held(err):
+                raise
+            left = limit - time.monotonic()
+            if left <= 0:
+                found = re.search(r"\(PID (\d+)\)", str(err))
+                raise ProjectionBusy(path, int(found.group(1)) if found else None) from None
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, 0.25)
 
 
 def _has_file(path: str) -> bool:
@@ -40,7 +90,7 @@ def current_checkpoint(path: str, store_id: str | None = None) -> int | None:
     :mod:`analytics.owner`)."""
     if not _has_file(path):
         return None
-    con = duckdb.connect(path, read_only=True)
+    con = unlocked(path, lambda: duckdb.connect(path, read_only=True))
     try:
         tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
         if not {"meta", "checkpoint"} <= tables:
@@ -91,7 +141,8 @@ def _fsync(path: str) -> None:
 
 def _seed(target: str, tmp: str) -> None:
     """Copies the projection at ``target`` (and its WAL) to ``tmp``, holding it read-only."""
-    held = duckdb.connect(target, read_only=True)  # refused while another process writes it
+    # refused while another process writes it: waited for
+    held = unlocked(target, lambda: duckdb.connect(target, read_only=True))
     try:
         shutil.copyfile(target, tmp)
         if os.path.exists(target + ".wal"):

@@ -151,6 +151,7 @@ def _open(
     import duckdb
 
     import analytics
+    from analytics.building import ProjectionBusy, unlocked
 
     path = args.analytics or default_analytics(args.db)
     if not refresh and not create and not os.path.exists(path):
@@ -181,9 +182,11 @@ def _open(
                 fresh=rebuild,
                 rebuild=lambda con: analytics.rebuild(store, con),
             )
-        try:
-            con = analytics.connect(path)
-        except duckdb.Error as err:  # e.g. another process holds the file for writing
+        try:  # another process holding the file (a refresh, a reading command): waited for
+            con = unlocked(path, lambda: analytics.connect(path))
+        except ProjectionBusy as err:
+            raise CommandError(str(err)) from None
+        except duckdb.Error as err:
             raise CommandError(_projection_problem(path, err)) from None
         if refresh:
             _say_skipped(con)
@@ -255,7 +258,7 @@ def _built(
     (``analytics.caught_up``). Its faults in one line."""
     import duckdb
 
-    from analytics.building import caught_up
+    from analytics.building import ProjectionBusy, caught_up
     from analytics.owner import ForeignProjection
     from events.errors import disk_full
 
@@ -269,6 +272,8 @@ def _built(
             f"the statistics file {path} {err}; name another file with --analytics, or "
             "rebuild this one for this store with brag analytics refresh --rebuild"
         ) from None
+    except ProjectionBusy as err:
+        raise CommandError(str(err)) from None
     except duckdb.Error as err:
         raise CommandError(_projection_problem(path, err)) from None
     except OSError as err:

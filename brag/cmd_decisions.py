@@ -68,7 +68,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "--differences",
         action="store_true",
         help="with --player: the spots where the player's shares stray most from the winning "
-        "players', weighted by how often each comes up",
+        "players', weighted by how often each comes up, over the whole grid of spots (not "
+        "with --spot)",
     )
     p.add_argument("--top", type=int, default=20, metavar="N", help="--differences: N spots")
     p.add_argument("--format", choices=FORMATS, default="table")
@@ -88,6 +89,11 @@ def cmd_decisions(args: argparse.Namespace) -> int:
         raise CommandError(f"--spot: {err}") from None
     if args.differences and not args.player:
         raise CommandError("--differences ranks one player's spots: give --player P too")
+    if args.differences and spot != spots.Spot():
+        raise CommandError(
+            "--differences ranks every spot of the player's grid and cannot narrow it to --spot "
+            f"{args.spot!r}: leave out --spot, or leave out --differences to see that spot"
+        )
     if args.differences and args.deals:
         raise CommandError("--differences and --deals: one at a time")
     cell = _cell(args.deals, args.player) if args.deals else None

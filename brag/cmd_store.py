@@ -345,8 +345,9 @@ def _write_output(name: str, text: str | bytes, command: str = "export") -> None
                 fp.write(data)
                 fp.flush()
                 os.fsync(fp.fileno())
-            if mode is not None:
-                os.chmod(tmp, stat.S_IMODE(mode))
+            # mkstemp makes the file 0600; a new one gets what open() would give (0666 less
+            # the umask), so a picture made to share can be read by others.
+            os.chmod(tmp, stat.S_IMODE(mode) if mode is not None else 0o666 & ~_umask())
             os.replace(tmp, real)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -355,6 +356,13 @@ def _write_output(name: str, text: str | bytes, command: str = "export") -> None
     except OSError as err:
         why = err.strerror or str(err)
         raise CommandError(f"cannot write {name}: {why}", command=command) from None
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 # --- sessions -------------------------------------------------------------------------------------

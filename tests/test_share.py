@@ -8,7 +8,9 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import re
+import stat
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
@@ -341,6 +343,22 @@ def test_brag_share_writes_each_format(tmp_path: Path, capsys: pytest.CaptureFix
         assert main([*argv, "-o", str(out)]) == 0
         assert out.read_bytes() == share(rp, 2, 5, "Colin", ext)
         assert f"{out}: session {NAME}, deal 2" in capsys.readouterr().err
+
+
+def test_a_shared_file_can_be_read_by_others_as_the_umask_allows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Written atomically (a temporary file renamed), yet with open()'s mode: 0666 less the umask.
+    db = str(tmp_path / "brag.db")
+    assert main(["import", "--db", db, str(LOG)]) == 0
+    old = os.umask(0o022)
+    try:
+        for ext in ("svg", "png", "gif"):
+            out = tmp_path / f"hand.{ext}"
+            assert main(["share", NAME, "--db", db, "--deal", "2", "-o", str(out)]) == 0
+            assert stat.S_IMODE(out.stat().st_mode) == 0o644, ext
+    finally:
+        os.umask(old)
 
 
 def test_brag_share_of_a_deal_in_play_says_why_it_shows_less(

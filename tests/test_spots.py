@@ -15,6 +15,8 @@ import json
 import math
 import random
 import statistics
+import subprocess
+import sys
 from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
@@ -27,7 +29,8 @@ from hypothesis import strategies as st
 from test_analytics import VALID
 
 import analytics
-from analytics import spots
+from analytics import building, spots
+from analytics.building import ProjectionBusy, unlocked
 from analytics.sources import from_logs, interleave
 from analytics.spots import Spot, SpotError, newcombe, wilson
 from brag.cli import main
@@ -512,6 +515,60 @@ def test_cli_json_equals_the_api(store: str, capsys: pytest.CaptureFixture[str])
     assert "beside the winning players" in capsys.readouterr().out
 
 
+BRAG = "import sys; from brag.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def test_reading_commands_at_once_all_answer(store: str) -> None:
+    # Three brag processes on one store at once, each refreshing the projection (a copy taken
+    # under a read-only hold, renamed into place) and then reading it: each waits for the
+    # others' hold on the file instead of failing on DuckDB's lock.
+    spot = ["decisions", "--db", store, "--spot", "players=3", "--player", "B", "--min-deals", "1"]
+    leak = ["decisions", "--db", store, "--player", "B", "--differences", "--min-deals", "1"]
+    commands = {"spot": spot, "differences": leak}
+    alone = {
+        k: subprocess.run([sys.executable, "-c", BRAG, *argv], capture_output=True, text=True)
+        for k, argv in commands.items()
+    }
+    assert all(p.returncode == 0 and p.stdout for p in alone.values()), alone
+    for _ in range(2):
+        procs = [
+            (k, subprocess.Popen([sys.executable, "-c", BRAG, *commands[k]], text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+            for k in ("spot", "spot", "differences")
+        ]  # fmt: skip
+        for k, proc in procs:
+            out, err = proc.communicate(timeout=120)
+            assert (proc.returncode, err) == (0, ""), err
+            assert out == alone[k].stdout
+
+
+def test_a_projection_held_too_long_names_the_process_holding_it(
+    store: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = store.replace(".db", ".duckdb")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"import duckdb, sys; c = duckdb.connect({path!r}); "
+         "print('held', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with pytest.raises(ProjectionBusy) as busy:
+            unlocked(path, lambda: duckdb.connect(path, read_only=True), wait=0.3)
+        assert busy.value.pid == holder.pid
+        assert str(busy.value).startswith(f"another brag command (pid {holder.pid}) is ")
+        assert str(busy.value).endswith("; try again")
+        monkeypatch.setattr(building, "LOCK_WAIT", 0.3)
+        for refresh in ([], ["--no-refresh"]):  # seeding the catch-up; opening to read
+            with pytest.raises(SystemExit) as stop:
+                main(["decisions", "--db", store, "--player", "B", *refresh])
+            assert str(stop.value) == f"brag: {busy.value}"
+    finally:
+        holder.communicate("", timeout=30)
+    con = unlocked(path, lambda: duckdb.connect(path, read_only=True), wait=0.3)
+    con.close()
+
+
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
@@ -522,6 +579,9 @@ def test_cli_json_equals_the_api(store: str, capsys: pytest.CaptureFixture[str])
         (["--deals", "player:fold"], "brag: --deals player:...: give --player P too"),
         (["--differences"], "brag: --differences ranks one player's spots: give --player P too"),
         (["--table", "Nowhere"], "brag: no table 'Nowhere' in the store"),
+        (["--player", "B", "--differences", "--spot", "players=3"],
+         "brag: --differences ranks every spot of the player's grid and cannot narrow it to "
+         "--spot 'players=3'"),
     ],
 )  # fmt: skip
 def test_cli_errors_are_one_line(store: str, argv: list[str], says: str) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import uuid
 from datetime import datetime
 from pathlib import Path
@@ -148,6 +150,29 @@ def test_export_to_a_missing_folder_names_the_folder(
     with pytest.raises(SystemExit, match=r"no folder .*such'? for .*x\.jsonl$"):
         main(["--db", db, "export", "card-example", "-o", str(target)])
     assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
+def test_an_exported_file_gets_the_mode_open_would_give(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], umask: int, mode: int
+) -> None:
+    # A new file: 0666 less the umask (as open() makes it), though written under a temporary
+    # name and renamed; a file replaced keeps its own mode.
+    db = str(tmp_path / "club.db")
+    run(capsys, "--db", db, "import", str(SCENARIOS / "card_example.jsonl"))
+    new, kept = tmp_path / "new.jsonl", tmp_path / "kept.jsonl"
+    kept.write_text("old")
+    kept.chmod(0o604)
+    old = os.umask(umask)
+    try:
+        for target in (new, kept):
+            assert main(["--db", db, "export", "card-example", "-o", str(target)]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(new.stat().st_mode) == mode
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o604
+    assert kept.read_text() == new.read_text() != "old"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".tmp") == []
 
 
 def test_sessions_are_listed_oldest_first(

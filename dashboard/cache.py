@@ -259,11 +259,12 @@ def _frames(
     viewer: str | None,
     organiser: bool,
     noted: tuple[str, tuple[str, ...]] | None = None,
+    own: bool = False,
 ) -> dict[str, Any]:
     from dashboard.frames import deal_frames
 
     rp = _replay(url, session, version, recorded)
-    return deal_frames(rp, deal, viewer, organiser=organiser, noted=noted)
+    return deal_frames(rp, deal, viewer, organiser=organiser, noted=noted, own=own)
 
 
 def frames(
@@ -273,13 +274,15 @@ def frames(
     *,
     organiser: bool = False,
     noted: tuple[str, tuple[str, ...]] | None = None,
+    own: bool = False,
 ) -> dict[str, Any]:
     """One deal's frames for the browser replayer (:func:`dashboard.frames.deal_frames`), kept
     per version of the session's stream, deal, viewer, whether the device is the organiser's
     (only the organiser's unlocked device sees the cards of a deal in play) and a player's own
-    remembered cards (``noted``: ``(player, cards)``, drawn only when viewed as that player)."""
+    remembered cards (``noted``: ``(player, cards)``, drawn only when viewed as that player), and
+    whether ``viewer`` is this browser's own player (``own``, the ``me`` preference)."""
     version = int(store().last_seq(rp.session) or 0)
-    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser, noted)
+    return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser, noted, own)
 
 
 # --- a player's own remembered cards (log.annotations: beside the stream, never in it) ----------

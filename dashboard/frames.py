@@ -14,13 +14,14 @@ when a player is viewed or spoilers are hidden.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from dashboard.view import link
 from engine.legal import LegalAction, legal_actions
-from engine.odds import HandOdds, showdown_odds
+from engine.odds import HandOdds, margin, showdown_odds
 from engine.state import Phase, State, card_codes
 from present import table_svg
 from present.narrate import pretty_cards
@@ -47,26 +48,28 @@ __all__ = [
 ]
 
 
-def chance_text(p: Fraction, ways: int, *, exact: bool = True, margin: float = 0.0) -> str:
+def chance_text(p: Fraction, ways: int, *, exact: bool = True, within: float = 0.0) -> str:
     """A chance as read: a percentage (one decimal; ``<0.1%`` for a chance above 0 that rounds to
     0) and the exact count over ``ways``, the one denominator every chance of a hand shares
     (``94.6% (17,421/18,424)``); an estimate from ``ways`` deals drawn as
-    ``≈ 54.6% ± 1.6% (2,183/4,000)``. Raises ``ValueError`` for a chance that is no count over
-    ``ways``."""
+    ``≈ 54.6% ± 1.6% (2,183/4,000)``, its margin ``within`` (a fraction of 1) rounded up to
+    the tenth of a percent, so never shown as a "± 0.0%". Raises ``ValueError`` for a chance that
+    is no count over ``ways``."""
     count = p * ways
     if count.denominator != 1:
         raise ValueError(f"the chance {p} is no count over {ways} ways")
     pct = "<0.1%" if 0 < p < Fraction(1, 2000) else f"{float(p) * 100:.1f}%"
     counted = f"({int(count):,}/{ways:,})"
     if not exact:
-        return f"≈ {pct} ± {margin * 100:.1f}% {counted}"
+        tenths = math.ceil(round(within * 1000, 9))  # up, never down: a margin is not understated
+        return f"≈ {pct} ± {tenths / 10:.1f}% {counted}"
     return f"{pct} {counted}"
 
 
 def share_words(p: Fraction, *, exact: bool = True) -> str:
     """A chance in words, a whole percent: ``"95%"``; ``"under 1%"`` and ``"over 99%"`` for a
     chance near but not at 0 or 1 (never a rounded "0%" or "100%" for what may still happen);
-    ``"about 55%"`` for an estimate."""
+    ``"about 55%"`` for an estimate ("under 1%" and "over 99%" already say it is not exact)."""
     pct = int(p * 100 + Fraction(1, 2))  # to the nearest whole percent, exactly
     if p > 0 and pct == 0:
         text = "under 1%"
@@ -74,7 +77,7 @@ def share_words(p: Fraction, *, exact: bool = True) -> str:
         text = "over 99%"
     else:
         text = f"{pct}%"
-    return text if exact else f"about {text}"
+    return text if exact or not text[0].isdigit() else f"about {text}"
 
 
 TIE_RULE = "an equal hand loses for the player who paid to see"
@@ -129,10 +132,11 @@ class OddsLine:
             if o.exact
             else f"estimate from {o.ways:,} deals drawn (fixed seed)"
         )
-        parts = [f"best {chance_text(o.best, o.ways, exact=o.exact, margin=o.margin)}"]
-        if o.tied:
-            parts.append(f"equal {chance_text(o.tied, o.ways, exact=o.exact, margin=0.0)}")
-        parts.append(f"beaten {chance_text(o.beaten, o.ways, exact=o.exact, margin=o.margin)}")
+        parts = [
+            f"{word} {chance_text(p, o.ways, exact=o.exact, within=margin(p, o.ways))}"
+            for word, p in (("best", o.best), ("equal", o.tied), ("beaten", o.beaten))
+            if p or word != "equal"
+        ]
         return ", ".join(parts) + f": {how}"
 
     @property
@@ -173,12 +177,13 @@ def _noted(hand: HandView) -> str:
     return f" ({FROM_NOTE})" if hand.noted else ""
 
 
-def no_odds_line(state: State, view: TableView) -> str:
+def no_odds_line(state: State, view: TableView, *, own: bool = False) -> str:
     """Why a step of a deal in play shows no chances (``""`` when it shows some, or when the
     deal is not being played): at a real table (``cards: "shown"``) only the cards shown at a
     showdown are recorded (RULES 3.5); a player who has not looked knows no card of their own
     (RULES 5.1); a spectator sees none while the deal is in play (RULES 3.5); a player holding
-    two hands throws one before any showdown (RULES 6.4-6.6)."""
+    two hands throws one before any showdown (RULES 6.4-6.6). ``own``: the view is this browser's
+    own player (the ``me`` preference); only then does the line say where to enter their cards."""
     if state.phase not in (Phase.BETTING, Phase.SHOWDOWN):
         return ""
     live = [s for s in view.seats if s.hands and not s.folded]
@@ -197,7 +202,7 @@ def no_odds_line(state: State, view: TableView) -> str:
             "No odds yet: at a real table only the cards shown at a showdown are recorded "
             "(RULES 3.5), and no hand still in has been shown."
         )
-        if view.viewer in state.seats:  # their own cards, from their note (My sessions)
+        if own and view.viewer in state.seats:  # their own cards, from their note (My sessions)
             line += f" {view.viewer}'s own cards, as remembered: My sessions, Your cards."
         return line
     if view.viewer == SPECTATOR:
@@ -265,6 +270,7 @@ def deal_frames(
     start: int | None = None,
     odds: bool = True,
     noted: Noted | None = None,
+    own: bool = False,
 ) -> dict[str, Any]:
     """The data the replayer component needs for one deal, as ``viewer`` knows it
     (``None``/:data:`~present.replay.EVERYONE`: every card the log knows), as far as the device
@@ -278,7 +284,9 @@ def deal_frames(
     private note, in a ``cards: "shown"`` session): drawn in that player's own hand once they
     looked, and their odds taken with them, marked "from your note"
     (:func:`present.replay.table_view`), only when the frames are drawn as that player (never for
-    another player, everyone, or a spectator of a deal in play).
+    another player, everyone, or a spectator of a deal in play). ``own``: ``viewer`` is this
+    browser's own player (the ``me`` preference), the only view told where to enter their cards
+    (:func:`no_odds_line`).
 
     Keys: ``session``, ``deal``, ``view`` (``""`` for everyone), ``log`` (``"recorded"`` or
     ``""``), ``frames`` (one per step: ``step``, ``label``, ``kind`` (``""``, ``"withdrawn"``,
@@ -315,7 +323,7 @@ def deal_frames(
                 "odds": [o.text for o in lines],
                 "odds_exact": [o.exact for o in lines],
                 "odds_plain": [o.plain for o in lines],
-                "odds_none": "" if lines or not odds else no_odds_line(state, view),
+                "odds_none": "" if lines or not odds else no_odds_line(state, view, own=own),
                 "acts": action_costs(state),
             }
         )
@@ -330,11 +338,11 @@ def deal_frames(
     ]
     note = sight.note
     if mine is not None:
-        own = (
+        from_note = (
             f"{who}'s cards {pretty_cards(mine[1])} are {FROM_NOTE}, not the log's: face up from "
             f"when {who} looked, and in no other view."
         )
-        note = f"{note} {own}".strip()
+        note = f"{note} {from_note}".strip()
     return {
         "session": rp.session,
         "deal": deal,

@@ -72,7 +72,50 @@ export default function (component) {
   const chipShown = () => {
     chip.hidden = inView || count === 0;
     chip.textContent = `✎ ${count} note${count > 1 ? "s" : ""} on step ${step} ↓`;
+    placeChip();
   };
+  // Issue 21: the chip never covers a control (the step buttons, "Download picture", ...): at the
+  // bottom right, else the bottom left, else raised step by step up to half the screen; hidden
+  // (visibility) while no such place is free, and placed again on every scroll and resize.
+  const CONTROLS =
+    'button, a[href], input, select, textarea, summary, [role="button"], [role="slider"]';
+  let placing = 0;
+  function placeChip() {
+    if (chip.hidden) return;
+    const vw = document.documentElement.clientWidth;
+    const vh = window.innerHeight;
+    const { width: w, height: h } = chip.getBoundingClientRect();
+    const taken = [];
+    for (const c of document.querySelectorAll(CONTROLS)) {
+      if (c === chip) continue;
+      const r = c.getBoundingClientRect();
+      if (r.width && r.height && r.bottom > vh / 2 && r.top < vh) taken.push(r);
+    }
+    const free = (x, y) =>
+      !taken.some((r) => x < r.right && r.left < x + w && y < r.bottom && r.top < y + h);
+    for (let bottom = 12; bottom + h < vh / 2; bottom += 8) {
+      for (const x of [vw - 12 - w, 12]) {
+        const y = vh - bottom - h;
+        if (free(x, y)) {
+          chip.style.left = `${x}px`;
+          chip.style.right = "auto";
+          chip.style.bottom = `${bottom}px`;
+          chip.style.visibility = "";
+          return;
+        }
+      }
+    }
+    chip.style.visibility = "hidden";
+  }
+  const placeSoon = () => {
+    if (placing) return;
+    placing = window.requestAnimationFrame(() => {
+      placing = 0;
+      placeChip();
+    });
+  };
+  window.addEventListener("scroll", placeSoon, { passive: true, capture: true });
+  window.addEventListener("resize", placeSoon, { passive: true });
   const seen = new IntersectionObserver((entries) => {
     inView = entries.some((e) => e.isIntersecting);
     chipShown();
@@ -226,5 +269,8 @@ export default function (component) {
     seen.disconnect();
     window.clearInterval(finder);
     if (fetchTimer !== null) window.clearTimeout(fetchTimer);
+    window.removeEventListener("scroll", placeSoon, { capture: true });
+    window.removeEventListener("resize", placeSoon);
+    if (placing) window.cancelAnimationFrame(placing);
   };
 }

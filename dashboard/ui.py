@@ -164,10 +164,13 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
     viewer = param("view")
     if viewer not in rp.seats:
         viewer = None
-    from dashboard.ui_own import noted_for  # this browser's player's own remembered cards
+    from dashboard.ui_own import is_me, noted_for  # this browser's player, their own cards
 
     noted = noted_for(rp, pos.deal, viewer)
-    data = dict(cache.frames(rp, pos.deal, viewer, organiser=organiser_device(), noted=noted))
+    own = is_me(viewer)
+    data = dict(
+        cache.frames(rp, pos.deal, viewer, organiser=organiser_device(), noted=noted, own=own)
+    )
     if data["note"]:
         st.caption(md(data["note"]), help="RULES 3.5: cards are shown only at a showdown.")
     data["start"] = pos.step - 1

@@ -15,7 +15,7 @@ from events.errors import BragError
 from present.narrate import pretty_cards
 from present.replay import Noted, Replay
 
-__all__ = ["ME", "my_cards", "noted_for", "who_am_i"]
+__all__ = ["ME", "is_me", "my_cards", "noted_for", "who_am_i"]
 
 ME = "me"
 """The per-browser preference (:mod:`dashboard.prefs`) naming this browser's player."""
@@ -123,11 +123,17 @@ def my_cards(
     st.rerun()
 
 
+def is_me(viewer: str | None) -> bool:
+    """Whether ``viewer`` is this browser's own player (the ``me`` preference, :func:`who_am_i`);
+    ``False`` for everyone's view (``None``)."""
+    return viewer is not None and viewer == prefs.get_pref(ME)
+
+
 def noted_for(rp: Replay, deal: int, viewer: str | None) -> Noted | None:
     """``(viewer, cards)``: the cards ``viewer`` noted for ``deal`` of a session recording only
     the cards shown, when this browser is that player (the ``me`` preference, :func:`who_am_i`);
     else ``None``, so no other viewer's frames are ever drawn with them."""
-    if viewer is None or viewer != prefs.get_pref(ME) or rp.final.cards_mode != "shown":
+    if viewer is None or not is_me(viewer) or rp.final.cards_mode != "shown":
         return None
     cards = cache.my_cards(rp.session, viewer).get(deal)
     return (viewer, cards) if cards else None

@@ -37,7 +37,7 @@ from typing import Final
 
 from engine.hands import strength_codes
 
-__all__ = ["EXACT_LIMIT", "SAMPLES", "HandOdds", "showdown_odds"]
+__all__ = ["EXACT_LIMIT", "SAMPLES", "HandOdds", "margin", "showdown_odds"]
 
 EXACT_LIMIT: Final = 40_000
 """At most this many ways to fill the unknown places are enumerated exactly."""
@@ -64,6 +64,15 @@ class HandOdds:
     exact: bool
     ways: int
     margin: float = 0.0
+
+
+def margin(p: Fraction, count: int) -> float:
+    """An estimate's margin (about 95%: two standard errors) for the chance ``p`` seen in
+    ``count`` deals drawn, a fraction of 1 (a float: a precision, never an amount); never under
+    ``2 / count``, so a chance seen in none or all of the deals still has one. Raises
+    ``ZeroDivisionError`` for ``count`` 0."""
+    q = float(p)
+    return 2 * math.sqrt(max(q * (1 - q), 1 / count) / count)
 
 
 def _ways(pool: int, unknown: Sequence[int]) -> int:
@@ -181,7 +190,6 @@ def _odds(
     best, tied, count = _tally(known, draws())
     result = []
     for b, t in zip(best, tied, strict=True):
-        p = b / count
         result.append(
             HandOdds(
                 Fraction(b, count),
@@ -189,7 +197,7 @@ def _odds(
                 Fraction(count - b - t, count),
                 False,
                 count,
-                2 * math.sqrt(max(p * (1 - p), 1 / count) / count),
+                margin(Fraction(b, count), count),
             )
         )
     return tuple(result)

@@ -22,7 +22,7 @@ keeps the tiles it drew (:data:`KEPT_PIXELS`), so a second GIF of the same table
 is new.
 
 :func:`box` bounds each part from its own markup, generously (a text as wide as it measures in
-the widest font here, with a margin, :func:`_width`; strokes and a margin added): a rectangle
+the widest font here, with a margin, :func:`text_width`; strokes and a margin added): a rectangle
 too large only costs time, and a leaf whose shape it does not know (a tag other than ``g``,
 ``rect``, ``circle``, ``ellipse``, ``text``) is drawn over the whole picture.
 """
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from PIL import Image, ImageFont
 
-__all__ = ["Box", "box", "children", "document", "forget", "frames", "leaves"]
+__all__ = ["Box", "box", "children", "document", "forget", "frames", "leaves", "text_width"]
 
 Box = tuple[float, float, float, float]
 """``(x0, y0, x1, y1)`` in the picture's units."""
@@ -51,7 +51,7 @@ Box = tuple[float, float, float, float]
 SVG_NS = "http://www.w3.org/2000/svg"
 EM = 1.25
 """A text's width bound per character, in ems (wider than any letter of the fonts used), where
-it cannot be measured (:func:`_width`)."""
+it cannot be measured (:func:`text_width`)."""
 MARGIN = 3.0
 """Added round every part's box (anti-aliasing, rounding)."""
 
@@ -145,7 +145,7 @@ def _local(el: ET.Element) -> Box | None:
     if tag == "text":
         size = _num(el, "font-size", 16.0)
         x, y = _num(el, "x"), _num(el, "y")
-        width = _width("".join(el.itertext()), size)
+        width = text_width("".join(el.itertext()), size)
         anchor = el.get("text-anchor", "start")
         left = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
         return (left, y - 1.2 * size, left + width, y + 0.4 * size)
@@ -170,7 +170,7 @@ def _widest() -> ImageFont.FreeTypeFont | None:
         return None
 
 
-def _width(text: str, size: float) -> float:
+def text_width(text: str, size: float) -> float:
     """A bound on ``text``'s width drawn ``size`` units high: measured in :data:`WIDEST_FONT`
     (FreeType, by Pillow) for Latin-1 text and the ellipsis, which that font holds; else
     :data:`EM` a character."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from present.animation import text_width
 from present.numbers import amount
 from present.replay import FROM_NOTE, SPECTATOR, HandView, SeatView, TableView
 
@@ -123,6 +124,26 @@ def _short(name: str, n: int) -> str:
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
+NAME_SIZES = (19, 17, 15)
+"""A seat's name is drawn in the first of these sizes in which it fits beside "paid N"; in the
+last, shortened with "…" until it fits."""
+
+
+def _name_fit(name: str, room: float) -> tuple[str, int]:
+    """``name`` and its size so that it takes at most ``room`` units (its width bounded by
+    :func:`present.animation.text_width`, the widest font here with a margin): the first of
+    :data:`NAME_SIZES` it fits, else shortened with "…" in the smallest (issue 21: a long name
+    drawn over "paid N" on a phone)."""
+    for size in NAME_SIZES:
+        if text_width(name, size) <= room:
+            return name, size
+    size = NAME_SIZES[-1]
+    cut = len(name)
+    while cut > 1 and text_width(name[:cut] + "…", size) > room:
+        cut -= 1
+    return name[:cut] + "…", size
+
+
 def _seat(
     s: SeatView,
     n: int,
@@ -150,6 +171,8 @@ def _seat(
         status = "to act · " + status
     if s.winner:
         status = "wins the pot"
+    paid = f"paid {amount(s.paid)}"
+    name, name_size = _name_fit(s.name, BOX_W - 24 - text_width(paid, 16) - 6)
     parts = [
         f'<g data-seat="{_esc(s.name)}" data-status="{_esc(s.status)}"'
         f' data-paid="{_esc(amount(s.paid))}"'
@@ -159,15 +182,15 @@ def _seat(
         _t(
             bx + 12,
             by + 24,
-            _short(s.name, 13),
-            19,
+            name,
+            name_size,
             font_weight="700",
             fill=MUTED if s.folded else INK,
         ),
         _t(
             bx + BOX_W - 12,
             by + 24,
-            f"paid {amount(s.paid)}",
+            paid,
             16,
             text_anchor="end",
             fill=INK,

@@ -145,6 +145,9 @@ def test_another_players_browser_never_receives_the_noted_cards(
         assert _sue_cards_in(page.content()) == set()
         assert len(wire.frames) > 10 and wire.cards(set(SUE)) == set()
         assert "(from your note)" not in wire.text() and "are from your note" not in wire.text()
+        # issue 21.4: Dave's browser is told where to enter his own cards, never Sue's
+        assert "Dave's own cards, as remembered: My sessions, Your cards." in wire.text()
+        assert "Sue's own cards, as remembered" not in wire.text()
     finally:
         ctx.close()
 

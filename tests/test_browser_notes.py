@@ -33,6 +33,19 @@ HOSTILE = (
 )
 pytestmark = pytest.mark.browser
 
+COVERED = """() => {
+  const el = document.querySelector('.nt-chip');
+  if (el.hidden || getComputedStyle(el).visibility === 'hidden') return [];
+  const chip = el.getBoundingClientRect();
+  const sel = 'button, a[href], input, select, textarea, summary, [role="button"], [role="slider"]';
+  return [...document.querySelectorAll(sel)].filter(c => !c.classList.contains('nt-chip'))
+    .map(c => [c.textContent.trim() || c.getAttribute('aria-label') || c.tagName,
+               c.getBoundingClientRect()])
+    .filter(([, r]) => r.width && r.height && r.left < chip.right && chip.left < r.right
+                       && r.top < chip.bottom && chip.top < r.bottom)
+    .map(([name]) => name);
+}"""
+
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
@@ -130,6 +143,17 @@ def test_a_note_is_not_in_the_page_before_its_step(
     if phone:  # the panel is below the table: a chip at the thumb says the step has a note
         chip = page.locator(".nt-chip")
         assert chip.is_visible() and chip.inner_text() == "✎ 1 note on step 5 ↓"
+        # issue 21: the chip covers no control, whatever the height the browser leaves the page
+        # (its bars shown or not), the step's buttons and "Download picture" landing under it
+        shown = 0
+        for height in range(640, 845, 12):
+            page.set_viewport_size({"width": 390, "height": height})
+            page.wait_for_timeout(150)
+            assert page.evaluate(COVERED) == [], f"the chip covers a control at 390x{height}"
+            shown += chip.is_visible()
+        assert shown >= 10, shown  # placed clear of the controls, not merely hidden
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(150)
         chip.tap()
         page.wait_for_selector(".nt-chip", state="hidden", timeout=5_000)
         assert note.is_visible()

@@ -86,11 +86,14 @@ def test_the_odds_from_the_note_are_the_counts_of_every_hand_the_other_may_hold(
 
 
 def test_without_a_note_the_players_view_says_where_to_enter_their_cards(rp: Replay) -> None:
-    frames = deal_frames(rp, 2, "Sue")["frames"]
+    frames = deal_frames(rp, 2, "Sue", own=True)["frames"]
     assert all(f["odds"] == [] for f in frames)
     assert frames[4]["odds_none"].endswith(
         "Sue's own cards, as remembered: My sessions, Your cards."
     )
+    # issue 21: another browser (Dave's) viewing as Sue is not invited to enter Sue's cards
+    other = deal_frames(rp, 2, "Sue")["frames"][4]["odds_none"]
+    assert other.startswith("No odds yet: at a real table") and "My sessions" not in other
     assert "My sessions" not in deal_frames(rp, 2, None)["frames"][4]["odds_none"]
 
 

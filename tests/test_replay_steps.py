@@ -15,6 +15,7 @@ from store_helpers import store_a_correction
 from brag.cli import main
 from dashboard.frames import action_costs, chance_text, deal_frames
 from engine.fold import replay as engine_replay
+from engine.odds import margin
 from events.model import (
     DealerChosen,
     Dealt,
@@ -153,8 +154,18 @@ def test_what_each_action_costs_and_chances_as_text() -> None:
     assert chance_text(Fraction(1, 2), 18424) == "50.0% (9,212/18,424)"
     assert chance_text(Fraction(3, 18424), 18424) == "<0.1% (3/18,424)"
     assert chance_text(Fraction(1), 1) == "100.0% (1/1)"
-    assert chance_text(Fraction(2183, 4000), 4000, exact=False, margin=0.0157) == (
+    assert chance_text(Fraction(2183, 4000), 4000, exact=False, within=0.0157) == (
         "≈ 54.6% ± 1.6% (2,183/4,000)"
+    )
+    # issue 21: a margin is rounded up, never shown as "± 0.0%": 2 ties in 4,000 deals drawn have
+    # two standard errors of 2 * sqrt(0.0005 * 0.9995 / 4000) = 0.071%, shown as 0.1%
+    two_se = 2 * (0.0005 * 0.9995 / 4000) ** 0.5
+    assert 0.0007 < two_se < 0.00071
+    tied = chance_text(Fraction(2, 4000), 4000, exact=False, within=margin(Fraction(2, 4000), 4000))
+    assert tied == "≈ 0.1% ± 0.1% (2/4,000)"
+    assert margin(Fraction(2, 4000), 4000) == pytest.approx(two_se)
+    assert chance_text(Fraction(1, 2), 4000, exact=False, within=0.0161) == (
+        "≈ 50.0% ± 1.7% (2,000/4,000)"
     )
     with pytest.raises(ValueError, match="no count over 7 ways"):
         chance_text(Fraction(1, 2), 7)

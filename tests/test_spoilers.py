@@ -59,6 +59,10 @@ def test_a_chance_in_words_is_a_whole_percent_never_a_false_0_or_100() -> None:
     assert share_words(Fraction(1, 200)) == "1%"  # half a percent rounds up, exactly
     assert share_words(Fraction(0)) == "0%" and share_words(Fraction(1)) == "100%"
     assert share_words(Fraction(2_294, 4_000), exact=False) == "about 57%"
+    # issue 21: "under 1%" / "over 99%" already hedge; never "about under 1%"
+    assert share_words(Fraction(2, 4_000), exact=False) == "under 1%"  # 0.05%
+    assert share_words(Fraction(3_999, 4_000), exact=False) == "over 99%"  # 99.975%
+    assert share_words(Fraction(20, 4_000), exact=False) == "about 1%"  # 0.5% rounds up
 
 
 def test_the_odds_line_says_the_chances_in_words_then_counts_and_the_tie_rule() -> None:

@@ -5,5 +5,22 @@ module. The Streamlit entry script and its pages run their screen on import, so 
 collected; the other ``dashboard`` modules only define things and are safe to import.
 """
 
+import sys
+from collections.abc import Iterator
+
+import pytest
+
 collect_ignore = ["dashboard/app.py"]
 collect_ignore_glob = ["dashboard/screens/*"]
+
+
+@pytest.fixture(autouse=True)
+def _keep_main_module() -> Iterator[None]:
+    """Puts back the process's ``__main__`` after every test: Streamlit's AppTest script runner
+    makes the script under test the process's ``__main__`` and leaves it there, and a later
+    process pool started by *spawn* (``brag analytics refresh --rebuild``'s workers) would run
+    that script again in each worker and break (``NameError: __args``)."""
+    main = sys.modules.get("__main__")
+    yield
+    if main is not None:
+        sys.modules["__main__"] = main

@@ -253,6 +253,13 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
             page.get_by_text("This device: session").click()
             code = page.locator("[data-testid=stExpander] [data-testid=stImage] img")
             expect(code).to_be_visible()
+            # visible is not yet drawn: wait for the image's pixels (a loaded machine's run once
+            # took the screenshot of an empty box), then read it
+            page.wait_for_function(
+                "() => [...document.querySelectorAll("
+                "'[data-testid=stExpander] [data-testid=stImage] img')]"
+                ".some(i => i.complete && i.naturalWidth > 0)"
+            )
             assert _decoded(code.screenshot()) == page.url.split("?")[0]
 
             # a new session: the last session's confirmation is not shown under its form

@@ -8,11 +8,16 @@ STAMP := $(VENV)/.installed
 
 install: $(STAMP)
 
+# uv (from the package registry, into the venv) resolves and downloads in parallel and prints
+# nothing but errors; pip, the fallback, is told to print errors only too (-qq: the "Location ...
+# ignored" lines come from this machine's pip configuration, not from the install).
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
-	touch $(STAMP)
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install -qq 'uv>=0.5,<1' \
+	  && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test,bench]' \
+	  || $(BIN)/python -m pip install -qq -e '.[test,bench]'
+	@touch $(STAMP)
+	@echo "make install: .venv is ready (from pyproject.toml)"
 
 run: install
 	$(BIN)/brag run

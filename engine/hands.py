@@ -156,8 +156,18 @@ def _build_table() -> dict[int, int]:
     return table
 
 
-_BY_MASK: Final = _build_table()
-"""Strength of each of the 22,100 hands, keyed by the 52-bit mask ``sum(1 << code)``."""
+_BY_MASK: Final[dict[int, int]] = {}
+"""Strength of each of the 22,100 hands, keyed by the 52-bit mask ``sum(1 << code)``: filled by
+:func:`_filled` on the first lookup that finds nothing (building it is a third of the engine's
+import time, and a command that ranks no hand never needs it)."""
+
+
+def _filled() -> bool:
+    """Fills :data:`_BY_MASK` if it is empty; whether it was (so a miss is worth a retry)."""
+    if _BY_MASK:
+        return False
+    _BY_MASK.update(_build_table())
+    return True
 
 
 def _bad_codes(codes: tuple[object, ...]) -> Exception:
@@ -192,6 +202,8 @@ def strength_codes(a: int, b: int, c: int) -> int:
     except (TypeError, ValueError):  # non-int or negative code
         key = None
     if key is None:
+        if _filled():
+            return strength_codes(a, b, c)
         raise _bad_codes((a, b, c))
     return key
 
@@ -219,6 +231,8 @@ def strength(cards: Iterable[Card]) -> int:
             key = None
         if key is not None:
             return key
+        if _filled():
+            return strength(cs)
     if len(cs) == 3:
         for item in cs:
             if not isinstance(item, Card):

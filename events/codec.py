@@ -31,14 +31,8 @@ MAX_LINE = 1 << 20
 at once, without reading the rest of it."""
 _LONG_NUMBER = re.compile(rb"[0-9]{%d}" % (MAX_AMOUNT_TEXT + 1))
 _STORED: Final = {"stored": True}
-
-
-def _VALIDATE_JSON(text: str | bytes) -> AnyEvent:
-    """``EVENT_ADAPTER.validate_json`` without the adapter's per-call Python wrapper (hot path),
-    the adapter built on the first call (importing the codec builds no validator)."""
-    global _VALIDATE_JSON
-    _VALIDATE_JSON = EVENT_ADAPTER.validator.validate_json  # type: ignore[assignment]
-    return _VALIDATE_JSON(text)
+_VALIDATE_JSON = EVENT_ADAPTER.validator.validate_json
+"""``EVENT_ADAPTER.validate_json`` without the adapter's per-call Python wrapper (hot path)."""
 
 
 def _reject_constant(name: str) -> Any:

@@ -139,7 +139,7 @@ CURRENT_VERSION: Final = 1
 class _Event(BaseModel):
     """The envelope of FORMAT.md: optional on import, written on export."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     v: int = 1
     id: UUID | None = None
@@ -194,7 +194,7 @@ class Rules(BaseModel):
     ``blind_play`` off is the card's practice profile (everyone is seen from the deal).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     ante: Annotated[Amount, AfterValidator(_ante_bound)] = Fraction(1)
     open_min: Annotated[int, Field(ge=1), AfterValidator(_at_most_open)] = 1
@@ -407,9 +407,7 @@ RecordedEvent: TypeAlias = (
 DerivedEvent: TypeAlias = PotWon | PotCarried | SessionEnded
 Event: TypeAlias = Annotated[RecordedEvent | DerivedEvent, Field(discriminator="type")]
 
-EVENT_ADAPTER: Final[TypeAdapter[RecordedEvent | DerivedEvent]] = TypeAdapter(
-    Event, config=ConfigDict(defer_build=True)
-)
+EVENT_ADAPTER: Final[TypeAdapter[RecordedEvent | DerivedEvent]] = TypeAdapter(Event)
 """Validates one raw event (a dict) into its model: ``EVENT_ADAPTER.validate_python(raw)``."""
 
 RECORDED_TYPES: Final = frozenset(m.model_fields["type"].default for m in RecordedEvent.__args__)

@@ -83,6 +83,8 @@ def _look_alike(ch: str, script: str) -> str | None:
 
 
 def _one_script(word: str) -> str:
+    if word.isascii():  # Latin letters only (and common signs): nothing to map, no table read
+        return word
     main = _main_script(word)
     if main is None:
         return word
@@ -135,6 +137,8 @@ def mixed_scripts(text: str) -> str | None:
     name holding a Cyrillic ``а``): such a name is accepted and counted as the name it looks like
     (:func:`normal`), but a person may want to type it again. ``None`` for an ordinary name."""
     for word in text.split():
+        if word.isascii():  # one script: Latin
+            continue
         main = _main_script(word)
         if main is None:
             continue

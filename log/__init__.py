@@ -122,7 +122,12 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     where = _WHERE.get(name)
-    if where is None:
+    if where is None:  # a submodule, as the eager imports left them loaded: ``log.folds``
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as err:
+            if err.name != f"{__name__}.{name}":
+                raise
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(where), name)
     globals()[name] = value

@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Final
 
-from store.port import Recorder
-from store.records import SessionInfo
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # resolve_url (every command) imports nothing
     from log.service import EventStore
+    from store.port import Recorder
+    from store.records import SessionInfo
 
 __all__ = ["DEFAULT_DB", "beside_store", "open_store", "resolve_url"]
 

@@ -22,8 +22,6 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.schema import CreateTable
 from sqlmodel import Field, SQLModel
 
-from store.schema import TABLE
-
 __all__ = ["EventRecord", "create_table_sql"]
 
 
@@ -36,7 +34,7 @@ class EventRecord(SQLModel, table=True):
     kept as written, e.g. ``nets`` in seat order); ``at`` is kept as the ISO text recorded (its
     offset is information); ``stored_at`` is UTC."""
 
-    __tablename__ = TABLE
+    __tablename__ = "events"  # store.schema.TABLE (which imports this module, never the reverse)
     __table_args__ = (
         UniqueConstraint("session", "seq", name="events_session_seq_key"),
         UniqueConstraint("id", name="events_id_key"),

@@ -57,11 +57,14 @@ def test_usage_errors_and_help_are_the_full_parsers(
     assert (lazy.value.code, got.out, got.err) == (full.value.code, want.out, want.err)
 
 
-def test_the_derived_types_written_out_are_the_models() -> None:
+def test_the_names_written_out_are_the_ones_they_copy() -> None:
     from events.model import DERIVED_TYPES
     from store import records
+    from store.orm import EventRecord
+    from store.schema import TABLE
 
     assert records.DERIVED_TYPES == DERIVED_TYPES
+    assert EventRecord.__tablename__ == TABLE
 
 
 @pytest.mark.parametrize(

@@ -133,3 +133,17 @@ def test_read_commands_load_only_what_they_use(tmp_path: Path) -> None:
         ["verify", str(LOG)],
     ):
         assert not _tops(_loaded(argv, tmp_path)) & heavy, argv
+
+
+def test_hands_ranked_on_demand_are_the_whole_table() -> None:
+    from itertools import combinations
+
+    from engine import hands
+
+    table = hands._build_table()
+    for a, b, c in combinations(range(52), 3):
+        assert hands.strength_codes(c, a, b) == table[(1 << a) | (1 << b) | (1 << c)]
+    assert table == hands._BY_MASK
+    for bad in ((0, 0, 1), (0, 1, 52), (-1, 2, 3), (0, 1), (0, 1, 2, 3)):
+        with pytest.raises((ValueError, TypeError)):
+            hands.strength_codes(*bad)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from analytics import queries
     from analytics.building import current_checkpoint, replacing
+    from analytics.errors import ProjectionError
     from analytics.explore import (
         Limited,
         LimitReached,
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
         schema,
         without_paths,
     )
-    from analytics.facts import ProjectionError
     from analytics.lake import LakeReport, export_lake
     from analytics.projector import Projector, RefreshReport, checkpoint, connect, rebuild, refresh
 
@@ -46,7 +46,16 @@ _WHERE = {
     "queries": "analytics.queries",
     "current_checkpoint": "analytics.building",
     "replacing": "analytics.building",
-    "ProjectionError": "analytics.facts",
+    "Limited": "analytics.explore",
+    "LimitReached": "analytics.explore",
+    "Limits": "analytics.explore",
+    "QueryError": "analytics.explore",
+    "ReadOnlyError": "analytics.explore",
+    "run_limited": "analytics.explore",
+    "run_readonly": "analytics.explore",
+    "schema": "analytics.explore",
+    "without_paths": "analytics.explore",
+    "ProjectionError": "analytics.errors",
     "LakeReport": "analytics.lake",
     "export_lake": "analytics.lake",
     "Projector": "analytics.projector",

@@ -203,8 +203,9 @@ def _up_to_date(path: str, store: Any) -> bool:
     """Whether the projection at ``path`` is of this store, at the current schema version, and
     has applied every event stored (what the dashboard asks before a catch-up): then a refresh
     would apply nothing, and the file is read as it is instead of copied, caught up and renamed
-    into place. Anything in doubt (no file, a file held or unreadable): ``False``, and the
-    catch-up decides (and says what is wrong)."""
+    into place. Anything in doubt (no file, an unreadable one): ``False``, and the catch-up
+    decides (and says what is wrong); a file another process held for the whole wait is the
+    catch-up's one line at once (it would wait again)."""
     import duckdb
 
     from analytics.building import ProjectionBusy, current_checkpoint
@@ -214,7 +215,9 @@ def _up_to_date(path: str, store: Any) -> bool:
         return False
     try:
         have = current_checkpoint(path, store_id)
-    except (duckdb.Error, ProjectionBusy, OSError):
+    except ProjectionBusy as err:
+        raise CommandError(str(err)) from None
+    except (duckdb.Error, OSError):
         return False
     return have is not None and have >= store.last_position()
 

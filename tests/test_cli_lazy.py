@@ -147,3 +147,17 @@ def test_hands_ranked_on_demand_are_the_whole_table() -> None:
     for bad in ((0, 0, 1), (0, 1, 52), (-1, 2, 3), (0, 1), (0, 1, 2, 3)):
         with pytest.raises((ValueError, TypeError)):
             hands.strength_codes(*bad)
+
+
+@pytest.mark.parametrize("package", ["analytics", "engine", "log"])
+def test_a_lazy_package_gives_every_name_it_exports(package: str) -> None:
+    import importlib
+
+    module = importlib.import_module(package)
+    assert set(module._WHERE) == set(module.__all__)
+    for name in module.__all__:
+        where = module._WHERE[name]
+        defined = importlib.import_module(where)
+        if name != "queries":  # analytics.queries is the module itself
+            defined = getattr(defined, name)
+        assert getattr(module, name) is defined, name

@@ -21,7 +21,9 @@ same work (issue 22, part 1).
    - ``verify LOG``: the session's log (409 lines) read and every line parsed.
 
    S is ``2026-10-30-back-2``, the season's longest session, and LOG its file.
-3. Prints each median in ms, the ratio to its script and the target (at most 10x), and the
+3. Prints each median in ms, the ratio to its script and the target (at most 10x), the same for
+   the CPU time (user + system) of the processes (steadier than wall time when other work
+   shares the cores), and the
    import share: the command run once more under ``python -X importtime``, the sum of its
    top-level imports over that run's wall time (``-X importtime`` slows imports a little, so the
    share is a little high). ``python -c pass`` is printed as the interpreter's own floor.
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -138,11 +141,23 @@ def commands(db: str) -> dict[str, tuple[list[str], list[str]]]:
     }
 
 
+CPU: list[float] = []
+"""The CPU seconds (user + system) of each process :func:`run` ran, in order."""
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run(argv: list[str], env: dict[str, str]) -> float:
-    """Wall seconds of one fresh process, its output to a pipe (a failure stops the bench)."""
+    """Wall seconds of one fresh process, its output to a pipe (a failure stops the bench); its
+    CPU seconds are appended to :data:`CPU`."""
+    c0 = _children_cpu()
     t0 = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, env=env, check=False)
     took = time.perf_counter() - t0
+    CPU.append(_children_cpu() - c0)
     if done.returncode != 0:
         sys.exit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
     return took
@@ -185,29 +200,41 @@ def main() -> None:
         cmds = commands(db)
         times: dict[str, list[float]] = {n: [] for n in cmds}
         peers: dict[str, list[float]] = {n: [] for n in cmds}
+        cpu: dict[str, list[float]] = {n: [] for n in cmds}
+        peers_cpu: dict[str, list[float]] = {n: [] for n in cmds}
         floor: list[float] = []
         for _ in range(args.repeat):
             floor.append(run([PY, "-c", "pass"], env))
             for name, (brag_args, peer_args) in cmds.items():
                 times[name].append(run([BRAG, *brag_args], env))
+                cpu[name].append(CPU[-1])
                 peers[name].append(run([PY, str(scripts[name]), *peer_args], env))
+                peers_cpu[name].append(CPU[-1])
         print(
             f"brag read commands as fresh processes, median of {args.repeat} (load average "
             f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores); `python -c pass` "
             f"{statistics.median(floor) * 1e3:.0f} ms"
         )
-        print(f"{'command':<13}{'brag':>9}{'script':>9}{'ratio':>8}{'target':>8}  imports")
-        worst = 0.0
+        print(
+            f"{'command':<13}{'brag':>9}{'script':>9}{'ratio':>8}{'target':>8}"
+            f"{'CPU brag':>10}{'script':>8}{'ratio':>7}  imports"
+        )
+        worst = worst_cpu = 0.0
         for name, (brag_args, _) in cmds.items():
             t, p = statistics.median(times[name]), statistics.median(peers[name])
+            c, q = statistics.median(cpu[name]), statistics.median(peers_cpu[name])
             imp, wall = import_share([BRAG, *brag_args], env)
-            worst = max(worst, t / p)
+            worst, worst_cpu = max(worst, t / p), max(worst_cpu, c / q)
             mark = "" if t / p <= TARGET else "  (over)"
             print(
-                f"{name:<13}{t * 1e3:>7.0f}ms{p * 1e3:>7.0f}ms{t / p:>7.1f}x{TARGET:>7.0f}x  "
+                f"{name:<13}{t * 1e3:>7.0f}ms{p * 1e3:>7.0f}ms{t / p:>7.1f}x{TARGET:>7.0f}x"
+                f"{c * 1e3:>8.0f}ms{q * 1e3:>6.0f}ms{c / q:>6.1f}x  "
                 f"{imp * 1e3:.0f} ms of {wall * 1e3:.0f} ms ({imp / wall:.0%}){mark}"
             )
-        print(f"worst ratio {worst:.1f}x (target: every one at most {TARGET:.0f}x)")
+        print(
+            f"worst ratio {worst:.1f}x wall, {worst_cpu:.1f}x CPU (target: every one at most "
+            f"{TARGET:.0f}x; on a loaded machine the CPU ratio is the steadier)"
+        )
     finally:
         if not args.keep:
             shutil.rmtree(where, ignore_errors=True)

@@ -49,6 +49,7 @@ bench: install
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/share.py
 	$(BIN)/python bench/luck.py
+	$(BIN)/python bench/cli.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -14,24 +14,58 @@ What the command line and the dashboard call::
 Layers: :mod:`analytics.facts` (pure: rows from the engine's replay), :mod:`analytics.projector`
 (the DuckDB writer and its checkpoint), ``analytics/sql/*.sql`` (schema and statistics),
 :mod:`analytics.queries` (typed functions over the statistics).
+
+Importing :mod:`analytics` loads none of these: each name is imported from its module on first
+use (PEP 562), and so is a submodule named as an attribute (``analytics.sources``).
 """
 
-from analytics import queries
-from analytics.building import current_checkpoint, replacing
-from analytics.explore import (
-    Limited,
-    LimitReached,
-    Limits,
-    QueryError,
-    ReadOnlyError,
-    run_limited,
-    run_readonly,
-    schema,
-    without_paths,
-)
-from analytics.facts import ProjectionError
-from analytics.lake import LakeReport, export_lake
-from analytics.projector import Projector, RefreshReport, checkpoint, connect, rebuild, refresh
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from analytics import queries
+    from analytics.building import current_checkpoint, replacing
+    from analytics.errors import ProjectionError
+    from analytics.explore import (
+        Limited,
+        LimitReached,
+        Limits,
+        QueryError,
+        ReadOnlyError,
+        run_limited,
+        run_readonly,
+        schema,
+        without_paths,
+    )
+    from analytics.lake import LakeReport, export_lake
+    from analytics.projector import Projector, RefreshReport, checkpoint, connect, rebuild, refresh
+
+_WHERE = {
+    "queries": "analytics.queries",
+    "current_checkpoint": "analytics.building",
+    "replacing": "analytics.building",
+    "Limited": "analytics.explore",
+    "LimitReached": "analytics.explore",
+    "Limits": "analytics.explore",
+    "QueryError": "analytics.explore",
+    "ReadOnlyError": "analytics.explore",
+    "run_limited": "analytics.explore",
+    "run_readonly": "analytics.explore",
+    "schema": "analytics.explore",
+    "without_paths": "analytics.explore",
+    "ProjectionError": "analytics.errors",
+    "LakeReport": "analytics.lake",
+    "export_lake": "analytics.lake",
+    "Projector": "analytics.projector",
+    "RefreshReport": "analytics.projector",
+    "checkpoint": "analytics.projector",
+    "connect": "analytics.projector",
+    "rebuild": "analytics.projector",
+    "refresh": "analytics.projector",
+}
+"""Each public name and the module it is defined in (``queries``: the module itself)."""
 
 __all__ = [
     "LakeReport",
@@ -56,3 +90,22 @@ __all__ = [
     "schema",
     "without_paths",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    try:
+        if where == f"{__name__}.{name}" or where is None:
+            value: Any = importlib.import_module(f"{__name__}.{name}")
+        else:
+            value = getattr(importlib.import_module(where), name)
+    except ModuleNotFoundError as err:
+        if where is None and err.name == f"{__name__}.{name}":
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        raise
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

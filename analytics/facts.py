@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from analytics.errors import ProjectionError
 from analytics.luck import LuckTracker
 from analytics.strength import hand_strength
 from engine.apply import apply
@@ -44,7 +45,6 @@ from engine.hands import category_of_strength, strength_codes
 from engine.legal import Option, options
 from engine.rules.betting import can_see
 from engine.state import Hand, Outcome, Phase, State, card_codes, card_texts, initial_state
-from events.errors import PlainError
 from events.model import (
     DERIVED_TYPES,
     AnyEvent,
@@ -73,12 +73,6 @@ __all__ = [
 
 _ACTIONS = frozenset({"bet", "folded", "saw"})
 _IN_DEAL = frozenset({Phase.BETTING, Phase.SHOWDOWN})
-
-
-class ProjectionError(PlainError, RuntimeError):
-    """An event the projector cannot apply (the store holds a stream the engine refuses)."""
-
-    rule_name = "PROJECTION"
 
 
 EVENT_COLUMNS = (

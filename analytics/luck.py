@@ -32,10 +32,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.hands import strength_codes
-from engine.state import State
+
+if TYPE_CHECKING:
+    from engine.state import State
 
 __all__ = [
     "LUCK_ABSENT",

@@ -21,7 +21,7 @@ from typing import Any
 
 import duckdb
 
-from analytics.facts import ProjectionError
+from analytics.errors import ProjectionError
 
 __all__ = ["STORE_KEY", "WHERE_KEY", "ForeignProjection", "claim", "recorded_store"]
 

@@ -22,26 +22,41 @@ checkpoint in force (``tests/test_analytics_crash.py`` kills a child at each of 
 from __future__ import annotations
 
 import gc
+import importlib.util
 import time
 from collections import Counter
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from analytics.facts import ProjectionError, Rows, SessionFolder
+from analytics.errors import ProjectionError
 from analytics.owner import claim
-from analytics.sources import Source, StoredLike
 from analytics.sqlfiles import query
 from engine.hands import category_of_strength, strength_codes
 
-try:  # optional: Arrow makes the inserts about ten times faster than binding Python lists
-    import pyarrow as _pa  # type: ignore[import-untyped,unused-ignore]
-except ImportError:  # pragma: no cover - pyarrow is in the bench and test extras
-    _pa = None
+if TYPE_CHECKING:
+    # The fold (analytics.facts, the engine) is imported by the first batch to apply: opening,
+    # checking and reading a projection that is up to date never loads it.
+    from analytics.facts import Rows, SessionFolder
+    from analytics.sources import Source, StoredLike
+
+_HAS_ARROW = importlib.util.find_spec("pyarrow") is not None
+"""Optional: Arrow makes the inserts about ten times faster than binding Python lists (pyarrow is
+in the bench and test extras). Imported by the first insert that uses it (:func:`_arrow`): it
+takes longer to import (numpy with it) than a ``brag stats`` with nothing new to apply takes in
+all."""
+
+
+@cache
+def _arrow() -> Any:
+    import pyarrow  # type: ignore[import-untyped,unused-ignore]
+
+    return pyarrow
+
 
 ARROW_MIN_ROWS = 2_000
 """Arrow is used for batches at least this long: its first use imports pandas (about a second),
@@ -218,7 +233,7 @@ class Projector:
         self.con = con
         self.batch_size = batch_size
         self.max_sessions = max_sessions
-        self.arrow = _pa is not None if arrow is None else arrow and _pa is not None
+        self.arrow = _HAS_ARROW if arrow is None else arrow and _HAS_ARROW
         self._types: dict[str, dict[str, Any]] = {}
         self._count: int | None = None
         self.folders: dict[str, SessionFolder] = {}
@@ -268,6 +283,8 @@ class Projector:
         folder = self.folders.get(e.session)
         if folder is not None:
             return folder
+        from analytics.facts import SessionFolder
+
         if e.seq == 1:
             folder = SessionFolder(e.session)
         else:
@@ -339,6 +356,8 @@ class Projector:
     def _fold_and_write_once(
         self, events: list[Any], last_position: int, *, dry: bool = False
     ) -> None:
+        from analytics.facts import Rows
+
         rows = Rows()
         touched: dict[str, SessionFolder] = {}
         for e in events:
@@ -429,16 +448,16 @@ class Projector:
         if not self.arrow or (len(columns["session"]) < ARROW_MIN_ROWS and not self._types):
             self.con.execute(_sql(f"insert_{table}"), columns)
             return
-        assert _pa is not None
+        pa = _arrow()
         types = self._types.get(table)
         if types is None:
             described = self.con.execute(_sql(f"describe_{table}")).fetchall()
             types = {  # an ENUM column is written as text; DuckDB casts it on insert
-                name: getattr(_pa, _ARROW_TYPES.get(kind, "string"))()
+                name: getattr(pa, _ARROW_TYPES.get(kind, "string"))()
                 for name, kind, *_ in described
             }
             self._types[table] = types
-        rows = _pa.table({k: _pa.array(v, type=types[k]) for k, v in columns.items()})
+        rows = pa.table({k: pa.array(v, type=types[k]) for k, v in columns.items()})
         self.con.register("brag_rows", rows)
         try:
             self.con.execute(_sql(f"insert_{table}_arrow"))

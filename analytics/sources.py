@@ -12,11 +12,10 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.fold import complete
-from events.codec import parse_raw, read_file, to_json
-from events.model import AnyEvent
+if TYPE_CHECKING:  # the engine and the codec are imported by the log files' readers below
+    from events.model import AnyEvent
 
 __all__ = [
     "JsonlSource",
@@ -131,6 +130,9 @@ def interleave(
 def from_logs(paths: Iterable[str], **kw: Any) -> MemorySource:
     """A store holding the session logs at ``paths`` (FORMAT.md files), each completed with the
     engine's derived events (:func:`engine.fold.complete`) and keyed by its ``session`` id."""
+    from engine.fold import complete
+    from events.codec import read_file
+
     streams: dict[str, list[AnyEvent]] = {}
     for path in paths:
         steps = list(complete(read_file(path)))
@@ -151,6 +153,8 @@ class JsonlSource:
 
     @staticmethod
     def write(path: str, events: Iterable[SourceEvent]) -> None:
+        from events.codec import to_json
+
         with open(path, "a", encoding="utf-8") as fp:
             for e in events:
                 row = {"position": e.position, "session": e.session, "seq": e.seq}
@@ -158,6 +162,8 @@ class JsonlSource:
                 fp.write(json.dumps(row) + "\n")
 
     def _load(self) -> list[SourceEvent]:
+        from events.codec import parse_raw
+
         if not os.path.exists(self.path):
             return self._cache
         with open(self.path, "rb") as fp:

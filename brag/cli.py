@@ -4,8 +4,10 @@ Each group of subcommands lives in its own module with a ``register(subparsers)`
 ``brag.cmd_verify`` (verify), ``brag.cmd_store`` (import, export, sessions, replay),
 ``brag.cmd_amend`` (amend), ``brag.cmd_share`` (share), ``brag.cmd_sim`` (simulate),
 ``brag.cmd_analytics`` (stats, leaderboard, analytics), ``brag.cmd_app`` (run, dashboard). Every
-command takes the global ``--db``. Errors are one clear line on stderr and a non-zero exit, never
-a traceback: :func:`failed` says every one.
+command takes the global ``--db``. A command line imports only its command's module (the others
+are listed from :data:`COMMANDS`, so ``brag sessions`` never loads DuckDB or the engine). Errors
+are one clear line on stderr and a non-zero exit, never a traceback: :func:`failed` says every
+one.
 """
 
 from __future__ import annotations
@@ -15,25 +17,73 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any, Final
 
 from brag.console import shown
 from brag.errors import CommandError
 from events.errors import DISK_FULL, BragError, disk_full
 
-COMMAND_MODULES = (
-    "cmd_verify",
-    "cmd_share",
-    "cmd_store",
-    "cmd_amend",
-    "cmd_notes",
-    "cmd_sim",
-    "cmd_analytics",
-    "cmd_decisions",
-    "cmd_app",
+COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
+    ("cmd_verify", (("verify", "check a session log against the rules and summarise it"),)),
+    (
+        "cmd_share",
+        (("share", "a picture of a deal to share: .svg, .png, or a .gif stepping through it"),),
+    ),
+    (
+        "cmd_store",
+        (
+            ("import", "store session logs (FORMAT.md JSON Lines), each whole or not at all"),
+            ("export", "write a stored session as a FORMAT.md log"),
+            ("sessions", "list the stored sessions"),
+            ("replay", "step through a stored session in the terminal"),
+        ),
+    ),
+    (
+        "cmd_amend",
+        (
+            (
+                "amend",
+                "correct a recorded step of a stored session (remove it or record another event)",
+            ),
+        ),
+    ),
+    (
+        "cmd_notes",
+        (("notes", "list, add or hide the notes on a session's steps (kept beside its log)"),),
+    ),
+    (
+        "cmd_sim",
+        (("simulate", "play sessions with simulated players and write or store their logs"),),
+    ),
+    (
+        "cmd_analytics",
+        (
+            ("stats", "players' statistics (each rate with its count)"),
+            ("leaderboard", "session standings with the shared win of RULES 1.5"),
+            ("analytics", "the DuckDB projection of the log"),
+        ),
+    ),
+    (
+        "cmd_decisions",
+        (("decisions", "what players do in a spot, how it pays, and where one player strays"),),
+    ),
+    (
+        "cmd_app",
+        (
+            ("dashboard", "serve the dashboard on localhost"),
+            ("run", "import the bundled sessions, refresh the statistics, serve the dashboard"),
+        ),
+    ),
 )
+"""Each command module and the commands it registers (``register(sub, common)``), in the order
+``brag --help`` lists them, with the one-line help each gives to ``add_parser`` (the same words:
+``tests/test_cli_lazy.py`` compares them). A command line imports only its command's module; the
+others are listed from here."""
+COMMAND_MODULES: Final = tuple(module for module, _ in COMMANDS)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _top() -> tuple[argparse.ArgumentParser, Any, argparse.ArgumentParser]:
+    """The ``brag`` parser, its subcommands' action and the options every command takes."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--db",
@@ -47,7 +97,20 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    return parser, sub, common
+
+
+def build_parser(*, only: str | None = None) -> argparse.ArgumentParser:
+    """The ``brag`` parser. Every command module is imported and registers its commands; with
+    ``only`` (a command's name), only that command's module is, and the other commands are
+    listed by name and help (:data:`COMMANDS`) without their arguments: enough to parse a
+    command line of ``only`` and to print ``brag --help`` as the full parser does."""
+    parser, sub, common = _top()
+    for name, commands in COMMANDS:
+        if only is not None and only not in (c for c, _ in commands):
+            for command, text in commands:
+                sub.add_parser(command, help=text, add_help=False)
+            continue
         try:
             module = importlib.import_module(f"brag.{name}")
         except ModuleNotFoundError as err:
@@ -58,8 +121,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command(argv: Sequence[str] | None) -> str:
+    """The command a command line names, read by a parser that lists every command without its
+    arguments (so its usage errors and ``brag --help`` are the full parser's)."""
+    parser = build_parser(only="")
+    args, _ = parser.parse_known_args(argv)
+    return str(args.command)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)
     if not hasattr(args, "db"):
         from log import resolve_url

@@ -173,7 +173,7 @@ def _open(
     try:
         if stale:
             print(f"brag: no event store at {args.db}; showing {path} as it is", file=sys.stderr)
-        elif store is not None:
+        elif store is not None and (rebuild or not _up_to_date(path, store)):
             build = analytics.rebuild if rebuild else analytics.refresh
             _built(
                 path,
@@ -197,6 +197,29 @@ def _open(
         if close:
             close()
     return con
+
+
+def _up_to_date(path: str, store: Any) -> bool:
+    """Whether the projection at ``path`` is of this store, at the current schema version, and
+    has applied every event stored (what the dashboard asks before a catch-up): then a refresh
+    would apply nothing, and the file is read as it is instead of copied, caught up and renamed
+    into place. Anything in doubt (no file, an unreadable one): ``False``, and the catch-up
+    decides (and says what is wrong); a file another process held for the whole wait is the
+    catch-up's one line at once (it would wait again)."""
+    import duckdb
+
+    from analytics.building import ProjectionBusy, current_checkpoint
+
+    store_id = getattr(store, "store_id", None)
+    if store_id is None:
+        return False
+    try:
+        have = current_checkpoint(path, store_id)
+    except ProjectionBusy as err:
+        raise CommandError(str(err)) from None
+    except (duckdb.Error, OSError):
+        return False
+    return have is not None and have >= store.last_position()
 
 
 def _same_store(db: str, con: Any, path: str) -> None:

@@ -93,11 +93,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         TimeRemainingColumn,
     )
 
-    from brag.console import SafeConsole
+    from brag.console import console as safe_console
 
     sessions, total = _sessions(args)
     sink = _FileSink(Path(args.out)) if args.out else _StoreSink(args.db)
-    console = SafeConsole(stderr=True)
+    console = safe_console(stderr=True)
     progress = Progress(
         TextColumn("simulating"),
         BarColumn(),

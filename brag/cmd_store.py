@@ -25,23 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 from brag.console import shown
 from brag.errors import CommandError
-from events.errors import BragError
-from log import (
-    EventStore,
-    ImportResult,
-    SessionInfo,
-    StoreError,
-    StoreUnavailable,
-    UnknownSession,
-    checked_log,
-    open_store,
-    resolve_url,
-    stored_states,
-)
-from present.replay import Replay, StepTable, step_table
+from events.errors import BragError, StoreError, StoreUnavailable, UnknownSession
 
-if TYPE_CHECKING:  # rich is imported where it prints (a quick start for the other commands)
+if TYPE_CHECKING:
+    # Each command imports what it uses when it runs (``brag sessions`` loads no engine, no
+    # pydantic models, no rich for --json): the module itself is quick to import.
     from rich.console import JustifyMethod
+
+    from log import EventStore, ImportResult, SessionInfo
+    from present.replay import StepTable
 
 PROGRESS_FROM = 5
 """Show a progress bar (on a terminal) when importing at least this many files."""
@@ -148,6 +140,8 @@ def _open(args: argparse.Namespace, *, create: bool = False, write: bool = False
     nothing, and work for a user who may not write it) and refuse a SQLite file that does not
     exist (a typo in ``--db`` must not silently make an empty store); ``brag import`` creates
     it; ``write`` (``brag amend --yes``) writes a store that exists already."""
+    from log import open_store, resolve_url
+
     db = getattr(args, "db", None)
     url = resolve_url(db)
     if not url.strip():
@@ -198,6 +192,8 @@ def _events(n: int) -> str:
 def cmd_import(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.text import Text
+
+    from log import checked_log, resolve_url
 
     files: list[str] = args.files
     # A store that does not exist yet is made only for a file that will be stored: refusing every
@@ -466,6 +462,9 @@ def _packed(items: list[str], width: int, sep: str = "; ") -> list[str]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from log import stored_states
+    from present.replay import Replay, step_table
+
     with _open(args) as store:
         rows = store.read(args.session)
     if not rows:

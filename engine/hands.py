@@ -156,8 +156,23 @@ def _build_table() -> dict[int, int]:
     return table
 
 
-_BY_MASK: Final = _build_table()
-"""Strength of each of the 22,100 hands, keyed by the 52-bit mask ``sum(1 << code)``."""
+_BY_MASK: Final[dict[int, int]] = {}
+"""Strength of the hands ranked so far, keyed by the 52-bit mask ``sum(1 << code)``: each of the
+22,100 hands is classified the first time it is looked up (:func:`_ranked`), rather than all of
+them when the engine is imported (a third of its import time, for a command that ranks a few
+hands or none). :func:`_build_table` is the whole table at once."""
+
+
+def _ranked(mask: int) -> int | None:
+    """The strength of the hand whose cards are the three bits of ``mask`` below bit 52,
+    remembered in :data:`_BY_MASK`; ``None`` for any other mask (exactly the masks the whole
+    table lacks)."""
+    if mask < 0 or mask >= 1 << 52 or mask.bit_count() != 3:
+        return None
+    a, b, c = (code for code in range(52) if mask >> code & 1)
+    cat, tiebreak, _ = _classify(a, b, c)
+    key = _BY_MASK[mask] = (cat << _SHIFT) | tiebreak
+    return key
 
 
 def _bad_codes(codes: tuple[object, ...]) -> Exception:
@@ -188,11 +203,14 @@ def strength_codes(a: int, b: int, c: int) -> int:
     True
     """
     try:
-        key = _BY_MASK.get((1 << a) | (1 << b) | (1 << c))
+        mask = (1 << a) | (1 << b) | (1 << c)
     except (TypeError, ValueError):  # non-int or negative code
-        key = None
+        raise _bad_codes((a, b, c)) from None
+    key = _BY_MASK.get(mask)
     if key is None:
-        raise _bad_codes((a, b, c))
+        key = _ranked(mask)
+        if key is None:
+            raise _bad_codes((a, b, c))
     return key
 
 
@@ -214,9 +232,12 @@ def strength(cards: Iterable[Card]) -> int:
     cs = tuple(cards)
     if len(cs) == 3:
         try:
-            key = _BY_MASK.get((1 << cs[0].code) | (1 << cs[1].code) | (1 << cs[2].code))
+            mask = (1 << cs[0].code) | (1 << cs[1].code) | (1 << cs[2].code)
         except AttributeError:
-            key = None
+            mask = 0
+        key = _BY_MASK.get(mask)
+        if key is None:
+            key = _ranked(mask)
         if key is not None:
             return key
     if len(cs) == 3:

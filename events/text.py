@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-from typing import Final
-
-from confusable_homoglyphs import categories as _categories  # type: ignore[import-untyped]
-from confusable_homoglyphs import confusables as _confusables
+from typing import Any, Final
 
 __all__ = ["inert", "mixed_scripts", "normal", "same_name"]
 
@@ -46,8 +43,19 @@ _IGNORED_SCRIPTS: Final = frozenset({"COMMON", "INHERITED", "UNKNOWN"})
 """Scripts a character may share with any other (digits, punctuation, combining marks)."""
 
 
+@lru_cache(maxsize=1)
+def _tables() -> tuple[Any, Any]:
+    """confusable-homoglyphs' ``categories`` and ``confusables`` modules, imported on first use:
+    loading them takes longer than a command showing text inert needs in all (they import
+    ``urllib.request`` and read their JSON tables)."""
+    import confusable_homoglyphs.categories as categories  # type: ignore[import-untyped]
+    import confusable_homoglyphs.confusables as confusables  # type: ignore[import-untyped]
+
+    return categories, confusables
+
+
 def _script(ch: str) -> str:
-    out: str = _categories.alias(ch) if ch.isalpha() else "COMMON"
+    out: str = _tables()[0].alias(ch) if ch.isalpha() else "COMMON"
     return out
 
 
@@ -67,7 +75,7 @@ def _main_script(word: str) -> str | None:
 def _look_alike(ch: str, script: str) -> str | None:
     """The first look-alike of ``ch`` written in ``script`` (Unicode's confusables, UTS #39, as
     the confusable-homoglyphs package ships them), or ``None``."""
-    for glyph in _confusables.confusables_data.get(ch, ()):
+    for glyph in _tables()[1].confusables_data.get(ch, ()):
         text: str = glyph["c"]
         if all(_script(g) in (script, "COMMON") for g in text):
             return text
@@ -75,6 +83,8 @@ def _look_alike(ch: str, script: str) -> str | None:
 
 
 def _one_script(word: str) -> str:
+    if word.isascii():  # Latin letters only (and common signs): nothing to map, no table read
+        return word
     main = _main_script(word)
     if main is None:
         return word
@@ -127,6 +137,8 @@ def mixed_scripts(text: str) -> str | None:
     name holding a Cyrillic ``а``): such a name is accepted and counted as the name it looks like
     (:func:`normal`), but a person may want to type it again. ``None`` for an ordinary name."""
     for word in text.split():
+        if word.isascii():  # one script: Latin
+            continue
         main = _main_script(word)
         if main is None:
             continue

@@ -6,40 +6,84 @@ Modules: :mod:`log.service` (the service), :mod:`log.open` (URLs, :data:`DEFAULT
 :mod:`log.folds` (stored streams through the engine), :mod:`log.rows` (a batch's rows),
 :mod:`log.steps` (the stream as the replays number it), :mod:`log.annotations` (notes on a step and
 a player's remembered cards, beside the stream).
+
+Importing :mod:`log` loads none of them: each name below is imported from its module on first use
+(PEP 562), so a command that only lists sessions never loads the engine.
 """
 
-from events.errors import (
-    ConcurrencyConflict,
-    CorruptSession,
-    IdConflict,
-    ImportConflict,
-    StoreError,
-    StoreMissing,
-    StoreUnavailable,
-    UnknownSession,
-)
-from log.annotations import (
-    AnnotationRefused,
-    Note,
-    PrivateCards,
-    add_note,
-    hide_note,
-    notes,
-    private_cards,
-    set_private_cards,
-)
-from log.folds import checked_log, recomputed, stored_states
-from log.open import DEFAULT_DB, beside_store, open_store, resolve_url
-from log.rows import ImportResult
-from log.service import EventStore
-from store.records import (
-    ORDERS,
-    SessionFilter,
-    SessionInfo,
-    StoredEvent,
-    facets_of,
-    new_ids,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from events.errors import (
+        ConcurrencyConflict,
+        CorruptSession,
+        IdConflict,
+        ImportConflict,
+        StoreError,
+        StoreMissing,
+        StoreUnavailable,
+        UnknownSession,
+    )
+    from log.annotations import (
+        AnnotationRefused,
+        Note,
+        PrivateCards,
+        add_note,
+        hide_note,
+        notes,
+        private_cards,
+        set_private_cards,
+    )
+    from log.folds import checked_log, recomputed, stored_states
+    from log.open import DEFAULT_DB, beside_store, open_store, resolve_url
+    from log.rows import ImportResult
+    from log.service import EventStore
+    from store.records import (
+        ORDERS,
+        SessionFilter,
+        SessionInfo,
+        StoredEvent,
+        facets_of,
+        new_ids,
+    )
+
+_WHERE = {
+    "ConcurrencyConflict": "events.errors",
+    "CorruptSession": "events.errors",
+    "IdConflict": "events.errors",
+    "ImportConflict": "events.errors",
+    "StoreError": "events.errors",
+    "StoreMissing": "events.errors",
+    "StoreUnavailable": "events.errors",
+    "UnknownSession": "events.errors",
+    "AnnotationRefused": "log.annotations",
+    "Note": "log.annotations",
+    "PrivateCards": "log.annotations",
+    "add_note": "log.annotations",
+    "hide_note": "log.annotations",
+    "notes": "log.annotations",
+    "private_cards": "log.annotations",
+    "set_private_cards": "log.annotations",
+    "checked_log": "log.folds",
+    "recomputed": "log.folds",
+    "stored_states": "log.folds",
+    "DEFAULT_DB": "log.open",
+    "beside_store": "log.open",
+    "open_store": "log.open",
+    "resolve_url": "log.open",
+    "ImportResult": "log.rows",
+    "EventStore": "log.service",
+    "ORDERS": "store.records",
+    "SessionFilter": "store.records",
+    "SessionInfo": "store.records",
+    "StoredEvent": "store.records",
+    "facets_of": "store.records",
+    "new_ids": "store.records",
+}
+"""Each public name and the module it is defined in."""
 
 __all__ = [
     "DEFAULT_DB",
@@ -74,3 +118,21 @@ __all__ = [
     "set_private_cards",
     "stored_states",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:  # a submodule, as the eager imports left them loaded: ``log.folds``
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as err:
+            if err.name != f"{__name__}.{name}":
+                raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

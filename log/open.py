@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from log.folds import recomputed
-from log.service import EventStore
+if TYPE_CHECKING:  # resolve_url (every command) imports nothing
+    from log.service import EventStore
+    from store.port import Recorder
+    from store.records import SessionInfo
 
 __all__ = ["DEFAULT_DB", "beside_store", "open_store", "resolve_url"]
 
@@ -46,6 +48,8 @@ def open_store(
     append a :class:`StoreError`. Raises :class:`StoreUnavailable` for a bad URL, an unreachable
     server, wrong settings, or a database that is not a Bragbook store (another program's table
     or database, a newer store version)."""
+    from log.service import EventStore
+
     url = resolve_url(url_or_path)
     if url.startswith("memory:"):
         from store.memory import MemoryRecorder
@@ -53,4 +57,11 @@ def open_store(
         return EventStore(MemoryRecorder(url))
     from store.open import open_sql
 
-    return EventStore(open_sql(url, readonly=readonly, catalogue_of=recomputed, **options))
+    return EventStore(open_sql(url, readonly=readonly, catalogue_of=_recomputed, **options))
+
+
+def _recomputed(recorder: Recorder) -> list[SessionInfo]:
+    """:func:`log.folds.recomputed`, imported (with the engine) only when a store is migrated."""
+    from log.folds import recomputed
+
+    return recomputed(recorder)

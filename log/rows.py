@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from engine.state import State
 from events.errors import IdConflict
-from events.model import DERIVED_CLASSES, AnyEvent
 from store.records import Row, StoredEvent, new_ids, payload_of, same_content
+
+if TYPE_CHECKING:
+    from engine.state import State
+    from events.model import AnyEvent
 
 __all__ = ["ImportResult", "Plan", "known_ids", "rows_of"]
 
@@ -55,6 +58,8 @@ def rows_of(
     An event's time is its own ``at``, else, for a derived event, that of the recorded event
     that caused it (``cause_at`` for derived events before the first recorded one); events
     without an id get :func:`~store.records.new_ids`."""
+    from events.model import DERIVED_CLASSES
+
     rows: list[Row] = []
     given: dict[str, int] = {}
     cause_text = cause_at.isoformat() if cause_at is not None else None

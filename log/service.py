@@ -22,12 +22,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.apply import apply
-from engine.fold import Step, conclude
-from engine.state import State, initial_state, without_history
-from events.codec import dumps
 from events.errors import (
     BragError,
     ConcurrencyConflict,
@@ -39,9 +35,7 @@ from events.errors import (
     StoreError,
     UnknownSession,
 )
-from events.model import DERIVED_CLASSES, AnyEvent, SessionStarted, Voided
 from events.text import inert, normal
-from log.folds import checked_log, fold_rows, recomputed, session_row
 from log.rows import ImportResult, Plan, known_ids, rows_of
 from store.port import Recorder
 from store.records import (
@@ -54,6 +48,14 @@ from store.records import (
     same_content,
     utc_now,
 )
+
+if TYPE_CHECKING:
+    # The engine and the event models are imported by the methods that fold or validate (an
+    # append, an import, an export, a replay's states), not with the service: listing sessions
+    # from the catalogue loads neither.
+    from engine.fold import Step
+    from engine.state import State
+    from events.model import AnyEvent
 
 __all__ = ["EventStore"]
 
@@ -162,6 +164,8 @@ class EventStore:
     def export(self, session: str) -> list[AnyEvent]:
         """The session as FORMAT.md events, envelope included; :class:`UnknownSession` if none,
         :class:`CorruptSession` if the stored stream no longer folds (never a tampered log)."""
+        from log.folds import fold_rows
+
         rows = self.recorder.load(session)
         if not rows:
             raise UnknownSession(session)
@@ -170,6 +174,8 @@ class EventStore:
 
     def export_lines(self, session: str) -> Iterator[str]:
         """The session as JSON Lines (without newlines): ``type``, fields, then the envelope."""
+        from events.codec import dumps
+
         for e in self.export(session):
             yield dumps(e)
 
@@ -225,6 +231,8 @@ class EventStore:
 
         Counts come from the derived events in SQL; a session with a ``voided`` event is folded
         through the engine instead (a withdrawn event's conclusions do not count)."""
+        from log.folds import recomputed
+
         return recomputed(self.recorder, self._state_at)
 
     def rebuild_catalogue(self) -> int:
@@ -243,6 +251,8 @@ class EventStore:
         return None
 
     def _remember(self, session: str, state: State) -> None:
+        from engine.state import without_history
+
         state = without_history(state)
         with self._cache_lock:
             old = self._cache.get(session)
@@ -259,6 +269,9 @@ class EventStore:
         The stream's prefix never changes, so the cache is never wrong, only stale; a stream
         shorter than ``seq`` is a :class:`ConcurrencyConflict`. With ``history`` the state keeps
         its undo chain (what a ``voided`` needs): folded from the log, never from the cache."""
+        from engine.state import initial_state
+        from log.folds import fold_rows
+
         if seq == 0:
             return initial_state()
         if not history:
@@ -342,6 +355,8 @@ class EventStore:
         (a lost answer; stale by construction) returns the rows stored then, an id stored with
         other content is an :class:`IdConflict`, another writer's seq a
         :class:`ConcurrencyConflict`."""
+        from log.folds import session_row
+
         for look in (False, True):
             try:
                 with self.recorder.transaction() as tx:
@@ -390,6 +405,10 @@ class EventStore:
 
         This loop runs for every event appended; it tests classes with ``type(e) is ...`` rather
         than pydantic's ``isinstance`` (a Python-level check, several per event otherwise)."""
+        from engine.apply import apply
+        from engine.fold import conclude
+        from events.model import DERIVED_CLASSES, SessionStarted, Voided
+
         history = any(type(e) is Voided for e in events)
         state = self._state_at(session, expected_seq, history=history)
         out: list[AnyEvent] = []
@@ -436,6 +455,8 @@ class EventStore:
     ) -> list[StoredEvent] | list[AnyEvent]:
         """What to do about a batch some of whose ids are stored: every recorded event already
         stored → the rows stored then (with their derived events); else the events still new."""
+        from events.model import DERIVED_CLASSES
+
         known = known_ids(session, events, found)
         if not known:
             return events  # the very same list: nothing was stored
@@ -465,6 +486,9 @@ class EventStore:
         :class:`ImportConflict`. Events are compared by content: the same event stored under
         another id (an earlier export from another device, or the bundled data of an earlier
         version, whose ids were version 5) counts as already stored, and keeps its stored id."""
+        from events.model import SessionStarted
+        from log.folds import checked_log
+
         steps = checked_log(source)
         first = steps[0].event
         assert isinstance(first, SessionStarted)  # complete() refuses anything else
@@ -481,6 +505,8 @@ class EventStore:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _import_steps(self, session: str, steps: list[Step]) -> ImportResult:
+        from events.model import DERIVED_CLASSES
+
         events = [s.event for s in steps]
         existing = self.recorder.load(session)
         if not existing:

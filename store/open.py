@@ -7,12 +7,9 @@ them (an import cycle). Each backend is imported when its URL is opened.
 
 from __future__ import annotations
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
-
 from events.errors import StoreUnavailable
 from store.port import CatalogueOf
-from store.sql import SqlRecorder
+from store.sql import SqlRecorder, plain_sqlite_url
 
 __all__ = ["open_sql"]
 
@@ -26,11 +23,16 @@ def open_sql(
 ) -> SqlRecorder:
     """A SQL recorder for a SQLAlchemy URL or a plain SQLite file path (``readonly``: see
     :func:`log.open_store`; ``catalogue_of`` fills the catalogue when a store is migrated)."""
-    from store.postgres import PostgresRecorder
     from store.sqlite import SqliteRecorder
 
     if "://" not in url:
         return SqliteRecorder(url, url, readonly=readonly, catalogue_of=catalogue_of)
+    database = plain_sqlite_url(url)  # the common case, read without SQLAlchemy
+    if database and database != ":memory:":
+        return SqliteRecorder(url, database, readonly=readonly, catalogue_of=catalogue_of)
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     try:
         u = make_url(url)
     except ArgumentError as err:
@@ -44,6 +46,8 @@ def open_sql(
             )
         return SqliteRecorder(url, u.database, readonly=readonly, catalogue_of=catalogue_of)
     if backend in ("postgresql", "postgres"):
+        from store.postgres import PostgresRecorder
+
         return PostgresRecorder(url, schema=schema, readonly=readonly, catalogue_of=catalogue_of)
     raise StoreUnavailable(
         f"unsupported database {backend!r} in {url!r}: use a file path, sqlite:///FILE, "

@@ -1,4 +1,5 @@
-"""The SQL schema of a store: the ``events`` table (the SQLModel class :class:`EventRecord`), the
+"""The SQL schema of a store: the ``events`` table (the SQLModel class :class:`EventRecord`, in
+:mod:`store.orm`), the
 marker ``brag_meta``, the append-only triggers, the session catalogue ``brag_sessions``, and the
 migrations between store versions (see the history below). The backends that use it:
 :mod:`store.sqlite`, :mod:`store.postgres`; opening and checking a store: :mod:`store.sql`.
@@ -34,23 +35,13 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Final
-
-from sqlalchemy import (
-    BigInteger,
-    CheckConstraint,
-    Column,
-    Integer,
-    String,
-    Text,
-    UniqueConstraint,
-)
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.schema import CreateTable
-from sqlmodel import Field, SQLModel
+from typing import TYPE_CHECKING, Any, Final
 
 from store.annotations import ANNOTATIONS
 from store.records import SessionInfo, parse_stored_at
+
+if TYPE_CHECKING:
+    from store.orm import EventRecord
 
 __all__ = [
     "BUSY_TIMEOUT_S",
@@ -207,66 +198,25 @@ def create_catalogue(recorder: Any, conn: Any) -> None:
         cur.executemany(recorder.sql(UPSERT), [catalogue_params(i) for i in infos])
 
 
-class EventRecord(SQLModel, table=True):
-    """One stored event (the only SQLModel class; events themselves are pydantic models).
-
-    ``position`` is global and never reused (SQLite ``AUTOINCREMENT``, a PostgreSQL sequence);
-    ``(session, seq)`` and ``id`` are unique. ``payload`` is the event's content as JSON (without
-    ``type`` and envelope; PostgreSQL ``json``, not ``jsonb``, so the text and its key order are
-    kept as written, e.g. ``nets`` in seat order); ``at`` is kept as the ISO text recorded (its
-    offset is information); ``stored_at`` is UTC."""
-
-    __tablename__ = TABLE
-    __table_args__ = (
-        UniqueConstraint("session", "seq", name="events_session_seq_key"),
-        UniqueConstraint("id", name="events_id_key"),
-        CheckConstraint("seq >= 1", name="events_seq_check"),
-        CheckConstraint("v >= 1", name="events_v_check"),
-        {"sqlite_autoincrement": True},
-    )
-
-    position: int | None = Field(
-        default=None,
-        sa_column=Column(
-            "position",
-            BigInteger().with_variant(Integer(), "sqlite"),
-            primary_key=True,
-            autoincrement=True,
-        ),
-    )
-    session: str = Field(sa_column=Column("session", Text(), nullable=False))
-    seq: int = Field(sa_column=Column("seq", Integer(), nullable=False))
-    id: str = Field(
-        sa_column=Column(
-            "id",
-            String(36).with_variant(postgresql.UUID(as_uuid=True), "postgresql"),
-            nullable=False,
-        )
-    )
-    type: str = Field(sa_column=Column("type", Text(), nullable=False))
-    v: int = Field(sa_column=Column("v", Integer(), nullable=False))
-    payload: str = Field(
-        sa_column=Column(
-            "payload", Text().with_variant(postgresql.JSON(), "postgresql"), nullable=False
-        )
-    )
-    at: str | None = Field(default=None, sa_column=Column("at", Text(), nullable=True))
-    by: str | None = Field(default=None, sa_column=Column("by", Text(), nullable=True))
-    stored_at: datetime = Field(
-        sa_column=Column(
-            "stored_at",
-            Text().with_variant(postgresql.TIMESTAMP(timezone=True), "postgresql"),
-            nullable=False,
-        )
-    )
-
-
 COLUMNS: Final = "position, session, seq, id, type, v, payload, at, by, stored_at"
 INSERT_COLUMNS: Final = "session, seq, id, type, v, payload, at, by, stored_at"
 
 
 def create_table_sql(dialect: Any) -> str:
-    return str(CreateTable(EventRecord.__table__, if_not_exists=True).compile(dialect=dialect))  # type: ignore[attr-defined]
+    """The ``CREATE TABLE IF NOT EXISTS`` of :class:`EventRecord` in ``dialect`` (SQLAlchemy's)."""
+    from store.orm import create_table_sql as compiled
+
+    return compiled(dialect)
+
+
+def __getattr__(name: str) -> Any:
+    # ``EventRecord`` lives in :mod:`store.orm` (SQLModel and SQLAlchemy, imported by what makes
+    # a table or checks one in full, never by a reader that checks the marker).
+    if name == "EventRecord":
+        from store.orm import EventRecord
+
+        return EventRecord
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --- SQLite ---------------------------------------------------------------------------------------
@@ -305,6 +255,8 @@ SQLITE_TRIGGERS_OF: Final = {
 def sqlite_reference() -> tuple[list[tuple[Any, ...]], set[tuple[str, ...]]]:
     """Bragbook's table as SQLite describes it (``PRAGMA table_info`` rows without the column
     number; the column tuples of the unique indexes), made in a scratch in-memory database."""
+    from sqlalchemy.dialects import sqlite
+
     conn = sqlite3.connect(":memory:")
     try:
         conn.execute(create_table_sql(sqlite.dialect()))
@@ -408,6 +360,8 @@ def pg_append_only(table: str, words: str) -> list[str]:
 
 
 def pg_ddl() -> list[str]:
+    from sqlalchemy.dialects import postgresql
+
     return [
         create_table_sql(postgresql.psycopg.dialect()),  # type: ignore[no-untyped-call]
         *pg_append_only(TABLE, "events"),

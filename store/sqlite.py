@@ -20,8 +20,6 @@ from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.dialects import sqlite
-
 from events.errors import DISK_FULL, StoreError, StoreMissing, StoreUnavailable, disk_full
 from store.port import CatalogueOf
 from store.records import Row
@@ -230,6 +228,8 @@ class SqliteRecorder(SqlRecorder):
         return out
 
     def create(self, conn: Any) -> None:
+        from sqlalchemy.dialects import sqlite
+
         conn.execute(create_table_sql(sqlite.dialect()))
         for t in SQLITE_TRIGGERS.values():
             conn.execute(t)

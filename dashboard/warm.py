@@ -2,11 +2,12 @@
 
 A newcomer's first page used to pay for what the server could have done before anybody asked:
 Streamlit's one-time look at how it was started (``inspect.stack`` over every loaded module, on
-the first element a process draws), the store opened and its catalogue's filter choices read,
-the projection checked against the store and opened once per statistic, Altair imported and its
-schema validator built (about 2 s under load on the Players page alone). :func:`start` does that
-work in a daemon thread once Streamlit's runtime is up (``dashboard/server.py``'s lifespan), in
-the order a newcomer opens the pages: Sessions, Session and Replay, Players, Decisions, Explore.
+the first element a process draws) and its compiling of each page's file, the store opened and
+its catalogue's filter choices read, the projection checked against the store and opened once
+per statistic, Altair imported and its schema validator built (about 2 s under load on the
+Players page alone). :func:`start` does that work in a daemon thread once Streamlit's runtime is
+up (``dashboard/server.py``'s lifespan), in the order a newcomer opens the pages: Sessions,
+Session and Replay, Players, Decisions, Explore.
 
 It never blocks a page: pages do not wait for it, and a page asking for a value the thread is
 computing waits for that one value (Streamlit's caches compute a key once) instead of computing
@@ -46,6 +47,21 @@ def _streamlit_first_element() -> None:
     ask = getattr(delta_generator, "_maybe_print_use_warning", None)
     if ask is not None:
         ask()
+
+
+def _page_scripts() -> None:
+    # Streamlit compiles each page's file on its first run (its script cache, shared by every
+    # session of the server): compiled here instead.
+    from pathlib import Path
+
+    from streamlit.runtime import Runtime
+
+    scripts = getattr(Runtime.instance(), "_script_cache", None)
+    if scripts is None:
+        return
+    here = Path(__file__).resolve().parent
+    for path in [here / "app.py", *sorted((here / "screens").glob("*.py"))]:
+        scripts.get_bytecode(str(path))
 
 
 def _sessions_page() -> None:
@@ -107,6 +123,7 @@ def steps() -> list[tuple[str, Callable[[], Any]]]:
     """What :func:`start` does, in order: ``(name, step)``."""
     return [
         ("streamlit", _streamlit_first_element),
+        ("scripts", _page_scripts),
         ("sessions", _sessions_page),
         ("replays", _replays),
         ("charts", _charts),

@@ -43,6 +43,7 @@ bench: install
 	$(BIN)/python bench/dashboard.py
 	$(BIN)/python bench/hostile.py
 	$(BIN)/python bench/replay_ui.py
+	$(BIN)/python bench/pages.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/decisions.py
 	$(BIN)/python bench/record.py

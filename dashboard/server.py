@@ -144,6 +144,9 @@ def _forget_pid_file() -> None:
 
 @contextlib.asynccontextmanager
 async def _lifespan(_: Any) -> AsyncIterator[None]:
+    from dashboard import warm
+
+    warm.start()  # Streamlit's runtime is up: its caches are the pages' caches
     try:
         yield None
     finally:

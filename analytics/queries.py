@@ -34,6 +34,7 @@ __all__ = [
     "public_rows",
     "renumber",
     "run",
+    "session_nets",
     "showdown_hands",
     "tables",
 ]
@@ -150,6 +151,29 @@ def showdown_hands(
     """Hand categories shown at showdowns beside RULES 2.8 (one session, one table's, or all)."""
     params = {"session": session, "player_key": key(player), "table_key": key(table)}
     return run(con, "showdown_hands", params)
+
+
+def session_nets(
+    con: duckdb.DuckDBPyConnection, player: str, table: str | None = None
+) -> list[dict[str, Any]]:
+    """The player's net in each session with an ended deal of theirs (``stats.sql``
+    session_nets: the sessions and the net ``player_stats`` counts, one row a session), over
+    every session or the sessions of one ``table``: ``session``, ``started`` (``session_started.at``
+    as a :class:`~datetime.datetime`; ``None`` for a log without times) and ``net`` (an exact
+    :class:`~fractions.Fraction` in stake units), ordered by session. Summed over its rows,
+    ``net`` is what the player's :func:`deals_behind` ``"net"`` rows of the session add up to,
+    read from a few rows a session rather than every deal's events."""
+    from datetime import datetime
+
+    rows = run(con, "session_nets", {"player_key": key(player), "table_key": key(table)})
+    return [
+        {
+            "session": r["session"],
+            "started": None if r["started"] is None else datetime.fromisoformat(r["started"]),
+            "net": Fraction(int(r["net_t"]), int(r["den"])),
+        }
+        for r in rows
+    ]
 
 
 def pot_sizes(con: duckdb.DuckDBPyConnection, session: str | None = None) -> list[dict[str, Any]]:

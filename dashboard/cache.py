@@ -379,6 +379,20 @@ def deals_behind(player: str, statistic: str, table: str | None = None) -> list[
     return rows
 
 
+def session_nets(player: str, table: str | None = None) -> list[dict[str, Any]]:
+    """The player's net in each session with an ended deal of theirs
+    (``analytics.queries.session_nets``: ``session``, ``started``, ``net``, a few rows a session,
+    kept until the projection moves on), ``started`` as the store's catalogue lists it (a log
+    without times: when it was stored, one indexed read of the catalogue each), so that the net
+    over time is ordered as the listing orders the sessions without reading the listing."""
+    rows = [dict(r) for r in stat("session_nets", player=player, table=table)]
+    for r in rows:
+        if r["started"] is None:
+            info = session_info(r["session"])
+            r["started"] = None if info is None else info.started
+    return rows
+
+
 def stat(name: str, **kwargs: Any) -> Any:
     """A statistic of :mod:`analytics.queries` (``player_stats``, ``leaderboard``,
     ``showdown_hands``, ...), kept until the projection moves on."""

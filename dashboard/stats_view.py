@@ -8,7 +8,7 @@ and the hand categories seen at showdowns beside the pack's own shares (RULES 2.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -27,6 +27,7 @@ __all__ = [
     "drill_links",
     "habits",
     "luck_note",
+    "net_over_sessions",
     "net_over_time",
     "rows_caption",
     "side_by_side",
@@ -247,6 +248,17 @@ def net_over_time(
             total[p] += by_session[s].get(p, Fraction(0))
             out[p].append(float(total[p]))
     return out
+
+
+def net_over_sessions(nets: Mapping[str, Sequence[dict[str, Any]]]) -> dict[str, list[Any]]:
+    """:func:`net_over_time` from each player's net per session (``dashboard.cache.session_nets``:
+    ``session``, ``started``, exact ``net``) rather than per deal: the same points, ordered by
+    the sessions' ``started`` as given."""
+    started = {r["session"]: r["started"] for rows in nets.values() for r in rows}
+    per_session: dict[str, Sequence[dict[str, Any]]] = {
+        p: [{"session": r["session"], "hits": r["net"]} for r in rows] for p, rows in nets.items()
+    }
+    return net_over_time(per_session, started)
 
 
 def rows_caption(shown: int, cut: str | None) -> str:

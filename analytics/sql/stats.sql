@@ -311,6 +311,23 @@ SELECT coalesce(n.player, d.player_key) AS player, d.action::VARCHAR AS action, 
 FROM d LEFT JOIN player_names n USING (player_key)
 ORDER BY player, d.action;
 
+-- name: session_nets
+-- about: The player's net in each session with an ended deal of theirs (the sessions and the net
+-- about: of player_stats, one row a session: the Players page's net over time), from the
+-- about: per-(session, player) summary, with the session's start (session_started.at).
+-- col: session | session | RULES 1 | The session.
+-- col: started | time | FORMAT.md | session_started.at as recorded (ISO 8601; NULL: a log without times).
+-- col: net_t | ticks | RULES 1.5 | The player's net over the session's ended deals, in 1/den stake units.
+-- col: den | ticks per stake unit | RULES 1.2 | The session's tick denominator (schema.sql).
+SELECT ps.session, s.started, sum(ps.net_t)::BIGINT AS net_t, any_value(ps.den) AS den
+FROM player_session_summary ps LEFT JOIN sessions s USING (session)
+WHERE ps.player_key = $player_key
+  AND ps.deals > 0
+  AND ($table_key::VARCHAR IS NULL
+       OR ps.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+GROUP BY ps.session, s.started
+ORDER BY ps.session;
+
 -- name: dens
 SELECT DISTINCT den FROM sessions;
 

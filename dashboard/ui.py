@@ -217,13 +217,13 @@ def session_filters(
     return chosen_players, chosen_tables, chosen_dates
 
 
-def page_choice(total: int, size: int) -> int:
+def page_choice(total: int, size: int, key: str = "sessions_page") -> int:
     """Which page of ``total`` rows, ``size`` a page, to show (1-based; no control for one
-    page)."""
+    page); ``key`` names the control (one per list on a page)."""
     pages = max(1, -(-total // size))
     if pages == 1:
         return 1
-    return int(st.number_input(f"Page (of {pages})", 1, pages, 1, key="sessions_page"))
+    return int(st.number_input(f"Page (of {pages})", 1, pages, 1, key=key))
 
 
 def page_caption(kept: int, total: int, page: int, shown: int, size: int) -> str:

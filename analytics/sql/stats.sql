@@ -328,6 +328,23 @@ WHERE ps.player_key = $player_key
 GROUP BY ps.session, s.started
 ORDER BY ps.session;
 
+-- name: deals_behind_total
+-- about: What the player's deals behind one statistic add up to (deals_behind over all of them,
+-- about: without reading their events): the deals listed, their count and their numerator.
+-- about: hits_num: the numerator over $den (money drills: ticks made one denominator).
+SELECT count(*) AS deals,
+       coalesce(sum(counted), 0)::BIGINT AS counted,
+       coalesce(sum(hits * ($den // den)), 0)::HUGEINT AS hits_num
+FROM (
+    SELECT ({weight})::BIGINT AS counted, ({hit})::BIGINT AS hits, p.den
+    FROM player_deals p
+    WHERE p.player_key = $player_key
+      AND ($session::VARCHAR IS NULL OR p.session = $session)
+      AND ($table_key::VARCHAR IS NULL
+           OR p.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+)
+WHERE counted > 0;
+
 -- name: dens
 SELECT DISTINCT den FROM sessions;
 
@@ -353,8 +370,12 @@ WITH pd AS (
            OR p.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
 ),
 picked AS (
+    -- One page of the deals ($limit NULL: all), before their events are read.
     SELECT session, deal, end_position, ({weight})::BIGINT AS counted, ({hit})::BIGINT AS hits
     FROM pd
+    WHERE ({weight})::BIGINT > 0
+    ORDER BY session, deal
+    LIMIT $limit OFFSET $offset
 ),
 ev AS (
     SELECT e.session, e.deal, e.seq, e.type, e.player, e.position,

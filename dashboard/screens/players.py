@@ -41,7 +41,7 @@ with st.container(height=520 if len(deals) > 8 else "content"):
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]
 nets = {p: cache.session_nets(p, table) for p in chosen}
-ui.net_over_time(stats_view.net_over_sessions(nets))
+ui.net_over_time(stats_view.net_over_sessions(nets), frame=True)
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
 hands = {p: cache.stat("showdown_hands", player=p, table=table) for p in chosen}

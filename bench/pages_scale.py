@@ -131,7 +131,6 @@ def cache_parts() -> dict[str, Callable[[], object]]:
         "deals_behind blind_rate": lambda: cache.deals_behind(first(), "blind_rate"),
         "session_nets": lambda: cache.session_nets(first()),
         "stat showdown_hands": lambda: cache.stat("showdown_hands", player=first(), table=None),
-        "listing (every session)": cache.listing,
     }
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "columns",
     "deal_lengths",
     "deals_behind",
+    "deals_behind_total",
     "decisions",
     "key",
     "leaderboard",
@@ -34,6 +35,7 @@ __all__ = [
     "public_rows",
     "renumber",
     "run",
+    "session_nets",
     "showdown_hands",
     "tables",
 ]
@@ -152,6 +154,29 @@ def showdown_hands(
     return run(con, "showdown_hands", params)
 
 
+def session_nets(
+    con: duckdb.DuckDBPyConnection, player: str, table: str | None = None
+) -> list[dict[str, Any]]:
+    """The player's net in each session with an ended deal of theirs (``stats.sql``
+    session_nets: the sessions and the net ``player_stats`` counts, one row a session), over
+    every session or the sessions of one ``table``: ``session``, ``started`` (``session_started.at``
+    as a :class:`~datetime.datetime`; ``None`` for a log without times) and ``net`` (an exact
+    :class:`~fractions.Fraction` in stake units), ordered by session. Summed over its rows,
+    ``net`` is what the player's :func:`deals_behind` ``"net"`` rows of the session add up to,
+    read from a few rows a session rather than every deal's events."""
+    from datetime import datetime
+
+    rows = run(con, "session_nets", {"player_key": key(player), "table_key": key(table)})
+    return [
+        {
+            "session": r["session"],
+            "started": None if r["started"] is None else datetime.fromisoformat(r["started"]),
+            "net": Fraction(int(r["net_t"]), int(r["den"])),
+        }
+        for r in rows
+    ]
+
+
 def pot_sizes(con: duckdb.DuckDBPyConnection, session: str | None = None) -> list[dict[str, Any]]:
     """Pot sizes by how the deal ended (exact Fractions)."""
     den = common_den(con)
@@ -253,13 +278,17 @@ def deals_behind(
     statistic: str,
     session: str | None = None,
     table: str | None = None,
+    limit: int | None = None,
+    offset: int = 0,
 ) -> list[dict[str, Any]]:
     """The player's deals behind ``statistic`` (a key of :data:`DRILL`): ``session``, ``deal``,
     ``step`` (within the deal, as the Replay page counts), ``seq``, ``event``, ``counted`` (what
     the deal adds to the statistic's count) and ``hits`` (to its numerator; for ``net`` the
     deal's net, for the others of :data:`MONEY_DRILLS` their money, as an exact
-    :class:`~fractions.Fraction`). Raises ``KeyError`` for a statistic
-    without a drill-down."""
+    :class:`~fractions.Fraction`), ordered by session and deal; with ``limit``, at most that
+    many of them from the ``offset``-th (0-based), only their sessions' events read (a page of a
+    league's player; :func:`deals_behind_total` sums them all). Raises ``KeyError`` for a
+    statistic without a drill-down."""
     weight, hit, types, _ = DRILL[statistic]
     q = query(STATS, "deals_behind")
     sql = q.sql.replace("{weight}", weight).replace("{hit}", hit)  # our own expressions
@@ -268,6 +297,8 @@ def deals_behind(
         "session": session,
         "table_key": key(table),
         "types": list(types),
+        "limit": limit,
+        "offset": offset,
     }
     cur = con.execute(sql, params)
     names = [d[0] for d in cur.description]
@@ -282,6 +313,28 @@ def deals_behind(
         for r in rows:
             r["hits"] = Fraction(int(r["hits"]), int(dens[r["session"]]))
     return rows
+
+
+def deals_behind_total(
+    con: duckdb.DuckDBPyConnection,
+    player: str,
+    statistic: str,
+    session: str | None = None,
+    table: str | None = None,
+) -> dict[str, Any]:
+    """What every row of :func:`deals_behind` adds up to, without reading the deals' events:
+    ``deals`` (how many rows), ``counted`` (the sum of their ``counted``: the statistic's count)
+    and ``hits`` (the sum of their ``hits``; an exact :class:`~fractions.Fraction` for
+    :data:`MONEY_DRILLS`, else an int). Raises ``KeyError`` for a statistic without a
+    drill-down."""
+    weight, hit, _, _ = DRILL[statistic]
+    q = query(STATS, "deals_behind_total")
+    sql = q.sql.replace("{weight}", weight).replace("{hit}", hit)  # our own expressions
+    den = common_den(con)
+    params = {"player_key": key(player), "session": session, "table_key": key(table), "den": den}
+    deals, counted, hits_num = con.execute(sql, params).fetchone() or (0, 0, 0)
+    hits: Any = Fraction(int(hits_num), den) if statistic in MONEY_DRILLS else int(hits_num)
+    return {"deals": int(deals), "counted": int(counted), "hits": hits}
 
 
 def renumber(rows: list[dict[str, Any]], events_of: Any) -> None:

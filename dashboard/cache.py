@@ -367,15 +367,48 @@ def _stat(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...
         return getattr(queries, name)(con, **dict(kwargs))
 
 
-def deals_behind(player: str, statistic: str, table: str | None = None) -> list[dict[str, Any]]:
+DRILL_PAGE = 300
+"""The deals behind a statistic listed on one page of the Players page (a season's player has
+fewer; a league's has thousands: :func:`deals_behind_total` counts them all)."""
+
+
+def deals_behind(
+    player: str, statistic: str, table: str | None = None, page: int | None = None
+) -> list[dict[str, Any]]:
     """The player's deals behind one statistic (``analytics.queries.deals_behind``), each step
     numbered as the Replay page numbers it (a session with a correction is read from the
-    store)."""
+    store); with ``page`` (1-based), only that page of :data:`DRILL_PAGE` deals (only their
+    sessions' events read)."""
     from analytics import queries
 
-    rows = [dict(r) for r in stat("deals_behind", player=player, statistic=statistic, table=table)]
+    paged = {} if page is None else {"limit": DRILL_PAGE, "offset": (max(1, page) - 1) * DRILL_PAGE}
+    rows = [
+        dict(r)
+        for r in stat("deals_behind", player=player, statistic=statistic, table=table, **paged)
+    ]
     if any(r["corrected"] for r in rows):
         queries.renumber(rows, events)
+    return rows
+
+
+def deals_behind_total(player: str, statistic: str, table: str | None = None) -> dict[str, Any]:
+    """What all the player's deals behind one statistic add up to
+    (``analytics.queries.deals_behind_total``: ``deals``, ``counted``, ``hits``), without
+    reading their events; kept until the projection moves on."""
+    return dict(stat("deals_behind_total", player=player, statistic=statistic, table=table))
+
+
+def session_nets(player: str, table: str | None = None) -> list[dict[str, Any]]:
+    """The player's net in each session with an ended deal of theirs
+    (``analytics.queries.session_nets``: ``session``, ``started``, ``net``, a few rows a session,
+    kept until the projection moves on), ``started`` as the store's catalogue lists it (a log
+    without times: when it was stored, one indexed read of the catalogue each), so that the net
+    over time is ordered as the listing orders the sessions without reading the listing."""
+    rows = [dict(r) for r in stat("session_nets", player=player, table=table)]
+    for r in rows:
+        if r["started"] is None:
+            info = session_info(r["session"])
+            r["started"] = None if info is None else info.started
     return rows
 
 

@@ -8,7 +8,7 @@ and the hand categories seen at showdowns beside the pack's own shares (RULES 2.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -25,8 +25,10 @@ __all__ = [
     "csv_text",
     "drill_caption",
     "drill_links",
+    "drill_page_caption",
     "habits",
     "luck_note",
+    "net_over_sessions",
     "net_over_time",
     "rows_caption",
     "side_by_side",
@@ -157,18 +159,40 @@ _HIT_WORDS = {
 }
 
 
-def drill_caption(row: dict[str, Any], name: str, deals: Sequence[dict[str, Any]]) -> str:
-    """What the listed deals add up to, beside the statistic as shown (the same count)."""
-    counted = sum(int(d["counted"]) for d in deals)
-    n_deals = f"{len(deals)} deal" + ("" if len(deals) == 1 else "s")
+def drill_caption(
+    row: dict[str, Any],
+    name: str,
+    deals: Sequence[dict[str, Any]],
+    total: dict[str, Any] | None = None,
+) -> str:
+    """What the listed deals add up to, beside the statistic as shown (the same count); with
+    ``total`` (``analytics.queries.deals_behind_total``: ``deals``, ``counted``, ``hits``), what
+    every deal behind it adds up to when ``deals`` is one page of them."""
+    if total is None:
+        total = {
+            "deals": len(deals),
+            "counted": sum(int(d["counted"]) for d in deals),
+            "hits": sum(int(d["hits"]) for d in deals) if name in _HIT_WORDS else 0,
+        }
+    counted = int(total["counted"])
+    n_deals = f"{total['deals']} deal" + ("" if total["deals"] == 1 else "s")
     if name in _HIT_WORDS:
-        hits = sum(int(d["hits"]) for d in deals)
+        hits = int(total["hits"])
         unit = _COUNT_WORDS[name]
         return (
             f"{label(name)}: {stat_text(row, name)}. {n_deals}: {counted} {unit}, "
             f"{hits} {_HIT_WORDS[name]}."
         )
     return f"{label(name)}: {stat_text(row, name)}, in {n_deals}."
+
+
+def drill_page_caption(total: int, page: int, shown: int, size: int) -> str | None:
+    """Which of the deals one page lists, when they are more than a page: ``"Deals 301-600 of
+    150,000, by session and deal."``; ``None`` when one page holds them all."""
+    if total <= size:
+        return None
+    first = (page - 1) * size + 1
+    return f"Deals {first:,}-{first + shown - 1:,} of {total:,}, by session and deal."
 
 
 def drill_links(deals: Sequence[dict[str, Any]], name: str) -> list[LinkRow]:
@@ -247,6 +271,17 @@ def net_over_time(
             total[p] += by_session[s].get(p, Fraction(0))
             out[p].append(float(total[p]))
     return out
+
+
+def net_over_sessions(nets: Mapping[str, Sequence[dict[str, Any]]]) -> dict[str, list[Any]]:
+    """:func:`net_over_time` from each player's net per session (``dashboard.cache.session_nets``:
+    ``session``, ``started``, exact ``net``) rather than per deal: the same points, ordered by
+    the sessions' ``started`` as given."""
+    started = {r["session"]: r["started"] for rows in nets.values() for r in rows}
+    per_session: dict[str, Sequence[dict[str, Any]]] = {
+        p: [{"session": r["session"], "hits": r["net"]} for r in rows] for p, rows in nets.items()
+    }
+    return net_over_time(per_session, started)
 
 
 def rows_caption(shown: int, cut: str | None) -> str:

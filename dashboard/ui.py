@@ -217,13 +217,13 @@ def session_filters(
     return chosen_players, chosen_tables, chosen_dates
 
 
-def page_choice(total: int, size: int) -> int:
+def page_choice(total: int, size: int, key: str = "sessions_page") -> int:
     """Which page of ``total`` rows, ``size`` a page, to show (1-based; no control for one
-    page)."""
+    page); ``key`` names the control (one per list on a page)."""
     pages = max(1, -(-total // size))
     if pages == 1:
         return 1
-    return int(st.number_input(f"Page (of {pages})", 1, pages, 1, key="sessions_page"))
+    return int(st.number_input(f"Page (of {pages})", 1, pages, 1, key=key))
 
 
 def page_caption(kept: int, total: int, page: int, shown: int, size: int) -> str:
@@ -295,9 +295,14 @@ def leaderboard(rows: list[dict[str, Any]]) -> None:
     )
 
 
-def lines_chart(history: dict[str, list[Any]], x: str, x_label: str, y_label: str) -> None:
+def lines_chart(
+    history: dict[str, list[Any]], x: str, x_label: str, y_label: str, *, frame: bool = False
+) -> None:
     """One line per player over ``history[x]`` (whole numbers: deals, sessions), each point drawn,
-    so a single point shows as a point (not an empty chart with an axis of "1.000000")."""
+    so a single point shows as a point (not an empty chart with an axis of "1.000000"). With
+    ``frame`` the points go to the browser as a named dataset (Arrow, as Streamlit sends a
+    DataFrame) rather than inline in the spec, which altair walks value by value: 25,000 points
+    (a league's player) took 30 s that way."""
     import altair as alt
 
     players = [k for k in history if k != x]
@@ -306,9 +311,15 @@ def lines_chart(history: dict[str, list[Any]], x: str, x_label: str, y_label: st
         for p in players
         for i in range(len(history[x]))
     ]
-    chart = (
+    if frame:
+        import pandas as pd  # type: ignore[import-untyped]
+
+        data: Any = pd.DataFrame(rows, columns=[x, "player", "net"])
+    else:
         # alt.Data keeps the values inline in the spec; altair leaves its __init__ unannotated.
-        alt.Chart(alt.Data(values=rows))  # type: ignore[no-untyped-call]
+        data = alt.Data(values=rows)  # type: ignore[no-untyped-call]
+    chart = (
+        alt.Chart(data)
         .mark_line(point=alt.OverlayMarkDef(size=60))
         .encode(
             x=alt.X(f"{x}:O", title=x_label, axis=alt.Axis(labelAngle=0)),
@@ -423,11 +434,13 @@ def two_players(names: Sequence[str]) -> tuple[str, str | None]:
     return str(first), (None if second == "(nobody)" else str(second))
 
 
-def net_over_time(history: dict[str, list[Any]]) -> None:
+def net_over_time(history: dict[str, list[Any]], *, frame: bool = False) -> None:
+    """Each player's running net over their sessions (``frame``: see :func:`lines_chart`)."""
     if not history.get("session"):
         st.caption("No session played yet.")
         return
-    lines_chart(history, "session", "sessions played, oldest first", "running net (stake units)")
+    label = "running net (stake units)"
+    lines_chart(history, "session", "sessions played, oldest first", label, frame=frame)
 
 
 def categories_chart(data: dict[str, list[Any]]) -> None:

@@ -311,6 +311,40 @@ SELECT coalesce(n.player, d.player_key) AS player, d.action::VARCHAR AS action, 
 FROM d LEFT JOIN player_names n USING (player_key)
 ORDER BY player, d.action;
 
+-- name: session_nets
+-- about: The player's net in each session with an ended deal of theirs (the sessions and the net
+-- about: of player_stats, one row a session: the Players page's net over time), from the
+-- about: per-(session, player) summary, with the session's start (session_started.at).
+-- col: session | session | RULES 1 | The session.
+-- col: started | time | FORMAT.md | session_started.at as recorded (ISO 8601; NULL: a log without times).
+-- col: net_t | ticks | RULES 1.5 | The player's net over the session's ended deals, in 1/den stake units.
+-- col: den | ticks per stake unit | RULES 1.2 | The session's tick denominator (schema.sql).
+SELECT ps.session, s.started, sum(ps.net_t)::BIGINT AS net_t, any_value(ps.den) AS den
+FROM player_session_summary ps LEFT JOIN sessions s USING (session)
+WHERE ps.player_key = $player_key
+  AND ps.deals > 0
+  AND ($table_key::VARCHAR IS NULL
+       OR ps.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+GROUP BY ps.session, s.started
+ORDER BY ps.session;
+
+-- name: deals_behind_total
+-- about: What the player's deals behind one statistic add up to (deals_behind over all of them,
+-- about: without reading their events): the deals listed, their count and their numerator.
+-- about: hits_num: the numerator over $den (money drills: ticks made one denominator).
+SELECT count(*) AS deals,
+       coalesce(sum(counted), 0)::BIGINT AS counted,
+       coalesce(sum(hits * ($den // den)), 0)::HUGEINT AS hits_num
+FROM (
+    SELECT ({weight})::BIGINT AS counted, ({hit})::BIGINT AS hits, p.den
+    FROM player_deals p
+    WHERE p.player_key = $player_key
+      AND ($session::VARCHAR IS NULL OR p.session = $session)
+      AND ($table_key::VARCHAR IS NULL
+           OR p.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+)
+WHERE counted > 0;
+
 -- name: dens
 SELECT DISTINCT den FROM sessions;
 
@@ -336,8 +370,12 @@ WITH pd AS (
            OR p.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
 ),
 picked AS (
+    -- One page of the deals ($limit NULL: all), before their events are read.
     SELECT session, deal, end_position, ({weight})::BIGINT AS counted, ({hit})::BIGINT AS hits
     FROM pd
+    WHERE ({weight})::BIGINT > 0
+    ORDER BY session, deal
+    LIMIT $limit OFFSET $offset
 ),
 ev AS (
     SELECT e.session, e.deal, e.seq, e.type, e.player, e.position,

@@ -29,15 +29,19 @@ ui.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HAB
 
 st.subheader(f"The deals behind {ui.md(first)}'s figures")
 statistic = ui.statistic_choice(stats_view.DRILLED, stats_view.label)
-deals = cache.deals_behind(first, statistic, table)
-st.caption(stats_view.drill_caption(a, statistic, deals))
+total = cache.deals_behind_total(first, statistic, table)
+page = ui.page_choice(total["deals"], cache.DRILL_PAGE, key="deals_page")
+deals = cache.deals_behind(first, statistic, table, page=page)
+st.caption(stats_view.drill_caption(a, statistic, deals, total))
+if which := stats_view.drill_page_caption(total["deals"], page, len(deals), cache.DRILL_PAGE):
+    st.caption(which)
 with st.container(height=520 if len(deals) > 8 else "content"):
     ui.link_rows(stats_view.drill_links(deals, statistic), "Deals: a tap opens the replay")
 
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]
-nets = {p: cache.stat("deals_behind", player=p, statistic="net", table=table) for p in chosen}
-ui.net_over_time(stats_view.net_over_time(nets, cache.listing().started))
+nets = {p: cache.session_nets(p, table) for p in chosen}
+ui.net_over_time(stats_view.net_over_sessions(nets), frame=True)
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
 hands = {p: cache.stat("showdown_hands", player=p, table=table) for p in chosen}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["fitted_tables", "natural_width"]
+__all__ = ["fitted_tables", "natural_width", "plain_width"]
 
 
 def _table(
@@ -53,6 +53,24 @@ def natural_width(console: Any, renderable: Any) -> int:
 
     unlimited = console.options.update_width(1_000_000)
     return Measurement.get(console, unlimited, renderable).maximum
+
+
+def plain_width(headers: list[str], rows: list[list[str]]) -> int:
+    """The width a table of rich's default box and padding takes when nothing limits it (what
+    :func:`natural_width` measures of it, without measuring each cell through rich): each column
+    its widest cell as a :class:`~brag.console.SafeConsole` shows it (inert, one line) + 2 of
+    padding + 1 rule, + 1. ``headers``, ``rows``: the cells as text."""
+    from rich.cells import cell_len
+
+    from brag.console import shown
+
+    widest = [cell_len(shown(h)) for h in headers]
+    for r in rows:
+        for c, cell in enumerate(r):
+            n = cell_len(shown(cell))
+            if n > widest[c]:
+                widest[c] = n
+    return sum(w + 3 for w in widest) + 1
 
 
 def fitted_tables(

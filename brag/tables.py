@@ -40,7 +40,7 @@ def _table(
             for h, col in zip(headers, columns, strict=True)
         ]
         if sum(w + 3 for w in widths) + 1 <= fit:
-            table.add_row(*(Text("\n".join(col)) for col in columns))
+            table.add_row(*(Text("\n".join(col), no_wrap=True) for col in columns))
             return table
     for r in rows:
         table.add_row(*r)

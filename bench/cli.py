@@ -10,7 +10,9 @@ same work (issue 22, part 1).
 2. Times each read command as a fresh process (``.venv/bin/brag ...``, output to a pipe), wall
    clock, beside a plain script run by the same interpreter that reads the same rows with
    ``sqlite3`` and ``json`` (``json`` alone for ``verify``) and prints the same kind of answer.
-   Commands and scripts take turns, ``--repeat`` rounds; each figure is the median.
+   Commands and scripts take turns, ``--repeat`` rounds, after one untimed round that writes
+   the bytecode caches (``PYTHONDONTWRITEBYTECODE`` is dropped: an installed ``brag`` runs
+   from them); each figure is the median.
 
    - ``sessions --json``: the catalogue's first page (``brag_sessions``), one JSON object a line;
    - ``export S``: the session's rows, each as its FORMAT.md line;
@@ -187,6 +189,10 @@ def main() -> None:
     where.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "COLUMNS": "160"}
     env.pop("BRAG_DB", None)
+    # An installed brag runs from its bytecode caches: with PYTHONDONTWRITEBYTECODE set (as in
+    # some shells and CI), every process would compile each of our modules from source again
+    # (~50-120 ms a command), a cost no user pays. The warm-up round below writes the caches.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     try:
         db = str(where / "store.db")
         if not os.path.exists(db):
@@ -203,6 +209,9 @@ def main() -> None:
         cpu: dict[str, list[float]] = {n: [] for n in cmds}
         peers_cpu: dict[str, list[float]] = {n: [] for n in cmds}
         floor: list[float] = []
+        for name, (brag_args, peer_args) in cmds.items():  # warm-up: caches written, not timed
+            run([BRAG, *brag_args], env)
+            run([PY, str(scripts[name]), *peer_args], env)
         for _ in range(args.repeat):
             floor.append(run([PY, "-c", "pass"], env))
             for name, (brag_args, peer_args) in cmds.items():

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from shared_paths import SCENARIOS
 
 import analytics
 from analytics import queries
@@ -27,10 +28,6 @@ from engine.fold import complete, fold, summary
 from engine.hands import strength_codes
 from events.codec import read_file
 from sim.randplay import random_session
-
-SCENARIOS = Path(__file__).resolve().parents[1].parent / "shared" / "scenarios"
-if not SCENARIOS.is_dir():
-    SCENARIOS = Path("/work/shared/scenarios")
 
 
 def _valid_logs() -> list[str]:

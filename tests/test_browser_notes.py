@@ -15,15 +15,14 @@ import contextlib
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
+from shared_paths import SCENARIOS
 
 from log import add_note, hide_note, notes, open_store
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 SESSION = "card-example"
 SECRET = "lantern oyster velvet"
 FIFTH = "Step five: B should have folded here"

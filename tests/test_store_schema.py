@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_paths import SCENARIOS
 from store_helpers import pg_store, pg_url, require_pg
 
 from brag.cli import main
@@ -30,7 +31,6 @@ from store.schema import (
     create_table_sql,
 )
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 CARD = str(SCENARIOS / "card_example.jsonl")
 
 

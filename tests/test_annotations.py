@@ -109,6 +109,7 @@ def test_the_longest_note_is_kept_as_written(store: EventStore) -> None:
     assert add_note(store, "card-example", 1, 1, text, "Ann").text == text
 
 
+@pytest.mark.slow
 def test_a_session_keeps_at_most_its_number_of_notes(tmp_path: Path) -> None:
     with open_store(str(tmp_path / "brag.db")) as s:
         s.import_log(CARD_EXAMPLE)

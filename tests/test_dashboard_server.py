@@ -81,6 +81,7 @@ def start(tmp: Path, port: int | None) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow
 def test_only_printed_hosts_a_second_start_is_refused_and_kill_9_stops_the_server(
     tmp_path: Path,
 ) -> None:
@@ -129,6 +130,7 @@ def test_only_printed_hosts_a_second_start_is_refused_and_kill_9_stops_the_serve
         proc.wait(timeout=10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_stopped_dashboard_removes_its_pid_file(tmp_path: Path, signum: int) -> None:
     port = server_port()

@@ -362,6 +362,7 @@ def test_a_file_that_is_not_sqlite_makes_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notsqlite.db"]
 
 
+@pytest.mark.slow
 def test_reading_commands_work_for_a_user_who_may_not_write() -> None:
     """``brag sessions``/``export``/``replay`` on a store its user may read but not write (the
     trial: "attempt to write a readonly database"), and the file is unchanged."""

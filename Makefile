@@ -1,10 +1,19 @@
-# Bragbook: `make run` (the main job) and `make test` (the test suite) each set up what they need.
+# Bragbook: `make run` (the main job) and `make test` (the test suite) each set up what they need;
+# `make check` is the inner loop (the fast tests, ruff, mypy).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# pytest-xdist workers for `make test`: more than the cores, as most of the long tests wait on a
+# browser, a server or a subprocess. --dist loadgroup: the tests sharing a module's server or
+# store run in one worker (conftest.py groups them), the others go one by one to a free worker, in
+# conftest.py's order (--no-loadscope-reorder): the long ones first. `TEST_WORKERS=0`: no workers.
+TEST_WORKERS ?= 4
+CHECK_WORKERS ?= 2
+XDIST = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
+FAST := not slow and not browser and not postgres
 
-.PHONY: install run test lint bench scenarios clean
+.PHONY: install run test check lint bench scenarios clean
 
 install: $(STAMP)
 
@@ -29,8 +38,14 @@ lint: install
 	$(BIN)/lint-imports
 
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST)
 	$(MAKE) --no-print-directory lint
+
+check: install
+	$(BIN)/python -m pytest -q -n $(CHECK_WORKERS) --dist loadgroup --no-loadscope-reorder -m "$(FAST)"
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 scenarios: install
 	$(BIN)/python ../shared/tools/check_scenarios.py "$(BIN)/brag" ../shared/scenarios

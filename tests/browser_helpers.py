@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import time
 import urllib.request
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from brag.cmd_app import APP, free_port, streamlit_command
+from brag.cmd_app import APP, free_port, port_is_free, streamlit_command
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -48,19 +49,50 @@ def chromium() -> str:
     return found
 
 
+PORTS_PER_WORKER = 50
+
+
+def server_port(address: str = "localhost") -> int:
+    """A port for a test's own server (1 to 65535), free now at every address ``address`` names.
+
+    With ``$BRAG_TEST_PORT`` set it is the first free one from that base plus 50 per pytest-xdist
+    worker (``gw0`` is the base, ``gw1`` 50 above ...): a run given a base of its own never meets
+    another run's ports. Without it the OS picks one, so two runs side by side, and the workers of
+    one run, never ask for the same fixed port (a second server on a port already served would be
+    refused, and the health check would find the first one).
+    """
+    base = os.environ.get("BRAG_TEST_PORT")
+    if base:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+        return free_port(int(base) + PORTS_PER_WORKER * int(worker or 0), address)
+    for _ in range(20):
+        port = _os_port(address)
+        if port_is_free(port, address):
+            return port
+    return _os_port(address)
+
+
+def _os_port(address: str) -> int:
+    """A port the OS finds free on the first of ``address``'s addresses (bound, then let go)."""
+    family, kind, proto, _, where = socket.getaddrinfo(address, 0, type=socket.SOCK_STREAM)[0]
+    with socket.socket(family, kind, proto) as s:
+        s.bind(where)
+        return int(s.getsockname()[1])
+
+
 @contextmanager
 def dashboard(
     folder: Path,
     env: dict[str, str],
-    port: int = 8599,
+    port: int | None = None,
     address: str = "localhost",
     script: Path | None = None,
 ) -> Iterator[str]:
     """The dashboard (or another Streamlit ``script``) served from ``folder`` with ``env`` added to
     this environment (``BRAG_DB`` ...; ``BRAG_ORGANISER_SECRET`` only when given), on the first
-    free port from ``port``; yields its URL and stops it after. Fails the test, with Streamlit's
-    log, when it does not start."""
-    port = free_port(port, address)
+    free port from ``port``, or without one on :func:`server_port`'s; yields its URL and stops it
+    after. Fails the test, with Streamlit's log, when it does not start."""
+    port = server_port(address) if port is None else free_port(port, address)
     command = streamlit_command(port, address)
     if script is not None:
         command[command.index(str(APP))] = str(script)

@@ -8,11 +8,14 @@ written elsewhere; these few lines keep the store's tests independent of it.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import random
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from engine.fold import record
@@ -48,10 +51,62 @@ def pg_problem() -> str | None:
     return None
 
 
+# The PostgreSQL server is shared by every test worker (and every run on this machine), and one
+# test stops it for a few seconds (test_browser_faults.py). A test that uses the server holds a
+# shared lock on OUTAGE_LOCK from require_pg() to its end (conftest.py lets it go); the outage
+# takes it exclusively. A second file, OUTAGE_GATE, gives the outage precedence: it is held
+# while the outage waits, so no new test starts using the server and keeps it waiting forever.
+OUTAGE_LOCK = Path(tempfile.gettempdir()) / "bragbook-test-pg.lock"
+OUTAGE_GATE = Path(tempfile.gettempdir()) / "bragbook-test-pg.gate"
+_shared: list[int] = []  # the file descriptors of the shared locks this process holds
+
+
+def _lock(path: Path, how: int) -> int:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    fcntl.flock(fd, how)
+    return fd
+
+
+def share_pg() -> None:
+    """Waits for no outage of the PostgreSQL server, then holds it off until :func:`release_pg`
+    (at most one shared lock per process: a test calling :func:`require_pg` twice takes one)."""
+    if _shared:
+        return
+    gate = _lock(OUTAGE_GATE, fcntl.LOCK_EX)
+    try:
+        _shared.append(_lock(OUTAGE_LOCK, fcntl.LOCK_SH))
+    finally:
+        os.close(gate)
+
+
+def release_pg() -> None:
+    """Lets go of the shared lock :func:`share_pg` took, if any (the end of each test)."""
+    while _shared:
+        os.close(_shared.pop())
+
+
+@contextmanager
+def pg_outage() -> Iterator[None]:
+    """Holds every other test off the PostgreSQL server (see ``OUTAGE_LOCK``) while the caller
+    stops and starts it: waits until no test in any worker is using it."""
+    release_pg()
+    gate = _lock(OUTAGE_GATE, fcntl.LOCK_EX)
+    try:
+        lock = _lock(OUTAGE_LOCK, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            os.close(lock)
+    finally:
+        os.close(gate)
+
+
 def require_pg() -> None:
-    """Skips the test without a server, except under CI (``CI=true``), where it fails."""
+    """Skips the test without a server, except under CI (``CI=true``), where it fails. Holds the
+    server for the rest of the test (:func:`share_pg`): it is not stopped under it."""
     import pytest
 
+    share_pg()
     problem = pg_problem()
     if problem is None:
         return

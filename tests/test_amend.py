@@ -92,6 +92,7 @@ def _recorded_content(events: list[AnyEvent]) -> list[tuple[str, Any]]:
 # --- the property ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

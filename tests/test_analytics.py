@@ -15,6 +15,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from shared_paths import SCENARIOS
 
 import analytics
 from analytics import queries
@@ -27,10 +28,6 @@ from engine.fold import complete, fold, summary
 from engine.hands import strength_codes
 from events.codec import read_file
 from sim.randplay import random_session
-
-SCENARIOS = Path(__file__).resolve().parents[1].parent / "shared" / "scenarios"
-if not SCENARIOS.is_dir():
-    SCENARIOS = Path("/work/shared/scenarios")
 
 
 def _valid_logs() -> list[str]:
@@ -332,6 +329,7 @@ def _random_store(seed: int, sessions: int = 12, void_rate: float = 0.03) -> Mem
     return interleave(streams, seed=seed)
 
 
+@pytest.mark.slow
 def test_incremental_equals_rebuild_and_each_event_once() -> None:
     src = _random_store(7)
     one = analytics.connect()
@@ -488,6 +486,7 @@ def test_hand_categories_table_is_rules_2_8(con: duckdb.DuckDBPyConnection) -> N
 # --- the command line -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_stats_json_and_refresh(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from brag.cli import main
     from log import open_store

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_paths import SCENARIOS
 from store_helpers import pg_store, require_pg
 
 from events.cards import CardError
@@ -29,7 +30,6 @@ from log.annotations import CARDS_MAX, NOTE_MAX_CHARS, NOTES_MAX
 from store.annotations import ANNOTATIONS
 from store.schema import META, STORE_VERSION
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 CARD_EXAMPLE = SCENARIOS / "card_example.jsonl"
 """Deal 0: its 3 lines before ``dealt``; deal 1: its 12 lines from ``dealt`` and the ``pot_won`` the
 engine adds (13 steps); B shows 5s 6h 7d, A shows Kc 9c 4c; C and D fold."""
@@ -109,6 +109,7 @@ def test_the_longest_note_is_kept_as_written(store: EventStore) -> None:
     assert add_note(store, "card-example", 1, 1, text, "Ann").text == text
 
 
+@pytest.mark.slow
 def test_a_session_keeps_at_most_its_number_of_notes(tmp_path: Path) -> None:
     with open_store(str(tmp_path / "brag.db")) as s:
         s.import_log(CARD_EXAMPLE)

@@ -54,7 +54,7 @@ def server(store_path: str) -> Iterator[str]:
         store.import_log(str(ROOT / "data" / "season" / f"{SEVEN}.jsonl"))
         store_a_correction(store)
     env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
-    with dashboard(tmp, env, port=int(os.environ.get("BRAG_TEST_PORT", "8599"))) as url:
+    with dashboard(tmp, env) as url:
         yield url
 
 

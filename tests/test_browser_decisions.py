@@ -24,7 +24,7 @@ pytestmark = pytest.mark.browser
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     chromium()
     tmp = tmp_path_factory.mktemp("decisions_page")
-    with dashboard(tmp, season_env(tmp), port=8701) as url:
+    with dashboard(tmp, season_env(tmp)) as url:
         yield url, tmp / "brag.duckdb"
 
 

@@ -27,7 +27,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
         "BRAG_ORGANISER_SECRET": SECRET,
     }
-    with dashboard(tmp, env, port=8780) as url:
+    with dashboard(tmp, env) as url:
         yield url, tmp
 
 

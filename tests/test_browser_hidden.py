@@ -41,7 +41,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
         "BRAG_ORGANISER_SECRET": SECRET,
     }
-    with dashboard(tmp, env, port=8655) as url:
+    with dashboard(tmp, env) as url:
         yield url, db
 
 

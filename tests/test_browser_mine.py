@@ -48,7 +48,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         store.import_log(str(log))
         set_private_cards(store, SESSION, 2, "Sue", SUE)
     env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
-    with dashboard(tmp, env, port=8820) as url:
+    with dashboard(tmp, env) as url:
         yield url, db
 
 

@@ -15,15 +15,14 @@ import contextlib
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
+from shared_paths import SCENARIOS
 
 from log import add_note, hide_note, notes, open_store
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 SESSION = "card-example"
 SECRET = "lantern oyster velvet"
 FIFTH = "Step five: B should have folded here"
@@ -60,7 +59,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
         "BRAG_ORGANISER_SECRET": SECRET,
     }
-    with dashboard(tmp, env, port=8780) as url:
+    with dashboard(tmp, env) as url:
         yield url, db
 
 

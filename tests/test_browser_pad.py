@@ -33,9 +33,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, PAD, chromium, dashboard, unlock, wait_settled
+from browser_helpers import (
+    CHROMIUM_ARGS,
+    PAD,
+    chromium,
+    dashboard,
+    server_port,
+    unlock,
+    wait_settled,
+)
 
-from brag.cmd_app import free_port, streamlit_command
+from brag.cmd_app import streamlit_command
 from dashboard import recorder
 from log import open_store
 
@@ -62,7 +70,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
         "BRAG_ORGANISER_SECRET": SECRET,
     }
-    with dashboard(tmp, env, port=8640) as url:
+    with dashboard(tmp, env) as url:
         yield url, db
 
 
@@ -344,7 +352,7 @@ def test_every_tap_ends_recorded_or_not_across_kills(tmp_path: Path) -> None:
         "BRAG_ANALYTICS": str(tmp_path / "b.duckdb"),
         "BRAG_ORGANISER_SECRET": SECRET,
     }
-    port = free_port(8660)
+    port = server_port()
     url = f"http://localhost:{port}"
     rng = random.Random(19)
     proc = _serve(tmp_path, env, port)

@@ -50,7 +50,7 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
         "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
         "BRAG_ORGANISER_SECRET": SECRET,
     }
-    with dashboard(tmp, env, port=8610) as url:
+    with dashboard(tmp, env) as url:
         yield url, db
 
 
@@ -380,5 +380,5 @@ def test_two_devices_on_postgresql(tmp_path: Path) -> None:
             "BRAG_ANALYTICS": str(tmp_path / "brag.duckdb"),
             "BRAG_ORGANISER_SECRET": SECRET,
         }
-        with dashboard(tmp_path, env, port=8620) as url:
+        with dashboard(tmp_path, env) as url:
             _live(url, dsn, "two-devices-pg")

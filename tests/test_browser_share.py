@@ -8,7 +8,6 @@ missing."""
 
 from __future__ import annotations
 
-import os
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -42,7 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         store.import_log(str(LOG))
         store.import_log(str(write_log(live_session(), tmp / "live.jsonl")))
     env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
-    with dashboard(tmp, env, port=int(os.environ.get("BRAG_TEST_PORT", "8800"))) as url:
+    with dashboard(tmp, env) as url:
         yield url
 
 

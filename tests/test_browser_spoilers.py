@@ -22,7 +22,6 @@ from log import open_store
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 SEASON = sorted(str(p) for p in (ROOT / "data" / "season").glob("*.jsonl"))[:4]
-PORT = 8760
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -42,7 +41,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list
         infos = list(store.sessions(order="newest"))
     assert len(infos) == 4 and all(i.finished and i.winners for i in infos)
     env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
-    with dashboard(tmp, env, port=PORT) as url:
+    with dashboard(tmp, env) as url:
         yield url, infos
 
 

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+from shared_paths import SCENARIOS
 
 from brag.cli import main
 from log import add_note
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 S = "card-example"
 HOSTILE = "\x1b[2J\x1b[31mred\r [bold]b[/bold] <script>alert(1)</script> **md** \u202eevil\nnext"
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_paths import SCENARIOS
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
@@ -24,9 +25,6 @@ from log import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
-SCENARIOS = ROOT.parent / "shared" / "scenarios"
-if not SCENARIOS.is_dir():  # pragma: no cover - another checkout layout
-    SCENARIOS = Path("/work/shared/scenarios")
 
 LOGS = [
     ROOT / "data" / "examples" / "card_example.jsonl",  # cards "shown", one deal

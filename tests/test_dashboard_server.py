@@ -16,8 +16,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from browser_helpers import server_port
 
-from brag.cmd_app import free_port, running_dashboard
+from brag.cmd_app import running_dashboard
 
 SECRET = "open sesame please"
 
@@ -80,10 +81,11 @@ def start(tmp: Path, port: int | None) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow
 def test_only_printed_hosts_a_second_start_is_refused_and_kill_9_stops_the_server(
     tmp_path: Path,
 ) -> None:
-    port = free_port(8740)
+    port = server_port()
     proc = start(tmp_path, port)
     try:
         wait_answering(proc, port)
@@ -128,9 +130,10 @@ def test_only_printed_hosts_a_second_start_is_refused_and_kill_9_stops_the_serve
         proc.wait(timeout=10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_stopped_dashboard_removes_its_pid_file(tmp_path: Path, signum: int) -> None:
-    port = free_port(8760)
+    port = server_port()
     proc = start(tmp_path, port)
     try:
         wait_answering(proc, port)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from shared_paths import SCENARIOS
 
 from dashboard import recorder
 from engine import complete, record
@@ -29,10 +29,6 @@ from events.model import (
 from present import replay as view
 from present import table_svg
 from present.replay import EVERYONE, Replay
-
-SCENARIOS = Path(__file__).resolve().parents[1].parent / "shared" / "scenarios"
-if not SCENARIOS.is_dir():  # pragma: no cover - another checkout layout
-    SCENARIOS = Path("/work/shared/scenarios")
 
 
 def stream(name: str) -> list[AnyEvent]:

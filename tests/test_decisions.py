@@ -164,6 +164,7 @@ def test_every_scenario_recounted(
 # --- random and simulated sessions (property) ----------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10**6),
@@ -391,6 +392,7 @@ def test_void_of_a_deal_end_drops_its_rows() -> None:
 # --- the same counts everywhere -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_show_api_and_lake_agree(
     scenarios: tuple[duckdb.DuckDBPyConnection, dict[str, list[AnyEvent]]],
     tmp_path: Path,

@@ -268,7 +268,7 @@ def test_health_answers_at_once_after_a_refused_cross_origin_websocket(tmp_path:
         "HTTPS_PROXY": proxy,
         "NO_PROXY": "localhost,127.0.0.1",
     }
-    with silent, dashboard(tmp_path, env, port=8611) as url:
+    with silent, dashboard(tmp_path, env) as url:
         host, port = url.split("//")[1].split(":")
 
         def knock() -> None:

@@ -84,6 +84,7 @@ def record_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     yield tmp_path
 
 
+@pytest.mark.slow
 def test_fifty_wrong_unlocks_on_the_page_are_slowed_and_logged(
     record_store: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -153,6 +154,7 @@ def test_lock_this_device_on_the_page_revokes_its_token(
     assert [t.key for t in at.text_input] == ["secret_input"]
 
 
+@pytest.mark.slow
 def test_a_short_secret_is_refused_at_the_start(tmp_path: Path) -> None:
     from present import secret
 

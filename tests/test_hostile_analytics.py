@@ -85,6 +85,7 @@ OLD_VALUES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "reason"), OLD_VALUES)
 def test_a_session_the_projection_cannot_take_is_named_and_left_out(
     club: Path,

@@ -121,7 +121,7 @@ def hostile_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with open_store(db) as store:
         store.import_log(str(hostile_log(tmp)))
     env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
-    with dashboard(tmp, {**env, "BRAG_ORGANISER_SECRET": SECRET}, port=8700) as url:
+    with dashboard(tmp, {**env, "BRAG_ORGANISER_SECRET": SECRET}) as url:
         yield url
 
 

@@ -13,6 +13,7 @@ import os
 import tempfile
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_properties import Session, lines_of, sessions
@@ -133,6 +134,7 @@ def _import_and_project(path: str, folder: str) -> tuple[bool, bool]:
             con.close()
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(sessions(max_events=60), st.data())
 def test_verify_import_and_the_projection_accept_the_same_logs(session: Session, data: Any) -> None:

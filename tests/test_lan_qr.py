@@ -60,6 +60,7 @@ def test_the_record_pages_code_decodes_to_its_address() -> None:
     assert zxingcpp.read_barcodes(image)[0].text == url
 
 
+@pytest.mark.slow
 def test_lan_is_its_own_option(tmp_path: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "brag.cli", "dashboard", "--lan", "--address", "10.1.2.3"],

@@ -21,6 +21,7 @@ def _sessions(db: str, capsys: pytest.CaptureFixture[str]) -> list[dict[str, obj
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
+@pytest.mark.slow
 def test_run_keeps_the_rule_cards_examples_out_of_the_club_store(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -54,6 +55,7 @@ def _tables(path: Path) -> dict[str, list[tuple[object, ...]]]:
         con.close()
 
 
+@pytest.mark.slow
 def test_parallel_rebuild_equals_a_sequential_one_and_catches_up_once(tmp_path: Path) -> None:
     db = str(tmp_path / "club.db")
     season = sorted(str(p) for p in SEASON.glob("*.jsonl"))
@@ -84,6 +86,7 @@ def test_jobs_is_only_for_a_rebuild(tmp_path: Path) -> None:
         main(["analytics", "refresh", "--db", db, "--rebuild", "--jobs", "0"])
 
 
+@pytest.mark.slow
 def test_lake_export_is_read_by_partition_by_plain_duckdb(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -155,6 +158,7 @@ def test_lake_export_is_read_by_partition_by_plain_duckdb(
     assert n_sessions == (40, 40)
 
 
+@pytest.mark.slow
 def test_the_analysts_notebook_runs_on_a_small_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -242,6 +246,7 @@ def test_api_loads_the_same_facts_from_the_projection_and_the_lake(tmp_path: Pat
         api.open_facts(tmp_path / "nothing.duckdb")
 
 
+@pytest.mark.slow
 def test_drill_down_counts_equal_the_statistics_counts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -100,6 +100,7 @@ def _two_stores(tmp_path: Path) -> tuple[str, str]:
     return a, b
 
 
+@pytest.mark.slow
 def test_a_named_projection_of_store_a_is_refused_for_store_b(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -212,6 +213,7 @@ def _players_page(monkeypatch: pytest.MonkeyPatch, db: str, analytics: Path) -> 
     return at.run()
 
 
+@pytest.mark.slow
 def test_the_dashboard_never_shows_another_stores_statistics(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

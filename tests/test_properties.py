@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -165,6 +166,7 @@ def lines_of(events: list[AnyEvent] | tuple[AnyEvent, ...]) -> list[str]:
 # --- properties --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(sessions())
 def test_nets_plus_pot_is_zero_after_every_event(session: Session) -> None:
@@ -176,6 +178,7 @@ def test_nets_plus_pot_is_zero_after_every_event(session: Session) -> None:
             assert sum(s.paid_in_deal(p) for p in s.seats) <= s.pot
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(sessions().filter(lambda s: s.mode == "all"))
 def test_each_of_the_52_cards_is_in_exactly_one_place(session: Session) -> None:
@@ -188,6 +191,7 @@ def test_each_of_the_52_cards_is_in_exactly_one_place(session: Session) -> None:
         assert set(where.values()) == {1}, f"after {e.type}: a card in two places"
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(sessions(), st.data())
 def test_replaying_a_prefix_equals_the_prefix_of_the_replay(session: Session, data: Any) -> None:
@@ -198,6 +202,7 @@ def test_replaying_a_prefix_equals_the_prefix_of_the_replay(session: Session, da
     assert replay(events[:k]) == full[:k]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(sessions())
 def test_every_event_round_trips_through_json(session: Session) -> None:
@@ -343,6 +348,7 @@ def corrupted(draw: st.DrawFn, session: Session) -> tuple[str, list[str]]:
     return kind, lines
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=300)
 @given(sessions(max_events=100), st.data())
 def test_a_corrupted_log_is_refused_with_a_brag_error(session: Session, data: Any) -> None:

@@ -7,20 +7,18 @@ The shared folder is ``../shared`` beside the repository, or ``$BRAG_SHARED``.
 from __future__ import annotations
 
 import json
-import os
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_paths import SCENARIOS
 
 from engine import summary, verify_events
 from events.amounts import parse_amount
 from events.codec import read_file
 from events.errors import BragError
 
-SHARED = Path(os.environ.get("BRAG_SHARED") or Path(__file__).resolve().parents[2] / "shared")
-SCENARIOS = SHARED / "scenarios"
 CASES = sorted(SCENARIOS.glob("*.jsonl")) if SCENARIOS.is_dir() else []
 
 pytestmark = pytest.mark.skipif(

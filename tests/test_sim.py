@@ -76,6 +76,7 @@ def runs() -> list[tuple[list[AnyEvent], list[AnyEvent]]]:
 # --- every session is a valid, complete log ------------------------------------------------------
 
 
+@pytest.mark.slow  # the module's simulated sessions (runs) take long to play
 def test_every_session_passes_verify(runs: list[tuple[list[AnyEvent], list[AnyEvent]]]) -> None:
     sizes = Counter()
     for _, log in runs:
@@ -91,6 +92,7 @@ def test_every_session_passes_verify(runs: list[tuple[list[AnyEvent], list[AnyEv
     assert set(sizes) == set(range(2, 11))  # every table size of RULES 1.3 was played
 
 
+@pytest.mark.slow
 def test_shown_logs_record_only_the_shown_cards(
     runs: list[tuple[list[AnyEvent], list[AnyEvent]]],
 ) -> None:
@@ -110,6 +112,7 @@ def test_shown_logs_record_only_the_shown_cards(
     assert with_showdown > 0.9 * len(runs[1::2])
 
 
+@pytest.mark.slow
 def test_bets_are_bounded(runs: list[tuple[list[AnyEvent], list[AnyEvent]]]) -> None:
     for full, _ in runs:
         per_deal: Counter[str] = Counter()
@@ -168,6 +171,7 @@ def test_parse_players() -> None:
             parse_players(bad)
 
 
+@pytest.mark.slow
 def test_deal_chunks_cut_at_each_deal(runs: list[tuple[list[AnyEvent], list[AnyEvent]]]) -> None:
     for _, log in runs[:20]:
         chunks = list(deal_chunks(log))
@@ -182,6 +186,7 @@ def test_deal_chunks_cut_at_each_deal(runs: list[tuple[list[AnyEvent], list[AnyE
 # --- the pack: RULES 2.8 after a shuffle, RULES 3.3 otherwise -----------------------------------
 
 
+@pytest.mark.slow
 def test_after_shuffle_shares_hold_to_rules_2_8(
     runs: list[tuple[list[AnyEvent], list[AnyEvent]]],
 ) -> None:
@@ -270,6 +275,7 @@ def _independent_pack_check(events: list[AnyEvent]) -> int:
     return unshuffled
 
 
+@pytest.mark.slow
 def test_unshuffled_deals_follow_rules_3_3(
     runs: list[tuple[list[AnyEvent], list[AnyEvent]]],
 ) -> None:
@@ -330,6 +336,7 @@ def test_choices_come_from_legal_actions(monkeypatch: pytest.MonkeyPatch) -> Non
 # --- the styles ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_styles_differ_measurably(runs: list[tuple[list[AnyEvent], list[AnyEvent]]]) -> None:
     rows = style_table((full for full, _ in runs), STYLE_OF)
     assert set(rows) == set(STYLES)
@@ -365,6 +372,7 @@ def test_percentile_is_the_rules_2_8_distribution() -> None:
     assert percentile(strength_codes(4, 5, 6)) > 0.999  # 3-3-3, the best hand (RULES 2.3)
 
 
+@pytest.mark.slow
 def test_blind_lover_retains_and_rock_does_not(
     runs: list[tuple[list[AnyEvent], list[AnyEvent]]],
 ) -> None:

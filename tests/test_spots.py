@@ -208,6 +208,7 @@ def test_the_fixture_has_what_the_tests_need(con: duckdb.DuckDBPyConnection) -> 
     assert set(spots.winning_players(con, min_deals=MIN_DEALS)) == won
 
 
+@pytest.mark.slow
 def test_scenarios_drill_down_lists_each_cell(tmp_path: Any) -> None:
     """Every shared scenario: each cell of every decision's own spot (players in, actor, the
     opponents) lists exactly the decisions counted."""
@@ -257,6 +258,7 @@ pots = st.tuples(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     actor=st.sampled_from([None, "blind", "seen"]),
@@ -518,6 +520,7 @@ def test_cli_json_equals_the_api(store: str, capsys: pytest.CaptureFixture[str])
 BRAG = "import sys; from brag.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
+@pytest.mark.slow
 def test_reading_commands_at_once_all_answer(store: str) -> None:
     # Three brag processes on one store at once, each refreshing the projection (a copy taken
     # under a read-only hold, renamed into place) and then reading it: each waits for the

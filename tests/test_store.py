@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_paths import SCENARIOS
 from store_helpers import (
     advance,
     choose,
@@ -58,7 +59,6 @@ from log import (
     open_store,
 )
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 BACKENDS = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 

@@ -10,11 +10,10 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from shared_paths import SCENARIOS
 
 from brag.cli import main
 from log import open_store
-
-SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

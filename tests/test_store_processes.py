@@ -93,6 +93,7 @@ def new_race_session(store: EventStore, session: str) -> None:
     store.append(session, [first], 0)
 
 
+@pytest.mark.slow
 def test_sqlite_two_writer_processes_race_300_times(tmp_path: Path) -> None:
     path = str(tmp_path / "race.db")
     store = open_store(path)
@@ -210,6 +211,7 @@ def _writer(path: str, seed: int, conn: Any) -> None:
                 break
 
 
+@pytest.mark.slow
 def test_sqlite_writer_killed_at_random_moments_40_times(tmp_path: Path) -> None:
     path = str(tmp_path / "kill.db")
     open_store(path).close()

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_paths import SCENARIOS
 from store_helpers import pg_store, pg_url, require_pg
 
 from brag.cli import main
@@ -30,7 +31,6 @@ from store.schema import (
     create_table_sql,
 )
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "shared" / "scenarios"
 CARD = str(SCENARIOS / "card_example.jsonl")
 
 
@@ -362,6 +362,7 @@ def test_a_file_that_is_not_sqlite_makes_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notsqlite.db"]
 
 
+@pytest.mark.slow
 def test_reading_commands_work_for_a_user_who_may_not_write() -> None:
     """``brag sessions``/``export``/``replay`` on a store its user may read but not write (the
     trial: "attempt to write a readonly database"), and the file is unchanged."""

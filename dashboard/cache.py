@@ -322,6 +322,14 @@ REFRESH_EVERY = 10.0
 """Seconds between two looks at whether the projection is behind the store."""
 
 
+def check_again() -> None:
+    """The projection's next use asks the store again (its last position), instead of taking a
+    check made less than :data:`REFRESH_EVERY` seconds ago: the warm-up's check
+    (:mod:`dashboard.warm`) is not one a page may skip, so a page's first run still says a store
+    that cannot be reached (:mod:`dashboard.faults`)."""
+    _caught_up.clear()
+
+
 @st.cache_resource(show_spinner=False, ttl=REFRESH_EVERY)
 def _caught_up(url: str, path: str) -> tuple[int, int]:
     """Catches the projection up with the store; ``(checkpoint position, events applied)``. The

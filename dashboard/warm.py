@@ -98,7 +98,7 @@ def _players_page() -> None:
         return
     first = stats[0]["player"]  # the Players page's first player
     cache.deals_behind(first, stats_view.DRILLED[0], None)
-    cache.stat("deals_behind", player=first, statistic="net", table=None)
+    cache.session_nets(first, None)
     cache.stat("showdown_hands", player=first, table=None)
     cache.listing()
 
@@ -138,6 +138,9 @@ def _warm() -> None:
             step()
         except Exception as err:  # the page that needs it says what is wrong
             _LOG.info("warming %s: %s", name, err)
+    from dashboard import cache
+
+    cache.check_again()  # the warm-up's look at the store is not the pages' (dashboard.faults)
     _LOG.info("caches warmed in %.1f s", time.perf_counter() - began)
 
 

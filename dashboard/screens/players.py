@@ -41,6 +41,10 @@ with st.container(height=520 if len(deals) > 8 else "content"):
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]
 nets = {p: cache.session_nets(p, table) for p in chosen}
+# The store's one cheap query of each run (its last position), as when this chart read the
+# catalogue: a store that cannot be reached is still said here (dashboard/faults.py), though the
+# chart now comes from the projection alone.
+cache.store().last_position()
 ui.net_over_time(stats_view.net_over_sessions(nets), frame=True)
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")

@@ -21,8 +21,9 @@ use (PEP 562), and so is a submodule named as an attribute (``analytics.sources`
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from events.lazy import LazyNames
 
 if TYPE_CHECKING:
     from analytics import queries
@@ -92,20 +93,12 @@ __all__ = [
 ]
 
 
+_NAMES = LazyNames(__name__, _WHERE, __all__, modules=["queries"])
+
+
 def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    try:
-        if where == f"{__name__}.{name}" or where is None:
-            value: Any = importlib.import_module(f"{__name__}.{name}")
-        else:
-            value = getattr(importlib.import_module(where), name)
-    except ModuleNotFoundError as err:
-        if where is None and err.name == f"{__name__}.{name}":
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        raise
-    globals()[name] = value
-    return value
+    return _NAMES.get(name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _NAMES.dir()

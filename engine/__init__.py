@@ -11,10 +11,11 @@ name below is imported from its module on first use (PEP 562).
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 from typing import TYPE_CHECKING, Any
+
+from events.lazy import LazyNames
 
 if TYPE_CHECKING:
     from engine.apply import apply
@@ -65,22 +66,15 @@ __all__ = [
 ]
 
 
+_NAMES = LazyNames(__name__, _WHERE, __all__)
+
+
 def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:  # a submodule, as the eager imports left them loaded: ``engine.state``
-        try:
-            return importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as err:
-            if err.name != f"{__name__}.{name}":
-                raise
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where), name)
-    globals()[name] = value
-    return value
+    return _NAMES.get(name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _NAMES.dir()
 
 
 class _Engine(types.ModuleType):

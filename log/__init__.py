@@ -13,8 +13,9 @@ Importing :mod:`log` loads none of them: each name below is imported from its mo
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from events.lazy import LazyNames
 
 if TYPE_CHECKING:
     from events.errors import (
@@ -120,19 +121,12 @@ __all__ = [
 ]
 
 
+_NAMES = LazyNames(__name__, _WHERE, __all__)
+
+
 def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:  # a submodule, as the eager imports left them loaded: ``log.folds``
-        try:
-            return importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as err:
-            if err.name != f"{__name__}.{name}":
-                raise
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where), name)
-    globals()[name] = value
-    return value
+    return _NAMES.get(name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _NAMES.dir()

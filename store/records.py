@@ -12,8 +12,6 @@ from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 from uuid import UUID
 
-from uuid_utils.compat import uuid7
-
 if TYPE_CHECKING:
     # The event models are imported where a row becomes an event, not with the records: a
     # listing of sessions reads the catalogue without building a pydantic model.
@@ -397,7 +395,10 @@ def new_ids(n: int) -> list[str]:
     Their first 48 bits are the Unix time in milliseconds and they increase within a process, so
     the store's unique index on ``id`` grows at its end: an append writes one or two of its pages
     instead of a random page per event (with random version 4 ids, SQLite appends ran about 2.4
-    times slower; ``bench/append.py --ids v4`` measures it)."""
+    times slower; ``bench/append.py --ids v4`` measures it). ``uuid-utils`` is imported here, by
+    a writer, not with the module: a read command never needs it (issue 22)."""
+    from uuid_utils.compat import uuid7
+
     return [str(uuid7()) for _ in range(n)]
 
 

@@ -95,6 +95,7 @@ def _shot(page: Any, name: str) -> None:
         page.screenshot(path=str(DOCS / name))
 
 
+@pytest.mark.timing  # p95 under 50 ms
 def test_stepping_is_instant_in_the_browser(server: str, browser: Any) -> None:
     """30 steps of a 41-step deal, by arrow key and by click: p95 from input to the redrawn
     table under 50 ms, the pot drawn each time the engine's."""

@@ -219,6 +219,7 @@ def _double(page: Any, spot: str, gap_ms: int) -> None:
     page.touchscreen.tap(x, y)
 
 
+@pytest.mark.timing  # the two taps within the pad's 600 ms
 @pytest.mark.parametrize("gap", [100, 200, 300, 400, 500])
 def test_a_double_tap_records_one_event(server: tuple[str, str], gap: int) -> None:
     """At the end of a deal (the last fold: a seen survivor wins), on a carried pot (the last
@@ -261,6 +262,7 @@ def test_a_double_tap_records_one_event(server: tuple[str, str], gap: int) -> No
         assert statuses <= {"recorded", "not recorded"}
 
 
+@pytest.mark.timing  # offline said within 1 s
 def test_a_tap_made_offline_is_stored_once_with_its_time(server: tuple[str, str]) -> None:
     from playwright.sync_api import expect
 

@@ -362,11 +362,13 @@ def _live(url: str, db: str, session: str) -> None:
         assert [e.type for e in store.events(session)][-3:] == ["dealt", "bet", "folded"]
 
 
+@pytest.mark.timing  # the other device within 2 s
 def test_two_devices_on_sqlite(sqlite_server: tuple[str, str]) -> None:
     url, db = sqlite_server
     _live(url, db, "two-devices")
 
 
+@pytest.mark.timing  # the other device within 2 s
 @pytest.mark.postgres
 def test_two_devices_on_postgresql(tmp_path: Path) -> None:
     from store_helpers import pg_store, pg_url, require_pg

@@ -161,3 +161,22 @@ def test_a_lazy_package_gives_every_name_it_exports(package: str) -> None:
         if name != "queries":  # analytics.queries is the module itself
             defined = getattr(defined, name)
         assert getattr(module, name) is defined, name
+
+
+def test_pydantic_plugins_are_not_looked_for_unless_the_environment_asks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``brag`` sets ``PYDANTIC_DISABLE_PLUGINS=__all__`` for its process (pydantic then skips
+    the scan of every installed distribution's entry points), unless the environment set it."""
+    import os
+
+    from brag.cli import PLUGINS_OFF, main
+
+    name, off = PLUGINS_OFF
+    monkeypatch.delenv(name, raising=False)
+    assert main(["verify", str(LOG)]) == 0
+    assert os.environ[name] == off == "__all__"
+    monkeypatch.setenv(name, "")  # a user who wants their plugins
+    assert main(["verify", str(LOG)]) == 0
+    assert os.environ[name] == ""
+    capsys.readouterr()

@@ -115,6 +115,7 @@ def locked_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[st
         holder.wait()
 
 
+@pytest.mark.timing  # each run under 2 s
 @pytest.mark.parametrize("name", ["sessions", "session", "replay"])
 def test_reading_pages_of_a_store_locked_by_another_program_show_at_once(
     locked_store: str, name: str
@@ -251,6 +252,7 @@ def test_a_store_on_a_full_disk_is_said_disk_full(
 # --- the server's health after a refused cross-origin websocket -----------------------------
 
 
+@pytest.mark.timing  # health under 0.5 s
 def test_health_answers_at_once_after_a_refused_cross_origin_websocket(tmp_path: Path) -> None:
     db = str(tmp_path / "brag.db")
     assert main(["import", "--db", db, SEASON[0]]) == 0

@@ -600,19 +600,23 @@ def test_a_store_that_cannot_be_opened_is_one_clear_error(url: str, tmp_path: Pa
 def _open_connections(store: EventStore) -> int:
     """The connections open to ``store`` now, seen from outside the store: on SQLite the file
     descriptors this process holds on the store's file; on PostgreSQL the server's backends for
-    this database, less the one asking."""
+    this database whose client is a TCP port of this process, less the one asking (other test
+    workers share the server: their connections are not this store's)."""
     path = getattr(store, "path", None)
     if path is not None:
         target = str(Path(path).resolve())
         fds = Path("/proc/self/fd")
         return sum(1 for fd in fds.iterdir() if _link(fd) == target)
+    import psutil
     import psycopg
     from store_helpers import pg_url
 
     with psycopg.connect(pg_url(), autocommit=True) as c:
+        ours = [s.laddr.port for s in psutil.Process().net_connections(kind="tcp") if s.laddr]
         row = c.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND pid <> pg_backend_pid()"
+            " AND pid <> pg_backend_pid() AND client_port = ANY(%s)",
+            (ours,),
         ).fetchone()
     assert row is not None
     return int(row[0])

@@ -9,6 +9,7 @@ written elsewhere; these few lines keep the store's tests independent of it.
 from __future__ import annotations
 
 import fcntl
+import multiprocessing as mp
 import os
 import random
 import tempfile
@@ -298,3 +299,53 @@ def store_a_correction(store: Any, session: str = "fix") -> None:
     )
     store.append(session, [Voided(seq=6)], 6)
     store.append(session, [Bet(player="A", level=Fraction(2)), Folded(player="B")], 7)
+
+
+CHILDREN_FROM = ("test_amend", "test_catalogue", "test_hostile_import", "test_store_processes")
+"""The test modules whose functions run in child processes (:data:`PROCESSES`)."""
+PRELOAD = [
+    *("log", "log.service", "events.codec", "events.upcast", "store.open", "store.sqlite"),
+    *("store.postgres", "store.orm", "store.schema", "brag.cli", "brag.cmd_store"),
+    *("rich.progress", "rich.table", "sqlmodel", "psycopg", "store_helpers", *CHILDREN_FROM),
+]
+"""What the process server imports once, before it forks any child."""
+_server: list[int] = []
+
+
+def clean_processes() -> Any:
+    """``multiprocessing``'s ``forkserver`` context, its server started (once a test process)
+    with :data:`PRELOAD` imported: a child process (a writer to kill, a racer, an import) is
+    forked from that server, a process of one thread, never from the test process. By the time a
+    test runs, its process (a pytest-xdist worker above all) runs threads of the tests before it
+    (Streamlit's, DuckDB's, gRPC's), and a plain fork copies the locks those threads hold: a
+    forked racer died of a segmentation fault in a parallel run. The server is given this
+    folder on ``PYTHONPATH`` (Python 3.11's server does not take the parent's ``sys.path``), so
+    that it imports the test modules, and a child starts as fast as a fork of a warm process."""
+    ctx = mp.get_context("forkserver")
+    if not _server:
+        from multiprocessing import forkserver
+
+        ctx.set_forkserver_preload(PRELOAD)
+        outer = os.environ.get("PYTHONPATH")
+        here = str(Path(__file__).resolve().parent)
+        os.environ["PYTHONPATH"] = os.pathsep.join([here, *([outer] if outer else [])])
+        try:
+            forkserver.ensure_running()
+        finally:
+            if outer is None:
+                del os.environ["PYTHONPATH"]
+            else:
+                os.environ["PYTHONPATH"] = outer
+        _server.append(os.getpid())
+    return ctx
+
+
+class _Processes:
+    """:func:`clean_processes`' context, its server started on first use (``PROCESSES.Process``,
+    ``PROCESSES.Queue`` ...), not when a test module is imported (the server imports them)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(clean_processes(), name)
+
+
+PROCESSES = _Processes()

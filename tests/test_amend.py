@@ -16,7 +16,6 @@ page's "Correct a step" panel.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import random
 import signal
@@ -28,7 +27,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
-from store_helpers import faulty
+from store_helpers import PROCESSES, faulty
 
 from brag.cli import main
 from engine.fold import fold, replay
@@ -44,7 +43,6 @@ from present.numbers import signed
 from present.replay import Replay, corrected
 from sim.randplay import random_session
 
-FORK = mp.get_context("fork")
 EXAMPLES = 100
 
 
@@ -283,7 +281,7 @@ def test_a_process_killed_inside_the_transaction_leaves_the_old_stream(tmp_path:
     before = [(r.seq, r.id, r.type) for r in store.read("s")]
     target = _middle_target(store)
     store.close()
-    p = FORK.Process(target=_kill_inside, args=(url, target))
+    p = PROCESSES.Process(target=_kill_inside, args=(url, target))
     p.start()
     p.join(60)
     assert p.exitcode == -signal.SIGKILL

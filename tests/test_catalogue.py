@@ -6,14 +6,13 @@ opens it."""
 from __future__ import annotations
 
 import contextlib
-import multiprocessing as mp
 import random
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from store_helpers import advance, pg_store, pg_url, play_deal, require_pg, start
+from store_helpers import PROCESSES, advance, pg_store, pg_url, play_deal, require_pg, start
 
 from brag.cli import main
 from engine.fold import replay
@@ -32,7 +31,6 @@ from store.schema import CATALOGUE, META, STORE_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 SEASON = sorted(str(p) for p in (ROOT / "data" / "season").glob("*.jsonl"))
-FORK = mp.get_context("fork")
 
 
 def folded(store: EventStore, info: SessionInfo) -> tuple[Any, ...]:
@@ -153,7 +151,7 @@ def _worker(url: str, schema: str | None, seed: int, prefix: str) -> None:
 def _concurrent(url: str, schema: str | None) -> None:
     """Two processes and the test itself write at once, two of them to the same sessions."""
     procs = [
-        FORK.Process(target=_worker, args=(url, schema, seed, prefix))
+        PROCESSES.Process(target=_worker, args=(url, schema, seed, prefix))
         for seed, prefix in ((1, "a"), (2, "shared"))
     ]
     for p in procs:

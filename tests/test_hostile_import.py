@@ -1,12 +1,11 @@
 """Two ``brag import`` of the same 40 files into one store at once (issue 13, item 6): both exit 0
 and say nothing on stderr, on SQLite and on PostgreSQL, 50 runs each; the store then holds each
-session once, whole. The processes are forked from the test (the modules already imported), each
-running ``brag.cli.main`` as the command does."""
+session once, whole. The processes are forked from a clean process server (the modules already
+imported there: ``store_helpers.PROCESSES``), each running ``brag.cli.main`` as the command does."""
 
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
 import os
 import sys
 import time
@@ -14,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from store_helpers import drop_schema, new_schema, pg_url, require_pg
+from store_helpers import PROCESSES, drop_schema, new_schema, pg_url, require_pg
 
 from log import open_store
 
-FORK = mp.get_context("fork")
 ROOT = Path(__file__).resolve().parents[1]
 CARD = ROOT / "data" / "examples" / "card_example.jsonl"
 FILES = 40
@@ -57,9 +55,9 @@ def _import(db: str, files: list[str], err_path: str, go: Any) -> None:
 
 
 def two_imports(db: str, files: list[str], folder: Path, run: int) -> None:
-    go = FORK.Event()
+    go = PROCESSES.Event()
     errs = [folder / f"err-{run}-{k}.txt" for k in (1, 2)]
-    procs = [FORK.Process(target=_import, args=(db, files, str(e), go)) for e in errs]
+    procs = [PROCESSES.Process(target=_import, args=(db, files, str(e), go)) for e in errs]
     for p in procs:
         p.start()
     go.set()

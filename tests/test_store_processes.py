@@ -5,12 +5,13 @@
 - PostgreSQL: two connections race 300 times; a reader following global positions while 4 writers
   append (some transactions rolled back after their insert) misses nothing.
 
-Processes are forked (the modules are already imported, so a child starts in milliseconds).
+Processes are forked from a clean process server (``store_helpers.PROCESSES``: the modules already
+imported there, so a child starts in milliseconds; never a fork of the test process and its
+threads).
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import random
 import signal
@@ -22,14 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from store_helpers import advance, choose, faulty, pg_store, play_deal, require_pg, start
+from store_helpers import PROCESSES, advance, choose, faulty, pg_store, play_deal, require_pg, start
 
 from engine.fold import fold
 from engine.state import initial_state
 from events.model import is_derived
 from log import ConcurrencyConflict, EventStore, open_store
 
-FORK = mp.get_context("fork")
 RACES = 300
 
 
@@ -98,10 +98,10 @@ def test_sqlite_two_writer_processes_race_300_times(tmp_path: Path) -> None:
     path = str(tmp_path / "race.db")
     store = open_store(path)
     new_race_session(store, "race")
-    b1, b2 = FORK.Barrier(2, timeout=60), FORK.Barrier(2, timeout=60)
-    q = FORK.Queue()
+    b1, b2 = PROCESSES.Barrier(2, timeout=60), PROCESSES.Barrier(2, timeout=60)
+    q = PROCESSES.Queue()
     procs = [
-        FORK.Process(target=_race_process, args=(path, "race", seed, RACES, b1, b2, q))
+        PROCESSES.Process(target=_race_process, args=(path, "race", seed, RACES, b1, b2, q))
         for seed in (1, 2)
     ]
     for p in procs:
@@ -166,8 +166,8 @@ def test_sqlite_retry_with_the_same_ids_after_a_process_restart(tmp_path: Path) 
     events = [e.model_copy(update={"id": uuid.uuid4()}) for e in first[:1] + deal]
     runs = []
     for _ in range(2):  # the second process retries the very same call (expected seq 0)
-        here, there = FORK.Pipe(duplex=False)
-        p = FORK.Process(target=_append_then_die, args=(path, events, 0, there))
+        here, there = PROCESSES.Pipe(duplex=False)
+        p = PROCESSES.Process(target=_append_then_die, args=(path, events, 0, there))
         p.start()
         assert here.poll(60)
         runs.append(here.recv())
@@ -219,8 +219,8 @@ def test_sqlite_writer_killed_at_random_moments_40_times(tmp_path: Path) -> None
     acked: dict[str, tuple[int, str]] = {}
     kills = 0
     for i in range(40):
-        here, there = FORK.Pipe(duplex=False)
-        p = FORK.Process(target=_writer, args=(path, i + 1, there))
+        here, there = PROCESSES.Pipe(duplex=False)
+        p = PROCESSES.Process(target=_writer, args=(path, i + 1, there))
         p.start()
         there.close()
         assert here.poll(30) and here.recv() == ("ready",)

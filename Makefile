@@ -19,7 +19,7 @@ XDIST :=
 else
 XDIST := -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 endif
-FAST := not slow and not browser and not postgres
+FAST := not slow and not browser and not postgres and not timing
 
 .PHONY: install run test check lint bench scenarios clean
 

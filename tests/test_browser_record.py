@@ -132,6 +132,7 @@ class Pad:
         return new
 
 
+@pytest.mark.timing  # its double tap: the second click within the pad's 600 ms
 def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect, sync_playwright

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 __all__ = ["fitted_tables", "natural_width", "plain_width"]
@@ -27,7 +28,6 @@ def _table(
     for text, justify in headers:
         table.add_column(text, justify=justify)  # type: ignore[arg-type]
     if fit is not None and rows:
-        from rich.cells import cell_len
         from rich.text import Text
 
         from brag.console import shown
@@ -35,11 +35,7 @@ def _table(
         # Each line made inert here, as SafeConsole's render_str makes a cell (it would escape
         # the newlines that join them); the width is that of the text shown.
         columns = [[shown(r[c]) for r in rows] for c in range(len(headers))]
-        widths = [
-            max(cell_len(t) for t in [shown(h[0]), *col])
-            for h, col in zip(headers, columns, strict=True)
-        ]
-        if sum(w + 3 for w in widths) + 1 <= fit:
+        if _box_width(_widest([shown(h[0]) for h in headers], columns)) <= fit:
             table.add_row(*(Text("\n".join(col), no_wrap=True) for col in columns))
             return table
     for r in rows:
@@ -60,17 +56,23 @@ def plain_width(headers: list[str], rows: list[list[str]]) -> int:
     :func:`natural_width` measures of it, without measuring each cell through rich): each column
     its widest cell as a :class:`~brag.console.SafeConsole` shows it (inert, one line) + 2 of
     padding + 1 rule, + 1. ``headers``, ``rows``: the cells as text."""
-    from rich.cells import cell_len
-
     from brag.console import shown
 
-    widest = [cell_len(shown(h)) for h in headers]
-    for r in rows:
-        for c, cell in enumerate(r):
-            n = cell_len(shown(cell))
-            if n > widest[c]:
-                widest[c] = n
-    return sum(w + 3 for w in widest) + 1
+    columns = [[shown(r[c]) for r in rows] for c in range(len(headers))]
+    return _box_width(_widest([shown(h) for h in headers], columns))
+
+
+def _widest(headers: list[str], columns: list[list[str]]) -> list[int]:
+    """Each column's widest cell in terminal cells, its header's included (the text as shown)."""
+    from rich.cells import cell_len
+
+    return [max(cell_len(t) for t in [h, *col]) for h, col in zip(headers, columns, strict=True)]
+
+
+def _box_width(widths: Iterable[int]) -> int:
+    """The width of rich's default box around columns of these widths: each column + 2 of
+    padding + 1 rule, + 1."""
+    return sum(w + 3 for w in widths) + 1
 
 
 def fitted_tables(
@@ -91,7 +93,7 @@ def fitted_tables(
     No rows: one table of the headers."""
 
     plain = not {"box", "padding", "pad_edge", "show_edge", "collapse_padding"} & set(options)
-    if plain:  # rich's default box: each column its widest line + 2 of padding + 1 rule, + 1
+    if plain:  # rich's default box (:func:`_box_width`) of each column's widest line
         from rich.cells import cell_len
 
         widest = [
@@ -102,7 +104,7 @@ def fitted_tables(
 
     def width(cols: list[int]) -> int:
         if plain:
-            return sum(widest[c] + 3 for c in cols) + 1
+            return _box_width(widest[c] for c in cols)
         t = _table("", [headers[c] for c in cols], [[r[c] for c in cols] for r in rows])
         return natural_width(console, t)
 

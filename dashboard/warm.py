@@ -7,7 +7,7 @@ its catalogue's filter choices read, the projection checked against the store an
 per statistic, Altair imported and its schema validator built (about 2 s under load on the
 Players page alone). :func:`start` does that work in a daemon thread once Streamlit's runtime is
 up (``dashboard/server.py``'s lifespan), in the order a newcomer opens the pages: Sessions,
-Session and Replay, Players, Decisions, Explore.
+Session and Replay, Players, Decisions, Explore, Record.
 
 It never blocks a page: pages do not wait for it, and a page asking for a value the thread is
 computing waits for that one value (Streamlit's caches compute a key once) instead of computing
@@ -97,10 +97,10 @@ def _players_page() -> None:
     if not stats:
         return
     first = stats[0]["player"]  # the Players page's first player
-    cache.deals_behind(first, stats_view.DRILLED[0], None)
+    cache.deals_behind_total(first, stats_view.DRILLED[0], None)
+    cache.deals_behind(first, stats_view.DRILLED[0], None, page=1)  # its first page, as shown
     cache.session_nets(first, None)
     cache.stat("showdown_hands", player=first, table=None)
-    cache.listing()
 
 
 def _decisions_page() -> None:
@@ -117,6 +117,12 @@ def _explore_page() -> None:
     cache.schema()
 
 
+def _record_page() -> None:
+    from dashboard import cache
+
+    cache.sessions()  # the session picker's listing
+
+
 def steps() -> list[tuple[str, Callable[[], Any]]]:
     """What :func:`start` does, in order: ``(name, step)``."""
     return [
@@ -128,6 +134,7 @@ def steps() -> list[tuple[str, Callable[[], Any]]]:
         ("players", _players_page),
         ("decisions", _decisions_page),
         ("explore", _explore_page),
+        ("record", _record_page),
     ]
 
 

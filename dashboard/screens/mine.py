@@ -31,8 +31,7 @@ if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     ui.link_rows(own.session_rows(mine, me, nets), "Your sessions: a tap opens the replay as you")
     if standings is not None:
         st.subheader("Your net over time")
-        behind = {me: cache.stat("deals_behind", player=me, statistic="net")}
-        ui.net_over_time(stats_view.net_over_time(behind, cache.listing().started))
+        ui.net_over_time(stats_view.net_over_sessions({me: cache.session_nets(me)}))
     st.stop()
 
 rp = cache.replay(wanted)

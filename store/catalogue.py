@@ -16,10 +16,12 @@ from store.records import Facets, Listing, SessionFilter, SessionInfo, parse_sto
 from store.schema import (
     CATALOGUE,
     CATALOGUE_COLUMNS,
+    FACETS,
     TABLE,
     UPSERT,
     catalogue_info,
     catalogue_params,
+    fill_facets,
 )
 
 __all__ = ["CatalogueReads"]
@@ -100,7 +102,22 @@ class CatalogueReads:
         cond, params = self._where(where)
         return int(self.query(f"SELECT count(*) FROM {CATALOGUE}{cond}", params)[0][0])
 
+    @property
+    def faceted(self) -> bool:
+        """A store of version 5: the filter choices kept in :data:`~store.schema.FACETS`."""
+        return int(self.version) >= 5
+
     def facets(self) -> Facets:
+        if self.faceted:  # a few hundred rows, however many sessions
+            got: dict[str, list[str]] = {"player": [], "table": [], "untabled": [], "day": []}
+            for kind, value in self.query(f"SELECT kind, value FROM {FACETS}"):
+                got.setdefault(str(kind), []).append(str(value))
+            days = got["day"]
+            return (
+                sorted(got["player"]),
+                [*sorted(got["table"]), *([None] if got["untabled"] else [])],
+                (date.fromisoformat(min(days)), date.fromisoformat(max(days))) if days else None,
+            )
         seats = (
             f"SELECT DISTINCT j.value FROM {CATALOGUE}, json_each({CATALOGUE}.seats) j"
             if self.MARK == "?"
@@ -144,4 +161,6 @@ class CatalogueReads:
             tx.conn.execute(f"DELETE FROM {CATALOGUE}")
             if rows:
                 tx.conn.cursor().executemany(self.sql(UPSERT), [catalogue_params(i) for i in rows])
+            if self.faceted:
+                fill_facets(self, tx.conn)
         return len(rows)

@@ -21,6 +21,7 @@ from store.port import CatalogueOf
 from store.records import Row
 from store.schema import (
     CATALOGUE_DDL,
+    FACETS_DDL,
     INSERT_COLUMNS,
     LOCK_TIMEOUT_S,
     META,
@@ -135,7 +136,7 @@ class PostgresRecorder(SqlRecorder):
         return out
 
     def create(self, conn: Any) -> None:
-        for stmt in (*pg_ddl(), *CATALOGUE_DDL, *pg_annotations_ddl()):
+        for stmt in (*pg_ddl(), *CATALOGUE_DDL, FACETS_DDL, *pg_annotations_ddl()):
             conn.execute(stmt)
 
     def __repr__(self) -> str:

@@ -50,8 +50,10 @@ from store.schema import (
     STORE_VERSION,
     TABLE,
     UPDATE,
+    FACET_INSERT,
     UPSERT,
     catalogue_params,
+    info_facets,
 )
 
 __all__ = ["SqlRecorder", "SqlTx", "plain_sqlite_url", "sqlite_file"]
@@ -128,6 +130,9 @@ class SqlTx:
             # No row although the session has events (written around Bragbook): its first ones.
             info = rec.first_of(self.conn, info)
         self.conn.execute(rec.sql(UPSERT), catalogue_params(info))
+        # A new row: its filter choices (version 5), which never change after (seats, table and
+        # first time are the session's first event's).
+        self.conn.cursor().executemany(rec.sql(FACET_INSERT), info_facets(info))
 
     def annotations(self, session: str) -> list[Annotation]:
         return self.recorder.annotations_on(self.conn, session)

@@ -26,6 +26,7 @@ from store.records import Row
 from store.schema import (
     BUSY_TIMEOUT_S,
     CATALOGUE_DDL,
+    FACETS_DDL,
     INSERT_COLUMNS,
     SQLITE_MIGRATIONS,
     SQLITE_TRIGGERS,
@@ -233,7 +234,7 @@ class SqliteRecorder(SqlRecorder):
         conn.execute(create_table_sql(sqlite.dialect()))
         for t in SQLITE_TRIGGERS.values():
             conn.execute(t)
-        for stmt in (*CATALOGUE_DDL, *sqlite_annotations_ddl()):
+        for stmt in (*CATALOGUE_DDL, FACETS_DDL, *sqlite_annotations_ddl()):
             conn.execute(stmt)
 
     def __repr__(self) -> str:

@@ -27,7 +27,7 @@ from log import (
     facets_of,
     open_store,
 )
-from store.schema import CATALOGUE, META, STORE_VERSION
+from store.schema import CATALOGUE, FACETS, META, STORE_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 SEASON = sorted(str(p) for p in (ROOT / "data" / "season").glob("*.jsonl"))
@@ -244,3 +244,86 @@ def test_an_old_store_without_the_catalogue_is_read_then_migrated(
     with open_store(str(db)) as s:  # a rebuild from the events gives the same rows
         assert s.rebuild_catalogue() == 5  # type: ignore[attr-defined]
         assert s.sessions() == want
+
+
+def _facet_rows(conn: Any) -> set[tuple[str, str]]:
+    return {(str(k), str(v)) for k, v in conn.execute(f"SELECT kind, value FROM {FACETS}")}
+
+
+def _varied(store: EventStore) -> list[SessionInfo]:
+    """Six season sessions (their tables and dates as recorded: two days), and two without times
+    (their date: when they were stored), one of them without a table."""
+    for path in SEASON[:6]:
+        store.import_log(path)
+    rng = random.Random(22)
+    store.append("bare", [start("bare", rng, pots=2, table=None)], 0)
+    store.append("timeless", [start("timeless", rng, pots=2, table="Back room")], 0)
+    return store.recomputed_sessions()
+
+
+def test_the_filter_choices_are_kept_with_the_catalogue(tmp_path: Path) -> None:
+    """Store version 5 (issue 22): every player, table and start date in brag_facets, one row
+    each, written by the appends themselves; what the Sessions page offers equals the catalogue's
+    (facets_of) without reading every session's seats."""
+    db = tmp_path / "f.db"
+    with open_store(str(db)) as s:
+        every = _varied(s)
+        players, tables, dates = facets_of(every)
+        assert s.session_facets() == (players, tables, dates)
+        assert None in tables and "Back room" in tables and dates is not None
+    with sqlite3.connect(db) as c:
+        rows = _facet_rows(c)
+    days = {str(i.started.date()) for i in every}
+    assert rows == {
+        *(("player", p) for p in players),
+        *(("table", t) for t in tables if t is not None),
+        ("untabled", ""),
+        *(("day", d) for d in days),
+    }
+    assert len(days) == 3 and (str(dates[0]), str(dates[1])) == (min(days), max(days))
+
+
+def test_a_version_4_store_is_read_as_it_is_and_given_its_filter_choices_by_a_writer(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "old.db"
+    with open_store(str(db)) as s:
+        want = facets_of(_varied(s))
+    c = sqlite3.connect(db, isolation_level=None)  # as version 4 left it
+    c.execute(f"DROP TABLE {FACETS}")
+    c.execute(f"UPDATE {META} SET value = '4' WHERE key = 'version'")
+    c.close()
+    with open_store(str(db), readonly=True) as ro:  # a reader: from the catalogue's rows
+        assert ro.version == 4  # type: ignore[attr-defined]
+        assert ro.session_facets() == want
+    with open_store(str(db)) as s:  # a writer migrates: filled from the catalogue
+        assert s.version == STORE_VERSION == 5  # type: ignore[attr-defined]
+        assert s.session_facets() == want
+        with sqlite3.connect(db) as c:
+            c.execute(f"DELETE FROM {FACETS} WHERE kind = 'player'")  # lost around Bragbook
+        assert s.session_facets() != want
+        assert s.rebuild_catalogue() == 8  # type: ignore[attr-defined]  # refills them
+        assert s.session_facets() == want
+
+
+@pytest.mark.postgres
+def test_postgres_keeps_and_migrates_the_filter_choices() -> None:
+    require_pg()
+    with pg_store() as s:
+        want = facets_of(_varied(s))
+        assert s.session_facets() == want
+        conn = s.recorder.connection()  # type: ignore[attr-defined]
+        schema = s.schema  # type: ignore[attr-defined]
+        conn.execute(f"DROP TABLE {FACETS}")
+        conn.execute(f"UPDATE {META} SET value = '4' WHERE key = 'version'")
+        conn.commit()
+        with open_store(pg_url(), schema=schema, readonly=True) as ro:
+            assert ro.version == 4  # type: ignore[attr-defined]
+            assert ro.session_facets() == want
+        with open_store(pg_url(), schema=schema) as w:
+            assert w.version == STORE_VERSION  # type: ignore[attr-defined]
+            assert w.session_facets() == want
+            rows = _facet_rows(w.recorder.connection())  # type: ignore[attr-defined]
+        assert ("untabled", "") in rows and len(rows) == len(want[0]) + len(want[1]) + len(
+            {i.started.date() for i in s.sessions()}
+        )

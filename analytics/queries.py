@@ -268,6 +268,8 @@ DRILL: dict[str, tuple[str, str, tuple[str, ...], str]] = {
 to its count (summed over the deals listed, it equals the count column named last) and to its
 numerator, as the summary of ``schema.sql`` counts them, and which of the player's events to
 point at (their first of those types in the deal; none: the event that ended the deal)."""
+_DRILL_COLUMNS = ("session", "deal", "step", "seq", "event", "counted", "hits", "corrected")
+"""The columns of a :func:`deals_behind` row, in order."""
 MONEY_DRILLS = ("net", "adjusted_net_per_deal")
 """Drill-downs whose ``hits`` are money: ticks made exact Fractions by :func:`deals_behind`."""
 
@@ -286,23 +288,32 @@ def deals_behind(
     the deal adds to the statistic's count) and ``hits`` (to its numerator; for ``net`` the
     deal's net, for the others of :data:`MONEY_DRILLS` their money, as an exact
     :class:`~fractions.Fraction`), ordered by session and deal; with ``limit``, at most that
-    many of them from the ``offset``-th (0-based), only their sessions' events read (a page of a
-    league's player; :func:`deals_behind_total` sums them all). Raises ``KeyError`` for a
-    statistic without a drill-down."""
+    many of them from the ``offset``-th (0-based), only their rows read (a page of a league's
+    player: the events that ended them by position, the player's decisions, the voids;
+    :func:`deals_behind_total` sums them all). Raises ``KeyError`` for a statistic without a
+    drill-down."""
+    from analytics.facts import DECISION_ACTIONS
+
     weight, hit, types, _ = DRILL[statistic]
+    actions = {DECISION_ACTIONS[t]: t for t in types}  # the player's events are decisions
     q = query(STATS, "deals_behind")
     sql = q.sql.replace("{weight}", weight).replace("{hit}", hit)  # our own expressions
     params = {
         "player_key": key(player),
         "session": session,
         "table_key": key(table),
-        "types": list(types),
+        "actions": list(actions),
         "limit": limit,
         "offset": offset,
     }
     cur = con.execute(sql, params)
     names = [d[0] for d in cur.description]
-    rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    rows = []
+    for got in cur.fetchall():
+        r = dict(zip(names, got, strict=True))
+        own = r.pop("own_action")
+        r["event"] = actions[own] if own is not None else r.pop("end_type")
+        rows.append({k: r[k] for k in _DRILL_COLUMNS})
     if statistic in MONEY_DRILLS:
         dens = dict(
             con.execute(

@@ -128,7 +128,8 @@ def cache_parts() -> dict[str, Callable[[], object]]:
         "replay (newest)": lambda: cache.replay(cache.session_ids(limit=1)[0]),
         "stat tables": lambda: cache.stat("tables"),
         "stat player_stats": players,
-        "deals_behind blind_rate": lambda: cache.deals_behind(first(), "blind_rate"),
+        "deals_behind_total blind_rate": lambda: cache.deals_behind_total(first(), "blind_rate"),
+        "deals_behind blind_rate p1": lambda: cache.deals_behind(first(), "blind_rate", page=1),
         "session_nets": lambda: cache.session_nets(first()),
         "stat showdown_hands": lambda: cache.stat("showdown_hands", player=first(), table=None),
     }

@@ -43,6 +43,7 @@ from store.records import (
 )
 from store.schema import (
     COLUMNS,
+    FACET_INSERT,
     META,
     META_DDL,
     STORE_ID,
@@ -50,7 +51,6 @@ from store.schema import (
     STORE_VERSION,
     TABLE,
     UPDATE,
-    FACET_INSERT,
     UPSERT,
     catalogue_params,
     info_facets,

@@ -351,8 +351,10 @@ SELECT DISTINCT den FROM sessions;
 -- name: deals_behind
 -- about: The player's ended deals behind one statistic of player_stats (drill-down): per deal,
 -- about: what it adds to the statistic's count ($weight) and to its numerator ($hit), with the
--- about: seq of the player's event of one of $types in the deal (else the event that ended it).
--- about: $weight and $hit are expressions chosen from queries.DRILL, never user text.
+-- about: seq of the player's first decision in force of one of $actions in the deal (else the
+-- about: event that ended it). $weight and $hit are expressions chosen from queries.DRILL, never
+-- about: user text. A page ($limit, $offset) reads only its deals' rows: the ending events by
+-- about: position, the player's decisions, the sessions' voids (no scan of every event's session).
 -- col: session | session | RULES 1 | The session.
 -- col: deal | deal | RULES 3.4 | The deal (1-based).
 -- col: step | step | FORMAT.md | The event's step within the deal, as the Replay page counts them.
@@ -362,7 +364,7 @@ SELECT DISTINCT den FROM sessions;
 -- col: hits | count | RULES 5 | What the deal adds to the numerator (e.g. sees of see_rate).
 -- col: corrected | yes/no | FORMAT.md | The session holds a voided event: its steps are numbered by the events in force (queries.renumber).
 WITH pd AS (
-    SELECT p.*, d.end_position
+    SELECT p.*, d.end_position, d.events AS deal_events
     FROM player_deals p JOIN deals d USING (session, deal)
     WHERE p.player_key = $player_key
       AND ($session::VARCHAR IS NULL OR p.session = $session)
@@ -370,40 +372,45 @@ WITH pd AS (
            OR p.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
 ),
 picked AS (
-    -- One page of the deals ($limit NULL: all), before their events are read.
-    SELECT session, deal, end_position, ({weight})::BIGINT AS counted, ({hit})::BIGINT AS hits
+    -- One page of the deals ($limit NULL: all), before anything else is read.
+    SELECT session, deal, end_position, deal_events,
+           ({weight})::BIGINT AS counted, ({hit})::BIGINT AS hits
     FROM pd
     WHERE ({weight})::BIGINT > 0
     ORDER BY session, deal
     LIMIT $limit OFFSET $offset
 ),
-ev AS (
-    SELECT e.session, e.deal, e.seq, e.type, e.player, e.position,
-           min(e.seq) OVER (PARTITION BY e.session, e.deal) AS first_seq
+ended AS (
+    -- The event at each deal's end_position: an integer lookup, row groups kept by position.
+    SELECT e.position, e.seq, e.type
     FROM events e
-    WHERE e.session IN (SELECT session FROM picked WHERE counted > 0)
+    WHERE e.position IN (SELECT end_position FROM picked)
 ),
 own AS (
-    SELECT session, deal, min(seq) AS seq
-    FROM ev
-    WHERE EXISTS (SELECT 1 FROM session_players sp WHERE sp.session = ev.session
-                  AND sp.player = ev.player AND sp.player_key = $player_key)
-      AND list_contains($types::VARCHAR[], type)
-      AND NOT EXISTS (SELECT 1 FROM events v WHERE v.session = ev.session
-                      AND v.type = 'voided' AND v.voids_seq = ev.seq)  -- withdrawn
-    GROUP BY session, deal
+    -- The player's first decision of $actions in the deal (decisions are those in force, each
+    -- with its stored seq and its step as every replay numbers it).
+    SELECT c.session, c.deal, min(c.seq) AS seq, arg_min(c.step, c.seq) AS step,
+           arg_min(c.action::VARCHAR, c.seq) AS action
+    FROM decisions c
+    WHERE c.player_key = $player_key
+      AND list_contains($actions::VARCHAR[], c.action::VARCHAR)
+      AND (c.session, c.deal) IN (SELECT session, deal FROM picked)
+    GROUP BY c.session, c.deal
+),
+voiding AS (
+    -- Sessions with a correction: their voided events (voids_seq is set on those alone, so the
+    -- row groups without one are skipped by their statistics).
+    SELECT DISTINCT session FROM events
+    WHERE voids_seq IS NOT NULL AND session IN (SELECT session FROM picked)
 )
 SELECT p.session, p.deal,
-       coalesce(o.seq, e.seq) - f.first_seq + 1 AS step,
-       coalesce(o.seq, e.seq) AS seq,
-       (SELECT any_value(type) FROM ev x
-        WHERE x.session = p.session AND x.seq = coalesce(o.seq, e.seq)) AS event,
+       coalesce(o.step, p.deal_events) AS step,
+       coalesce(o.seq, x.seq) AS seq,
+       o.action AS own_action,
+       x.type AS end_type,
        p.counted, p.hits,
-       EXISTS (SELECT 1 FROM ev v WHERE v.session = p.session AND v.type = 'voided') AS corrected
+       p.session IN (SELECT session FROM voiding) AS corrected
 FROM picked p
 LEFT JOIN own o USING (session, deal)
-JOIN ev e ON e.position = p.end_position
-JOIN (SELECT DISTINCT session, deal, first_seq FROM ev) f
-  ON f.session = p.session AND f.deal = p.deal
-WHERE p.counted > 0
+JOIN ended x ON x.position = p.end_position
 ORDER BY p.session, p.deal;

@@ -410,13 +410,15 @@ def session_nets(player: str, table: str | None = None) -> list[dict[str, Any]]:
     """The player's net in each session with an ended deal of theirs
     (``analytics.queries.session_nets``: ``session``, ``started``, ``net``, a few rows a session,
     kept until the projection moves on), ``started`` as the store's catalogue lists it (a log
-    without times: when it was stored, one indexed read of the catalogue each), so that the net
+    without times: when it was stored, one read of the catalogue for all of them), so that the net
     over time is ordered as the listing orders the sessions without reading the listing."""
     rows = [dict(r) for r in stat("session_nets", player=player, table=table)]
-    for r in rows:
-        if r["started"] is None:
-            info = session_info(r["session"])
-            r["started"] = None if info is None else info.started
+    untimed = [r["session"] for r in rows if r["started"] is None]
+    if untimed:  # logs without times: one read of the catalogue for all of them
+        infos = store().session_infos(untimed)
+        for r in rows:
+            if r["started"] is None and (info := infos.get(r["session"])) is not None:
+                r["started"] = info.started
     return rows
 
 

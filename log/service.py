@@ -209,6 +209,14 @@ class EventStore:
             return self.recorder.info(session)
         return next((i for i in self.recomputed_sessions() if i.session == session), None)
 
+    def session_infos(self, sessions: Iterable[str]) -> dict[str, SessionInfo]:
+        """The listing's lines of those of ``sessions`` that are stored, by session (one query of
+        the catalogue, however many)."""
+        wanted = set(sessions)
+        if self.recorder.catalogued:
+            return {i.session: i for i in self.recorder.infos(sorted(wanted))}
+        return {i.session: i for i in self.recomputed_sessions() if i.session in wanted}
+
     def session_count(self, *, unfinished: bool = False, where: SessionFilter | None = None) -> int:
         """How many sessions are stored (only those not over, with ``unfinished``; only those
         ``where`` keeps)."""

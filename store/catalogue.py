@@ -6,7 +6,7 @@ reads one small table instead of every event. The DDL and the row conversions:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import date, datetime
@@ -97,6 +97,20 @@ class CatalogueReads:
             f"SELECT {CATALOGUE_COLUMNS} FROM {CATALOGUE} WHERE session = ?", (session,)
         )
         return catalogue_info(rows[0]) if rows else None
+
+    def infos(self, sessions: Sequence[str]) -> list[SessionInfo]:
+        names = sorted(set(sessions))
+        if not names:
+            return []
+        # The names as one bound value, however many: a JSON array (SQLite), a text[] (PostgreSQL).
+        param: Any = json.dumps(names) if self.MARK == "?" else names
+        cond = "IN (SELECT value FROM json_each(?))" if self.MARK == "?" else "= ANY(?)"
+        return [
+            catalogue_info(r)
+            for r in self.query(
+                f"SELECT {CATALOGUE_COLUMNS} FROM {CATALOGUE} WHERE session {cond}", (param,)
+            )
+        ]
 
     def count(self, where: SessionFilter) -> int:
         cond, params = self._where(where)

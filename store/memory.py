@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -219,6 +219,9 @@ class MemoryRecorder:
         raise NotImplementedError("a memory store keeps no catalogue")
 
     def info(self, session: str) -> SessionInfo | None:
+        raise NotImplementedError("a memory store keeps no catalogue")
+
+    def infos(self, sessions: Sequence[str]) -> list[SessionInfo]:
         raise NotImplementedError("a memory store keeps no catalogue")
 
     def rewrite_catalogue(self, infos: Callable[[], list[SessionInfo]]) -> int:

@@ -10,7 +10,7 @@ never hidden. Backends: :mod:`store.memory`, :mod:`store.sqlite`, :mod:`store.po
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
@@ -131,6 +131,10 @@ class Recorder(Protocol):
     def facets(self) -> Facets: ...
 
     def info(self, session: str) -> SessionInfo | None: ...
+
+    def infos(self, sessions: Sequence[str]) -> list[SessionInfo]:
+        """The catalogue rows of those of ``sessions`` that are stored (one query, any number)."""
+        ...
 
     def rewrite_catalogue(self, infos: Callable[[], list[SessionInfo]]) -> int:
         """Writes the catalogue again (one transaction) from ``infos()`` (called once the store is

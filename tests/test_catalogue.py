@@ -82,6 +82,10 @@ def check(store: EventStore) -> list[SessionInfo]:
     assert listed == every
     players, tables, dates = store.session_facets()
     assert (players, tables, dates) == facets_of(every)
+    names = [i.session for i in every]
+    assert store.session_infos([*names, "nosuch", *names[:2]]) == {i.session: i for i in every}
+    assert store.session_infos(names[1:3]) == {i.session: i for i in every[1:3]}
+    assert store.session_infos([]) == {}
     for where in (
         SessionFilter(players=tuple(players[:2])),
         SessionFilter(tables=(tables[0],)),
@@ -202,6 +206,8 @@ def test_listing_is_ordered_paged_and_filtered_by_the_catalogue(tmp_path: Path) 
         assert [i.session for i in store.sessions(unfinished=True)] == ["open"]
         assert store.session_count() == 7 and store.session_count(unfinished=True) == 1
         assert store.session_info("open") == next(i for i in every if i.session == "open")
+        many = [f"nosuch-{k}" for k in range(40_000)]  # beyond SQLite's bound values per query
+        assert store.session_infos([*many, "open"]) == {"open": store.session_info("open")}
         assert store.session_info("nosuch") is None
         with pytest.raises(ValueError, match="order is one of"):
             store.sessions(order="random")
@@ -273,7 +279,7 @@ def test_the_filter_choices_are_kept_with_the_catalogue(tmp_path: Path) -> None:
         assert None in tables and "Back room" in tables and dates is not None
     with sqlite3.connect(db) as c:
         rows = _facet_rows(c)
-    days = {str(i.started.date()) for i in every}
+    days = {str(i.started.date()) for i in every if i.started is not None}
     assert rows == {
         *(("player", p) for p in players),
         *(("table", t) for t in tables if t is not None),
@@ -294,15 +300,15 @@ def test_a_version_4_store_is_read_as_it_is_and_given_its_filter_choices_by_a_wr
     c.execute(f"UPDATE {META} SET value = '4' WHERE key = 'version'")
     c.close()
     with open_store(str(db), readonly=True) as ro:  # a reader: from the catalogue's rows
-        assert ro.version == 4  # type: ignore[attr-defined]
+        assert ro.version == 4
         assert ro.session_facets() == want
     with open_store(str(db)) as s:  # a writer migrates: filled from the catalogue
-        assert s.version == STORE_VERSION == 5  # type: ignore[attr-defined]
+        assert s.version == STORE_VERSION == 5
         assert s.session_facets() == want
         with sqlite3.connect(db) as c:
             c.execute(f"DELETE FROM {FACETS} WHERE kind = 'player'")  # lost around Bragbook
         assert s.session_facets() != want
-        assert s.rebuild_catalogue() == 8  # type: ignore[attr-defined]  # refills them
+        assert s.rebuild_catalogue() == 8  # refills them
         assert s.session_facets() == want
 
 
@@ -312,18 +318,29 @@ def test_postgres_keeps_and_migrates_the_filter_choices() -> None:
     with pg_store() as s:
         want = facets_of(_varied(s))
         assert s.session_facets() == want
-        conn = s.recorder.connection()  # type: ignore[attr-defined]
-        schema = s.schema  # type: ignore[attr-defined]
+        conn = s.recorder.connection()
+        schema = s.schema
         conn.execute(f"DROP TABLE {FACETS}")
         conn.execute(f"UPDATE {META} SET value = '4' WHERE key = 'version'")
         conn.commit()
         with open_store(pg_url(), schema=schema, readonly=True) as ro:
-            assert ro.version == 4  # type: ignore[attr-defined]
+            assert ro.version == 4
             assert ro.session_facets() == want
         with open_store(pg_url(), schema=schema) as w:
-            assert w.version == STORE_VERSION  # type: ignore[attr-defined]
+            assert w.version == STORE_VERSION
             assert w.session_facets() == want
-            rows = _facet_rows(w.recorder.connection())  # type: ignore[attr-defined]
+            conn = w.recorder.connection()  # type: ignore[attr-defined]  # SQL recorders have one
+            rows = _facet_rows(conn)
         assert ("untabled", "") in rows and len(rows) == len(want[0]) + len(want[1]) + len(
             {i.started.date() for i in s.sessions()}
         )
+
+
+def test_a_store_without_a_catalogue_answers_the_same_from_its_events() -> None:
+    with open_store("memory://") as store:
+        for path in SEASON[:3]:
+            store.import_log(path)
+        every = store.recomputed_sessions()
+        assert not store.recorder.catalogued
+        assert store.session_infos([every[1].session, "nosuch"]) == {every[1].session: every[1]}
+        assert store.session_facets() == facets_of(every)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import streamlit as st
@@ -406,20 +407,34 @@ def deals_behind_total(player: str, statistic: str, table: str | None = None) ->
     return dict(stat("deals_behind_total", player=player, statistic=statistic, table=table))
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def _nets(
+    path: str, version: int, url: str, player: str, table: str | None
+) -> list[tuple[str, Any, int, int]]:
+    from analytics import queries
+
+    with projection.opened(read_only=True) as con:
+        rows = queries.session_nets(con, player, table)
+    untimed = [r["session"] for r in rows if r["started"] is None]
+    infos = _store(url).session_infos(untimed) if untimed else {}  # one read for all of them
+    out = []
+    for r in rows:
+        info = infos.get(r["session"])
+        started = r["started"] if info is None else info.started
+        out.append((r["session"], started, r["net"].numerator, r["net"].denominator))
+    return out
+
+
 def session_nets(player: str, table: str | None = None) -> list[dict[str, Any]]:
     """The player's net in each session with an ended deal of theirs
     (``analytics.queries.session_nets``: ``session``, ``started``, ``net``, a few rows a session,
     kept until the projection moves on), ``started`` as the store's catalogue lists it (a log
-    without times: when it was stored, one read of the catalogue for all of them), so that the net
-    over time is ordered as the listing orders the sessions without reading the listing."""
-    rows = [dict(r) for r in stat("session_nets", player=player, table=table)]
-    untimed = [r["session"] for r in rows if r["started"] is None]
-    if untimed:  # logs without times: one read of the catalogue for all of them
-        infos = store().session_infos(untimed)
-        for r in rows:
-            if r["started"] is None and (info := infos.get(r["session"])) is not None:
-                r["started"] = info.started
-    return rows
+    without times: when it was stored, one read of the catalogue for all of them), so that the
+    net over time is ordered as the listing orders the sessions without reading the listing.
+    Kept as plain tuples (a league's player has 15,000 sessions: a cached list of dicts of
+    Fractions took 180 ms to pickle and as long to unpickle at each run)."""
+    got = _nets(analytics_path(), analytics_version(), db_url(), player, table)
+    return [{"session": s, "started": t, "net": Fraction(n, d)} for s, t, n, d in got]
 
 
 def stat(name: str, **kwargs: Any) -> Any:

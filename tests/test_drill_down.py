@@ -135,6 +135,7 @@ def steps(rows: list[dict[str, Any]], events_of: Any) -> list[dict[str, Any]]:
     return rows
 
 
+@pytest.mark.slow  # a store of 52 sessions and ~1,000 queries of each kind: ~20 s
 def test_the_page_reads_its_own_rows_and_lists_what_the_whole_scan_listed(
     club: tuple[str, str],
 ) -> None:

@@ -1,8 +1,8 @@
 """The session catalogue's reads on the SQL recorders (store version 3): one row per session in
 ``brag_sessions``, kept by every append (:meth:`store.sql.SqlTx.record`), so that listing sessions
 reads one small table instead of every event; from version 5 the filter choices in
-``brag_facets``, kept by the same appends, so that they are not read from every session's seats. The DDL and the row conversions:
-:mod:`store.schema`."""
+``brag_facets``, kept by the same appends, so that they are not read from every session's seats.
+The DDL and the row conversions: :mod:`store.schema`."""
 
 from __future__ import annotations
 

@@ -214,7 +214,7 @@ class EventStore:
         the catalogue, however many)."""
         wanted = set(sessions)
         if self.recorder.catalogued:
-            return {i.session: i for i in self.recorder.infos(sorted(wanted))}
+            return {i.session: i for i in self.recorder.infos(list(wanted))}
         return {i.session: i for i in self.recomputed_sessions() if i.session in wanted}
 
     def session_count(self, *, unfinished: bool = False, where: SessionFilter | None = None) -> int:

@@ -13,7 +13,14 @@ from dataclasses import replace
 from datetime import date, datetime
 from typing import Any, ClassVar
 
-from store.records import Facets, Listing, SessionFilter, SessionInfo, parse_stored_at
+from store.records import (
+    Facets,
+    Listing,
+    SessionFilter,
+    SessionInfo,
+    facets_from,
+    parse_stored_at,
+)
 from store.schema import (
     CATALOGUE,
     CATALOGUE_COLUMNS,
@@ -127,25 +134,20 @@ class CatalogueReads:
             got: dict[str, list[str]] = {"player": [], "table": [], "untabled": [], "day": []}
             for kind, value in self.query(f"SELECT kind, value FROM {FACETS}"):
                 got.setdefault(str(kind), []).append(str(value))
-            days = got["day"]
-            return (
-                sorted(got["player"]),
-                [*sorted(got["table"]), *([None] if got["untabled"] else [])],
-                (date.fromisoformat(min(days)), date.fromisoformat(max(days))) if days else None,
-            )
+            untabled: list[str | None] = [None] if got["untabled"] else []
+            days = map(date.fromisoformat, got["day"])
+            return facets_from(got["player"], [*got["table"], *untabled], days)
         seats = (
             f"SELECT DISTINCT j.value FROM {CATALOGUE}, json_each({CATALOGUE}.seats) j"
             if self.MARK == "?"
             else f"SELECT DISTINCT jsonb_array_elements_text(seats::jsonb) FROM {CATALOGUE}"
         )
-        players = sorted(str(r[0]) for r in self.query(seats))
-        names = self.query(f"SELECT DISTINCT table_name FROM {CATALOGUE}")
-        named = sorted(str(r[0]) for r in names if r[0] is not None)
-        tables: list[str | None] = [*named, *([None] if any(r[0] is None for r in names) else [])]
+        players = [str(r[0]) for r in self.query(seats)]
+        names = [r[0] for r in self.query(f"SELECT DISTINCT table_name FROM {CATALOGUE}")]
         day = "substr(coalesce(first_at, stored), 1, 10)"
         lo, hi = self.query(f"SELECT min({day}), max({day}) FROM {CATALOGUE}")[0]
-        span = (date.fromisoformat(lo), date.fromisoformat(hi)) if lo and hi else None
-        return players, tables, span
+        span = [date.fromisoformat(lo), date.fromisoformat(hi)] if lo and hi else []
+        return facets_from(players, [None if n is None else str(n) for n in names], span)
 
     def first_of(self, conn: Any, info: SessionInfo) -> SessionInfo:
         """``info`` with the session's first event's time, store time and position, for a session

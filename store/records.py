@@ -27,6 +27,7 @@ __all__ = [
     "SessionSummary",
     "StoredEvent",
     "event_from_row",
+    "facets_from",
     "facets_of",
     "listed",
     "new_ids",
@@ -314,16 +315,29 @@ Facets = tuple[list[str], list[str | None], tuple[date, date] | None]
 sessions without one), the first and last calendar dates of the starts (``None``: no session)."""
 
 
-def facets_of(
-    infos: Iterable[SessionInfo],
+def facets_from(
+    players: Iterable[str], tables: Iterable[str | None], days: Iterable[date]
 ) -> Facets:
+    """:class:`Facets` from the players, tables (``None``: a session without one) and start days
+    found (each as often as found): sorted, ``None`` last, the first and last day."""
+    found = set(tables)
+    named = sorted(t for t in found if t is not None)
+    days = list(days)
+    return (
+        sorted(set(players)),
+        [*named, *([None] if None in found else [])],
+        (min(days), max(days)) if days else None,
+    )
+
+
+def facets_of(infos: Iterable[SessionInfo]) -> Facets:
     """:class:`Facets` of these sessions (what ``EventStore.session_facets`` answers)."""
     infos = list(infos)
-    players = sorted({p for i in infos for p in i.players})
-    named = sorted({i.table for i in infos if i.table is not None})
-    tables: list[str | None] = [*named, *([None] if any(i.table is None for i in infos) else [])]
-    days = [i.started.date() for i in infos if i.started is not None]
-    return players, tables, (min(days), max(days)) if days else None
+    return facets_from(
+        (p for i in infos for p in i.players),
+        (i.table for i in infos),
+        (i.started.date() for i in infos if i.started is not None),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.corrections import in_force
 from engine.state import State
-from events.model import AnyEvent, Voided
+from events.model import AnyEvent
 
 __all__ = ["DealSlice", "corrected", "deal_slices"]
 
@@ -20,15 +21,7 @@ def corrected(events: Sequence[AnyEvent]) -> list[AnyEvent]:
     FORMAT.md: a ``voided`` withdraws the latest recorded event still in force together with the
     derived events that followed it. Events are matched by their envelope ``seq`` when they carry
     one (the store's events do), else by their position in ``events`` (1-based)."""
-    kept: list[tuple[int, AnyEvent]] = []
-    for n, e in enumerate(events, start=1):
-        if isinstance(e, Voided):
-            while kept and kept[-1][0] >= e.seq:
-                kept.pop()
-            continue
-        seq = e.seq if e.seq is not None else n
-        kept.append((seq, e))
-    return [e for _, e in kept]
+    return [events[k] for k in in_force(events)]
 
 
 @dataclass(frozen=True, slots=True)

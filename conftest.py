@@ -66,18 +66,6 @@ def _keep_main_module() -> Iterator[None]:
         sys.modules["__main__"] = main
 
 
-@pytest.fixture(autouse=True)
-def _let_go_of_postgres() -> Iterator[None]:
-    """Lets go, after every test and its fixtures, of the hold a test took on the shared
-    PostgreSQL server (``tests/store_helpers.py``'s ``require_pg``; imported as ``store_helpers``
-    by most tests, as ``tests.store_helpers`` by some: two modules, each with its own hold)."""
-    yield
-    for name in ("store_helpers", "tests.store_helpers"):
-        helpers = sys.modules.get(name)
-        if helpers is not None:
-            helpers.release_pg()
-
-
 # --- the parallel run (pytest-xdist, `make test`) ----------------------------------------------
 
 SHARED_SCOPES = ("class", "module", "package")

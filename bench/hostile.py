@@ -152,7 +152,7 @@ def main() -> int:
     t, name, text = slowest
     shown = text if len(text) <= 160 else text[:157] + "..."
     print(f"{len(corpus)} logs under 1 KiB, {refused} refused by verify (import agrees or not: "
-          "tests/test_hostile_props.py)")  # fmt: skip
+          "tests/hostile/test_hostile_properties.py)")  # fmt: skip
     print(f"slowest: {t * 1000:.1f} ms ({name}) for {shown!r}")
     print(f"ratio to the {LIMIT_S * 1000:.0f} ms limit: {t / LIMIT_S:.2f} (under 1.00 meets it)")
     if t_zero is not None:

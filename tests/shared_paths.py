@@ -4,6 +4,8 @@ checkout laid out otherwise on the team's machines). Worked out once here, not i
 
 from __future__ import annotations
 
+import glob
+import json
 import os
 from pathlib import Path
 
@@ -20,3 +22,18 @@ def _shared() -> Path:
 
 SHARED = _shared()
 SCENARIOS = SHARED / "scenarios"
+
+
+def valid_scenarios() -> list[str]:
+    """The scenarios whose expected outcome is not a refusal (no ``"error"`` in their
+    ``.expected.json``), sorted by path: the logs the statistics' tests fold."""
+    out = []
+    for path in sorted(glob.glob(str(SCENARIOS / "*.jsonl"))):
+        expected = json.loads(Path(path.replace(".jsonl", ".expected.json")).read_text())
+        if "error" not in expected:
+            out.append(path)
+    return out
+
+
+VALID_SCENARIOS = valid_scenarios()
+"""The paths of the scenarios that are not refused, worked out once per run."""

@@ -53,7 +53,7 @@ def pg_problem() -> str | None:
 
 
 # The PostgreSQL server is shared by every test worker (and every run on this machine), and one
-# test stops it for a few seconds (test_browser_faults.py). A test that uses the server holds a
+# test stops it for a few seconds (test_store_down_page.py). A test that uses the server holds a
 # shared lock on OUTAGE_LOCK from require_pg() to its end (conftest.py lets it go); the outage
 # takes it exclusively. A second file, OUTAGE_GATE, gives the outage precedence: it is held
 # while the outage waits, so no new test starts using the server and keeps it waiting forever.

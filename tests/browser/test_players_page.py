@@ -1,0 +1,62 @@
+"""Real browser (Chromium, headless): on the Players page a statistic opens the deals behind its
+count, and a deal's link opens the Replay page at the player's own event in that deal (issue 15,
+item 5). Skips, saying why, where Chromium or Playwright is missing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, season_env
+
+from analytics import queries
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    chromium()
+    tmp = tmp_path_factory.mktemp("players")
+    with dashboard(tmp, season_env(tmp)) as url:
+        yield url, tmp / "brag.duckdb"
+
+
+def test_a_rate_opens_its_deals_and_each_opens_its_replay_step(served: tuple[str, Path]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    url, projection = served
+    con = duckdb.connect(str(projection), read_only=True)
+    deals = queries.deals_behind(con, "Sandra", "payer_win_rate")
+    row = next(r for r in queries.player_stats(con) if r["player"] == "Sandra")
+    con.close()
+    first = deals[0]
+    assert first["event"] == "saw" and sum(d["counted"] for d in deals) == row["payer_win_rate_n"]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+            page = ctx.new_page()
+            page.goto(f"{url}/players?player=Sandra&deals=payer_win_rate")
+            n = row["payer_win_rate_n"]
+            caption = page.get_by_text(f"{len(deals)} deals: {n} showdowns")
+            expect(caption).to_be_visible(timeout=60_000)
+            # the deals: rows a tap (or a click) opens, in this tab
+            link = page.locator("ul.brag-rows li.brag-row a.brag-main").first
+            link.scroll_into_view_if_needed()
+            page.wait_for_timeout(1000)
+            page.screenshot(path=str(ARTIFACTS / "players-deals.png"))
+            want = f"replay?session={first['session']}&deal={first['deal']}&step={first['step']}"
+            assert link.get_attribute("href") == want
+            link.click()
+            page.wait_for_url(f"**/{want}", timeout=30_000)
+            replay = page
+            expect(replay.get_by_text(f"Step {first['step']} of")).to_be_visible(timeout=60_000)
+            expect(replay.get_by_text("Sandra sees").first).to_be_visible()
+        finally:
+            browser.close()

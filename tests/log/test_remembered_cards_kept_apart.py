@@ -1,0 +1,80 @@
+"""Issue 21.4: a player's remembered cards are kept beside the game's stream, never in it: with
+Sue's cards for deal 2 of a real-table session stored, ``brag export`` of the session is byte for
+byte as before, ``brag stats`` and ``brag leaderboard`` print what they printed, no table of the
+projection holds them (the Parquet lake: ``tests/cli/test_notes_command.py``), and the My
+sessions page's
+rows show them only to Sue (the page lists one player's own)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from brag.cli import main
+from dashboard import own
+from events.codec import write_events
+from log import open_store, private_cards, set_private_cards
+from present.replay import Replay
+from sim import simulate_session
+
+SESSION = "sim-mine"
+SUE = ("Ks", "Kh", "2c")
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> str:
+    log = tmp_path / "mine.jsonl"
+    with open(log, "w", encoding="utf-8") as fp:
+        write_events(simulate_session(seed="mine", players=2, cards="shown"), fp)
+    path = str(tmp_path / "brag.db")
+    assert main(["import", "--db", path, str(log)]) == 0
+    return path
+
+
+def _printed(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    assert main(argv) == 0
+    return capsys.readouterr().out
+
+
+def test_noted_cards_change_no_export_or_statistic(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stats = ["stats", "--db", db, "--analytics", str(tmp_path / "a.duckdb"), "--format", "json"]
+    board = ["leaderboard", "--db", db, "--analytics", str(tmp_path / "a.duckdb")]
+    before = (
+        _printed(capsys, ["export", SESSION, "--db", db]).encode("utf-8"),
+        _printed(capsys, stats),
+        _printed(capsys, board),
+    )
+    with open_store(db) as store:
+        kept = set_private_cards(store, SESSION, 2, "Sue", ["KS", "kh", "2c"])
+        assert kept.cards == SUE
+        assert {d: p.cards for d, p in private_cards(store, SESSION, "Sue").items()} == {2: SUE}
+        assert private_cards(store, SESSION, "Dave") == {}
+    after = (
+        _printed(capsys, ["export", SESSION, "--db", db]).encode("utf-8"),
+        _printed(capsys, stats),
+        _printed(capsys, board),
+    )
+    assert after[0] == before[0]  # the game log, byte for byte
+    assert after[1] == before[1] and after[2] == before[2]
+    # the projection holds no annotation: no table of it names the three cards together
+    con = duckdb.connect(str(tmp_path / "a.duckdb"), read_only=True)
+    for (table,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall():
+        text = repr(con.execute(f'SELECT * FROM "{table}"').fetchall())
+        assert "Ks Kh 2c" not in text and "'Ks', 'Kh', '2c'" not in text, table
+
+
+def test_the_rows_of_my_deals_show_the_note_to_its_player_only(db: str) -> None:
+    with open_store(db) as store:
+        set_private_cards(store, SESSION, 2, "Sue", SUE)
+        rp = Replay.of(store.events(SESSION))
+        sue = {d: p.cards for d, p in private_cards(store, SESSION, "Sue").items()}
+        dave = {d: p.cards for d, p in private_cards(store, SESSION, "Dave").items()}
+    rows = own.deal_rows(rp, "Sue", sue)
+    assert [r.title for r in rows] == [f"▶ Deal {d}" for d in range(1, len(rp.slices))]
+    assert rows[1].details[-1] == "your cards K♠ K♥ 2♣ (from your note)"
+    assert rows[1].href == f"replay?session={SESSION}&deal=2&step=1&view=Sue"
+    assert all("K♠ K♥ 2♣" not in " ".join(r.details) for r in own.deal_rows(rp, "Dave", dave))

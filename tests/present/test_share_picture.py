@@ -1,0 +1,390 @@
+"""``brag share`` and :mod:`present.share` (issue 21, item 3): a picture holds only what its view
+may see at its step (every card checked by its code and by its drawn rank and suit), a showdown's
+shown cards are in it, the GIF has one frame a step, the PNG is a PNG of the size said, a
+hostile name stays text, and every refusal of the command is one line."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import re
+import stat
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hostile_helpers import PLAYERS, SESSION, TABLE, hostile_log
+from live_helpers import live_session, unshown, write_log
+from PIL import Image, ImageChops
+
+from brag.cli import main
+from events.codec import read_file
+from present import animation, table_svg
+from present.narrate import pretty_card
+from present.replay import Replay
+from present.share import (
+    CAPTION_H,
+    GIF_WIDTH,
+    LAST_MS,
+    PNG_WIDTH,
+    ShareRefused,
+    Shot,
+    parts,
+    picture,
+    png,
+    share,
+    steps,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = "2026-09-24-top-1"  # four players, every card recorded
+LOG = ROOT / "data" / "season" / f"{NAME}.jsonl"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def rp() -> Replay:
+    return Replay.of([e for _, e in read_file(str(LOG))])
+
+
+def _lines() -> list[dict[str, object]]:
+    return [json.loads(line) for line in LOG.read_text().splitlines()]
+
+
+def _deal_lines(deal: int) -> list[dict[str, object]]:
+    """The log's lines of deal ``deal`` (from its ``dealt`` to the next), read from the file."""
+    out: list[dict[str, object]] = []
+    n = 0
+    for e in _lines():
+        if e["type"] == "dealt":
+            n += 1
+        if n == deal:
+            out.append(e)
+    return out
+
+
+def _faces(svg: str) -> set[str]:
+    """The cards drawn face up: each ``data-card`` group with its rank and its suit drawn in it,
+    read back as card codes (``"Tc"``)."""
+    rank_of = {"10": "T"}
+    suit_of = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
+    root = ET.fromstring(svg)
+    out = set()
+    for g in root.iter(f"{SVG}g"):
+        code = g.get("data-card")
+        if code is None or code == "down":
+            continue
+        texts = [t.text for t in g.iter(f"{SVG}text")]
+        assert len(texts) == 2, texts
+        drawn = rank_of.get(texts[0] or "", texts[0] or "") + suit_of[texts[1] or ""]
+        assert drawn == code  # the code and the drawn face say the same card
+        out.add(drawn)
+    return out
+
+
+def _dealt_cards(rp: Replay, deal: int) -> set[str]:
+    """Every card of the deal's hands, from the engine's state at its first step."""
+    state = rp.states[rp.slice(deal).start]
+    return {c for p in state.players for h in p.hands for c in (h.texts() or ())}
+
+
+def _hand(rp: Replay, deal: int, who: str) -> set[str]:
+    """``who``'s cards in the deal, from the engine's state at its first step."""
+    state = rp.states[rp.slice(deal).start]
+    return {c for p in state.players if p.name == who for h in p.hands for c in (h.texts() or ())}
+
+
+def test_a_player_before_looking_sees_none_of_the_deals_cards(rp: Replay) -> None:
+    deal, who = 1, "Margaret"
+    cards = _dealt_cards(rp, deal)
+    assert len(cards) == 12
+    svg = share(rp, deal, 1, who, "svg").decode()
+    assert _faces(svg) == set()
+    for c in cards:  # by its code and by its drawn form, anywhere in the picture
+        assert c not in re.findall(r'data-card="([^"]+)"', svg)
+        assert pretty_card(c) not in svg
+    assert not re.search(r">[♣♦♥♠]</text>", svg)
+    # once she has looked (the log's first "looked" of hers in the deal), her three cards and
+    # only hers
+    lines = _deal_lines(deal)
+    looked = next(k for k, e in enumerate(lines) if e == {**e, "type": "looked", "player": who})
+    own = _hand(rp, deal, who)
+    after = share(rp, deal, looked + 1, who, "svg").decode()
+    assert _faces(after) == own and len(own) == 3
+    before = share(rp, deal, looked, who, "svg").decode()
+    assert _faces(before) == set()
+
+
+def test_at_the_showdown_the_picture_holds_the_shown_cards(rp: Replay) -> None:
+    deal = 1
+    lines = _deal_lines(deal)
+    shown = {c for e in lines if e["type"] == "shown" for c in e["cards"]}  # type: ignore[attr-defined]
+    players = {e["player"] for e in lines if e["type"] == "shown"}
+    assert shown and len(players) == 2
+    onlooker = next(p for p in rp.seats if p not in players)
+    svg = share(rp, deal, None, onlooker, "svg").decode()
+    faces = _faces(svg)
+    assert shown <= faces
+    # the onlooker folded after looking: their own cards and the shown ones, nothing else
+    own = _hand(rp, deal, onlooker)
+    assert faces <= shown | own
+    hidden = _dealt_cards(rp, deal) - shown - own
+    assert hidden and not hidden & faces
+    for c in hidden:
+        assert pretty_card(c) not in svg
+
+
+def test_a_deal_in_play_is_drawn_as_a_spectator_sees_it_unless_the_organiser() -> None:
+    live = Replay.of(live_session())
+    secret = unshown(live)
+    deal = live.final.deals
+    assert live.live_deal == deal and secret
+    for viewer in (None, live.seats[0]):
+        svg = share(live, deal, None, viewer, "svg").decode()
+        assert not _faces(svg) & secret
+        assert "only the cards shown" in svg
+    assert secret <= _faces(share(live, deal, None, None, "svg", organiser=True).decode())
+
+
+def test_the_gif_has_one_frame_per_step_up_to_k(rp: Replay) -> None:
+    deal, k = 3, 9
+    data = share(rp, deal, k, "Jean", "gif")
+    im = Image.open(io.BytesIO(data))
+    assert im.format == "GIF"
+    assert im.n_frames == k
+    assert im.size == (GIF_WIDTH, math.ceil(GIF_WIDTH * (540 + CAPTION_H) / 800))
+    im.seek(k - 1)
+    assert im.info["duration"] == LAST_MS
+    # the whole deal without --step: one frame for each of its steps
+    whole = Image.open(io.BytesIO(share(rp, deal, None, None, "gif")))
+    assert whole.n_frames == rp.slice(deal).steps
+
+
+@pytest.mark.parametrize(("deal", "viewer"), [(5, "Sandra"), (3, None)])
+def test_each_gif_frame_is_its_picture_drawn_whole(
+    rp: Replay, deal: int, viewer: str | None
+) -> None:
+    """The frames laid from tiles (present.animation) against each step's picture drawn whole
+    at the same scale: the same up to anti-aliasing at a shape's edge (a handful of pixels a
+    little lighter or darker), never a stale or a missing text; and laid again from the tiles a
+    process keeps, the very same pixels."""
+    drawn = [parts(s) for s in steps(rp, deal, 20, viewer)]
+    w, h = drawn[0][0], drawn[0][1]
+    drew: list[str] = []
+
+    def counted(svg: str, width: int) -> bytes:
+        drew.append(svg)
+        return png(svg, width)
+
+    animation.forget()
+    frames = animation.frames(
+        [p for _, _, p in drawn], w, h, GIF_WIDTH, font=table_svg.FONT, render=counted
+    )
+    assert len(frames) == 20
+    assert len(drew) == 1  # one sheet: every tile in one drawing
+    drew.clear()
+    again = animation.frames(
+        [p for _, _, p in drawn], w, h, GIF_WIDTH, font=table_svg.FONT, render=counted
+    )
+    assert drew == []  # every tile kept: nothing drawn again
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(frames, again, strict=True))
+    k = GIF_WIDTH / w
+    tall = round(h * k)
+    assert tall == h * k  # whole pixels: the frames and the whole drawing share a grid
+    for n, (_, _, p) in enumerate(drawn):
+        doc = animation.document(
+            w, h, p, font=table_svg.FONT, view=(0, 0, w, tall / k), size=(GIF_WIDTH, tall)
+        )
+        im = Image.open(io.BytesIO(png(doc, GIF_WIDTH))).convert("RGBA")
+        whole = Image.new("RGB", im.size, "#ffffff")
+        whole.paste(im, mask=im.getchannel("A"))
+        assert frames[n].size == whole.size
+        hist = ImageChops.difference(frames[n], whole).convert("L").histogram()
+        assert max(i for i, c in enumerate(hist) if c) <= 80, n
+        assert sum(hist[25:]) <= 0.001 * GIF_WIDTH * tall, n
+
+
+def test_a_gif_shows_each_frame_as_laid(rp: Replay) -> None:
+    """Each later frame of the GIF holds only its changed pixels, the rest transparent: as a
+    viewer shows it (Pillow's reader lays each on the one before), every frame is the frame laid
+    by present.animation up to its one palette's rounding, never a stale step."""
+    data = share(rp, 5, 12, "Sandra", "gif")
+    drawn = [parts(s) for s in steps(rp, 5, 12, "Sandra")]
+    w, h = drawn[0][0], drawn[0][1]
+    laid = animation.frames(
+        [p for _, _, p in drawn], w, h, GIF_WIDTH, font=table_svg.FONT, render=png
+    )
+    im = Image.open(io.BytesIO(data))
+    assert im.n_frames == len(laid) == 12
+    for n, frame in enumerate(laid):
+        im.seek(n)
+        shown = im.convert("RGB")
+        hist = ImageChops.difference(shown, frame).convert("L").histogram()
+        assert sum(hist[48:]) <= 0.001 * frame.width * frame.height, n
+        if n:  # the step changed something the viewer sees: not the frame before
+            assert ImageChops.difference(frame, laid[n - 1]).getbbox() is not None
+
+
+def test_a_part_is_cut_into_leaves_that_keep_their_groups() -> None:
+    """Each element that is not a plain group is a leaf inside its groups' opening tags (their
+    data-* attributes off); a group drawn as a whole (opacity) is one leaf, its data kept."""
+    part = (
+        '<g transform="translate(0,105)"><g data-seat="Jean" data-paid="1&#189;" '
+        'transform="translate(400.0,470.0) scale(1.0)"><rect x="-98.0" y="-61.0" width="196" '
+        'height="122"/><text x="-86.0" y="-37.0">Jean &#60;b&#62;</text>'
+        '<g data-card="As" opacity="0.55"><rect x="1" y="2" width="3" height="4"/>'
+        '<text x="2">A</text></g></g><circle cx="1" cy="2" r="3"/></g>'
+    )
+    outer = '<g transform="translate(0,105)">'
+    seat = '<g transform="translate(400.0,470.0) scale(1.0)">'
+    assert list(animation.leaves(part)) == [
+        outer + seat + '<rect x="-98.0" y="-61.0" width="196" height="122"/></g></g>',
+        outer + seat + '<text x="-86.0" y="-37.0">Jean &#60;b&#62;</text></g></g>',
+        outer
+        + seat
+        + '<g data-card="As" opacity="0.55"><rect x="1" y="2" width="3" height="4"/>'
+        + '<text x="2">A</text></g></g></g>',
+        outer + '<circle cx="1" cy="2" r="3"/></g>',
+    ]
+    # a leaf's box is where it lies in the picture: the seat's rectangle moved by both groups
+    b = animation.box(animation.leaves(part)[0])
+    assert b is not None
+    m = animation.MARGIN
+    assert b == (400 - 98 - m, 105 + 470 - 61 - m, 400 + 98 + m, 105 + 470 + 61 + m)
+
+
+def test_the_png_is_a_png_of_the_size_said(rp: Replay) -> None:
+    data = share(rp, 2, 4, None, "png")
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    im = Image.open(io.BytesIO(data))
+    im.load()
+    assert im.format == "PNG"
+    assert im.size == (PNG_WIDTH, math.ceil(PNG_WIDTH * (540 + CAPTION_H) / 800))
+    # drawn, not blank: the felt's green is in it
+    colours = {c for _, c in im.convert("RGB").getcolors(1 << 20) or []}
+    assert (0x1F, 0x6F, 0x43) in colours
+
+
+def test_the_caption_names_the_step(rp: Replay) -> None:
+    shot = steps(rp, 3, 12, "Jean", whole=False)
+    assert len(shot) == 1
+    texts = [t.text for t in ET.fromstring(picture(shot[0])).iter(f"{SVG}text")]
+    last = rp.slice(3).steps
+    assert f"Deal 3 · Step 12 of {last}" in texts
+    assert rp.labels[rp.position(3, 12).index].text.startswith(texts[2] or "?")
+
+
+def test_hostile_names_stay_text(tmp_path: Path) -> None:
+    events = [e for _, e in read_file(str(hostile_log(tmp_path)))]
+    rp = Replay.of(events)
+    svg = share(rp, 1, None, PLAYERS["D"], "svg").decode()
+    root = ET.fromstring(svg)  # well-formed: every name escaped
+    tags = {el.tag.removeprefix(SVG) for el in root.iter()}
+    assert tags <= {"svg", "g", "rect", "text", "circle", "ellipse"}
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert f"{SESSION} at {TABLE}" in texts  # the caption's head
+    # a seat's name, shortened as the page shortens it: a start of it and "…" (issue 21)
+    assert any(t.endswith("…") and PLAYERS["D"].startswith(t[:-1]) and len(t) > 4 for t in texts)
+    assert f"seen by {PLAYERS['D']}" in texts
+    # a control character an older store let through is shown as its escape, the XML stays good
+    shot = steps(rp, 1, 2, None, whole=False)[0]
+    seats = list(shot.view.seats)
+    seats[0] = replace(seats[0], name="Ann\x1b[31m\x00")
+    odd = Shot(shot.label, replace(shot.view, seats=tuple(seats), session="s\x07"), shot.last)
+    doc = picture(odd)
+    ET.fromstring(doc)
+    assert "Ann\\x1b" in doc and "\x1b" not in doc and "\x07" not in doc
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--deal", "3", "-o", "{tmp}/a.txt"], "brag share: {tmp}/a.txt: a picture's file ends in"),
+        (["--deal", "30", "-o", "{tmp}/a.png"], f"brag: session {NAME} has deals 1 to 8; there"),
+        (["--deal", "3", "--step", "99", "-o", "{tmp}/a.svg"], "brag: deal 3 of session"),
+        (["--deal", "3", "--view", "Zed", "-o", "{tmp}/a.gif"], "brag: 'Zed' is not a player"),
+        (["--deal", "9", "-o", "{tmp}/a.svg"], "there is no deal 9"),
+    ],
+)
+def test_the_commands_refusals_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    db = str(tmp_path / "brag.db")
+    assert main(["import", "--db", db, str(LOG)]) == 0
+    capsys.readouterr()
+    argv = ["share", NAME, "--db", db, *(a.replace("{tmp}", str(tmp_path)) for a in args)]
+    try:
+        code = main(argv)
+        err = capsys.readouterr().err
+    except SystemExit as exit_:  # a CommandError leaves as SystemExit with its line
+        code, err = 1, str(exit_.code) + "\n"
+    assert code == 1
+    assert err.count("\n") == 1 and said.replace("{tmp}", str(tmp_path)) in err, err
+    assert not list(tmp_path.glob("a.*"))
+
+
+def test_an_unknown_session_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "brag.db")
+    assert main(["import", "--db", db, str(LOG)]) == 0
+    capsys.readouterr()
+    assert main(["share", "nosuch", "--db", db, "--deal", "1", "-o", str(tmp_path / "a.png")]) == 1
+    assert capsys.readouterr().err == "brag: no session 'nosuch' in the store\n"
+
+
+def test_brag_share_writes_each_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "brag.db")
+    assert main(["import", "--db", db, str(LOG)]) == 0
+    rp = Replay.of([e for _, e in read_file(str(LOG))])
+    for ext in ("svg", "png", "gif"):
+        out = tmp_path / f"hand.{ext.upper() if ext == 'png' else ext}"
+        argv = ["share", NAME, "--db", db, "--deal", "2", "--step", "5", "--view", "Colin"]
+        assert main([*argv, "-o", str(out)]) == 0
+        assert out.read_bytes() == share(rp, 2, 5, "Colin", ext)
+        assert f"{out}: session {NAME}, deal 2" in capsys.readouterr().err
+
+
+def test_a_shared_file_can_be_read_by_others_as_the_umask_allows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Written atomically (a temporary file renamed), yet with open()'s mode: 0666 less the umask.
+    db = str(tmp_path / "brag.db")
+    assert main(["import", "--db", db, str(LOG)]) == 0
+    old = os.umask(0o022)
+    try:
+        for ext in ("svg", "png", "gif"):
+            out = tmp_path / f"hand.{ext}"
+            assert main(["share", NAME, "--db", db, "--deal", "2", "-o", str(out)]) == 0
+            assert stat.S_IMODE(out.stat().st_mode) == 0o644, ext
+    finally:
+        os.umask(old)
+
+
+def test_brag_share_of_a_deal_in_play_says_why_it_shows_less(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    live = Replay.of(live_session())
+    db = str(tmp_path / "brag.db")
+    assert main(["import", "--db", db, str(write_log(live_session(), tmp_path / "l.jsonl"))]) == 0
+    capsys.readouterr()
+    deal, who = live.final.deals, live.seats[1]
+    out = tmp_path / "live.svg"
+    argv = ["share", live.session, "--db", db, "--deal", str(deal), "--view", who, "-o", str(out)]
+    assert main(argv) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[1] == (
+        f"Deal {deal} is still in play: viewing as {who} waits until it ends (or the "
+        "organiser's device); meanwhile only the cards shown are face up."
+    )
+    assert not _faces(out.read_text()) & unshown(live)
+
+
+def test_steps_refuses_what_the_replay_does_not_have(rp: Replay) -> None:
+    before = steps(rp, 0)  # what comes before the first deal, as the page shows it
+    assert [s.label.deal for s in before] == [0] * rp.slice(0).steps
+    with pytest.raises(ShareRefused, match="there is no step 0"):
+        steps(rp, 1, 0)
+    with pytest.raises(ValueError, match=re.escape("a picture is .svg, .png or .gif")):
+        share(rp, 1, 1, None, "bmp")

@@ -3,7 +3,8 @@
 and :func:`open_store` by URL.
 
 Modules: :mod:`log.service` (the service), :mod:`log.open` (URLs, :data:`DEFAULT_DB`),
-:mod:`log.folds` (stored streams through the engine), :mod:`log.rows` (a batch's rows),
+:mod:`log.folds` (stored streams through the engine), :mod:`log.rows` (a batch's rows, folded),
+:mod:`log.cache` (the service's state cache), :mod:`log.names` (session ids as people spell them),
 :mod:`log.steps` (the stream as the replays number it), :mod:`log.annotations` (notes on a step and
 a player's remembered cards, beside the stream).
 
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     )
     from log.folds import checked_log, recomputed, stored_states
     from log.open import DEFAULT_DB, beside_store, open_store, resolve_url
-    from log.rows import ImportResult
+    from log.rows import Appended, ImportResult
     from log.service import EventStore
     from store.records import (
         ORDERS,
@@ -75,6 +76,7 @@ _WHERE = {
     "beside_store": "log.open",
     "open_store": "log.open",
     "resolve_url": "log.open",
+    "Appended": "log.rows",
     "ImportResult": "log.rows",
     "EventStore": "log.service",
     "ORDERS": "store.records",
@@ -90,6 +92,7 @@ __all__ = [
     "DEFAULT_DB",
     "ORDERS",
     "AnnotationRefused",
+    "Appended",
     "ConcurrencyConflict",
     "CorruptSession",
     "EventStore",

@@ -29,7 +29,7 @@ from engine.apply import apply
 from engine.fold import record, replay
 from engine.state import Outcome, Phase, State
 from events.errors import BragError, PlainError, UnknownSession
-from events.model import AnyEvent, RecordedEvent, SessionStarted, Voided, content, is_derived
+from events.model import AnyEvent, SessionStarted, Voided, content, is_derived
 from log.folds import stored_states
 from log.service import EventStore
 from store.records import StoredEvent
@@ -202,37 +202,11 @@ def plan_amendment(
     chain = in_force(before)
     by_seq = dict(enumerate(events, start=1))
     if target not in chain:
-        e = by_seq.get(target)
-        if e is None:
-            why = f"there is no seq {target}"
-        elif isinstance(e, SessionStarted):
-            why = "the session's start cannot be corrected"
-        elif is_derived(e):
-            why = f"it is the engine's conclusion ({e.type}); correct the action that caused it"
-        elif isinstance(e, Voided):
-            why = "it is a correction already"
-        else:
-            why = "it was withdrawn already"
-        raise AmendRefused(f"seq {target} cannot be corrected: {why}")
+        raise _not_correctable(by_seq.get(target), target)
     when = now or datetime.now(UTC)
-    state = before
-    batch: list[AnyEvent] = []
-    preview: list[AnyEvent] = []
-    withdrawn: list[int] = []
-
-    def recorded(s: State, e: AnyEvent) -> State:
-        s, stored = record(s, e)
-        for d in stored:
-            preview.append(d.model_copy(update={"seq": expected + len(preview) + 1}))
-        batch.append(e)
-        return s
-
+    b = _Batch(before, expected)
     for seq in chain:
-        v = Voided(seq=seq, at=when, by=by) if by else Voided(seq=seq, at=when)
-        state = apply(state, v)
-        batch.append(v)
-        preview.append(v)
-        withdrawn.append(seq)
+        b.void(Voided(seq=seq, at=when, by=by) if by else Voided(seq=seq, at=when))
         if seq == target:
             break
     old = by_seq[target]
@@ -240,33 +214,82 @@ def plan_amendment(
     if replacement is not None:
         new = _replacement(old, replacement, by)
         try:
-            state = recorded(state, new)
+            b.record(new)
         except BragError as err:
             raise AmendRefused(f"the replacement {new.type} is refused: {_refusal(err)}") from None
-    kept: list[Later] = []
-    dropped: list[Later] = []
-    for seq in reversed(withdrawn[:-1]):
-        again = _again(by_seq[seq])
-        try:
-            state = recorded(state, again)
-        except BragError as err:
-            dropped.append(Later(seq, by_seq[seq], _refusal(err)))
-            continue
-        kept.append(Later(seq, by_seq[seq]))
+    kept, dropped = b.again([(seq, by_seq[seq]) for seq in reversed(b.withdrawn[:-1])])
     return Amendment(
         session,
         target,
         expected,
-        tuple(withdrawn),
+        tuple(b.withdrawn),
         new,
         tuple(kept),
         tuple(dropped),
-        tuple(batch),
+        tuple(b.batch),
         before,
-        state,
-        Impact.of(before, state),
-        tuple(preview),
+        b.state,
+        Impact.of(before, b.state),
+        tuple(b.preview),
     )
+
+
+def _not_correctable(e: AnyEvent | None, target: int) -> AmendRefused:
+    """Why the event ``e`` at seq ``target`` (``None``: no such seq) is no recorded event in
+    force."""
+    if e is None:
+        why = f"there is no seq {target}"
+    elif isinstance(e, SessionStarted):
+        why = "the session's start cannot be corrected"
+    elif is_derived(e):
+        why = f"it is the engine's conclusion ({e.type}); correct the action that caused it"
+    elif isinstance(e, Voided):
+        why = "it is a correction already"
+    else:
+        why = "it was withdrawn already"
+    return AmendRefused(f"seq {target} cannot be corrected: {why}")
+
+
+class _Batch:
+    """A correction's batch as it is folded: the events to append (``batch``), what the session
+    will show after seq ``expected`` (``preview``: derived events with the seq they will have),
+    the seqs withdrawn, and the state after them."""
+
+    def __init__(self, state: State, expected: int) -> None:
+        self.state = state
+        self.expected = expected
+        self.batch: list[AnyEvent] = []
+        self.preview: list[AnyEvent] = []
+        self.withdrawn: list[int] = []
+
+    def void(self, v: Voided) -> None:
+        """Withdraws the recorded event in force at seq ``v.seq``."""
+        self.state = apply(self.state, v)
+        self.batch.append(v)
+        self.preview.append(v)
+        self.withdrawn.append(v.seq)
+
+    def record(self, e: AnyEvent) -> None:
+        """Folds ``e`` (and its conclusions) in; a refusal (:class:`BragError`) changes nothing."""
+        s, stored = record(self.state, e)
+        for d in stored:
+            self.preview.append(d.model_copy(update={"seq": self.expected + len(self.preview) + 1}))
+        self.batch.append(e)
+        self.state = s
+
+    def again(self, later: list[tuple[int, AnyEvent]]) -> tuple[list[Later], list[Later]]:
+        """Records the ``later`` stored events (seq, event) again, as new events, in order: those
+        kept and those the engine now refuses (left out, with its reason)."""
+        kept: list[Later] = []
+        dropped: list[Later] = []
+        for seq, e in later:
+            try:
+                self.record(_again(e))
+            except BragError as err:
+                dropped.append(Later(seq, e, _refusal(err)))
+                continue
+            kept.append(Later(seq, e))
+        return kept, dropped
 
 
 def _replacement(old: AnyEvent, replacement: AnyEvent, by: str | None) -> AnyEvent:
@@ -280,8 +303,7 @@ def _replacement(old: AnyEvent, replacement: AnyEvent, by: str | None) -> AnyEve
     if who and "by" not in data:
         data["by"] = who
     data = {k: v for k, v in data.items() if v is not None}
-    out: RecordedEvent = type(replacement).model_validate(data)  # type: ignore[assignment]
-    return out
+    return type(replacement).model_validate(data)
 
 
 def plan_stored(

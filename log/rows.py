@@ -1,4 +1,6 @@
-"""The rows a batch of events becomes, and what an append or an import hands the recorder."""
+"""The rows a batch of events becomes (folded through the engine: :func:`plan_of`), what an append
+or an import hands the recorder (:class:`Plan`), and what it comes to (:class:`Appended`,
+:class:`Retry`, :class:`ImportResult`)."""
 
 from __future__ import annotations
 
@@ -7,14 +9,24 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from events.errors import IdConflict
+from events.errors import BragError, FormatError, IdConflict, ImportConflict
 from store.records import Row, StoredEvent, new_ids, payload_of, same_content
 
 if TYPE_CHECKING:
+    from engine.fold import Step
     from engine.state import State
     from events.model import AnyEvent
 
-__all__ = ["ImportResult", "Plan", "known_ids", "rows_of"]
+__all__ = [
+    "Appended",
+    "ImportResult",
+    "Plan",
+    "Retry",
+    "compared",
+    "known_ids",
+    "plan_of",
+    "rows_of",
+]
 
 
 @dataclass(slots=True)
@@ -27,6 +39,42 @@ class Plan:
     state: State
     given_ids: dict[str, int] = field(default_factory=dict)
     """ids the caller gave → index in ``rows`` (checked against the store in the transaction)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """What :meth:`log.service.EventStore.append_state` stored and the state it leaves.
+
+    - ``rows``: the stored rows, derived events included, in seq order (what
+      :meth:`~log.service.EventStore.append` returns: for a retry of events stored already, the
+      rows stored then; empty for an empty batch);
+    - ``state``: the engine's :class:`~engine.state.State` after the last of ``rows``
+      (``state.seq == rows[-1].seq``; after ``expected_seq`` for an empty batch), as the append
+      folded it: what :meth:`~log.service.EventStore.state` would fold then, but for its undo
+      chain, which may be cut (:func:`engine.state.without_history`: a holder that applies a
+      ``voided`` to it folds the stream again), and its ``last_event``, the event as given to the
+      append (envelope ``seq``, and ``id`` if none was given, not filled in; the stored one is
+      ``rows[-1].event``).
+    """
+
+    rows: list[StoredEvent]
+    state: State
+
+
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """What a batch some of whose ids are found stored comes to
+    (:meth:`log.service.EventStore._retry`): none of them stored with it (``known`` false:
+    ``rest`` is the whole batch, refused on its own), every recorded event stored already
+    (``stored``: the rows stored then, the append's answer), or the events still to store
+    (``rest``)."""
+
+    rest: list[AnyEvent]
+    """The events still to store (the whole batch when ``known`` is false)."""
+    stored: list[StoredEvent] | None = None
+    """The rows an earlier append of the batch stored (``None``: some recorded event is new)."""
+    known: bool = True
+    """Whether some event of the batch is stored already with the same content."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +95,30 @@ class ImportResult:
     @property
     def skipped(self) -> int:
         return self.unchanged
+
+
+def compared(session: str, existing: list[StoredEvent], steps: list[Step]) -> tuple[int, int]:
+    """How the stored stream ``existing`` of ``session`` meets the log file's ``steps`` (an
+    import, :meth:`log.service.EventStore.import_log`): ``(other_ids, other_envelope)``, how many
+    of the stored events the file gives under another id, and with another ``at`` or ``by``. A
+    different event where both have one: :class:`ImportConflict` naming the file's line."""
+    other_ids = other_envelope = 0
+    for k, (s, step) in enumerate(zip(existing, steps, strict=False)):
+        e = step.event
+        if not same_content(s.event, e):
+            line = steps[k].line
+            where = f"line {line}: " if line is not None else ""
+            raise ImportConflict(
+                f"{where}session {session!r} is already stored with a different event "
+                f"({s.type}) at seq {s.seq}; nothing was stored",
+                session=session,
+            )
+        if e.id is not None and e.id != s.id:
+            other_ids += 1
+        kept = s.event
+        if (e.at is not None and e.at != kept.at) or (e.by is not None and e.by != kept.by):
+            other_envelope += 1
+    return other_ids, other_envelope
 
 
 def rows_of(
@@ -111,3 +183,53 @@ def known_ids(session: str, events: list[AnyEvent], found: list[StoredEvent]) ->
             )
         known.add(str(e.id))
     return known
+
+
+def plan_of(session: str, events: list[AnyEvent], expected_seq: int, state: State) -> Plan:
+    """Folds the batch onto ``state`` (the session's state at ``expected_seq``) through
+    :func:`engine.apply.apply`, the engine's derived events inserted after their cause; builds the
+    rows (no I/O). A broken rule: the engine's error, with ``line`` = 1-based index in the batch.
+
+    This loop runs for every event appended; it tests classes with ``type(e) is ...`` rather
+    than pydantic's ``isinstance`` (a Python-level check, several per event otherwise)."""
+    from engine.apply import apply
+    from engine.fold import conclude
+    from events.model import DERIVED_CLASSES, SessionStarted, Voided
+
+    out: list[AnyEvent] = []
+    seen: dict[int, AnyEvent] = {}
+    for k, e in enumerate(events, start=1):
+        cls = type(e)
+        eid = e.id
+        try:
+            if eid is not None:
+                prior = seen.get(eid.int)
+                if prior is not None:
+                    if not same_content(prior, e):
+                        raise FormatError(
+                            f"id {eid} is used twice in the batch for different events",
+                            field="id",
+                        )
+                    continue
+                seen[eid.int] = e
+            if type(e) is SessionStarted and e.session != session:
+                raise FormatError(
+                    f"this batch is for session {session!r}, not {e.session!r}", field="session"
+                )
+            if cls not in DERIVED_CLASSES and state.pending:
+                state, derived = conclude(state)
+                out += derived
+            state = apply(state, e)
+            expect = expected_seq + len(out) + 1
+            if e.seq is not None and cls is not Voided and e.seq != expect:
+                raise FormatError(
+                    f"seq {e.seq} given, but this event would be seq {expect}", field="seq"
+                )
+        except BragError as err:
+            raise err.at(line=k, event=e.type) from None
+        out.append(e)
+    if state.pending:
+        state, derived = conclude(state)
+        out += derived
+    rows, given = rows_of(session, expected_seq, out)
+    return Plan(session, expected_seq, rows, state, given)

@@ -13,14 +13,15 @@ events right after their cause, and writes the whole batch in one transaction, o
 - every event of the batch that carries an ``id`` is already stored with the same content: a no-op
   returning the stored rows (their original seqs), also after a restart; the same ``id`` with other
   content: :class:`IdConflict`.
+
+``append_state`` is the same append, answering the rows and the state after them
+(:class:`~log.rows.Appended`) from the fold that checked the batch.
 """
 
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -28,15 +29,25 @@ from events.errors import (
     BragError,
     ConcurrencyConflict,
     DuplicateId,
-    FormatError,
     IdConflict,
     ImportConflict,
     SeqTaken,
     StoreError,
     UnknownSession,
 )
-from events.text import inert, normal
-from log.rows import ImportResult, Plan, known_ids, rows_of
+from events.text import inert
+from log.cache import StateCache
+from log.names import Namesakes
+from log.rows import (
+    Appended,
+    ImportResult,
+    Plan,
+    Retry,
+    compared,
+    known_ids,
+    plan_of,
+    rows_of,
+)
 from store.port import Recorder
 from store.records import (
     Listing,
@@ -45,7 +56,6 @@ from store.records import (
     StoredEvent,
     facets_of,
     listed,
-    same_content,
     utc_now,
 )
 
@@ -75,11 +85,8 @@ class EventStore:
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
-        self._cache: OrderedDict[str, State] = OrderedDict()
-        self._cache_lock = threading.Lock()
-        self._names: dict[str, str] = {}
-        self._names_at = 0
-        self._names_lock = threading.Lock()
+        self._cache = StateCache(self.cache_size)
+        self._names = Namesakes(recorder)
 
     def __repr__(self) -> str:
         return repr(self.recorder)
@@ -107,12 +114,17 @@ class EventStore:
 
     @property
     def schema(self) -> str | None:
-        """The PostgreSQL schema given when the store was opened."""
-        return self.recorder.schema
+        """The PostgreSQL schema given when the store was opened (``None`` for other backends:
+        only :class:`store.postgres.PostgresRecorder` has one, off the port)."""
+        schema: str | None = getattr(self.recorder, "schema", None)
+        return schema
 
     def settings(self) -> dict[str, Any]:
-        """The connection's settings as SQLite reports them (checked when the store opens)."""
-        return self.recorder.settings()
+        """The connection's settings as SQLite reports them (checked when the store opens;
+        empty for other backends: only :class:`store.sqlite.SqliteRecorder` has them, off the
+        port)."""
+        settings: Callable[[], dict[str, Any]] | None = getattr(self.recorder, "settings", None)
+        return settings() if settings is not None else {}
 
     def close(self) -> None:
         """Releases the connections (the store may not be used afterwards)."""
@@ -250,27 +262,6 @@ class EventStore:
 
     # -- the state cache ---------------------------------------------------------------------------
 
-    def _cached(self, session: str, seq: int) -> State | None:
-        with self._cache_lock:
-            st = self._cache.get(session)
-            if st is not None and st.seq == seq:
-                self._cache.move_to_end(session)
-                return st
-        return None
-
-    def _remember(self, session: str, state: State) -> None:
-        from engine.state import without_history
-
-        state = without_history(state)
-        with self._cache_lock:
-            old = self._cache.get(session)
-            if old is not None and old.seq > state.seq:
-                return  # keep the newer one
-            self._cache[session] = state
-            self._cache.move_to_end(session)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
-
     def _state_at(self, session: str, seq: int, *, history: bool = False) -> State:
         """The state after the session's first ``seq`` events (cached by ``(session, seq)``).
 
@@ -283,31 +274,21 @@ class EventStore:
         if seq == 0:
             return initial_state()
         if not history:
-            st = self._cached(session, seq)
+            st = self._cache.get(session, seq)
             if st is not None:
                 return st
         rows = self.recorder.load(session, upto=seq)
         if len(rows) < seq:
             raise ConcurrencyConflict(session, seq, len(rows))
         st = fold_rows(session, rows)
-        self._remember(session, st)
+        self._cache.remember(session, st)
         return st
 
     def namesake(self, session: str) -> str | None:
         """The stored session whose id is another spelling of ``session`` (the same
         :func:`events.text.normal` form: ``Oak night`` and ``oak  NIGHT``), or ``None``. The first
         stored of such spellings answers. Reads only the events stored since it last looked."""
-        with self._names_lock:
-            while True:
-                rows = self.recorder.read_all(after=self._names_at, limit=10_000)
-                if not rows:
-                    break
-                for r in rows:
-                    if r.seq == 1:
-                        self._names.setdefault(normal(r.session), r.session)
-                self._names_at = rows[-1].position
-            other = self._names.get(normal(session))
-        return other if other is not None and other != session else None
+        return self._names.of(session)
 
     def _refuse_namesake(self, session: str) -> None:
         other = self.namesake(session)
@@ -328,13 +309,31 @@ class EventStore:
         ``events`` are recorded events; derived ones may be included (they are checked) and the
         missing ones are added after their cause. Returns the stored rows, derived ones included.
         See the module docstring for the errors."""
+        return self._append(session, events, expected_seq)[0]
+
+    def append_state(self, session: str, events: Sequence[AnyEvent], expected_seq: int) -> Appended:
+        """:meth:`append`, and the state it leaves: :class:`~log.rows.Appended` ``(rows, state)``,
+        ``rows`` what :meth:`append` returns, ``state`` the engine's state after the last of them
+        (the fold that checked the batch: no second read or fold; for a retry of a batch stored
+        already, or an empty batch, the state at that seq is read as :meth:`state` reads it, but
+        from the cache when it can). The same errors as :meth:`append`."""
+        rows, state = self._append(session, events, expected_seq)
+        if state is None:
+            state = self._state_at(session, rows[-1].seq if rows else expected_seq)
+        return Appended(rows, state)
+
+    def _append(
+        self, session: str, events: Sequence[AnyEvent], expected_seq: int
+    ) -> tuple[list[StoredEvent], State | None]:
+        """:meth:`append`'s rows, and the state after them when this append folded it (``None``:
+        nothing new was stored)."""
         if not isinstance(expected_seq, int) or expected_seq < 0:
             raise ValueError(
                 f"expected_seq must be a seq (0 for a new session), not {expected_seq!r}"
             )
         events = list(events)
         if not events:
-            return []
+            return [], None
         if expected_seq == 0:
             self._refuse_namesake(session)
         try:
@@ -344,16 +343,17 @@ class EventStore:
             # stored rows are the answer), or a changed event under a stored id (IdConflict is the
             # clearer error). Valid batches meet their stored ids inside the transaction.
             found = self.recorder.find([str(e.id) for e in events if e.id is not None])
-            decided = self._retry(session, events, found) if found else events
-            if decided is events:
+            retry = self._retry(session, events, found) if found else None
+            if retry is None or not retry.known:
                 raise
-            if decided and isinstance(decided[0], StoredEvent):
-                return decided
-            plan = self._plan(session, decided, expected_seq)  # type: ignore[arg-type]
+            if retry.stored is not None:
+                return retry.stored, None
+            plan = self._plan(session, retry.rest, expected_seq)
         return self._write(plan, retry=True)
 
-    def _write(self, plan: Plan, *, retry: bool) -> list[StoredEvent]:
+    def _write(self, plan: Plan, *, retry: bool) -> tuple[list[StoredEvent], State | None]:
         """The write transaction: insert the rows, all or nothing; a taken seq or id means look.
+        Returns the rows stored and the state after them (``None``: stored before, a retry).
 
         The first try only inserts. The plan was validated against a stream of at least
         ``expected`` events (streams only grow), so the seq is free exactly when the stream is
@@ -370,28 +370,18 @@ class EventStore:
                 with self.recorder.transaction() as tx:
                     if look:
                         actual = tx.last_seq(plan.session)
-                        if plan.given_ids:
-                            found = tx.find(list(plan.given_ids))
-                            if found:
-                                if not retry:
-                                    s = found[0]
-                                    raise IdConflict(
-                                        s.id,
-                                        s.session,
-                                        s.seq,
-                                        f"event id {s.id} is already stored in session "
-                                        f"{s.session!r} (seq {s.seq})",
-                                    )
-                                decided = self._retry(
-                                    plan.session, [r.event for r in plan.rows], found
-                                )
-                                if decided and isinstance(decided[0], StoredEvent):
-                                    return decided
-                                plan = self._plan(plan.session, decided, plan.expected)  # type: ignore[arg-type]
+                        found = tx.find(list(plan.given_ids)) if plan.given_ids else []
+                        if found:
+                            if not retry:
+                                raise _stored_elsewhere(found[0])
+                            again = self._retry(plan.session, [r.event for r in plan.rows], found)
+                            if again.stored is not None:
+                                return again.stored, None
+                            plan = self._plan(plan.session, again.rest, plan.expected)
                         if actual != plan.expected:
                             raise ConcurrencyConflict(plan.session, plan.expected, actual)
                     if not plan.rows:
-                        return []
+                        return [], plan.state
                     now = utc_now()
                     positions = tx.insert(plan.rows, now)
                     info = session_row(plan.session, plan.state, plan.rows, positions, now)
@@ -403,75 +393,35 @@ class EventStore:
                         f"session {plan.session!r}: a row was stored concurrently by a writer "
                         "that does not take the store's lock; nothing was stored"
                     ) from None
-        self._remember(plan.session, plan.state)
+        self._cache.remember(plan.session, plan.state)
         written = StoredEvent._written
-        return [written(r, p, now) for r, p in zip(plan.rows, positions, strict=True)]
+        rows = [written(r, p, now) for r, p in zip(plan.rows, positions, strict=True)]
+        return rows, plan.state
 
     def _plan(self, session: str, events: list[AnyEvent], expected_seq: int) -> Plan:
-        """Folds the batch onto the state at ``expected_seq``; builds the rows (no I/O but reading
-        the prefix when the cache is stale).
-
-        This loop runs for every event appended; it tests classes with ``type(e) is ...`` rather
-        than pydantic's ``isinstance`` (a Python-level check, several per event otherwise)."""
-        from engine.apply import apply
-        from engine.fold import conclude
-        from events.model import DERIVED_CLASSES, SessionStarted, Voided
+        """Folds the batch onto the state at ``expected_seq`` (:func:`log.rows.plan_of`); no I/O
+        but reading the prefix when the cache is stale (or the batch holds a ``voided``, which
+        needs the undo chain)."""
+        from events.model import Voided
 
         history = any(type(e) is Voided for e in events)
-        state = self._state_at(session, expected_seq, history=history)
-        out: list[AnyEvent] = []
-        seen: dict[int, AnyEvent] = {}
-        for k, e in enumerate(events, start=1):
-            cls = type(e)
-            eid = e.id
-            try:
-                if eid is not None:
-                    prior = seen.get(eid.int)
-                    if prior is not None:
-                        if not same_content(prior, e):
-                            raise FormatError(
-                                f"id {eid} is used twice in the batch for different events",
-                                field="id",
-                            )
-                        continue
-                    seen[eid.int] = e
-                if cls is SessionStarted and e.session != session:  # type: ignore[union-attr]
-                    raise FormatError(
-                        f"this batch is for session {session!r}, not {e.session!r}",  # type: ignore[union-attr]
-                        field="session",
-                    )
-                if cls not in DERIVED_CLASSES and state.pending:
-                    state, derived = conclude(state)
-                    out += derived
-                state = apply(state, e)
-                expect = expected_seq + len(out) + 1
-                if e.seq is not None and cls is not Voided and e.seq != expect:
-                    raise FormatError(
-                        f"seq {e.seq} given, but this event would be seq {expect}", field="seq"
-                    )
-            except BragError as err:
-                raise err.at(line=k, event=e.type) from None
-            out.append(e)
-        if state.pending:
-            state, derived = conclude(state)
-            out += derived
-        rows, given = rows_of(session, expected_seq, out)
-        return Plan(session, expected_seq, rows, state, given)
+        return plan_of(
+            session, events, expected_seq, self._state_at(session, expected_seq, history=history)
+        )
 
-    def _retry(
-        self, session: str, events: list[AnyEvent], found: list[StoredEvent]
-    ) -> list[StoredEvent] | list[AnyEvent]:
-        """What to do about a batch some of whose ids are stored: every recorded event already
-        stored → the rows stored then (with their derived events); else the events still new."""
+    def _retry(self, session: str, events: list[AnyEvent], found: list[StoredEvent]) -> Retry:
+        """What to do about a batch some of whose ids are stored (``found``): every recorded
+        event already stored → the rows stored then (with their derived events); else the events
+        still new (all of them, ``known`` false, when none is stored with the same content)."""
         from events.model import DERIVED_CLASSES
 
         known = known_ids(session, events, found)
         if not known:
-            return events  # the very same list: nothing was stored
+            return Retry(events, known=False)
         rest = [e for e in events if e.id is None or str(e.id) not in known]
         if any(type(e) not in DERIVED_CLASSES for e in rest):
-            return rest
-        return self._stored_then([s for s in found if str(s.id) in known])
+            return Retry(rest)
+        return Retry([], self._stored_then([s for s in found if str(s.id) in known]))
 
     def _stored_then(self, mine: list[StoredEvent]) -> list[StoredEvent]:
         """The rows an earlier append of ``mine`` (stored rows of one session) returned: from the
@@ -519,21 +469,7 @@ class EventStore:
         existing = self.recorder.load(session)
         if not existing:
             self._refuse_namesake(session)
-        other_ids = other_envelope = 0
-        for k, (s, e) in enumerate(zip(existing, events, strict=False)):
-            if not same_content(s.event, e):
-                line = steps[k].line
-                where = f"line {line}: " if line is not None else ""
-                raise ImportConflict(
-                    f"{where}session {session!r} is already stored with a different event "
-                    f"({s.type}) at seq {s.seq}; nothing was stored",
-                    session=session,
-                )
-            if e.id is not None and e.id != s.id:
-                other_ids += 1
-            kept = s.event
-            if (e.at is not None and e.at != kept.at) or (e.by is not None and e.by != kept.by):
-                other_envelope += 1
+        other_ids, other_envelope = compared(session, existing, steps)
         n_old = len(existing)
         if n_old >= len(events):
             return ImportResult(
@@ -545,7 +481,17 @@ class EventStore:
         )
         rows, given = rows_of(session, n_old, events[n_old:], cause_at)
         plan = Plan(session, n_old, rows, steps[-1].state, given)
-        stored = self._write(plan, retry=False)
+        stored, _ = self._write(plan, retry=False)
         return ImportResult(
             session, len(stored), n_old, len(events), len(events), other_ids, other_envelope
         )
+
+
+def _stored_elsewhere(s: StoredEvent) -> IdConflict:
+    """An import's event id found stored (``s``) when the session was not where it was compared."""
+    return IdConflict(
+        s.id,
+        s.session,
+        s.seq,
+        f"event id {s.id} is already stored in session {s.session!r} (seq {s.seq})",
+    )

@@ -2,8 +2,10 @@
 
 - :mod:`store.records`: the plain data the port speaks (:class:`~store.records.Row`,
   :class:`~store.records.StoredEvent`, :class:`~store.records.SessionInfo`, ...).
-- :mod:`store.port`: the :class:`~store.port.Recorder` protocol (a write transaction that inserts
-  rows after an expected seq and writes the session's catalogue row; the reads).
+- :mod:`store.port`: the recorder port by role (:class:`~store.port.EventRecorder`: a write
+  transaction that inserts rows after an expected seq, the reads by stream and by position;
+  :class:`~store.port.Catalogue`: the session's catalogue row written in that transaction, the
+  listing; the annotations; :class:`~store.port.Recorder`, all of them).
 - :mod:`store.memory`, :mod:`store.sqlite`, :mod:`store.postgres`: the backends, with what the SQL
   ones share in :mod:`store.sql`, :mod:`store.catalogue` and :mod:`store.schema`.
 

@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 from uuid import UUID, uuid4
 
 from events.errors import DuplicateId, SeqTaken
@@ -111,7 +110,6 @@ class MemoryRecorder:
     """A store in Python lists; one lock serialises appends (as the SQL backends' locks do)."""
 
     version: int = 0
-    schema: str | None = None
     catalogued: bool = False
 
     def __init__(self, url: str = "memory://", data: _Data | None = None) -> None:
@@ -135,9 +133,6 @@ class MemoryRecorder:
 
     def close(self) -> None:
         """Nothing to release."""
-
-    def settings(self) -> dict[str, Any]:
-        return {}
 
     @contextmanager
     def transaction(self) -> Iterator[_MemoryTx]:

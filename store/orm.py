@@ -80,4 +80,5 @@ class EventRecord(SQLModel, table=True):
 
 
 def create_table_sql(dialect: Any) -> str:
-    return str(CreateTable(EventRecord.__table__, if_not_exists=True).compile(dialect=dialect))  # type: ignore[attr-defined]
+    table = EventRecord.__table__  # type: ignore[attr-defined]  # SQLModel sets it on table=True classes, untyped
+    return str(CreateTable(table, if_not_exists=True).compile(dialect=dialect))

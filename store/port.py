@@ -1,4 +1,4 @@
-"""The recorder port: what the session log service (:mod:`log`) asks of a backend.
+"""The recorder port: what the session log service (:mod:`log`) asks of a backend, by role.
 
 A recorder stores rows it is given and reads them back; it never decides whether an event is
 legal (that is the engine's, through the log service). One write transaction
@@ -6,6 +6,21 @@ legal (that is the engine's, through the log service). One write transaction
 catalogue row (a :class:`~store.records.SessionInfo` the caller computed), all or nothing; a
 taken seq or id is reported (:class:`~events.errors.SeqTaken`, :class:`~events.errors.DuplicateId`),
 never hidden. Backends: :mod:`store.memory`, :mod:`store.sqlite`, :mod:`store.postgres`.
+
+The roles (each a protocol; a caller is typed against the one it uses):
+
+- :class:`EventRecorder`: the event store proper (as the eventsourcing library's recorders):
+  insert after an expected seq (:class:`EventTx`), select a stream, select after a position, the
+  last seq and position.
+- :class:`Catalogue`: the sessions catalogue (one row per session, written by the append's
+  transaction through :class:`CatalogueTx`): listing, count, facets, infos, its rewrite.
+- :class:`AnnotationRecorder`: the annotations beside the streams (:mod:`store.annotations`).
+- :class:`Backend`: the store itself (url, schema version, id, reopen, close).
+
+:class:`Recorder` is all of them, for the service that needs every role. What only one backend
+has stays on that backend, off the port: the PostgreSQL schema
+(:attr:`store.postgres.PostgresRecorder.schema`) and the SQLite connection's settings
+(:meth:`store.sqlite.SqliteRecorder.settings`).
 """
 
 from __future__ import annotations
@@ -13,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from store.annotations import Annotation, AnnotationRow
 from store.records import (
@@ -26,12 +41,26 @@ from store.records import (
     StoredEvent,
 )
 
-__all__ = ["CatalogueOf", "Recorder", "Tx"]
+__all__ = [
+    "AnnotationRecorder",
+    "AnnotationTx",
+    "Backend",
+    "Catalogue",
+    "CatalogueOf",
+    "CatalogueTx",
+    "EventRecorder",
+    "EventTx",
+    "Recorder",
+    "Tx",
+]
 
 
-class Tx(Protocol):
-    """What a recorder does inside its write transaction (exclusive: SQLite ``BEGIN IMMEDIATE``,
-    a PostgreSQL table lock, the memory store's lock)."""
+# --- inside the write transaction (exclusive: SQLite ``BEGIN IMMEDIATE``, a PostgreSQL table
+# lock, the memory store's lock)
+
+
+class EventTx(Protocol):
+    """The events' part of the write transaction."""
 
     def find(self, ids: list[str]) -> list[StoredEvent]:
         """Stored rows with these ids (any session)."""
@@ -45,12 +74,18 @@ class Tx(Protocol):
         (the transaction is then rolled back by the caller leaving it)."""
         ...
 
+
+class CatalogueTx(Protocol):
+    """The catalogue's part of the write transaction."""
+
     def record(self, info: SessionInfo, *, first: bool) -> None:
         """Writes the session's catalogue row after the rows just inserted (``first``: the
         session had no event before them). A recorder without a catalogue does nothing."""
         ...
 
-    # -- annotations beside the stream (:mod:`store.annotations`), never events
+
+class AnnotationTx(Protocol):
+    """The annotations beside the stream (:mod:`store.annotations`), never events."""
 
     def annotations(self, session: str) -> list[Annotation]:
         """The session's annotations in the order stored."""
@@ -66,14 +101,19 @@ class Tx(Protocol):
         ...
 
 
-class Recorder(Protocol):
-    """A store's storage: rows in, rows out, the sessions catalogue. Thread-safe."""
+class Tx(EventTx, CatalogueTx, AnnotationTx, Protocol):
+    """What a recorder does inside its write transaction: every role's part."""
+
+
+# --- the roles
+
+
+class Backend(Protocol):
+    """The store itself, whatever is asked of it."""
 
     url: str
     version: int
     """The store's schema version (0 for a recorder without a schema: memory)."""
-    schema: str | None
-    """The PostgreSQL schema the tables live in (``None``: the default, or not PostgreSQL)."""
 
     @property
     def store_id(self) -> str:
@@ -86,16 +126,19 @@ class Recorder(Protocol):
         """The store's URL as shown to people (no password)."""
         ...
 
-    @property
-    def catalogued(self) -> bool:
-        """Whether the catalogue reads below are served (else the log service computes them)."""
+    def reopen(self) -> Recorder:
+        """Another recorder on the same data (as after a restart)."""
         ...
 
-    def transaction(self) -> AbstractContextManager[Tx]:
+    def close(self) -> None: ...
+
+
+class EventRecorder(Protocol):
+    """The event store: rows in after an expected seq, rows out by stream or by position."""
+
+    def transaction(self) -> AbstractContextManager[EventTx]:
         """The exclusive write transaction: committed when the block ends, else rolled back."""
         ...
-
-    # -- the events
 
     def load(self, session: str, upto: int | None = None) -> list[StoredEvent]:
         """The session's rows with ``seq <= upto`` (all when ``None``), in seq order."""
@@ -113,16 +156,19 @@ class Recorder(Protocol):
 
     def last_seq(self, session: str) -> int: ...
 
+
+class Catalogue(Protocol):
+    """The sessions catalogue: one row per session (served when :attr:`catalogued`, else the log
+    service computes the rows from :meth:`summaries`)."""
+
+    @property
+    def catalogued(self) -> bool:
+        """Whether the catalogue reads below are served (else the log service computes them)."""
+        ...
+
     def summaries(self) -> list[SessionSummary]:
         """Every session as its events tell it, in the order first stored."""
         ...
-
-    def annotations(self, session: str) -> list[Annotation]:
-        """The session's annotations in the order stored (none in an older store read as it
-        is, version 3 or below)."""
-        ...
-
-    # -- the catalogue (served when :attr:`catalogued`)
 
     def page(self, listing: Listing) -> list[SessionInfo]: ...
 
@@ -141,17 +187,28 @@ class Recorder(Protocol):
         known to be writable); returns how many sessions."""
         ...
 
-    # -- the backend
 
-    def settings(self) -> dict[str, Any]:
-        """The connection's settings as the database reports them (SQLite; else empty)."""
+class AnnotationRecorder(Protocol):
+    """The annotations beside the streams: read here, written in the write transaction."""
+
+    def transaction(self) -> AbstractContextManager[AnnotationTx]:
+        """The exclusive write transaction: committed when the block ends, else rolled back."""
         ...
 
-    def reopen(self) -> Recorder:
-        """Another recorder on the same data (as after a restart)."""
+    def annotations(self, session: str) -> list[Annotation]:
+        """The session's annotations in the order stored (none in an older store read as it
+        is, version 3 or below)."""
         ...
 
-    def close(self) -> None: ...
+
+class Recorder(Backend, EventRecorder, Catalogue, AnnotationRecorder, Protocol):
+    """A store's storage, every role: rows in, rows out, the sessions catalogue, the
+    annotations. Thread-safe."""
+
+    def transaction(self) -> AbstractContextManager[Tx]:
+        """The exclusive write transaction (every role's part): committed when the block ends,
+        else rolled back."""
+        ...
 
 
 CatalogueOf = Callable[[Recorder], list[SessionInfo]]

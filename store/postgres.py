@@ -49,6 +49,9 @@ class PostgresRecorder(SqlRecorder):
     MARK = "%s"
     PAYLOAD_TEXT = "payload::text"
     MIGRATIONS = PG_MIGRATIONS
+    schema: str | None
+    """The PostgreSQL schema the tables live in (``None``: the connection's ``search_path``
+    decides). PostgreSQL only: not on the port (:mod:`store.port`)."""
 
     def __init__(
         self,

@@ -393,8 +393,9 @@ def payload_of(event: AnyEvent) -> str:
     from events.model import Voided
 
     exclude = _ENVELOPE_VOIDED if isinstance(event, Voided) else _ENVELOPE
-    # model_dump_json without its Python wrapper (this runs for every event stored)
-    out: bytes = event.__pydantic_serializer__.to_json(event, exclude=exclude, exclude_none=True)  # type: ignore[arg-type]
+    # model_dump_json without its Python wrapper (this runs for every event stored). The ignore:
+    # pydantic-core's stub types ``exclude`` as a set; the frozenset is taken alike at run time.
+    out: bytes = event.__pydantic_serializer__.to_json(event, exclude=exclude, exclude_none=True)  # type: ignore[arg-type]  # frozenset for set
     return out.decode()
 
 

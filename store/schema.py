@@ -413,7 +413,7 @@ def pg_ddl() -> list[str]:
     from sqlalchemy.dialects import postgresql
 
     return [
-        create_table_sql(postgresql.psycopg.dialect()),  # type: ignore[no-untyped-call]
+        create_table_sql(postgresql.psycopg.dialect()),  # type: ignore[no-untyped-call]  # SQLAlchemy's dialect __init__ is untyped
         *pg_append_only(TABLE, "events"),
     ]
 

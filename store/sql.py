@@ -173,7 +173,6 @@ class SqlRecorder(CatalogueReads, AnnotationReads):
     """Version ``n`` → the step to ``n + 1`` (:data:`store.schema.SQLITE_MIGRATIONS`, ...)."""
     readonly: bool = False
     version: int = 0
-    schema: str | None = None
     _own_id: str | None = None
 
     def __init__(self, url: str, catalogue_of: CatalogueOf | None) -> None:
@@ -205,9 +204,6 @@ class SqlRecorder(CatalogueReads, AnnotationReads):
         """Where the store is, without a password (a SQLite file's real path; a server's host,
         port, database and schema)."""
         raise NotImplementedError
-
-    def settings(self) -> dict[str, Any]:
-        return {}
 
     def transaction(self) -> AbstractContextManager[SqlTx]:
         raise NotImplementedError

@@ -43,7 +43,7 @@ from store.sql import SqlRecorder, SqlTx
 try:
     import fcntl
 except ImportError:  # not on Windows: SQLite's busy handler alone
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the module, or None where there is none
 
 __all__ = ["SqliteRecorder"]
 
@@ -355,7 +355,8 @@ class SqliteRecorder(SqlRecorder):
         return conn
 
     def settings(self) -> dict[str, Any]:
-        """The connection's settings as SQLite reports them (checked when the store opens)."""
+        """The connection's settings as SQLite reports them (checked when the store opens).
+        SQLite only: not on the port (:mod:`store.port`)."""
         c = self.connection()
         return {
             "journal_mode": c.execute("PRAGMA journal_mode").fetchone()[0],

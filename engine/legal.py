@@ -52,8 +52,9 @@ class LegalAction:
     ``event``: the event to record (a template when ``needs`` is not empty); ``player``: who acts
     (``None`` for the table: shuffle, deal); ``cost``: what the player pays, in stake units (exact);
     ``needs``: inputs still to supply (``"cards"`` for a ``shown`` at a ``cards: "shown"`` table,
-    ``"order"`` for a shuffle whose order may be recorded, ``"hands"`` for a deal whose cards are
-    recorded but not tracked); ``label``: the sentence a recorder shows on the button.
+    ``"order"`` for a shuffle whose order may be recorded (``cards: "all"`` only), ``"hands"`` for
+    a deal whose cards are recorded but not tracked); ``label``: the sentence a recorder shows on
+    the button.
     """
 
     event: RecordedEvent
@@ -129,7 +130,8 @@ def _between(state: State) -> list[Option]:
     if state.first_dealer is None:
         out += [Option("dealer_chosen", p) for p in state.seats]
     if state.shuffle_due:
-        out.append(Option("shuffled", needs=("order",)))
+        # FORMAT.md "cards": a shuffle's order is recorded only when every card is (cards: "all").
+        out.append(Option("shuffled", needs=("order",) if state.cards_mode == "all" else ()))
     elif state.first_dealer is not None:
         out.append(_deal_option(state))
     return out
@@ -237,7 +239,9 @@ def _dealer_chosen(state: State, o: Option) -> LegalAction:
 
 
 def _shuffled(state: State, o: Option) -> LegalAction:
-    return LegalAction(Shuffled(), None, Fraction(0), ("order",), label="shuffle")
+    if not o.needs:  # cards: "shown": no order to record (the Record page's own sentence)
+        return LegalAction(Shuffled(), None, Fraction(0), label="shuffle the pack")
+    return LegalAction(Shuffled(), None, Fraction(0), o.needs, label="shuffle")
 
 
 def _dealt(state: State, o: Option) -> LegalAction:

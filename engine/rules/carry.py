@@ -81,6 +81,10 @@ def kept_or_thrown(state: State, e: Kept | Thrown) -> State:
 
 
 def retained(state: State, e: Retained) -> State:
+    """RULES 6.2: only the blind survivor of a carried pot retains (or gives up) their unseen
+    hand; RULES 6.7: a holder of two still unseen hands retains only one, named by ``hand``. A
+    holder of one hand names none (FORMAT.md ``retained``: ``hand`` only when two are held), as a
+    ``looked`` names none (RULES 6.4)."""
     if state.phase is not Phase.CARRIED or state.survivor is None:
         raise viol(
             "6.2",
@@ -108,7 +112,13 @@ def retained(state: State, e: Retained) -> State:
         pack = under(state.pack, (give_up,))
     else:
         keep = p.hands[0]
-        if e.hand is not None and e.hand != keep.origin:
-            raise viol("6.7", f"{e.player} holds only the {keep.origin} hand", e.player)
+        if e.hand is not None:  # FORMAT.md ``retained``: ``hand`` only when two are held
+            raise viol(
+                "6.7",
+                f"{e.player} holds one hand (the {keep.origin} one): only a holder of two (old "
+                f"and new) says which one is retained, not hand '{e.hand}' (FORMAT.md retained: "
+                '"hand" only when two are held)',
+                e.player,
+            )
         pack = state.pack
     return replace(state, phase=Phase.BETWEEN, retained=(i, keep), survivor=None, pack=pack)

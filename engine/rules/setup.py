@@ -65,6 +65,9 @@ def dealer_chosen(state: State, e: DealerChosen) -> State:
 
 
 def shuffled(state: State, e: Shuffled) -> State:
+    """RULES 3.2: the pack is shuffled before the first deal and afterwards only after a showdown
+    won by a prial. Its ``order`` (52 cards, top first) is recorded only in a session that records
+    every card (FORMAT.md ``cards: "all"``); then the engine tracks the pack (RULES 3.3)."""
     if state.phase is not Phase.BETWEEN or not state.shuffle_due:
         if state.phase in (Phase.BETTING, Phase.SHOWDOWN):
             why = "the pack is not shuffled during a deal"
@@ -81,6 +84,14 @@ def shuffled(state: State, e: Shuffled) -> State:
             )
         raise viol("3.2", why)
     pack: tuple[int, ...] | None = None
+    if e.order is not None and state.cards_mode != "all":
+        raise FormatError(
+            'a shuffle\'s order is recorded only when every card is (cards: "all"); this '
+            'session records cards: "shown", where only showdown cards are known (FORMAT.md '
+            '"cards"; RULES 3.3: the tracked pack)',
+            event=e.type,
+            field="order",
+        )
     if e.order is not None:
         codes = card_codes(e.order)
         if len(codes) != 52 or len(set(codes)) != 52:

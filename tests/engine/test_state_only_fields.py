@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_engine_rules import (
+from refusal_helpers import log_with, verify_and_import
+from test_rules import (
     ALL_CARDS,
     CARRY,
     all_seen,
@@ -34,7 +35,6 @@ from test_engine_rules import (
     start,
     thrown,
 )
-from test_hostile import log_with, verify_and_import
 
 from engine import Phase
 from events.errors import FormatError

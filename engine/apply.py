@@ -20,7 +20,7 @@ from engine.rules.deal import dealt
 from engine.rules.setup import dealer_chosen, session_started, session_started_again, shuffled
 from engine.rules.showdown import conceded, shown
 from engine.rules.voided import voided
-from engine.state import Phase, State, replace
+from engine.state import Phase, State, _evolve, replace
 from events.errors import FormatError
 from events.model import (
     DERIVED_CLASSES,
@@ -142,9 +142,10 @@ def _conclusion(state: State, event: AnyEvent) -> State:
 
 def _recorded(state: State, event: AnyEvent, new: State) -> State:
     """``new`` (the state a rule built from ``state``) after the recorded ``event``: the next seq,
-    the event, and ``state`` kept for a ``voided``."""
+    the event, and ``state`` kept for a ``voided``. A rule returns a state made for this event
+    (never one anyone else holds, unless ``state`` itself): it is filled in place."""
     seq = state.seq + 1
-    return replace(new, seq=seq, recorded_seq=seq, last_event=event, undo=state)
+    return _evolve(new, new is not state, seq=seq, recorded_seq=seq, last_event=event, undo=state)
 
 
 def _agrees(logged: DerivedEvent, expected: DerivedEvent) -> bool:

@@ -36,6 +36,7 @@ from engine import verify_events  # noqa: E402
 from events.codec import read_file  # noqa: E402
 from events.errors import BragError  # noqa: E402
 from log import checked_log  # noqa: E402
+from log.gc_pause import paused_gc  # noqa: E402
 
 LIMIT_S = 0.050
 CARD = (ROOT / "data" / "examples" / "card_example.jsonl").read_text().splitlines()
@@ -103,7 +104,8 @@ def verify(path: str) -> bool:
     try:
         events = read_file(path)
         if events:
-            verify_events(events)
+            with paused_gc():
+                verify_events(events)
     except BragError:
         return False
     return bool(events)

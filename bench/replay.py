@@ -39,6 +39,7 @@ if str(ROOT) not in sys.path:
 from engine import verify_events  # noqa: E402
 from events.codec import read_file, write_events  # noqa: E402
 from events.model import AnyEvent, SessionStarted  # noqa: E402
+from log.gc_pause import paused_gc  # noqa: E402
 from sim import randplay  # noqa: E402
 
 TARGET = 5.0
@@ -98,7 +99,8 @@ def verify(paths: list[Path]) -> int:
     n = 0
     for path in paths:
         events = read_file(str(path))
-        state = verify_events(events)
+        with paused_gc():
+            state = verify_events(events)
         assert state.finished
         n += len(events)
     return n

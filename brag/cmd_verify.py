@@ -12,6 +12,7 @@ from engine import summary, verify_events
 from events.amounts import amount_text, parse_amount
 from events.codec import read_file
 from events.errors import BragError, FormatError
+from log.gc_pause import paused_gc
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -33,7 +34,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         events = read_file(args.file)
         if not events:
             raise FormatError("the log is empty: a session log starts with session_started", line=1)
-        state = verify_events(events)
+        with paused_gc():
+            state = verify_events(events)
     except BragError as err:
         if args.json:
             print(json.dumps({"error": err.to_json()}, ensure_ascii=False))

@@ -20,7 +20,7 @@ from engine.rules.deal import dealt
 from engine.rules.setup import dealer_chosen, session_started, session_started_again, shuffled
 from engine.rules.showdown import conceded, shown
 from engine.rules.voided import voided
-from engine.state import Phase, State, replace
+from engine.state import Phase, State, _evolve, replace
 from events.errors import FormatError
 from events.model import (
     DERIVED_CLASSES,
@@ -82,19 +82,17 @@ def apply(state: State, event: AnyEvent) -> State:
     against RULES 1-6; a derived event must equal the engine's next conclusion in ``state.pending``.
     The envelope (``id``, ``seq``, ``at``, ``by``) is not checked here: the stream owner does that.
     """
-    if not state.pending and state.phase is not _NEW and state.phase is not _OVER:
-        handler = HANDLERS.get(type(event))
-        if handler is not None:
-            # The usual case: a recorded event during the session (the checks below in short),
-            # with _recorded spelt out (the fold's hot path).
-            new = handler(state, event)
-            if new is state:
-                new = replace(state)
-            attrs = new.__dict__
-            attrs["seq"] = attrs["recorded_seq"] = state.seq + 1
-            attrs["last_event"] = event
-            attrs["undo"] = state
-            return new
+    handler = HANDLERS.get(type(event))
+    if handler is None or state.pending or state.phase is _NEW or state.phase is _OVER:
+        return _outside_rules(state, event)
+    # The usual case (the fold's hot path): a recorded event during the session, to its rule.
+    return _recorded(state, event, handler(state, event))
+
+
+def _outside_rules(state: State, event: AnyEvent) -> State:
+    """:func:`apply` for every event that is not a recorded event during the session: the
+    engine's pending conclusions, the session's start, a ``voided``, anything after the end, and
+    an object that is not an event of this log."""
     if state.pending:
         return _conclusion(state, event)
     if type(event) in DERIVED_CLASSES:
@@ -118,10 +116,8 @@ def apply(state: State, event: AnyEvent) -> State:
             + (f" ({who}'s {event.type})" if (who := getattr(event, "player", None)) else ""),
             getattr(event, "player", None),
         )
-    handler = HANDLERS.get(type(event))
-    if handler is None:  # not an event class of events.model (they are never subclassed)
-        raise FormatError(f"{type(event).__name__} is not an event of this log", event=event.type)
-    return _recorded(state, event, handler(state, event))
+    # not an event class of events.model (they are never subclassed)
+    raise FormatError(f"{type(event).__name__} is not an event of this log", event=event.type)
 
 
 def _conclusion(state: State, event: AnyEvent) -> State:
@@ -146,16 +142,10 @@ def _conclusion(state: State, event: AnyEvent) -> State:
 
 def _recorded(state: State, event: AnyEvent, new: State) -> State:
     """``new`` (the state a rule built from ``state``) after the recorded ``event``: the next seq,
-    the event, and ``state`` kept for a ``voided``."""
-    if new is state:
-        new = replace(state)
-    # ``new`` is a fresh record no one else holds yet: fill in its envelope in place rather than
-    # copying it once more (the fold's hot path).
-    attrs = new.__dict__
-    attrs["seq"] = attrs["recorded_seq"] = state.seq + 1
-    attrs["last_event"] = event
-    attrs["undo"] = state
-    return new
+    the event, and ``state`` kept for a ``voided``. A rule returns a state made for this event
+    (never one anyone else holds, unless ``state`` itself): it is filled in place."""
+    seq = state.seq + 1
+    return _evolve(new, new is not state, seq=seq, recorded_seq=seq, last_event=event, undo=state)
 
 
 def _agrees(logged: DerivedEvent, expected: DerivedEvent) -> bool:

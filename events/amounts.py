@@ -61,21 +61,9 @@ def parse_amount(value: object, *, bounded: bool = True) -> Fraction:
     elif isinstance(value, Fraction):
         out = value
     elif isinstance(value, Decimal):
-        if not value.is_finite():
-            raise AmountError(f"{value} is not a finite amount")
-        if bounded:
-            digits = value.as_tuple().digits
-            exponent = int(value.as_tuple().exponent)
-            if len(digits) > MAX_AMOUNT_TEXT or not -MAX_AMOUNT_TEXT <= exponent <= 12:
-                raise AmountError(f"{_short(value)} is out of bounds: {_BOUNDS}")
-        out = Fraction(value)
+        out = _from_decimal(value, bounded)
     elif isinstance(value, str):
-        s = value.strip()
-        if bounded and len(s) > MAX_AMOUNT_TEXT:
-            raise AmountError(f"{_short(value)} is out of bounds: {_BOUNDS}")
-        if not (_FRACTION.fullmatch(s) or _DECIMAL.fullmatch(s)):
-            raise AmountError(f'{_short(value)} is not an amount (write 3, "1.5" or "3/2")')
-        out = Fraction(s)
+        out = _from_text(value, bounded)
     elif isinstance(value, float):
         raise AmountError(f'{value!r} is a binary float; write amounts as 3, "1.5" or "3/2"')
     else:
@@ -83,6 +71,28 @@ def parse_amount(value: object, *, bounded: bool = True) -> Fraction:
     if bounded and (abs(out) > MAX_AMOUNT or out.denominator > MAX_DENOMINATOR):
         raise AmountError(f"{_short(format_amount(out))} is out of bounds: {_BOUNDS}")
     return out
+
+
+def _from_decimal(value: Decimal, bounded: bool) -> Fraction:
+    """A JSON number with a fraction part; ``bounded``: its digits and exponent checked first."""
+    if not value.is_finite():
+        raise AmountError(f"{value} is not a finite amount")
+    if bounded:
+        digits = value.as_tuple().digits
+        exponent = int(value.as_tuple().exponent)
+        if len(digits) > MAX_AMOUNT_TEXT or not -MAX_AMOUNT_TEXT <= exponent <= 12:
+            raise AmountError(f"{_short(value)} is out of bounds: {_BOUNDS}")
+    return Fraction(value)
+
+
+def _from_text(value: str, bounded: bool) -> Fraction:
+    """A decimal or fraction string; ``bounded``: its length checked first."""
+    s = value.strip()
+    if bounded and len(s) > MAX_AMOUNT_TEXT:
+        raise AmountError(f"{_short(value)} is out of bounds: {_BOUNDS}")
+    if not (_FRACTION.fullmatch(s) or _DECIMAL.fullmatch(s)):
+        raise AmountError(f'{_short(value)} is not an amount (write 3, "1.5" or "3/2")')
+    return Fraction(s)
 
 
 def _short(value: object) -> str:

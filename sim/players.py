@@ -256,18 +256,31 @@ class Rock(Player):
     blurb = "cautious: looks at once, plays pairs and better, folds to raises"
 
     def play(self, view: View, actions: list[LegalAction]) -> LegalAction:
-        s, w, cat, level = view.strength, view.odds, view.category, view.level or 0
+        s, w, cat = view.strength, view.odds, view.category
         if s is None or w is None or cat is None or cat < Category.PAIR:
             return self.fold(actions)  # only a pair or better is played
-        see = self.see(actions)
         if cat == Category.PAIR:
-            if view.raised and s < 0.85:
-                return self.fold(actions)  # a modest pair folds to a raise
-            if w < 0.3 + 0.06 * view.bets or level > 3 + int((s - 0.74) * 20):
-                return self.fold(actions)
-            if see and view.bets >= 2:
-                return see
-            return self.bet(actions)
+            return self._pair(view, actions, s, w)
+        return self._flush_or_better(view, actions, cat)
+
+    def _pair(self, view: View, actions: list[LegalAction], s: float, w: float) -> LegalAction:
+        """A pair (strength ``s``, odds ``w``): folds to a raise unless high; sees after 2 bets."""
+        level = view.level or 0
+        if view.raised and s < 0.85:
+            return self.fold(actions)  # a modest pair folds to a raise
+        if w < 0.3 + 0.06 * view.bets or level > 3 + int((s - 0.74) * 20):
+            return self.fold(actions)
+        see = self.see(actions)
+        if see and view.bets >= 2:
+            return see
+        return self.bet(actions)
+
+    def _flush_or_better(
+        self, view: View, actions: list[LegalAction], cat: Category
+    ) -> LegalAction:
+        """A flush plays on unless the level runs high; a run or better raises."""
+        level = view.level or 0
+        see = self.see(actions)
         if see and view.bets >= (2 if cat == Category.FLUSH else 3):
             return see
         if cat == Category.FLUSH:
@@ -387,13 +400,19 @@ class Bluffer(Player):
             return self.bet(actions, 1)
         if see and (view.bets >= 6 or (s >= 0.9 and view.bets >= 4)):
             return see
-        if s < 0.6 and (level > 8 or (view.raised and view.bets >= 2 + self.rng.randrange(3))):
-            return self.fold(actions)
-        if w < 0.03 * view.bets or (s < 0.85 and level > 12):
+        if self._gives_up(view, s, w):
             return self.fold(actions)
         if level < (12 if s >= 0.8 else 8) and self.rng.random() < 0.45:
             return self.bet(actions, 1 + self.rng.randrange(2))
         return self.bet(actions)
+
+    def _gives_up(self, view: View, s: float, w: float) -> bool:
+        """Folds a weak hand (strength ``s``, odds ``w``) when the raising goes on or the level
+        runs high."""
+        level = view.level or 0
+        if s < 0.6 and (level > 8 or (view.raised and view.bets >= 2 + self.rng.randrange(3))):
+            return True
+        return w < 0.03 * view.bets or (s < 0.85 and level > 12)
 
     def keep(self, view: View) -> bool:
         return view.strength is not None and view.strength >= 0.4

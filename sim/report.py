@@ -20,6 +20,7 @@ from engine.fold import verify_events
 from engine.hands import Category
 from events.codec import dumps, read_events
 from events.model import AnyEvent, Dealt
+from log.gc_pause import paused_gc
 from sim.batch import generate
 from sim.names import STYLE_OF
 from sim.players import STYLES
@@ -98,7 +99,8 @@ def verify(sessions: int = 10_000, seed: str = "report-verify") -> str:
     for run in runs:
         for stream in run:
             lines = [dumps(e) for e in stream]
-            state = verify_events(read_events(lines))
+            with paused_gc():
+                state = verify_events(read_events(lines))
             if not (state.finished and state.resolved == 8 and sum(state.nets.values()) == 0):
                 raise AssertionError(f"{state.session}: not a finished session")
             ok += 1

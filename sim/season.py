@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
+from itertools import islice
 from typing import Final
 
 from events.model import AnyEvent
@@ -50,7 +51,17 @@ def _slug(table: str) -> str:
 def season(seed: int | str = 2026, sessions: int = SESSIONS) -> Iterator[list[AnyEvent]]:
     """The season's session logs in order of play (see the module doc)."""
     rng = random.Random(f"{seed}/season")
-    made = 0
+    # The sessions are played one by one as they are asked for: the season stops after
+    # ``sessions`` without playing another.
+    yield from islice(_nights(rng, seed), max(sessions, 0))
+
+
+Member = tuple[str, str]
+"""``(name, style)``."""
+
+
+def _nights(rng: random.Random, seed: int | str) -> Iterator[list[AnyEvent]]:
+    """Every session of every club night, for ever: who comes, at which tables."""
     for night in club_nights(FIRST_NIGHT):
         came = [rng.random() < p for _, _, p in ROSTER]
         here = [(name, style) for (name, style, _), c in zip(ROSTER, came, strict=True) if c]
@@ -61,31 +72,46 @@ def season(seed: int | str = 2026, sessions: int = SESSIONS) -> Iterator[list[An
         n_tables = 2 if len(here) >= 8 else 1
         groups = [here[k::n_tables] for k in range(n_tables)]
         for table, group in zip(_TABLES[night.weekday()], groups, strict=False):
-            start: datetime = local(night, datetime.min.time().replace(hour=19, minute=30))
-            start += timedelta(minutes=rng.randint(0, 20))
-            for k in range(1, rng.choice((1, 2, 2, 3)) + 1):
-                if made >= sessions:
-                    return
-                if k > 1:  # between sessions someone may go home early, or a latecomer sit in
-                    latecomers = [m for m in away if m not in group]
-                    if len(group) > 4 and rng.random() < 0.35:
-                        leaver = rng.choice(group)
-                        group = [m for m in group if m != leaver]
-                    elif len(group) < 7 and latecomers and rng.random() < 0.35:
-                        group = [*group, rng.choice(latecomers)]
-                seats = tuple(rng.sample(group, len(group)))  # a new seating each session
-                cards: Cards = "all" if (night.weekday(), table) == _RECORDS_ALL else "shown"
-                spec = SessionSpec(
-                    session=f"{night.isoformat()}-{_slug(table)}-{k}",
-                    seats=seats,
-                    seed=f"{seed}/{night.isoformat()}/{table}/{k}",
-                    cards=cards,
-                    table=table,
-                    start=start,
-                )
-                events = simulate(spec)
-                made += 1
-                yield events
-                end = events[-1].at
-                assert end is not None
-                start = end + timedelta(minutes=rng.randint(10, 25))
+            yield from _table_night(rng, seed, night, table, group, away)
+
+
+def _table_night(
+    rng: random.Random,
+    seed: int | str,
+    night: date,
+    table: str,
+    group: list[Member],
+    away: list[Member],
+) -> Iterator[list[AnyEvent]]:
+    """One table's one to three sessions of a night, one after the other."""
+    start: datetime = local(night, datetime.min.time().replace(hour=19, minute=30))
+    start += timedelta(minutes=rng.randint(0, 20))
+    for k in range(1, rng.choice((1, 2, 2, 3)) + 1):
+        if k > 1:
+            group = _regrouped(rng, group, away)
+        seats = tuple(rng.sample(group, len(group)))  # a new seating each session
+        cards: Cards = "all" if (night.weekday(), table) == _RECORDS_ALL else "shown"
+        spec = SessionSpec(
+            session=f"{night.isoformat()}-{_slug(table)}-{k}",
+            seats=seats,
+            seed=f"{seed}/{night.isoformat()}/{table}/{k}",
+            cards=cards,
+            table=table,
+            start=start,
+        )
+        events = simulate(spec)
+        yield events
+        end = events[-1].at
+        assert end is not None
+        start = end + timedelta(minutes=rng.randint(10, 25))
+
+
+def _regrouped(rng: random.Random, group: list[Member], away: list[Member]) -> list[Member]:
+    """Between sessions someone may go home early, or a latecomer sit in."""
+    latecomers = [m for m in away if m not in group]
+    if len(group) > 4 and rng.random() < 0.35:
+        leaver = rng.choice(group)
+        return [m for m in group if m != leaver]
+    if len(group) < 7 and latecomers and rng.random() < 0.35:
+        return [*group, rng.choice(latecomers)]
+    return group

@@ -126,45 +126,64 @@ def style_table(
     seen against blind, RULES 5.7), folded, took the pot, and its net."""
     rows: dict[str, StyleRow] = defaultdict(StyleRow)
     for events in streams:
-        seats: tuple[str, ...] = ()
-        seen: set[str] = set()
-        acted: set[str] = set()
-        active: set[str] = set()
-        level = Fraction(0)
+        watch = _StreamWatch(rows, style_of)
         for e in events:
-            if isinstance(e, SessionStarted):
-                seats = e.seats
-            elif isinstance(e, Dealt):
-                seen, acted, active, level = set(), set(), set(seats), Fraction(0)
-                for p in seats:
-                    rows[style_of[p]].deals += 1
-            elif isinstance(e, Looked):
-                seen.add(e.player)
-            elif isinstance(e, Thrown):
-                seen.discard(e.player)  # RULES 6.4: still blind, holding the other hand
-            elif isinstance(e, Bet | Folded | Saw):
-                row = rows[style_of[e.player]]
-                if e.player not in acted:
-                    acted.add(e.player)
-                    if e.player not in seen:
-                        row.blind += 1
-                if len(active) == 2 and level:
-                    opponent = next(p for p in active if p != e.player)
-                    if not (e.player in seen and opponent not in seen):
-                        row.see_turns += 1
-                if isinstance(e, Bet):
-                    row.bets += 1
-                    if level and e.level > level:
-                        row.raises += 1
-                    level = e.level
-                elif isinstance(e, Saw):
-                    row.saw += 1
-                elif isinstance(e, Folded):
-                    row.folded += 1
-                    active.discard(e.player)
-            elif isinstance(e, PotWon):
-                rows[style_of[e.player]].won += 1
-            elif isinstance(e, SessionEnded):
-                for p, v in e.nets.items():
-                    rows[style_of[p]].net += v
+            watch.event(e)
     return dict(rows)
+
+
+@dataclass
+class _StreamWatch:
+    """What :func:`style_table` follows through one stream: the seats and, in the deal in
+    progress, who has looked (``seen``), who has acted, who is still in, and the level."""
+
+    rows: dict[str, StyleRow]
+    style_of: Mapping[str, str]
+    seats: tuple[str, ...] = ()
+    seen: set[str] = field(default_factory=set)
+    acted: set[str] = field(default_factory=set)
+    active: set[str] = field(default_factory=set)
+    level: Fraction = Fraction(0)
+
+    def event(self, e: AnyEvent) -> None:
+        if isinstance(e, SessionStarted):
+            self.seats = e.seats
+        elif isinstance(e, Dealt):
+            self.seen, self.acted, self.active = set(), set(), set(self.seats)
+            self.level = Fraction(0)
+            for p in self.seats:
+                self.rows[self.style_of[p]].deals += 1
+        elif isinstance(e, Looked):
+            self.seen.add(e.player)
+        elif isinstance(e, Thrown):
+            self.seen.discard(e.player)  # RULES 6.4: still blind, holding the other hand
+        elif isinstance(e, Bet | Folded | Saw):
+            self.decision(e)
+        elif isinstance(e, PotWon):
+            self.rows[self.style_of[e.player]].won += 1
+        elif isinstance(e, SessionEnded):
+            for p, v in e.nets.items():
+                self.rows[self.style_of[p]].net += v
+
+    def decision(self, e: Bet | Folded | Saw) -> None:
+        """A bet, fold or see: blind at the player's first, a turn it could have seen, and the
+        decision itself."""
+        row = self.rows[self.style_of[e.player]]
+        if e.player not in self.acted:
+            self.acted.add(e.player)
+            if e.player not in self.seen:
+                row.blind += 1
+        if len(self.active) == 2 and self.level:
+            opponent = next(p for p in self.active if p != e.player)
+            if not (e.player in self.seen and opponent not in self.seen):
+                row.see_turns += 1
+        if isinstance(e, Bet):
+            row.bets += 1
+            if self.level and e.level > self.level:
+                row.raises += 1
+            self.level = e.level
+        elif isinstance(e, Saw):
+            row.saw += 1
+        else:
+            row.folded += 1
+            self.active.discard(e.player)

@@ -26,7 +26,7 @@ from typing import Final, Literal
 
 from engine.fold import record
 from engine.legal import LegalAction, legal_actions
-from engine.state import Phase, State, card_texts, initial_state
+from engine.state import Phase, PlayerState, State, card_texts, initial_state
 from events.errors import PlainError
 from events.model import (
     AnyEvent,
@@ -100,20 +100,12 @@ def view_of(state: State, name: str, memory: _Deal | None = None) -> View:
     """What ``name`` may know now: the public table and only the cards it has looked at."""
     i = state.seat(name)
     p = state.players[i]
-    cards = None
-    if p.looking is not None:
-        cards = next(h.cards for h in p.hands if h.origin == p.looking)
-    elif p.seen and len(p.hands) == 1:
-        cards = p.hands[0].cards
+    cards = _looked_at(p)
     strength, category = view_category(cards)
     active = state.active
     others = [j for j in active if j != i]
     blind_opponents = sum(1 for j in others if state.players[j].blind)
     opponent_blind = state.players[others[0]].blind if len(active) == 2 and i in active else None
-    shown: tuple[int, ...] = ()
-    if state.phase is Phase.SHOWDOWN and state.payer is not None and state.opponent is not None:
-        o = state.opponent if i == state.payer else state.payer
-        shown = state.players[o].shown
     last = memory.last_level.get(name) if memory is not None else None
     return View(
         me=name,
@@ -132,8 +124,26 @@ def view_of(state: State, name: str, memory: _Deal | None = None) -> View:
         blind_opponents=blind_opponents,
         opponent_blind=opponent_blind,
         carried=memory.carried if memory is not None else False,
-        opponent_shown=shown,
+        opponent_shown=_shown_to(state, i),
     )
+
+
+def _looked_at(p: PlayerState) -> tuple[int, int, int] | None:
+    """The cards the player knows: the hand it has just looked at (holding two, RULES 6.4), else
+    its one hand once seen; ``None`` for a blind hand."""
+    if p.looking is not None:
+        return next(h.cards for h in p.hands if h.origin == p.looking)
+    if p.seen and len(p.hands) == 1:
+        return p.hands[0].cards
+    return None
+
+
+def _shown_to(state: State, i: int) -> tuple[int, ...]:
+    """At a showdown, the cards the other of its two players has turned so far (to seat ``i``)."""
+    if state.phase is Phase.SHOWDOWN and state.payer is not None and state.opponent is not None:
+        o = state.opponent if i == state.payer else state.payer
+        return state.players[o].shown
+    return ()
 
 
 class _Table:
@@ -199,19 +209,26 @@ class _Table:
         if phase is Phase.BETWEEN:
             self.table_action(legal)
         elif phase is Phase.CARRIED:
-            survivor = state.seats[state.survivor] if state.survivor is not None else None
-            mine = [a for a in legal if a.player == survivor]
-            if not (survivor and mine and self.ask(survivor, mine, may_pass=True)):
-                self.table_action([a for a in legal if a.player is None])
+            self.carried(legal)
         elif phase is Phase.BETTING:
             looking = [p.name for p in state.players if p.looking is not None]
-            actor = looking[0] if looking else state.turn_name
-            assert actor is not None
-            self.ask(actor, [a for a in legal if a.player == actor])
+            self.turn(looking[0] if looking else state.turn_name, legal)
         else:  # the showdown: one player acts at a time
-            actor = legal[0].player
-            assert actor is not None
-            self.ask(actor, [a for a in legal if a.player == actor])
+            self.turn(legal[0].player, legal)
+
+    def carried(self, legal: list[LegalAction]) -> None:
+        """A carried pot: the blind survivor may retain its hand (RULES 6.2), else the table goes
+        on."""
+        state = self.state
+        survivor = state.seats[state.survivor] if state.survivor is not None else None
+        mine = [a for a in legal if a.player == survivor]
+        if not (survivor and mine and self.ask(survivor, mine, may_pass=True)):
+            self.table_action([a for a in legal if a.player is None])
+
+    def turn(self, actor: str | None, legal: list[LegalAction]) -> None:
+        """``actor`` must choose among its legal actions."""
+        assert actor is not None
+        self.ask(actor, [a for a in legal if a.player == actor])
 
     def table_action(self, legal: list[LegalAction]) -> None:
         """The lot for the dealer, a shuffle with its order, or the deal (then the first looks)."""

@@ -15,7 +15,8 @@ from events.model import AnyEvent, SessionStarted, Voided, is_derived
 from log.amend import Amendment, AmendRefused
 from present.narrate import StepLabel
 from present.numbers import amount, signed
-from present.replay import Replay, leaderboard
+from present.replay import Replay
+from present.rows import leaderboard
 
 __all__ = ["AmendView", "Line", "describe", "outcome_text", "step_choices", "target_seq"]
 

@@ -30,7 +30,8 @@ from events.errors import PlainError
 from events.text import inert
 from present import animation, table_svg
 from present.narrate import StepLabel
-from present.replay import EVERYONE, Replay, TableView, table_view
+from present.replay import Replay
+from present.table import EVERYONE, TableView, table_view
 
 __all__ = [
     "FORMATS",

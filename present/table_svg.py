@@ -13,7 +13,7 @@ import math
 
 from present.animation import text_width
 from present.numbers import amount
-from present.replay import FROM_NOTE, SPECTATOR, HandView, SeatView, TableView
+from present.table import FROM_NOTE, SPECTATOR, HandView, SeatView, TableView
 
 __all__ = ["event_list", "render"]
 

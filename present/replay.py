@@ -37,7 +37,7 @@ from log.steps import DealSlice, corrected, deal_slices
 from present.narrate import StepLabel, names, numbered, sentence
 from present.numbers import amount
 from present.positions import Position, clamp, link_number, move
-from present.rows import deal_rows, event_rows, leaderboard, net_history
+from present.rows import EventRow, deal_rows, event_rows, leaderboard, net_history
 from present.table import (
     EVERYONE,
     FROM_NOTE,
@@ -45,6 +45,7 @@ from present.table import (
     HandView,
     Noted,
     SeatView,
+    Secret,
     Sight,
     TableView,
     in_play,
@@ -209,25 +210,19 @@ class Replay:
         secret = in_play(self.final)
         live = self.live_deal
         if live is not None and (deal == live or self.same_pack(deal, live)):
-            if deal != live:
-                note = (
-                    f"Deal {deal} was dealt from the pack deal {live} is dealt from (no shuffle "
-                    "since, RULES 3.2-3.3): only the cards shown are face up until deal "
-                    f"{live} ends."
-                )
-            elif who not in (None, SPECTATOR):
-                note = (
-                    f"Deal {deal} is still in play: viewing as {who} waits until it ends (or "
-                    "the organiser's device); meanwhile only the cards shown are face up."
-                )
-            else:
-                note = (
-                    f"Deal {deal} is still in play: only the cards shown are face up until it "
-                    "ends (RULES 3.5)."
-                )
-            return Sight(SPECTATOR, secret, note)
+            return Sight(SPECTATOR, secret, _live_note(deal, live, who))
+        note = ""
+        held = self._held(deal, secret)
+        if held and who != SPECTATOR:
+            note = (
+                f"{names(held)}'s unseen hand is still in play (RULES 6.2), so it stays face down."
+            )
+        return Sight(who, secret, note)
+
+    def _held(self, deal: int, secret: Secret) -> list[str]:
+        """The players with a hand in ``deal`` that is still in play (``secret``), by name."""
         sl = self.slice(deal)
-        held = sorted(
+        return sorted(
             {
                 p.name
                 for s in self.states[sl.start : sl.stop]
@@ -236,12 +231,6 @@ class Replay:
                 if (p.name, h.cards) in secret
             }
         )
-        note = ""
-        if held and who != SPECTATOR:
-            note = (
-                f"{names(held)}'s unseen hand is still in play (RULES 6.2), so it stays face down."
-            )
-        return Sight(who, secret, note)
 
     def same_pack(self, deal: int, later: int) -> bool:
         """Whether ``deal`` was dealt from the pack ``later`` is dealt from: no shuffle between
@@ -267,7 +256,7 @@ class Replay:
     def pot_change(self, pos: Position) -> Fraction:
         return self.states[pos.index].pot - self.before(pos.index).pot
 
-    def rows(self, pos: Position) -> list[dict[str, Any]]:
+    def rows(self, pos: Position) -> list[EventRow]:
         return event_rows(self.events, self.states, self.slice(pos.deal), pos.index)
 
     def deal_label(self, deal: int, *, spoilers: bool = True) -> str:
@@ -296,6 +285,25 @@ class Replay:
 
     def net_history(self) -> dict[str, list[Any]]:
         return net_history(self.states, self.slices)
+
+
+def _live_note(deal: int, live: int, who: str | None) -> str:
+    """Why :meth:`Replay.sight` shows ``deal`` as a :data:`SPECTATOR` while deal ``live`` is in
+    play (``who``: the viewer asked for)."""
+    if deal != live:
+        return (
+            f"Deal {deal} was dealt from the pack deal {live} is dealt from (no shuffle "
+            "since, RULES 3.2-3.3): only the cards shown are face up until deal "
+            f"{live} ends."
+        )
+    if who not in (None, SPECTATOR):
+        return (
+            f"Deal {deal} is still in play: viewing as {who} waits until it ends (or "
+            "the organiser's device); meanwhile only the cards shown are face up."
+        )
+    return (
+        f"Deal {deal} is still in play: only the cards shown are face up until it ends (RULES 3.5)."
+    )
 
 
 # --- the replay as a table of steps (brag replay) -------------------------------------------------

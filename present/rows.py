@@ -6,7 +6,7 @@ and each player's net after every deal (:func:`net_history`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.state import State
 from events.model import AnyEvent
@@ -14,15 +14,27 @@ from log.steps import DealSlice
 from present.narrate import pretty_cards, sentence
 from present.numbers import amount, signed
 
-__all__ = ["deal_rows", "event_rows", "leaderboard", "net_history"]
+__all__ = ["EventRow", "deal_rows", "event_rows", "leaderboard", "net_history"]
+
+
+class EventRow(TypedDict):
+    """One step of a deal (:func:`event_rows`): its ``step`` (1-based in the deal), the event's
+    ``seq`` (else its 1-based position), the sentence (``event``), the ``pot`` after it, and
+    whether it is the step shown (``current``)."""
+
+    step: int
+    seq: int
+    event: str
+    pot: str
+    current: bool
 
 
 def event_rows(
     events: Sequence[AnyEvent], states: Sequence[State], sl: DealSlice, current: int | None = None
-) -> list[dict[str, Any]]:
+) -> list[EventRow]:
     """One row per step of a deal: ``step``, ``seq``, ``event`` (the sentence), ``pot`` after it,
     ``current`` (this is the step shown)."""
-    rows = []
+    rows: list[EventRow] = []
     for k in range(sl.start, sl.stop):
         before = states[k - 1] if k > 0 else State()
         e = events[k]

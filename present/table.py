@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from engine.state import Outcome, Phase, PlayerState, State, card_texts
+from engine.state import Hand, Outcome, Phase, PlayerState, State, card_texts
 from present.narrate import pretty_cards
 from present.numbers import amount
 
@@ -162,22 +162,33 @@ def _hand_view(
     h = p.hands[k]
     texts = h.texts()
     shown = set(card_texts(p.shown)) if k == 0 and len(p.hands) == 1 else set()
-    own = (
+    own = _looked_at(p, h, viewer)
+    if texts is None:
+        return _unknown(p, h, shown, noted if own else None)
+    if own or (viewer is None and (p.name, h.cards) not in secret):
+        return HandView(texts, h.origin, known=True, folded=p.folded)
+    return HandView(tuple(c if c in shown else None for c in texts), h.origin, True, p.folded)
+
+
+def _looked_at(p: PlayerState, h: Hand, viewer: str | None) -> bool:
+    """Whether ``viewer`` is ``p`` and has looked at hand ``h`` (RULES 5.1, 6.4)."""
+    return (
         viewer == p.name
         and viewer != SPECTATOR
         and ((p.seen and len(p.hands) == 1) or (p.looking is not None and p.looking == h.origin))
     )
-    if texts is None and own and noted is not None and len(p.hands) == 1:
+
+
+def _unknown(p: PlayerState, h: Hand, shown: set[str], noted: tuple[str, ...] | None) -> HandView:
+    """Hand ``h`` of a ``cards: "shown"`` log, which does not know its cards: ``noted``, the
+    cards of the viewer's own looked-at hand from their note, else what was ``shown``."""
+    if noted is not None and len(p.hands) == 1:
         # cards: "shown": the viewer's own hand, once looked at (RULES 5.1), from their note
         return HandView(tuple(noted), h.origin, known=False, folded=p.folded, noted=True)
-    if texts is None:
-        # cards: "shown": only what was shown is known, in the order it was shown.
-        up = tuple(card_texts(p.shown)) if shown else ()
-        cards: tuple[str | None, ...] = (*up, *([None] * (3 - len(up))))
-        return HandView(cards, h.origin, known=False, folded=p.folded)
-    if own or (viewer is None and (p.name, h.cards) not in secret):
-        return HandView(texts, h.origin, known=True, folded=p.folded)
-    return HandView(tuple(c if c in shown else None for c in texts), h.origin, True, p.folded)
+    # cards: "shown": only what was shown is known, in the order it was shown.
+    up = tuple(card_texts(p.shown)) if shown else ()
+    cards: tuple[str | None, ...] = (*up, *([None] * (3 - len(up))))
+    return HandView(cards, h.origin, known=False, folded=p.folded)
 
 
 def in_play(state: State) -> Secret:
@@ -219,63 +230,21 @@ def table_view(
     if viewer not in (None, SPECTATOR) and viewer not in (state.index or {}):
         viewer = None
     decided = _decided(state)
-    won_by = decided.winner if decided is not None else None
-    seats: list[SeatView] = []
-    for i, name in enumerate(state.seats):
-        p = state.players[i] if state.players else None
-        role = None
-        if state.phase is Phase.SHOWDOWN or (p is not None and p.shown):
-            if state.payer == i:
-                role = "paid to see"  # RULES 5.7-5.8: the payer
-            elif state.opponent == i:
-                role = "shows first"  # RULES 5.8: the player seen, the payer's opponent
-        if decided is not None and decided.blind == name:
-            role = "pot carried"  # RULES 6.1: the blind survivor
-        if p is None:
-            seats.append(
-                SeatView(
-                    name,
-                    i,
-                    state.dealer == i or (state.dealer is None and state.first_dealer == i),
-                    False,
-                    "waiting",
-                    Fraction(0),
-                    state.net(name),
-                    (),
-                    viewer=viewer == name,
-                )
-            )
-            continue
-        mine = noted[1] if noted is not None and viewer == name == noted[0] else None
-        hands = tuple(_hand_view(state, p, k, viewer, secret, mine) for k in range(len(p.hands)))
-        seats.append(
-            SeatView(
-                name=name,
-                seat=i,
-                dealer=state.dealer == i,
-                turn=state.turn == i and state.phase is Phase.BETTING,
-                status=status(p),
-                paid=state.paid_in_deal(name),
-                net=state.net(name),
-                hands=hands,
-                folded=p.folded,
-                blind=p.blind,
-                role=role,
-                winner=won_by == name,
-                viewer=viewer == name,
-            )
-        )
+    seats = tuple(
+        _seat_view(state, i, viewer, decided, secret, noted) for i in range(len(state.seats))
+    )
+    in_deal = state.phase in (Phase.BETTING, Phase.SHOWDOWN)
     return TableView(
         session=state.session,
         table=state.table,
         deal=state.deals,
         pot=state.pot_on_table,
-        level=state.level if state.phase in (Phase.BETTING, Phase.SHOWDOWN) else None,
-        turn=state.turn_name if state.phase in (Phase.BETTING, Phase.SHOWDOWN) else None,
+        level=state.level if in_deal else None,
+        turn=state.turn_name if in_deal else None,
         dealer=state.dealer_name
         or (state.seats[state.first_dealer] if state.first_dealer is not None else None),
         phase=_PHASE_WORDS[state.phase],
-        seats=tuple(seats),
+        seats=seats,
         resolved=state.resolved,
         pots=state.rules.pots,
         carried=state.carried,
@@ -284,6 +253,61 @@ def table_view(
         cards_mode=state.cards_mode,
         result=_result_words(decided),
     )
+
+
+def _seat_view(
+    state: State,
+    i: int,
+    viewer: str | None,
+    decided: Outcome | None,
+    secret: Secret,
+    noted: Noted | None,
+) -> SeatView:
+    """Seat ``i`` of :func:`table_view`'s table."""
+    name = state.seats[i]
+    p = state.players[i] if state.players else None
+    if p is None:
+        return SeatView(
+            name,
+            i,
+            state.dealer == i or (state.dealer is None and state.first_dealer == i),
+            False,
+            "waiting",
+            Fraction(0),
+            state.net(name),
+            (),
+            viewer=viewer == name,
+        )
+    mine = noted[1] if noted is not None and viewer == name == noted[0] else None
+    hands = tuple(_hand_view(state, p, k, viewer, secret, mine) for k in range(len(p.hands)))
+    return SeatView(
+        name=name,
+        seat=i,
+        dealer=state.dealer == i,
+        turn=state.turn == i and state.phase is Phase.BETTING,
+        status=status(p),
+        paid=state.paid_in_deal(name),
+        net=state.net(name),
+        hands=hands,
+        folded=p.folded,
+        blind=p.blind,
+        role=_role(state, i, name, p, decided),
+        winner=(decided.winner if decided is not None else None) == name,
+        viewer=viewer == name,
+    )
+
+
+def _role(state: State, i: int, name: str, p: PlayerState, decided: Outcome | None) -> str | None:
+    """:attr:`SeatView.role`: the blind survivor's, else at a showdown the payer's or the
+    player seen's."""
+    if decided is not None and decided.blind == name:
+        return "pot carried"  # RULES 6.1: the blind survivor
+    if state.phase is Phase.SHOWDOWN or p.shown:
+        if state.payer == i:
+            return "paid to see"  # RULES 5.7-5.8: the payer
+        if state.opponent == i:
+            return "shows first"  # RULES 5.8: the player seen, the payer's opponent
+    return None
 
 
 def _decided(state: State) -> Outcome | None:

@@ -345,7 +345,7 @@ def _seen_by(view: TableView) -> str:
 
 def event_list(rows: list[dict[str, object]]) -> str:
     """The events of a deal as an HTML table: step (a link to it), the sentence, the pot after it;
-    the current step highlighted. ``rows`` as :func:`present.replay.event_rows` gives them, each
+    the current step highlighted. ``rows`` as :func:`present.rows.event_rows` gives them, each
     with its ``link``."""
     out = [
         '<table class="brag-events" style="width:100%;border-collapse:collapse;font-size:0.95rem">'

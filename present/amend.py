@@ -12,10 +12,11 @@ from typing import Any
 
 from engine.state import Outcome, State
 from events.model import AnyEvent, SessionStarted, Voided, is_derived
-from log.amend import Amendment, AmendRefused
+from log.amend import Amendment, AmendRefused, Impact
 from present.narrate import StepLabel
 from present.numbers import amount, signed
-from present.replay import Replay, leaderboard
+from present.replay import Replay
+from present.rows import leaderboard
 
 __all__ = ["AmendView", "Line", "describe", "outcome_text", "step_choices", "target_seq"]
 
@@ -139,24 +140,48 @@ def describe(events: Sequence[AnyEvent], plan: Amendment) -> AmendView:
         for i, (e, lab) in enumerate(zip(before.events, before.labels, strict=True))
     }
     after = Replay.of([*events, *plan.preview])
-    new_label = {
-        e.seq: lab
-        for e, lab in zip(after.events, after.labels, strict=True)
-        if e.seq is not None and e.seq > plan.expected_seq
-    }
 
     def old(seq: int, why: str = "") -> Line:
         lab = label_of[seq]
         return Line(_where(lab), lab.text, why)
 
-    recorded: list[Line] = []
-    for e in plan.preview:
-        if isinstance(e, Voided) or e.seq is None or e.seq not in new_label:
-            continue
-        recorded.append(Line(_where(new_label[e.seq]), new_label[e.seq].text))
+    recorded = _recorded(after, plan)
     replacement = recorded.pop(0) if plan.replacement is not None else None
-    imp = plan.impact
-    deals = tuple(
+    return AmendView(
+        old(plan.target),
+        tuple(old(s) for s in plan.withdrawn),
+        replacement,
+        tuple(recorded),
+        tuple(old(d.seq, d.refused or "") for d in plan.dropped),
+        _changed_deals(plan.impact),
+        _nets(plan.impact),
+        tuple(leaderboard(plan.before)),
+        tuple(leaderboard(plan.after)),
+        _winners(plan.before),
+        _winners(plan.after),
+        len(plan.kept),
+        after,
+    )
+
+
+def _recorded(after: Replay, plan: Amendment) -> list[Line]:
+    """The events the plan records (the replacement first, if any), as numbered in ``after``,
+    the stream with the plan's preview appended; its ``voided`` aside."""
+    new_label = {
+        e.seq: lab
+        for e, lab in zip(after.events, after.labels, strict=True)
+        if e.seq is not None and e.seq > plan.expected_seq
+    }
+    return [
+        Line(_where(new_label[e.seq]), new_label[e.seq].text)
+        for e in plan.preview
+        if not isinstance(e, Voided) and e.seq is not None and e.seq in new_label
+    ]
+
+
+def _changed_deals(imp: Impact) -> tuple[dict[str, Any], ...]:
+    """:attr:`AmendView.deals`: each deal whose outcome changes, before and after."""
+    return tuple(
         {
             "deal": c.deal,
             "before": outcome_text(c.before),
@@ -164,6 +189,10 @@ def describe(events: Sequence[AnyEvent], plan: Amendment) -> AmendView:
         }
         for c in imp.changed
     )
+
+
+def _nets(imp: Impact) -> tuple[dict[str, Any], ...]:
+    """:attr:`AmendView.nets`: each player's net and the pot on the table, before and after."""
     nets = tuple(
         {
             "player": p,
@@ -173,28 +202,10 @@ def describe(events: Sequence[AnyEvent], plan: Amendment) -> AmendView:
         }
         for p, v in imp.nets_before.items()
     )
-    nets += (
-        {
-            "player": "pot on the table",
-            "before": amount(imp.pot_before),
-            "after": amount(imp.pot_after),
-            "change": signed(imp.pot_after - imp.pot_before)
-            if imp.pot_after != imp.pot_before
-            else "",
-        },
-    )
-    return AmendView(
-        old(plan.target),
-        tuple(old(s) for s in plan.withdrawn),
-        replacement,
-        tuple(recorded),
-        tuple(old(d.seq, d.refused or "") for d in plan.dropped),
-        deals,
-        nets,
-        tuple(leaderboard(plan.before)),
-        tuple(leaderboard(plan.after)),
-        _winners(plan.before),
-        _winners(plan.after),
-        len(plan.kept),
-        after,
-    )
+    pot = {
+        "player": "pot on the table",
+        "before": amount(imp.pot_before),
+        "after": amount(imp.pot_after),
+        "change": signed(imp.pot_after - imp.pot_before) if imp.pot_after != imp.pot_before else "",
+    }
+    return (*nets, pot)

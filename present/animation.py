@@ -21,10 +21,9 @@ whole up to rounding and anti-aliasing at a tile's edge (``tests/test_share.py``
 keeps the tiles it drew (:data:`KEPT_PIXELS`), so a second GIF of the same table draws only what
 is new.
 
-:func:`box` bounds each part from its own markup, generously (a text as wide as it measures in
-the widest font here, with a margin, :func:`text_width`; strokes and a margin added): a rectangle
-too large only costs time, and a leaf whose shape it does not know (a tag other than ``g``,
-``rect``, ``circle``, ``ellipse``, ``text``) is drawn over the whole picture.
+:func:`box` (:mod:`present.boxes`) bounds each part from its own markup, generously: a
+rectangle too large only costs time, and a leaf whose shape it does not know is drawn over the
+whole picture.
 """
 
 from __future__ import annotations
@@ -33,187 +32,35 @@ import io
 import math
 import re
 import threading
-import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from PIL import Image, ImageFont
+    from PIL import Image
 
-__all__ = ["Box", "box", "children", "document", "forget", "frames", "leaves", "text_width"]
+from present.boxes import (
+    MARGIN,
+    SVG_NS,
+    Box,
+    box,
+    children,
+    leaves,
+    text_width,
+)
 
-Box = tuple[float, float, float, float]
-"""``(x0, y0, x1, y1)`` in the picture's units."""
-
-SVG_NS = "http://www.w3.org/2000/svg"
-EM = 1.25
-"""A text's width bound per character, in ems (wider than any letter of the fonts used), where
-it cannot be measured (:func:`text_width`)."""
-MARGIN = 3.0
-"""Added round every part's box (anti-aliasing, rounding)."""
-
-_TAG = re.compile(r"<(/?)([A-Za-z][\w:-]*)[^>]*?(/?)>")
-_TRANSFORM = re.compile(r"(translate|scale)\(([^)]*)\)")
-
-
-def children(markup: str) -> list[str]:
-    """The top-level elements of ``markup`` (well-formed SVG, ``>`` escaped in attribute
-    values, as :mod:`present.table_svg` writes it), each as its markup, in order."""
-    return _cut(markup, split=False)
-
-
-_EFFECT = re.compile(r"\s(?:opacity|filter|mask|clip-path|style)\s*=")
-"""A group attribute that acts on the group drawn as a whole: such a group is one leaf."""
-
-
-_DATA = re.compile(r'\sdata-[\w-]*="[^"]*"')
-"""A ``data-*`` attribute (it draws nothing; taken off the groups round a leaf, so a leaf
-that draws the same is the same leaf from step to step)."""
-
-
-@lru_cache(maxsize=4096)
-def leaves(part: str) -> tuple[str, ...]:
-    """The leaves of a part (markup as :func:`children` takes it), in drawing order: every
-    element that is not a plain ``<g>``, whole, inside the opening tags of the groups round it
-    (so it keeps their ``transform`` and the attributes it inherits). A ``<g>`` with an
-    attribute that acts on the group as a whole (``opacity``, ``filter``, ``mask``,
-    ``clip-path``, ``style``) is a leaf itself: its children are not drawn apart. (Kept for the
-    next frame, whose parts are mostly the same.)"""
-    return tuple(_cut(part, split=True))
-
-
-def _cut(markup: str, *, split: bool) -> list[str]:
-    """The elements of ``markup`` at its top level, or with ``split`` its leaves."""
-    out: list[str] = []
-    groups: list[str] = []  # the opening tags of the plain groups open round the next leaf
-    depth, start = 0, 0  # depth inside the element being read
-    for m in _TAG.finditer(markup):
-        closing, alone = m[1] == "/", m[3] == "/"
-        if depth == 0:
-            if closing and groups:
-                groups.pop()
-                continue
-            if split and m[2] == "g" and not alone and not _EFFECT.search(m[0]):
-                groups.append(_DATA.sub("", m[0]))
-                continue
-            start = m.start()
-        if closing:
-            depth -= 1
-        elif not alone:
-            depth += 1
-        if depth == 0:
-            out.append("".join(groups) + markup[start : m.end()] + "</g>" * len(groups))
-    return out
-
-
-def _num(el: ET.Element, name: str, default: float = 0.0) -> float:
-    value = el.get(name)
-    return float(value) if value is not None else default
-
-
-def _local(el: ET.Element) -> Box | None:
-    """The box of ``el`` in its own coordinates, ``None`` for a shape not known here."""
-    tag = el.tag.rsplit("}", 1)[-1]
-    half = _num(el, "stroke-width", 0.0) / 2 if el.get("stroke") not in (None, "none") else 0.0
-    if tag == "g":
-        boxes = [_box(c) for c in el]
-        if any(b is None for b in boxes):
-            return None
-        known = [b for b in boxes if b is not None]
-        if not known:
-            return (0.0, 0.0, 0.0, 0.0)
-        return (
-            min(b[0] for b in known),
-            min(b[1] for b in known),
-            max(b[2] for b in known),
-            max(b[3] for b in known),
-        )
-    if tag == "rect":
-        x, y = _num(el, "x"), _num(el, "y")
-        w, h = _num(el, "width", math.inf), _num(el, "height", math.inf)
-        return (x - half, y - half, x + w + half, y + h + half)
-    if tag == "circle":
-        cx, cy, r = _num(el, "cx"), _num(el, "cy"), _num(el, "r") + half
-        return (cx - r, cy - r, cx + r, cy + r)
-    if tag == "ellipse":
-        cx, cy = _num(el, "cx"), _num(el, "cy")
-        rx, ry = _num(el, "rx") + half, _num(el, "ry") + half
-        return (cx - rx, cy - ry, cx + rx, cy + ry)
-    if tag == "text":
-        size = _num(el, "font-size", 16.0)
-        x, y = _num(el, "x"), _num(el, "y")
-        width = text_width("".join(el.itertext()), size)
-        anchor = el.get("text-anchor", "start")
-        left = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
-        return (left, y - 1.2 * size, left + width, y + 0.4 * size)
-    return None
-
-
-WIDEST_FONT = "DejaVuSans-Bold.ttf"
-"""The widest of the fonts resvg may draw a text with on this machine (Debian's DejaVu Sans Bold,
-wider letter by letter than DejaVu Sans and Liberation Sans, regular or bold): a text's width
-in it, with :data:`SLACK`, bounds its width as drawn."""
-SLACK = 1.1
-"""The measured width's margin (a text drawn in the widest font, kerning aside, is no wider)."""
-
-
-@lru_cache(maxsize=1)
-def _widest() -> ImageFont.FreeTypeFont | None:
-    from PIL import ImageFont
-
-    try:
-        return ImageFont.truetype(WIDEST_FONT, 100)
-    except OSError:  # not on this machine: every text as wide as EM a character
-        return None
-
-
-def text_width(text: str, size: float) -> float:
-    """A bound on ``text``'s width drawn ``size`` units high: measured in :data:`WIDEST_FONT`
-    (FreeType, by Pillow) for Latin-1 text and the ellipsis, which that font holds; else
-    :data:`EM` a character."""
-    font = _widest()
-    if font is None or any(ord(c) > 0xFF and c != "…" for c in text):
-        return len(text) * size * EM
-    return font.getlength(text) / 100 * size * SLACK + 0.25 * size
-
-
-def _box(el: ET.Element) -> Box | None:
-    """The box of ``el`` in its parent's coordinates (its ``transform`` applied)."""
-    inner = _local(el)
-    if inner is None:
-        return None
-    steps = _TRANSFORM.findall(el.get("transform", ""))
-    if el.get("transform") and not steps:
-        return None
-    x0, y0, x1, y1 = inner
-    for kind, args in reversed(steps):  # the last transform applies first
-        nums = [float(a) for a in re.split(r"[\s,]+", args.strip()) if a]
-        if kind == "scale":
-            sx = nums[0]
-            sy = nums[1] if len(nums) > 1 else sx
-            x0, x1, y0, y1 = x0 * sx, x1 * sx, y0 * sy, y1 * sy
-        else:
-            tx = nums[0]
-            ty = nums[1] if len(nums) > 1 else 0.0
-            x0, x1, y0, y1 = x0 + tx, x1 + tx, y0 + ty, y1 + ty
-    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-
-
-@lru_cache(maxsize=4096)
-def box(part: str) -> Box | None:
-    """The box a part covers in the picture's units, with :data:`MARGIN` round it; ``None`` when
-    it cannot be told (then the whole picture is drawn)."""
-    try:
-        el = ET.fromstring(f'<g xmlns="{SVG_NS}">{part}</g>')[0]
-    except (ET.ParseError, IndexError):
-        return None
-    b = _box(el)
-    if b is None:
-        return None
-    return (b[0] - MARGIN, b[1] - MARGIN, b[2] + MARGIN, b[3] + MARGIN)
+__all__ = [
+    "MARGIN",
+    "Box",
+    "box",
+    "children",
+    "document",
+    "forget",
+    "frames",
+    "leaves",
+    "text_width",
+]
 
 
 def document(
@@ -420,9 +267,6 @@ def frames(
     def key(leaf: str) -> Hashable:
         return (render, font, w, h, width, leaf)
 
-    tiles = {leaf: t for leaf in where if (t := _KEPT.get(key(leaf))) is not None}
-    groups = _sheets([(leaf, r) for leaf, r in where.items() if leaf not in tiles], wpx, threads)
-
     def draw(sheet: _Sheet) -> dict[str, Image.Image]:
         sw, sh, slots = sheet
         placed = [
@@ -433,6 +277,30 @@ def frames(
         im = Image.open(io.BytesIO(render(svg, sw))).convert("RGBA")
         return {leaf: im.crop((x, y, x + r[2] - r[0], y + r[3] - r[1])) for leaf, r, x, y in slots}
 
+    tiles = _drawn(where, key, draw, wpx, threads)
+    out: list[Image.Image] = []
+    for n, pic in enumerate(split):
+        rects = _rects(split, pictures, n, k, (wpx, hpx))
+        frame = out[-1].copy() if out else Image.new("RGB", (wpx, hpx), "#ffffff")
+        for r in rects:
+            frame.paste(_lay(pic, r, where, tiles), (r[0], r[1]))
+        out.append(frame)
+        if changed is not None:
+            changed.append(rects)
+    return out
+
+
+def _drawn(
+    where: dict[str, _Rect],
+    key: Callable[[str], Hashable],
+    draw: Callable[[_Sheet], dict[str, Image.Image]],
+    wpx: int,
+    threads: int,
+) -> dict[str, Image.Image]:
+    """The tile of every leaf of ``where`` (its pixels' rectangle): kept from before, else
+    drawn by ``draw`` on at most ``threads`` sheets (in as many threads) and kept."""
+    tiles = {leaf: t for leaf in where if (t := _KEPT.get(key(leaf))) is not None}
+    groups = _sheets([(leaf, r) for leaf, r in where.items() if leaf not in tiles], wpx, threads)
     if len(groups) > 1:
         with ThreadPoolExecutor(max_workers=len(groups)) as pool:
             sheets = list(pool.map(draw, groups))
@@ -442,38 +310,46 @@ def frames(
         for leaf, tile in drawn.items():
             tiles[leaf] = tile
             _KEPT.put(key(leaf), tile)
+    return tiles
 
-    def lay(pic: list[str], r: _Rect) -> Image.Image:
-        # on the picture's white ground, opaque, so a tile pasted through its own alpha is
-        # resvg's source-over
-        out = Image.new("RGB", (r[2] - r[0], r[3] - r[1]), "#ffffff")
-        for leaf in pic:
-            t = where.get(leaf)
-            if t is None:
-                continue
-            x0, y0, x1, y1 = max(t[0], r[0]), max(t[1], r[1]), min(t[2], r[2]), min(t[3], r[3])
-            if x1 <= x0 or y1 <= y0:
-                continue
-            tile = tiles[leaf]
-            if (x0, y0, x1, y1) != t:
-                tile = tile.crop((x0 - t[0], y0 - t[1], x1 - t[0], y1 - t[1]))
-            out.paste(tile, (x0 - r[0], y0 - r[1]), tile)
-        return out
 
-    out: list[Image.Image] = []
-    for n, pic in enumerate(split):
-        dirty = None if n == 0 else _dirty(split[n - 1], pic)
-        if dirty is None and n:
-            dirty = _dirty(pictures[n - 1], pictures[n])
-        rects = (
-            [(0, 0, wpx, hpx)]
-            if dirty is None
-            else _merged([_pixels(b, k, wpx, hpx) for b in dirty])
-        )
-        frame = out[-1].copy() if out else Image.new("RGB", (wpx, hpx), "#ffffff")
-        for r in rects:
-            frame.paste(lay(pic, r), (r[0], r[1]))
-        out.append(frame)
-        if changed is not None:
-            changed.append(rects)
+def _rects(
+    split: Sequence[Sequence[str]],
+    pictures: Sequence[Sequence[str]],
+    n: int,
+    k: float,
+    size: tuple[int, int],
+) -> list[_Rect]:
+    """The rectangles (pixels) of frame ``n`` to lay again: where its leaves (``split``), else
+    its parts (``pictures``), differ from the frame before; the whole frame (``size``) for the
+    first or where that is not known."""
+    wpx, hpx = size
+    dirty = None if n == 0 else _dirty(split[n - 1], split[n])
+    if dirty is None and n:
+        dirty = _dirty(pictures[n - 1], pictures[n])
+    return (
+        [(0, 0, wpx, hpx)] if dirty is None else _merged([_pixels(b, k, wpx, hpx) for b in dirty])
+    )
+
+
+def _lay(
+    pic: Sequence[str], r: _Rect, where: dict[str, _Rect], tiles: dict[str, Image.Image]
+) -> Image.Image:
+    """Rectangle ``r`` of picture ``pic`` (its leaves in drawing order) laid from their tiles
+    (each at its place, ``where``) on the picture's white ground, opaque, so a tile pasted
+    through its own alpha is resvg's source-over."""
+    from PIL import Image
+
+    out = Image.new("RGB", (r[2] - r[0], r[3] - r[1]), "#ffffff")
+    for leaf in pic:
+        t = where.get(leaf)
+        if t is None:
+            continue
+        x0, y0, x1, y1 = max(t[0], r[0]), max(t[1], r[1]), min(t[2], r[2]), min(t[3], r[3])
+        if x1 <= x0 or y1 <= y0:
+            continue
+        tile = tiles[leaf]
+        if (x0, y0, x1, y1) != t:
+            tile = tile.crop((x0 - t[0], y0 - t[1], x1 - t[0], y1 - t[1]))
+        out.paste(tile, (x0 - r[0], y0 - r[1]), tile)
     return out

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeAlias, assert_never
 
+from engine.corrections import withdrawals
 from engine.hands import describe
 from engine.state import State
 from events.cards import card
@@ -21,6 +23,7 @@ from events.model import (
     Conceded,
     DealerChosen,
     Dealt,
+    DerivedEvent,
     Folded,
     Kept,
     Looked,
@@ -79,32 +82,35 @@ def sentence(before: State, event: AnyEvent, after: State) -> str:
     (no rule is applied here)."""
     match event:
         case SessionStarted():
-            where = f" at table {event.table}" if event.table else ""
-            cards = (
-                "every card is recorded"
-                if event.cards == "all"
-                else "only the cards shown at a showdown are recorded"
-            )
-            return (
-                f"Session {event.session} starts{where}: {names(event.seats)}, clockwise; {cards}"
-            )
+            return _session_started(event)
         case DealerChosen():
             return f"{event.player} deals first (chosen by lot)"
         case Shuffled():
-            why = " before the first deal" if before.deals == 0 else " after a prial won the pot"
-            return (
-                "The pack is shuffled" + why + (" (its order is recorded)" if event.order else "")
-            )
+            return _shuffled(before, event)
         case Dealt():
-            ante = after.rules.ante
-            carried = before.pot
-            into = f" into the carried pot of {amount(carried)}" if carried else ""
-            held = [p.name for p in after.players if p.two_hands]
-            two = f"; {names(held)} also holds the retained hand" if held else ""
+            return _dealt(before, after)
+        case Voided():
             return (
-                f"Deal {after.deals}: {after.dealer_name} deals; everyone antes {amount(ante)}"
-                f"{into}: pot {amount(after.pot)}{two}"
+                "Undone: the latest recorded action is withdrawn; the table goes back to before it"
             )
+        case Looked() | Kept() | Thrown() | Bet() | Folded() | Saw() | Shown() | Conceded():
+            return _acts(before, event, after)
+        case Retained():
+            what = f"the {event.hand} hand" if event.hand else "the unseen hand"
+            return f"{event.player} keeps {what} face down for the next deal"
+        case PotWon() | PotCarried() | SessionEnded():
+            return _concluded(event)
+        case _:
+            assert_never(event)
+
+
+_Act: TypeAlias = Looked | Kept | Thrown | Bet | Folded | Saw | Shown | Conceded
+"""What a player does in a deal, told by :func:`_acts`."""
+
+
+def _acts(before: State, event: _Act, after: State) -> str:
+    """A player's action in a deal in words (:func:`sentence`)."""
+    match event:
         case Looked():
             what = f"the {event.hand} hand" if event.hand else "their cards"
             return f"{event.player} looks at {what}"
@@ -117,51 +123,90 @@ def sentence(before: State, event: AnyEvent, after: State) -> str:
             other = "new" if p.looking == "old" else "old"
             return f"{event.player} throws the {p.looking} hand and keeps the {other} one, blind"
         case Bet():
-            paid = _paid(before, after, event.player)
-            lv = int(event.level)
-            if before.level is None:
-                verb = f"bets level {lv}"
-            elif lv > before.level:
-                verb = f"raises to level {lv}"
-            else:
-                verb = f"bets level {lv}"
-            blind = not before.players[before.seat(event.player)].seen
-            return f"{event.player} {verb}: pays {amount(paid)}" + (
-                ", half the level, being blind" if blind else ""
-            )
+            return _bet(before, event, after)
         case Folded():
             paid = before.paid_in_deal(event.player)
             return f"{event.player} folds, leaving {amount(paid)} in the pot"
         case Saw():
-            paid = _paid(before, after, event.player)
-            opp = after.seats[after.opponent] if after.opponent is not None else "the other"
-            blind = not before.players[before.seat(event.player)].seen
-            why = "the level, being blind" if blind else "twice the level"
-            return f"{event.player} sees {opp}: pays {amount(paid)}, {why}"
+            return _saw(before, event, after)
         case Shown():
-            if len(event.cards) == 1:
-                return f"{event.player} turns {pretty_card(event.cards[0])}"
-            return (
-                f"{event.player} shows {pretty_cards(event.cards)}: "
-                f"{describe(card(c) for c in event.cards)}"
-            )
+            return _shown(event)
         case Conceded():
             return f"{event.player} concedes without showing"
-        case Retained():
-            what = f"the {event.hand} hand" if event.hand else "the unseen hand"
-            return f"{event.player} keeps {what} face down for the next deal"
-        case Voided():
+        case _:
+            assert_never(event)
+
+
+def _session_started(event: SessionStarted) -> str:
+    where = f" at table {event.table}" if event.table else ""
+    cards = (
+        "every card is recorded"
+        if event.cards == "all"
+        else "only the cards shown at a showdown are recorded"
+    )
+    return f"Session {event.session} starts{where}: {names(event.seats)}, clockwise; {cards}"
+
+
+def _shuffled(before: State, event: Shuffled) -> str:
+    why = " before the first deal" if before.deals == 0 else " after a prial won the pot"
+    return "The pack is shuffled" + why + (" (its order is recorded)" if event.order else "")
+
+
+def _dealt(before: State, after: State) -> str:
+    ante = after.rules.ante
+    carried = before.pot
+    into = f" into the carried pot of {amount(carried)}" if carried else ""
+    held = [p.name for p in after.players if p.two_hands]
+    two = f"; {names(held)} also holds the retained hand" if held else ""
+    return (
+        f"Deal {after.deals}: {after.dealer_name} deals; everyone antes {amount(ante)}"
+        f"{into}: pot {amount(after.pot)}{two}"
+    )
+
+
+def _bet(before: State, event: Bet, after: State) -> str:
+    paid = _paid(before, after, event.player)
+    lv = int(event.level)
+    if before.level is None:
+        verb = f"bets level {lv}"
+    elif lv > before.level:
+        verb = f"raises to level {lv}"
+    else:
+        verb = f"bets level {lv}"
+    blind = not before.players[before.seat(event.player)].seen
+    return f"{event.player} {verb}: pays {amount(paid)}" + (
+        ", half the level, being blind" if blind else ""
+    )
+
+
+def _saw(before: State, event: Saw, after: State) -> str:
+    paid = _paid(before, after, event.player)
+    opp = after.seats[after.opponent] if after.opponent is not None else "the other"
+    blind = not before.players[before.seat(event.player)].seen
+    why = "the level, being blind" if blind else "twice the level"
+    return f"{event.player} sees {opp}: pays {amount(paid)}, {why}"
+
+
+def _shown(event: Shown) -> str:
+    if len(event.cards) == 1:
+        return f"{event.player} turns {pretty_card(event.cards[0])}"
+    return (
+        f"{event.player} shows {pretty_cards(event.cards)}: "
+        f"{describe(card(c) for c in event.cards)}"
+    )
+
+
+def _concluded(event: DerivedEvent) -> str:
+    """The engine's conclusion in words (:func:`sentence`)."""
+    match event:
+        case PotWon() if event.showdown:
+            hand = f" with a {event.hand}" if event.hand else ""
+            cards = f" ({pretty_cards(event.cards)})" if event.cards else ""
             return (
-                "Undone: the latest recorded action is withdrawn; the table goes back to before it"
+                f"{event.player} wins the pot of {amount(event.amount)} "
+                f"at the showdown{hand}{cards}"
             )
         case PotWon():
-            if event.showdown:
-                hand = f" with a {event.hand}" if event.hand else ""
-                cards = f" ({pretty_cards(event.cards)})" if event.cards else ""
-                return (
-                    f"{event.player} wins the pot of {amount(event.amount)} "
-                    f"at the showdown{hand}{cards}"
-                )
             return (
                 f"{event.player} wins the pot of {amount(event.amount)} "
                 "uncontested, without showing"
@@ -178,7 +223,8 @@ def sentence(before: State, event: AnyEvent, after: State) -> str:
             else:
                 who = f"{event.winners[0]} wins the session"
             return f"The session ends: {who} ({nets})"
-    return event.type  # pragma: no cover - every type is matched above
+        case _:
+            assert_never(event)
 
 
 # --- one numbering: steps -------------------------------------------------------------------------
@@ -224,46 +270,48 @@ def numbered(events: Sequence[AnyEvent], states: Sequence[State]) -> list[StepLa
     ``events[k]``), for ``brag replay`` and the dashboard alike.
 
     FORMAT.md: a ``voided`` withdraws the latest recorded event still in force and the derived
-    events after it (matched by envelope ``seq``, else by 1-based position); the steps it
-    withdrew are numbered again by the events that replace them."""
-    # In force: (seq, deal, step, text, index) for each event not withdrawn yet.
-    kept: list[tuple[int, int, int, str, int]] = []
+    events after it (matched by envelope ``seq``, else by 1-based position:
+    :func:`engine.corrections.withdrawals`); the steps it withdrew are numbered again by the
+    events that replace them."""
     out: list[StepLabel] = []
+    kept: list[int] = []  # the indices of the events in force, in stream order
     withdrawn: set[int] = set()
     deal = 0
-    for k, (e, after) in enumerate(zip(events, states, strict=True)):
+    for k, (e, after, gone) in enumerate(zip(events, states, withdrawals(events), strict=True)):
         before = states[k - 1] if k else State()
-        seq = e.seq if e.seq is not None else k + 1
+        text = sentence(before, e, after)
         if isinstance(e, Voided):
-            gone = []
-            while kept and kept[-1][0] >= e.seq:
-                gone.append(kept.pop())
-            if not gone:
-                out.append(StepLabel(deal, 0, sentence(before, e, after), correction=True))
-                continue
-            first = gone[-1]
-            withdrawn.update(g[4] for g in gone)
-            back = (
-                f"the table goes back to step {first[2] - 1}"
-                if first[2] > 1
-                else "the table goes back to before that step"
-            )
-            also = "".join(f", with step {g[2]} ({g[3]})" for g in reversed(gone[:-1]))
-            out.append(
-                StepLabel(
-                    first[1],
-                    first[2],
-                    f"Correction: step {first[2]} ({first[3]}) is withdrawn{also}; {back}",
-                    correction=True,
-                )
-            )
+            out.append(_correction(deal, [out[i] for i in gone], text))
+            withdrawn.update(gone)
+            kept = [i for i in kept if i not in withdrawn]
             continue
         deal = max(deal, after.deals)
-        step = step_in_deal((kept[-1][1], kept[-1][2]) if kept else None, deal)
-        text = sentence(before, e, after)
-        kept.append((seq, deal, step, text, k))
-        out.append(StepLabel(deal, step, text))
+        last = out[kept[-1]] if kept else None
+        kept.append(k)
+        out.append(
+            StepLabel(deal, step_in_deal((last.deal, last.step) if last else None, deal), text)
+        )
     return [
         StepLabel(s.deal, s.step, s.text, withdrawn=True) if k in withdrawn else s
         for k, s in enumerate(out)
     ]
+
+
+def _correction(deal: int, gone: Sequence[StepLabel], text: str) -> StepLabel:
+    """The label of a ``voided`` in ``deal`` that withdrew ``gone`` (latest first): the step it
+    withdrew first and what goes with it; ``text``, its own sentence, when it withdrew nothing."""
+    if not gone:
+        return StepLabel(deal, 0, text, correction=True)
+    first = gone[-1]
+    back = (
+        f"the table goes back to step {first.step - 1}"
+        if first.step > 1
+        else "the table goes back to before that step"
+    )
+    also = "".join(f", with step {g.step} ({g.text})" for g in reversed(gone[:-1]))
+    return StepLabel(
+        first.deal,
+        first.step,
+        f"Correction: step {first.step} ({first.text}) is withdrawn{also}; {back}",
+        correction=True,
+    )

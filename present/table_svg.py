@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 
-from present.animation import text_width
+from present.boxes import text_width
 from present.numbers import amount
-from present.replay import FROM_NOTE, SPECTATOR, HandView, SeatView, TableView
+from present.table import FROM_NOTE, SPECTATOR, HandView, SeatView, TableView
 
 __all__ = ["event_list", "render"]
 
@@ -160,17 +160,8 @@ def _seat(
     if at is not None:
         (x, y), k = at, 1.0
     bx, by = -BOX_W / 2, -box_h / 2
-    stroke, width = "#555", 1.5
-    if s.turn:
-        stroke, width = TURN, 5
-    if s.winner:
-        stroke, width = WIN, 5
+    stroke, width = (WIN, 5) if s.winner else (TURN, 5) if s.turn else ("#555", 1.5)
     fill = "#eeeeee" if s.folded else "#ffffff"
-    status = ("you · " if s.viewer else "") + s.status + (f" · {s.role}" if s.role else "")
-    if s.turn:
-        status = "to act · " + status
-    if s.winner:
-        status = "wins the pot"
     paid = f"paid {amount(s.paid)}"
     name, name_size = _name_fit(s.name, BOX_W - 24 - text_width(paid, 16) - 6)
     parts = [
@@ -199,7 +190,7 @@ def _seat(
         _t(
             bx + 12,
             by + 45,
-            status,
+            _status(s),
             14,
             fill=MUTED if s.folded else (TURN_TEXT if s.turn else "#2b5f9e"),
             font_weight="600" if s.turn or s.winner else "400",
@@ -207,20 +198,35 @@ def _seat(
         _hands(0, by + 56 - (BOX_H - box_h) / 6, s.hands, s.folded, card_w),
     ]
     if s.dealer:
-        # the dealer button on the seat's corner nearest the table's centre
-        dx = bx + BOX_W - 2 if x <= CX + 1 else bx + 2
-        dy = by + 2 if y >= CY - 1 else by + box_h - 2
-        r, size = 15, 16
-        if at is not None:  # the compact grid: inside the box's lower right corner
-            dx, dy, r, size = bx + BOX_W - 15, by + box_h - 15, 11, 13
-        parts.append(
-            f'<g data-dealer="{_esc(s.name)}"><circle cx="{dx:.1f}" cy="{dy:.1f}" r="{r}" '
-            f'fill="#ffffff" stroke="{INK}" stroke-width="2"/>'
-            + _t(dx, dy + size * 0.37, "D", size, text_anchor="middle", font_weight="700")
-            + "</g>"
-        )
+        parts.append(_dealer(s, x, y, box_h, compact=at is not None))
     parts.append("</g>")
     return "".join(parts)
+
+
+def _status(s: SeatView) -> str:
+    """The seat's status line: ``"you · seen · paid to see"``, ``"to act · blind"``,
+    ``"wins the pot"``."""
+    if s.winner:
+        return "wins the pot"
+    status = ("you · " if s.viewer else "") + s.status + (f" · {s.role}" if s.role else "")
+    return "to act · " + status if s.turn else status
+
+
+def _dealer(s: SeatView, x: float, y: float, box_h: float, *, compact: bool) -> str:
+    """The dealer button on the seat's corner nearest the table's centre (the seat at ``x``,
+    ``y``); in the ``compact`` grid, inside the box's lower right corner."""
+    bx, by = -BOX_W / 2, -box_h / 2
+    dx = bx + BOX_W - 2 if x <= CX + 1 else bx + 2
+    dy = by + 2 if y >= CY - 1 else by + box_h - 2
+    r, size = 15, 16
+    if compact:
+        dx, dy, r, size = bx + BOX_W - 15, by + box_h - 15, 11, 13
+    return (
+        f'<g data-dealer="{_esc(s.name)}"><circle cx="{dx:.1f}" cy="{dy:.1f}" r="{r}" '
+        f'fill="#ffffff" stroke="{INK}" stroke-width="2"/>'
+        + _t(dx, dy + size * 0.37, "D", size, text_anchor="middle", font_weight="700")
+        + "</g>"
+    )
 
 
 COMPACT_W = 400
@@ -264,7 +270,25 @@ def render(view: TableView, *, compact: bool = False) -> str:
     if compact:
         return _compact(view)
     n = max(len(view.seats), 1)
-    centre = [
+    return (
+        '<div class="brag-table">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" '
+        f'role="img" aria-label="The table: pot {_esc(view.pot_text)}" '
+        f'data-pot="{_esc(view.pot_text)}" font-family="{FONT}" '
+        f'style="max-width:{W}px;display:block;margin:auto">'
+        f'<ellipse cx="{CX}" cy="{CY}" rx="{RX + 16}" ry="{RY + 16}" fill="{RIM}"/>'
+        f'<ellipse cx="{CX}" cy="{CY}" rx="{RX}" ry="{RY}" fill="{FELT}"/>'
+        + "".join(_centre(view))
+        + "".join(_seat(s, n) for s in view.seats)
+        + _t(W - 8, H - 6, _seen_by(view), 13, text_anchor="end", fill=MUTED)
+        + "</svg></div>"
+    )
+
+
+def _centre(view: TableView) -> list[str]:
+    """What the felt says: the deal, the pot, :attr:`TableView.centre`'s two lines and the pots
+    resolved."""
+    return [
         _t(
             CX,
             CY - 44,
@@ -303,6 +327,10 @@ def render(view: TableView, *, compact: bool = False) -> str:
             fill="#b9dcc5",
         ),
     ]
+
+
+def _seen_by(view: TableView) -> str:
+    """The corner line saying whose view this is (and the viewer's cards drawn from a note)."""
     viewer = (
         "only the cards shown"
         if view.viewer == SPECTATOR
@@ -312,24 +340,12 @@ def render(view: TableView, *, compact: bool = False) -> str:
     )
     if any(h.noted for s in view.seats for h in s.hands):  # the viewer's own, remembered
         viewer += f" · {view.viewer}'s cards {FROM_NOTE}"
-    return (
-        '<div class="brag-table">'
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" '
-        f'role="img" aria-label="The table: pot {_esc(view.pot_text)}" '
-        f'data-pot="{_esc(view.pot_text)}" font-family="{FONT}" '
-        f'style="max-width:{W}px;display:block;margin:auto">'
-        f'<ellipse cx="{CX}" cy="{CY}" rx="{RX + 16}" ry="{RY + 16}" fill="{RIM}"/>'
-        f'<ellipse cx="{CX}" cy="{CY}" rx="{RX}" ry="{RY}" fill="{FELT}"/>'
-        + "".join(centre)
-        + "".join(_seat(s, n) for s in view.seats)
-        + _t(W - 8, H - 6, viewer, 13, text_anchor="end", fill=MUTED)
-        + "</svg></div>"
-    )
+    return viewer
 
 
 def event_list(rows: list[dict[str, object]]) -> str:
     """The events of a deal as an HTML table: step (a link to it), the sentence, the pot after it;
-    the current step highlighted. ``rows`` as :func:`present.replay.event_rows` gives them, each
+    the current step highlighted. ``rows`` as :func:`present.rows.event_rows` gives them, each
     with its ``link``."""
     out = [
         '<table class="brag-events" style="width:100%;border-collapse:collapse;font-size:0.95rem">'

@@ -1,0 +1,88 @@
+"""Where a replayer stands in a session's stream: a position is ``(deal, step)`` with ``step``
+1-based inside the deal (:class:`Position`), found from a link's junk-tolerant ``(deal, step)``
+(:func:`clamp`) and moved by the replayer's controls (:func:`move`), over the deals
+:func:`log.steps.deal_slices` cuts the stream into.
+
+Deal 0 holds what happens before the first deal (session start, the lot for the dealer, the first
+shuffle); deal ``d`` starts with its ``dealt`` event and runs to the next one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from log.steps import DealSlice
+
+__all__ = ["Position", "clamp", "link_number", "move"]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where the replayer stands: ``step`` (1-based) of deal ``deal``; ``index`` into the stream."""
+
+    deal: int
+    step: int
+    index: int
+    steps: int
+
+    @property
+    def first(self) -> bool:
+        return self.step <= 1
+
+    @property
+    def last(self) -> bool:
+        return self.step >= self.steps
+
+
+def clamp(slices: Sequence[DealSlice], deal: Any, step: Any) -> Position:
+    """The position nearest to ``(deal, step)`` as found in a link (strings, junk or ``None``).
+
+    No deal given: the first real deal (1) when there is one; no step: the deal's first step. A step
+    past the end means the last one. Raises ``ValueError`` when there are no events at all."""
+    if not slices:
+        raise ValueError("the session has no events")
+    by_deal = {s.deal: s for s in slices}
+    d = link_number(deal)
+    if d is None or d not in by_deal:
+        d = 1 if 1 in by_deal and d is None else min(by_deal, key=lambda x: abs(x - (d or 0)))
+    sl = by_deal[d]
+    k = link_number(step)
+    k = 1 if k is None else min(max(k, 1), sl.steps)
+    return Position(d, k, sl.start + k - 1, sl.steps)
+
+
+def link_number(value: Any) -> int | None:
+    """A number as a link carries it (a string, the last of a list, junk: ``None``)."""
+    if isinstance(value, list | tuple):
+        value = value[-1] if value else None
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def move(slices: Sequence[DealSlice], pos: Position, how: str) -> Position:
+    """The position after a control: ``first``, ``prev``, ``next``, ``last`` (within the deal),
+    ``prev_deal``, ``next_deal``. ``next`` at a deal's end goes on to the next deal's first step,
+    and ``prev`` at its start back to the previous deal's last step."""
+    deals = [s.deal for s in slices]
+    i = deals.index(pos.deal)
+    if how == "first":
+        return clamp(slices, pos.deal, 1)
+    if how == "last":
+        return clamp(slices, pos.deal, pos.steps)
+    if how == "next":
+        if pos.step < pos.steps or i + 1 == len(deals):
+            return clamp(slices, pos.deal, pos.step + 1)
+        return clamp(slices, deals[i + 1], 1)
+    if how == "prev":
+        if pos.step > 1 or i == 0:
+            return clamp(slices, pos.deal, pos.step - 1)
+        return clamp(slices, deals[i - 1], slices[i - 1].steps)
+    if how == "next_deal":
+        return clamp(slices, deals[min(i + 1, len(deals) - 1)], 1)
+    if how == "prev_deal":
+        return clamp(slices, deals[max(i - 1, 0)], 1)
+    raise ValueError(f"unknown move {how!r}")

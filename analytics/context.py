@@ -8,16 +8,36 @@ the state *before* the decision; :func:`options_text` writes the options as the 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from analytics.rows import DECISION_ACTIONS, DECISION_CONTEXT
 from engine.legal import Option, options
 from engine.state import Phase, State
 
-__all__ = ["context_values", "decision_context", "options_text"]
+__all__ = ["DecisionContext", "context_values", "decision_context", "options_text"]
 
 
-def decision_context(state: State, seat: int) -> dict[str, Any]:
+class DecisionContext(TypedDict):
+    """The context of a decision (:func:`decision_context`): the ``decisions`` columns of
+    :data:`~analytics.rows.DECISION_CONTEXT`, in their order."""
+
+    seat: int
+    phase: str
+    players_in: int
+    blind_in: int
+    seen_in: int
+    actor_seen: bool
+    opponents_blind: int
+    opponents_seen: int
+    two_hands: bool
+    level: int | None
+    den: int
+    pot_t: int
+    see_cost_t: int | None
+    options: str
+
+
+def decision_context(state: State, seat: int) -> DecisionContext:
     """The context of a decision by the player at ``seat``, as the engine's ``state`` before it
     stands: the ``decisions`` columns of :data:`DECISION_CONTEXT`.
 
@@ -28,7 +48,8 @@ def decision_context(state: State, seat: int) -> dict[str, Any]:
     what may happen next and what it costs; :func:`~engine.legal.legal_actions` lists the same),
     the player's own, as :func:`options_text` writes them; ``see_cost_t`` is the cost of the see
     among them (RULES 5.7, ``None`` when seeing is not one)."""
-    return dict(zip(DECISION_CONTEXT, context_values(state, seat), strict=True))
+    values = dict(zip(DECISION_CONTEXT, context_values(state, seat), strict=True))
+    return cast(DecisionContext, values)  # its keys are DECISION_CONTEXT's
 
 
 def context_values(state: State, seat: int) -> tuple[Any, ...]:

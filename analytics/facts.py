@@ -29,6 +29,10 @@ A ``voided`` event (FORMAT.md) withdraws the latest recorded event in force and 
 whose rows were written. The folder then re-folds its session from the first event (sessions are
 short) and reports from which deal on the rows written so far no longer hold
 (:attr:`SessionFolder.emitted` drops); the projector deletes them.
+
+The tables' columns and the :class:`Rows` buffer are :mod:`analytics.rows`'s, a decision's context
+:mod:`analytics.context`'s, a deal's counts and rows :mod:`analytics.deals`' (their names are
+importable from here too).
 """
 
 from __future__ import annotations

@@ -45,6 +45,11 @@ from a few thousand rows instead of every decision (``bench/decisions.py``: at 1
 The counting is SQL (``analytics/sql/spots.sql``, which only filters and counts facts the engine
 wrote); the intervals and the score are the arithmetic here. ``docs/explorer.md`` says it all for
 the analyst.
+
+The parts live in modules of their own, their names importable from here too: the spot and its
+grid :mod:`analytics.spot`, the intervals :mod:`analytics.intervals`, the scope and the winning
+players :mod:`analytics.winners`, the cube :mod:`analytics.cube`, biggest differences
+:mod:`analytics.differences`; the answer of a spot and its text are here.
 """
 
 from __future__ import annotations

@@ -43,8 +43,8 @@ projection when one is given: the decisions counted once per cell of the grid, t
 from a few thousand rows instead of every decision (``bench/decisions.py``: at 1M deals).
 
 The counting is SQL (``analytics/sql/spots.sql``, which only filters and counts facts the engine
-wrote); the intervals and the score are the arithmetic here. ``docs/explorer.md`` says it all for
-the analyst.
+wrote); the intervals and the score are Python's arithmetic. ``docs/explorer.md`` says it all
+for the analyst.
 
 The parts live in modules of their own, their names importable from here too: the spot and its
 grid :mod:`analytics.spot`, the intervals :mod:`analytics.intervals`, the scope and the winning

@@ -63,6 +63,7 @@ from typing import Any
 import duckdb
 
 from analytics.cube import Cube
+from analytics.cube import OffGrid as OffGrid  # importable from here too
 from analytics.differences import Difference, difference_rows, differences
 from analytics.intervals import Z95 as Z95  # importable from here too
 from analytics.intervals import newcombe, wilson

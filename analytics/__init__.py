@@ -12,8 +12,9 @@ What the command line and the dashboard call::
     analytics.api.load_decisions(...)              # one row per decision, with its context
 
 Layers: :mod:`analytics.facts` (pure: rows from the engine's replay), :mod:`analytics.projector`
-(the DuckDB writer and its checkpoint), ``analytics/sql/*.sql`` (schema and statistics),
-:mod:`analytics.queries` (typed functions over the statistics).
+(the DuckDB writer), :mod:`analytics.tables` (the tables and the checkpoint),
+``analytics/sql/*.sql`` (schema and statistics), :mod:`analytics.queries` (typed functions over
+the statistics).
 
 Importing :mod:`analytics` loads none of these: each name is imported from its module on first
 use (PEP 562), and so is a submodule named as an attribute (``analytics.sources``).
@@ -41,7 +42,8 @@ if TYPE_CHECKING:
         without_paths,
     )
     from analytics.lake import LakeReport, export_lake
-    from analytics.projector import Projector, RefreshReport, checkpoint, connect, rebuild, refresh
+    from analytics.projector import Projector, RefreshReport, rebuild, refresh
+    from analytics.tables import checkpoint, connect
 
 _WHERE = {
     "queries": "analytics.queries",
@@ -61,8 +63,8 @@ _WHERE = {
     "export_lake": "analytics.lake",
     "Projector": "analytics.projector",
     "RefreshReport": "analytics.projector",
-    "checkpoint": "analytics.projector",
-    "connect": "analytics.projector",
+    "checkpoint": "analytics.tables",
+    "connect": "analytics.tables",
     "rebuild": "analytics.projector",
     "refresh": "analytics.projector",
 }

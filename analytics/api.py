@@ -80,22 +80,34 @@ def open_facts(source: str | os.PathLike[str] | Facts | None = None) -> Facts:
         raise FileNotFoundError(f"no projection file or lake folder at {path}")
     con = duckdb.connect()
     if os.path.isdir(path):
-        for t in _TABLES:
-            if not os.path.isdir(os.path.join(path, t)):
-                continue  # a lake exported before the table existed (decisions)
-            glob = _lit(os.path.join(path, t, "**", "*.parquet"))
-            read = f"read_parquet({glob}, hive_partitioning = true, hive_types_autocast = false)"
-            cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {read}").fetchall()]
-            # An export made before issue 20 partitions by "table": read as table_name.
-            old = "table" in cols and "table_name" not in cols
-            select = 'SELECT * EXCLUDE ("table"), "table" AS table_name' if old else "SELECT *"
-            con.execute(f"CREATE VIEW {t} AS {select} FROM {read}")
-        for t, view in (("player_stats", "player_stats"), ("_dictionary", "dictionary")):
-            con.execute(
-                f"CREATE VIEW {view} AS SELECT * FROM "
-                f"read_parquet({_lit(os.path.join(path, t, 'data.parquet'))})"
-            )
-        return Facts(con, path)
+        _lake_views(con, path)
+    else:
+        _projection_views(con, path)
+    return Facts(con, path)
+
+
+def _lake_views(con: duckdb.DuckDBPyConnection, path: str) -> None:
+    """The views of a lake folder (``brag export --parquet``)."""
+    for t in _TABLES:
+        if not os.path.isdir(os.path.join(path, t)):
+            continue  # a lake exported before the table existed (decisions)
+        glob = _lit(os.path.join(path, t, "**", "*.parquet"))
+        read = f"read_parquet({glob}, hive_partitioning = true, hive_types_autocast = false)"
+        cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {read}").fetchall()]
+        # An export made before issue 20 partitions by "table": read as table_name.
+        old = "table" in cols and "table_name" not in cols
+        select = 'SELECT * EXCLUDE ("table"), "table" AS table_name' if old else "SELECT *"
+        con.execute(f"CREATE VIEW {t} AS {select} FROM {read}")
+    for t, view in (("player_stats", "player_stats"), ("_dictionary", "dictionary")):
+        con.execute(
+            f"CREATE VIEW {view} AS SELECT * FROM "
+            f"read_parquet({_lit(os.path.join(path, t, 'data.parquet'))})"
+        )
+
+
+def _projection_views(con: duckdb.DuckDBPyConnection, path: str) -> None:
+    """The views of a projection file (attached read-only), each fact table with its session's
+    ``table_name`` and ``month``."""
     con.execute(f"ATTACH {_lit(path)} AS projection (READ_ONLY)")
     for t in _TABLES:
         if t == "sessions":
@@ -115,7 +127,6 @@ def open_facts(source: str | os.PathLike[str] | Facts | None = None) -> Facts:
             f"FROM projection.{t} f JOIN projection.sessions s USING (session)"
         )
     _derived_views(con, path)
-    return Facts(con, path)
 
 
 def _derived_views(con: duckdb.DuckDBPyConnection, path: str) -> None:

@@ -22,8 +22,8 @@ from typing import TypeVar
 import duckdb
 
 from analytics.owner import ForeignProjection, recorded_store
-from analytics.projector import SCHEMA_VERSION, checkpoint, connect
 from analytics.sources import is_default_projection
+from analytics.tables import SCHEMA_VERSION, checkpoint, connect
 
 __all__ = [
     "LOCK_WAIT",

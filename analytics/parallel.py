@@ -38,15 +38,9 @@ from typing import Any
 import duckdb
 
 from analytics.owner import claim
-from analytics.projector import (
-    Projector,
-    RefreshReport,
-    checkpoint,
-    drop_schema,
-    ensure_schema,
-    quietly_rolled_back,
-)
+from analytics.projector import Projector, RefreshReport
 from analytics.sources import Source
+from analytics.tables import checkpoint, drop_schema, ensure_schema, quietly_rolled_back
 
 __all__ = ["PROJECTED_TABLES", "default_jobs", "plan_jobs", "rebuild_parallel"]
 

@@ -24,19 +24,26 @@ from __future__ import annotations
 import gc
 import importlib.util
 import time
-from collections import Counter
-from contextlib import suppress
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import duckdb
 
 from analytics.errors import ProjectionError
 from analytics.owner import claim
-from analytics.sqlfiles import query
-from engine.hands import category_of_strength, strength_codes
+from analytics.tables import (
+    SCHEMA_VERSION,
+    checkpoint,
+    connect,
+    drop_schema,
+    ensure_schema,
+    quietly_rolled_back,
+    skipped,
+)
+from analytics.tables import SKIPPED_DDL as SKIPPED_DDL  # importable from here too
+from analytics.tables import schema_sql as _sql
 
 if TYPE_CHECKING:
     # The fold (analytics.facts, the engine) is imported by the first batch to apply: opening,
@@ -53,7 +60,7 @@ all."""
 
 @cache
 def _arrow() -> Any:
-    import pyarrow  # type: ignore[import-untyped,unused-ignore]
+    import pyarrow  # type: ignore[import-untyped,unused-ignore]  # optional, untyped where installed
 
     return pyarrow
 
@@ -79,107 +86,6 @@ __all__ = [
     "skipped",
 ]
 
-# 9: luck_t, adjusted_net_t (docs/luck.md); 8: decisions; 7: player_key, table_key (one name,
-# one player); 6: started, month
-SCHEMA_VERSION = "9"
-"""Bumped whenever the tables or the facts change; an older projection is rebuilt."""
-
-_SCHEMA = "schema.sql"
-
-
-def _sql(name: str) -> str:
-    return query(_SCHEMA, name).sql
-
-
-def connect(path: str | None = None, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection to the projection at ``path`` (``None``: in memory), tables created.
-
-    ``read_only`` opens an existing file for reading only, with DuckDB's external access off (for
-    user-written SQL; no other process may hold the file for writing meanwhile)."""
-    if read_only:  # for user-written SQL: no file access beyond the projection itself
-        return duckdb.connect(
-            path or ":memory:", read_only=True, config={"enable_external_access": False}
-        )
-    con = duckdb.connect(path or ":memory:")
-    if not read_only:
-        ensure_schema(con)
-    return con
-
-
-def quietly_rolled_back(con: duckdb.DuckDBPyConnection) -> None:
-    """Rolls back ``con``'s transaction, if DuckDB still has one: a failed write (a full disk)
-    may have ended it already, and "cannot rollback - no transaction is active" must not hide
-    the error that did."""
-    with suppress(duckdb.Error):
-        con.rollback()
-
-
-def _hand_categories() -> dict[str, list[Any]]:
-    """The ``hand_categories`` rows (RULES 2: each category and how many of the 22,100 hands are
-    in it), column by column: fresh lists of the values counted once per process."""
-    return {k: list(v) for k, v in _hand_category_counts().items()}
-
-
-@cache
-def _hand_category_counts() -> dict[str, tuple[Any, ...]]:
-    counts: Counter[int] = Counter(
-        category_of_strength(strength_codes(a, b, c)) for a, b, c in combinations(range(52), 3)
-    )
-    cats = sorted(counts)
-    return {
-        "category": tuple(category_of_strength(c << 12).label for c in cats),
-        "rank": tuple(int(c) for c in cats),
-        "hands": tuple(counts[c] for c in cats),
-    }
-
-
-def ensure_schema(con: duckdb.DuckDBPyConnection) -> bool:
-    """Creates the tables if missing; rebuilds them empty if they are of another version.
-
-    Returns True when the projection was (re)created empty."""
-    con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)")
-    con.execute(SKIPPED_DDL)
-    found = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
-    row = found[0] if found else None
-    if row is not None and row[0] == SCHEMA_VERSION:
-        return False
-    con.begin()
-    try:
-        if row is not None:
-            con.execute(_sql("drop_tables"))
-        con.execute(_sql("create_tables"))
-        con.execute(_sql("comment_columns"))
-        con.execute(_sql("insert_hand_categories"), _hand_categories())
-        con.execute(
-            "INSERT OR REPLACE INTO meta VALUES ('schema_version', $v)", {"v": SCHEMA_VERSION}
-        )
-        con.commit()
-    except BaseException:
-        quietly_rolled_back(con)
-        raise
-    return True
-
-
-def drop_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Drops every table of the projection (``brag analytics refresh --rebuild``)."""
-    con.execute(_sql("drop_tables"))
-    con.execute("DROP TABLE IF EXISTS skipped_sessions")
-
-
-SKIPPED_DDL = (
-    "CREATE TABLE IF NOT EXISTS skipped_sessions "
-    "(session VARCHAR PRIMARY KEY, position BIGINT NOT NULL, reason VARCHAR NOT NULL)"
-)
-"""Sessions the projector could not take: none of their events is projected (the statistics of
-every other session are); ``position`` is the first event refused, ``reason`` one line."""
-
-
-def skipped(con: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str]]:
-    """``(session, position, reason)`` of every session left out of the projection."""
-    con.execute(SKIPPED_DDL)
-    rows = con.execute("SELECT session, position, reason FROM skipped_sessions ORDER BY position")
-    return [(str(s), int(p), str(r)) for s, p, r in rows.fetchall()]
-
 
 class _Refused(Exception):
     """Folding one session's event failed: that session is left out (internal)."""
@@ -194,12 +100,6 @@ class _Refused(Exception):
 def _one_line(err: BaseException) -> str:
     text = str(err).strip().splitlines()
     return f"{type(err).__name__}: {text[0] if text else ''}"[:300]
-
-
-def checkpoint(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
-    """``(position, events)``: the last global position applied and how many events so far."""
-    rows = con.execute(_sql("read_checkpoint")).fetchall()
-    return (int(rows[0][0]), int(rows[0][1])) if rows else (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,7 +404,7 @@ def _check_rules(event: Any) -> None:
             ) from None
 
 
-def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+def _columns(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:
     return {k: [r[k] for r in rows] for k in rows[0]}
 
 

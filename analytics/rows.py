@@ -1,0 +1,247 @@
+"""The rows the fold writes: the projection's columns and the buffer that holds them.
+
+:class:`Rows` keeps a batch's rows until :mod:`analytics.projector` flushes them (event and
+decision rows as tuples, deal rows as columns of Python lists), with the deletions a ``voided``
+asks for. The column tuples name every table's columns in the order of the rows (see
+``analytics/sql/schema.sql``); :data:`DECISION_ACTIONS` says which recorded events are a
+player's decisions. :class:`SessionRow` and :class:`PlayerRow` are the rows of ``sessions`` and
+``session_players`` (:meth:`analytics.facts.SessionFolder.session_row`, ``player_rows``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+__all__ = [
+    "DEAL_COLUMNS",
+    "DECISION_ACTIONS",
+    "DECISION_COLUMNS",
+    "DECISION_CONTEXT",
+    "DECISION_FOLLOWED",
+    "EVENT_COLUMNS",
+    "HAND_COLUMNS",
+    "PLAYER_DEAL_COLUMNS",
+    "PlayerRow",
+    "Rows",
+    "SessionRow",
+]
+
+
+EVENT_COLUMNS = (
+    "position",
+    "session",
+    "seq",
+    "type",
+    "derived",
+    "deal",
+    "player",
+    "level",
+    "amount_t",
+    "den",
+    "hand",
+    "voids_seq",
+)
+DEAL_COLUMNS = (
+    "session",
+    "deal",
+    "dealer",
+    "dealer_seat",
+    "players",
+    "den",
+    "pot_t",
+    "carried_in_t",
+    "result",
+    "winner",
+    "showdown",
+    "payer",
+    "seen_player",
+    "winning_category",
+    "winning_strength",
+    "winning_cards",
+    "carried_by",
+    "retained",
+    "actions",
+    "bets",
+    "raises",
+    "final_level",
+    "events",
+    "end_position",
+)
+HAND_COLUMNS = (
+    "hand_cards",
+    "hand_category",
+    "hand_strength",
+    "hand_beats",
+    "hand_wins",
+    "hand_ties",
+    "hand_losses",
+)
+"""The shown hand of a player-deal row (all ``None`` when no three cards were shown)."""
+
+PLAYER_DEAL_COLUMNS = (
+    "session",
+    "deal",
+    "seat",
+    "player",
+    "is_dealer",
+    "den",
+    "two_hands",
+    "first_action",
+    "looked_turn",
+    "bets",
+    "blind_bets",
+    "raises",
+    "actions",
+    "see_chances",
+    "saw",
+    "role",
+    "paid_t",
+    "won_t",
+    "net_t",
+    "luck_t",
+    "adjusted_net_t",
+    "won",
+    "left_how",
+    *HAND_COLUMNS,
+    "player_key",
+)
+
+DECISION_ACTIONS: dict[str, str] = {
+    "looked": "look",
+    "bet": "bet",
+    "saw": "see",
+    "folded": "fold",
+    "conceded": "concede",
+    "retained": "retain",
+    "kept": "keep",
+    "thrown": "throw",
+}
+"""FORMAT.md recorded event type -> the ``decisions.action`` it is (every other event is the
+table's, the engine's or a correction, not a player's choice)."""
+
+DECISION_CONTEXT = (
+    "seat",
+    "phase",
+    "players_in",
+    "blind_in",
+    "seen_in",
+    "actor_seen",
+    "opponents_blind",
+    "opponents_seen",
+    "two_hands",
+    "level",
+    "den",
+    "pot_t",
+    "see_cost_t",
+    "options",
+)
+"""The columns :func:`analytics.context.decision_context` reads from the state before a decision."""
+
+DECISION_FOLLOWED = ("hand_category", "net_t", "won")
+"""The columns known when the decision's deal ends (:func:`analytics.deals.write_deal`)."""
+
+DECISION_COLUMNS = (
+    "session",
+    "deal",
+    "seq",
+    "step",
+    "position",
+    "player",
+    "action",
+    "table_name",
+    "cards_mode",
+    *DECISION_CONTEXT,
+    "hand",
+    "bet_level",
+    "cost_t",
+    "player_key",
+    *DECISION_FOLLOWED,
+)
+
+
+class Rows:
+    """Rows waiting to be written, column by column, plus the deletions a void asks for."""
+
+    def __init__(self) -> None:
+        self.event_rows: list[tuple[Any, ...]] = []
+        self.deals: dict[str, list[Any]] = {c: [] for c in DEAL_COLUMNS}
+        self.player_deals: dict[str, list[Any]] = {c: [] for c in PLAYER_DEAL_COLUMNS}
+        self.decision_rows: list[tuple[Any, ...]] = []
+        self.retract: dict[str, int] = {}
+        """session -> the number of deals whose rows still hold; rows of later deals go."""
+
+    def __len__(self) -> int:
+        return len(self.event_rows)
+
+    @property
+    def events(self) -> dict[str, list[Any]]:
+        """The event rows column by column."""
+        return _by_column(EVENT_COLUMNS, self.event_rows)
+
+    @property
+    def decisions(self) -> dict[str, list[Any]]:
+        """The decision rows column by column."""
+        return _by_column(DECISION_COLUMNS, self.decision_rows)
+
+    def drop_after(self, session: str, deal: int) -> None:
+        """Rows of ``session`` for deals after ``deal`` no longer hold (buffered ones go now)."""
+        for table in (self.deals, self.player_deals):
+            keep = [
+                k
+                for k, (s, d) in enumerate(zip(table["session"], table["deal"], strict=True))
+                if s != session or d <= deal
+            ]
+            if len(keep) != len(table["session"]):
+                for col, values in table.items():
+                    table[col] = [values[k] for k in keep]
+        self.decision_rows = [
+            r for r in self.decision_rows if r[0] != session or r[1] <= deal
+        ]  # session, deal lead every decision row
+        prior = self.retract.get(session)
+        self.retract[session] = deal if prior is None else min(prior, deal)
+
+
+def _by_column(names: tuple[str, ...], rows: list[tuple[Any, ...]]) -> dict[str, list[Any]]:
+    if not rows:
+        return {c: [] for c in names}
+    return {c: list(v) for c, v in zip(names, zip(*rows, strict=True), strict=True)}
+
+
+class SessionRow(TypedDict):
+    """One row of ``sessions``: the session as the engine sees it now."""
+
+    session: str
+    table_name: str | None
+    cards: str
+    players: int
+    den: int
+    ante_t: int
+    pots_rule: int
+    blind_play: bool
+    phase: str
+    deals: int
+    deals_projected: int
+    resolved: int
+    carried: int
+    finished: bool
+    pot_t: int
+    last_seq: int
+    last_position: int
+    started: str | None
+    month: str | None
+    table_key: str | None
+
+
+class PlayerRow(TypedDict):
+    """One row of ``session_players``: a seat's standing now (money in ticks of ``den``)."""
+
+    session: str
+    seat: int
+    player: str
+    den: int
+    paid_t: int
+    won_t: int
+    net_t: int
+    winner: bool | None
+    winners: int | None
+    player_key: str

@@ -90,7 +90,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 def _analytics_path(args: argparse.Namespace) -> str:
     if args.analytics:
         return str(args.analytics)
-    from brag.cmd_analytics import default_analytics
+    from brag.projection import default_analytics
 
     return default_analytics(args.db)
 
@@ -364,9 +364,9 @@ def serve(
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
-    from brag.cmd_analytics import _store_exists
+    from brag.projection import store_exists
 
-    if not _store_exists(args.db):
+    if not store_exists(args.db):
         print(
             f"brag: no event store at {args.db} yet: the Record page makes it with the first "
             "session it records (brag run imports the bundled sessions)",
@@ -421,7 +421,7 @@ def refresh_analytics(store: Any, path: str) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from brag.cmd_store import cmd_sessions
+    from brag.cmd_sessions import cmd_sessions
     from log import open_store
 
     analytics = _analytics_path(args)

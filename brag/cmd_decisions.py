@@ -131,8 +131,8 @@ def _cell(text: str, player: str | None) -> tuple[str, str | None]:
 
 
 def _table(title: str, rows: list[dict[str, str]], keys: int = 1, empty: str = "") -> None:
-    from brag.stat_tables import wide_console
     from brag.console import shown
+    from brag.stat_tables import wide_console
     from brag.tables import fitted_tables
 
     console = wide_console()

@@ -54,7 +54,7 @@ from typing import Any, Final
 from events.amounts import amount_text, rounded_text, signed_text
 from present.numbers import share
 
-__all__ = ["PAGE", "PAGE_COUNTS", "TERMINAL", "CellStyle", "stat_cell"]
+__all__ = ["COUNT_WORDS", "PAGE", "PAGE_COUNTS", "TERMINAL", "CellStyle", "stat_cell"]
 
 MONEY: Final = ("net", "net_per_deal", "biggest_pot_won")
 """Statistics that are money whatever their type (a whole amount written ``"9"``)."""

@@ -16,7 +16,6 @@ from typing import Any
 from brag.cmd_stats import cmd_leaderboard, cmd_stats, refuse_unknown, refuse_unknown_table
 from brag.cmd_stats import refuse_unknown as _known
 from brag.cmd_stats import refuse_unknown_table as _known_table
-from brag.cmd_stats import scope as _scope
 from brag.drill import drill as _drill
 from brag.errors import CommandError
 from brag.projection import (
@@ -37,6 +36,7 @@ from brag.stat_tables import FORMATS, print_rows
 from brag.stat_tables import ROW_KEYS as _ROW_KEYS
 from brag.stat_tables import print_rows as _print
 from brag.stat_tables import public as _public
+from brag.stat_tables import scope as _scope
 from brag.stat_tables import wide_console as _wide_console
 from present.stat_cells import stat_cell
 

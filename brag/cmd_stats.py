@@ -13,7 +13,7 @@ from typing import Any
 
 from brag.errors import CommandError
 from brag.projection import analytics_option, open_projection
-from brag.stat_tables import FORMATS, print_rows, wide_console
+from brag.stat_tables import FORMATS, print_rows, scope, wide_console
 from events.text import normal
 
 __all__ = [
@@ -22,7 +22,6 @@ __all__ = [
     "refuse_unknown",
     "refuse_unknown_table",
     "register",
-    "scope",
 ]
 
 
@@ -101,14 +100,6 @@ def refuse_unknown_table(con: Any, table: str | None) -> None:
     if table is not None and normal(table) not in {normal(t) for t in known}:
         listed = ", ".join(known) if known else "no session records its table"
         raise CommandError(f"no table {table!r} in the store (tables: {listed})")
-
-
-def scope(session: str | None, table: str | None, player: str | None = None) -> str:
-    """``session S``, ``all sessions, table T``...: what a filtered statistic covers."""
-    where = f"session {session}" if session else "all sessions"
-    if table is not None:
-        where += f", table {table}"
-    return where + (f", {player}" if player else "")
 
 
 def cmd_stats(args: argparse.Namespace) -> int:

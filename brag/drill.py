@@ -10,9 +10,8 @@ import json
 import sys
 from typing import Any
 
-from brag.cmd_stats import scope
 from brag.projection import store_exists
-from brag.stat_tables import wide_console
+from brag.stat_tables import scope, wide_console
 from brag.tables import fitted_tables
 from events.amounts import amount_text
 from present.stat_cells import stat_cell

@@ -13,7 +13,7 @@ from typing import Any
 from brag.tables import fitted_tables
 from present.stat_cells import stat_cell
 
-__all__ = ["FORMATS", "ROW_KEYS", "print_rows", "public", "wide_console"]
+__all__ = ["FORMATS", "ROW_KEYS", "print_rows", "public", "scope", "wide_console"]
 
 FORMATS = ("table", "json", "csv")
 
@@ -30,6 +30,14 @@ def public(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from analytics.queries import public_rows
 
     return public_rows(name, rows)
+
+
+def scope(session: str | None, table: str | None, player: str | None = None) -> str:
+    """``session S``, ``all sessions, table T``...: what a filtered statistic covers."""
+    where = f"session {session}" if session else "all sessions"
+    if table is not None:
+        where += f", table {table}"
+    return where + (f", {player}" if player else "")
 
 
 def wide_console() -> Any:

@@ -1,9 +1,11 @@
 """The ``brag`` command: one entry point for everything a user types (DESIGN.md).
 
 Each group of subcommands lives in its own module with a ``register(subparsers)`` function:
-``brag.cmd_verify`` (verify), ``brag.cmd_store`` (import, export, sessions, replay),
-``brag.cmd_amend`` (amend), ``brag.cmd_share`` (share), ``brag.cmd_sim`` (simulate),
-``brag.cmd_analytics`` (stats, leaderboard, analytics), ``brag.cmd_app`` (run, dashboard). Every
+``brag.cmd_verify`` (verify), ``brag.cmd_import``, ``brag.cmd_export``, ``brag.cmd_sessions``,
+``brag.cmd_replay`` (the event store: import, export, sessions, replay), ``brag.cmd_amend``
+(amend), ``brag.cmd_notes`` (notes), ``brag.cmd_share`` (share), ``brag.cmd_sim`` (simulate),
+``brag.cmd_stats`` (stats, leaderboard), ``brag.cmd_analytics`` (analytics refresh|export|show),
+``brag.cmd_decisions`` (decisions), ``brag.cmd_app`` (run, dashboard). Every
 command takes the global ``--db``. A command line imports only its command's module (the others
 are listed from :data:`COMMANDS`, so ``brag sessions`` never loads DuckDB or the engine). Errors
 are one clear line on stderr and a non-zero exit, never a traceback: :func:`failed` says every
@@ -30,14 +32,12 @@ COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
         (("share", "a picture of a deal to share: .svg, .png, or a .gif stepping through it"),),
     ),
     (
-        "cmd_store",
-        (
-            ("import", "store session logs (FORMAT.md JSON Lines), each whole or not at all"),
-            ("export", "write a stored session as a FORMAT.md log"),
-            ("sessions", "list the stored sessions"),
-            ("replay", "step through a stored session in the terminal"),
-        ),
+        "cmd_import",
+        (("import", "store session logs (FORMAT.md JSON Lines), each whole or not at all"),),
     ),
+    ("cmd_export", (("export", "write a stored session as a FORMAT.md log"),)),
+    ("cmd_sessions", (("sessions", "list the stored sessions"),)),
+    ("cmd_replay", (("replay", "step through a stored session in the terminal"),)),
     (
         "cmd_amend",
         (
@@ -56,13 +56,13 @@ COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
         (("simulate", "play sessions with simulated players and write or store their logs"),),
     ),
     (
-        "cmd_analytics",
+        "cmd_stats",
         (
             ("stats", "players' statistics (each rate with its count)"),
             ("leaderboard", "session standings with the shared win of RULES 1.5"),
-            ("analytics", "the DuckDB projection of the log"),
         ),
     ),
+    ("cmd_analytics", (("analytics", "the DuckDB projection of the log"),)),
     (
         "cmd_decisions",
         (("decisions", "what players do in a spot, how it pays, and where one player strays"),),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from brag.cmd_store import _console, _open
+from brag.store_access import open_event_store, store_console
 from events.codec import parse_line
 from events.errors import FormatError
 from events.model import AnyEvent
@@ -70,7 +70,7 @@ def _replacement(text: str | None) -> AnyEvent | None:
 
 def cmd_amend(args: argparse.Namespace) -> int:
     replacement = _replacement(args.replacement)
-    with _open(args, write=args.yes) as store:
+    with open_event_store(args, write=args.yes) as store:
         rows = store.read(args.session)
         if not rows:
             raise UnknownSession(args.session)
@@ -79,7 +79,7 @@ def cmd_amend(args: argparse.Namespace) -> int:
         seq = target_seq(Replay.of(events), args.deal, args.step)
         plan = plan_amendment(events, seq, replacement, by=args.by, states=states)
         view = describe(events, plan)
-        console = _console()
+        console = store_console()
         _print(console, args.session, view, every=args.list)
         if not args.yes:
             console.print("Nothing stored: run again with --yes to store this correction.")

@@ -90,7 +90,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 def _analytics_path(args: argparse.Namespace) -> str:
     if args.analytics:
         return str(args.analytics)
-    from brag.cmd_analytics import default_analytics
+    from brag.projection import default_analytics
 
     return default_analytics(args.db)
 
@@ -299,35 +299,9 @@ def serve(
     the hosts it prints (:func:`allowed_hosts`). With ``lan`` it listens on every address
     (``0.0.0.0``) and prints the LAN address of the Record page with its QR code
     (:func:`lan_banner`); the Record page shows the same code."""
-    from present import secret as secret_rule
-
-    problem = secret_rule.problem(os.environ.get("BRAG_ORGANISER_SECRET"))
+    address, problem = _refusal(db, analytics, port, address, lan)
     if problem:
         print(f"brag: {problem}", file=sys.stderr)
-        return 1
-    if lan:
-        if address not in ("localhost", "0.0.0.0"):
-            print("brag: give --lan or --address, not both", file=sys.stderr)
-            return 1
-        address = "0.0.0.0"
-    problem = address_problem(address)
-    if problem:
-        print(f"brag: {problem}", file=sys.stderr)
-        return 1
-    other = running_dashboard(db, analytics)
-    if other is not None:
-        print(
-            f"brag: a dashboard (pid {other[0]}) already serves this store at {other[1]}; "
-            "stop it first",
-            file=sys.stderr,
-        )
-        return 1
-    if port is not None and not port_is_free(port, address):
-        print(
-            f"brag: port {port} on {address} is in use (another dashboard?); give another "
-            "--port, or none to take a free one",
-            file=sys.stderr,
-        )
         return 1
     chosen = port if port is not None else free_port(DEFAULT_PORT, address)
     env = dict(os.environ, BRAG_DB=db, BRAG_ANALYTICS=analytics)
@@ -336,15 +310,8 @@ def serve(
         host = "localhost"
     url = f"http://{host if address not in ANY_ADDRESS else 'localhost'}:{chosen}"
     print(f"Bragbook dashboard: http://{host}:{chosen}  (store {db}; Ctrl-C stops it)")
-    ip = None
-    if lan:
-        ip = lan_address()
-        if ip is None:
-            print("No network address found: this machine is on no network but itself.")
-        else:
-            env["BRAG_LAN_URL"] = f"http://{ip}:{chosen}"
-            print(lan_banner(f"http://{ip}:{chosen}/record"))
-    elif address in ANY_ADDRESS:
+    ip = _announce_lan(env, chosen) if lan else None
+    if not lan and address in ANY_ADDRESS:
         ip = lan_address()
     if not env.get("BRAG_ORGANISER_SECRET"):
         print("Recording is off (read-only): set BRAG_ORGANISER_SECRET to record at the table.")
@@ -363,10 +330,54 @@ def serve(
     return 1  # pragma: no cover - execve does not return
 
 
-def cmd_dashboard(args: argparse.Namespace) -> int:
-    from brag.cmd_analytics import _store_exists
+def _refusal(
+    db: str, analytics: str, port: int | None, address: str, lan: bool
+) -> tuple[str, str | None]:
+    """The address to listen on (``lan``: every address) and why :func:`serve` refuses to serve
+    there (``None``: it serves): a secret too short, ``--lan`` with another ``--address``, a
+    bad address, a dashboard already serving this store, a busy port; in that order."""
+    from present import secret as secret_rule
 
-    if not _store_exists(args.db):
+    problem = secret_rule.problem(os.environ.get("BRAG_ORGANISER_SECRET"))
+    if problem:
+        return address, problem
+    if lan:
+        if address not in ("localhost", "0.0.0.0"):
+            return address, "give --lan or --address, not both"
+        address = "0.0.0.0"
+    problem = address_problem(address)
+    if problem:
+        return address, problem
+    other = running_dashboard(db, analytics)
+    if other is not None:
+        return address, (
+            f"a dashboard (pid {other[0]}) already serves this store at {other[1]}; stop it first"
+        )
+    if port is not None and not port_is_free(port, address):
+        return address, (
+            f"port {port} on {address} is in use (another dashboard?); give another "
+            "--port, or none to take a free one"
+        )
+    return address, None
+
+
+def _announce_lan(env: dict[str, str], port: int) -> str | None:
+    """``--lan``: prints the Record page's LAN address and its QR code (:func:`lan_banner`),
+    and gives the address to the page (``BRAG_LAN_URL`` in ``env``); the machine's LAN
+    address, ``None`` when it is on no network."""
+    ip = lan_address()
+    if ip is None:
+        print("No network address found: this machine is on no network but itself.")
+    else:
+        env["BRAG_LAN_URL"] = f"http://{ip}:{port}"
+        print(lan_banner(f"http://{ip}:{port}/record"))
+    return ip
+
+
+def cmd_dashboard(args: argparse.Namespace) -> int:
+    from brag.projection import store_exists
+
+    if not store_exists(args.db):
         print(
             f"brag: no event store at {args.db} yet: the Record page makes it with the first "
             "session it records (brag run imports the bundled sessions)",
@@ -421,7 +432,7 @@ def refresh_analytics(store: Any, path: str) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from brag.cmd_store import cmd_sessions
+    from brag.cmd_sessions import cmd_sessions
     from log import open_store
 
     analytics = _analytics_path(args)

@@ -81,7 +81,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def cmd_decisions(args: argparse.Namespace) -> int:
     from analytics import spots
-    from brag.cmd_analytics import _known_table, _open
+    from brag.cmd_stats import refuse_unknown_table
+    from brag.projection import open_projection
 
     try:
         spot = spots.Spot.parse(args.spot)
@@ -99,8 +100,8 @@ def cmd_decisions(args: argparse.Namespace) -> int:
     cell = _cell(args.deals, args.player) if args.deals else None
     if args.min_deals < 0:
         raise CommandError(f"--min-deals takes 0 or more, not {args.min_deals}")
-    con = _open(args, refresh=not args.no_refresh)
-    _known_table(con, args.table)
+    con = open_projection(args, refresh=not args.no_refresh)
+    refuse_unknown_table(con, args.table)
     scope = {"table": args.table, "cards": args.cards, "min_deals": args.min_deals}
     try:
         if args.differences:
@@ -130,11 +131,11 @@ def _cell(text: str, player: str | None) -> tuple[str, str | None]:
 
 
 def _table(title: str, rows: list[dict[str, str]], keys: int = 1, empty: str = "") -> None:
-    from brag.cmd_analytics import _wide_console
     from brag.console import shown
+    from brag.stat_tables import wide_console
     from brag.tables import fitted_tables
 
-    console = _wide_console()
+    console = wide_console()
     if not rows:
         print(shown(empty))
         return

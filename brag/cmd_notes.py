@@ -18,8 +18,8 @@ import argparse
 import json
 from typing import Any
 
-from brag.cmd_store import _console, _open
 from brag.errors import CommandError
+from brag.store_access import open_event_store, store_console
 from log import EventStore, Note, add_note, hide_note, notes
 from present.replay import Replay
 
@@ -84,7 +84,7 @@ def _replay(store: EventStore, session: str) -> Replay:
 
 
 def _list(args: argparse.Namespace, session: str) -> int:
-    with _open(args) as store:
+    with open_event_store(args) as store:
         rp = _replay(store, session)
         got = notes(store, session, include_hidden=args.hidden)
     if args.json:
@@ -101,7 +101,7 @@ def _list(args: argparse.Namespace, session: str) -> int:
             }
             print(json.dumps(row, ensure_ascii=False))
         return 0
-    console = _console()
+    console = store_console()
     if not got:
         console.print(f"no notes on session {session}")
         return 0
@@ -116,11 +116,13 @@ def _add(args: argparse.Namespace, session: str) -> int:
     missing = [f"--{k}" for k in ("deal", "step", "text", "by") if getattr(args, k) is None]
     if missing:
         raise CommandError(f"add needs {', '.join(missing)}", command="notes")
-    with _open(args, write=True) as store:
+    with open_event_store(args, write=True) as store:
         n = add_note(store, session, args.deal, args.step, args.text, args.by)
         rp = _replay(store, session)
         where = store.where
-    _console().print(f"Stored note #{n.id} on {_where(rp, n)} of session {session} in {where}.")
+    store_console().print(
+        f"Stored note #{n.id} on {_where(rp, n)} of session {session} in {where}."
+    )
     return 0
 
 
@@ -129,11 +131,11 @@ def _hide(args: argparse.Namespace, session: str, note: str) -> int:
         raise CommandError(f"NOTE_ID is a note's number (brag notes {session}), not {note!r}",
                            command="notes")  # fmt: skip
     note_id = int(note)
-    with _open(args, write=True) as store:
+    with open_event_store(args, write=True) as store:
         every = {n.id: n for n in notes(store, session, include_hidden=True)}
         if note_id not in every:
             raise CommandError(f"session {session!r} has no note #{note_id}", command="notes")
         hide_note(store, note_id, args.by or "organiser")
     already = " (it was hidden already)" if every[note_id].hidden else ""
-    _console().print(f"Note #{note_id} of session {session} is hidden{already}; it is kept.")
+    store_console().print(f"Note #{note_id} of session {session} is hidden{already}; it is kept.")
     return 0

@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from brag.cmd_store import _open, _write_output
 from brag.console import shown
 from brag.errors import CommandError
+from brag.output import write_output
+from brag.store_access import open_event_store
 from log import UnknownSession, stored_states
 from present.replay import Replay
 from present.share import FORMATS, share
@@ -58,7 +59,7 @@ def cmd_share(args: argparse.Namespace) -> int:
         raise CommandError(
             f"{args.output}: a picture's file ends in .svg, .png or .gif", command="share"
         )
-    with _open(args) as store:
+    with open_event_store(args) as store:
         rows = store.read(args.session)
     if not rows:
         raise UnknownSession(args.session)
@@ -66,7 +67,7 @@ def cmd_share(args: argparse.Namespace) -> int:
     stored_states(args.session, rows)  # a tampered stream: one line, session and seq
     rp = Replay.of(events)  # as corrected, as the Replay page shows it by default
     data = share(rp, args.deal, args.step, args.view, fmt)
-    _write_output(args.output, data, command="share")
+    write_output(args.output, data, command="share")
     step = f"step {args.step}" if args.step is not None else "its last step"
     who = f"as {args.view} saw it" if args.view else "every card the log knows"
     print(

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
 
 __all__ = ["fitted_tables", "natural_width", "plain_width"]
 
@@ -26,7 +29,8 @@ def _table(
 
     table = Table(title=title, **options)
     for text, justify in headers:
-        table.add_column(text, justify=justify)  # type: ignore[arg-type]
+        # headers are (text, "left" | "right" ...): the justify rich takes, spelt as a str
+        table.add_column(text, justify=cast("JustifyMethod", justify))
     if fit is not None and rows:
         from rich.text import Text
 
@@ -93,30 +97,11 @@ def fitted_tables(
     No rows: one table of the headers."""
 
     plain = not {"box", "padding", "pad_edge", "show_edge", "collapse_padding"} & set(options)
-    if plain:  # rich's default box (:func:`_box_width`) of each column's widest line
-        from rich.cells import cell_len
-
-        widest = [
-            max(cell_len(line) for cell in [h[0], *(r[c] for r in rows)] for line in
-                cell.split("\n"))
-            for c, h in enumerate(headers)
-        ]  # fmt: skip
-
-    def width(cols: list[int]) -> int:
-        if plain:
-            return _box_width(widest[c] for c in cols)
-        t = _table("", [headers[c] for c in cols], [[r[c] for c in cols] for r in rows])
-        return natural_width(console, t)
-
-    lead = list(range(min(keys, len(headers))))
-    groups: list[list[int]] = [list(lead)]
-    if rows:
-        for c in range(len(lead), len(headers)):
-            if len(groups[-1]) > len(lead) and width([*groups[-1], c]) > console.width:
-                groups.append(list(lead))
-            groups[-1].append(c)
-    else:
-        groups[0] = list(range(len(headers)))
+    width = _measure(console, headers, rows, plain=plain)
+    lead = min(keys, len(headers))
+    groups = (
+        _parts(len(headers), lead, width, console.width) if rows else [list(range(len(headers)))]
+    )
     one_line = plain and not any("\n" in cell for r in rows for cell in r)
     return [
         _table(
@@ -128,3 +113,38 @@ def fitted_tables(
         )
         for k, cols in enumerate(groups)
     ]
+
+
+def _measure(
+    console: Any, headers: list[tuple[str, str]], rows: list[list[str]], *, plain: bool
+) -> Callable[[list[int]], int]:
+    """The width of a table of some of the columns (their indexes): ``plain`` (rich's default
+    box, :func:`_box_width`), from each column's widest line; else as rich measures it."""
+    if plain:
+        from rich.cells import cell_len
+
+        widest = [
+            max(cell_len(line) for cell in [h[0], *(r[c] for r in rows)] for line in
+                cell.split("\n"))
+            for c, h in enumerate(headers)
+        ]  # fmt: skip
+        return lambda cols: _box_width(widest[c] for c in cols)
+
+    def width(cols: list[int]) -> int:
+        t = _table("", [headers[c] for c in cols], [[r[c] for c in cols] for r in rows])
+        return natural_width(console, t)
+
+    return width
+
+
+def _parts(
+    columns: int, lead: int, width: Callable[[list[int]], int], limit: int
+) -> list[list[int]]:
+    """The columns in parts of consecutive ones, each led by the first ``lead`` columns and no
+    wider than ``limit`` (``width``: of a part) unless it holds one column besides them."""
+    groups: list[list[int]] = [list(range(lead))]
+    for c in range(lead, columns):
+        if len(groups[-1]) > lead and width([*groups[-1], c]) > limit:
+            groups.append(list(range(lead)))
+        groups[-1].append(c)
+    return groups

@@ -15,8 +15,8 @@ from typing import Any
 
 from analytics.luck import luck_note
 from dashboard.view import LinkRow, link
-from events.amounts import rounded_text
-from present.numbers import amount, signed
+from present.stat_cells import COUNT_WORDS as _COUNT_WORDS
+from present.stat_cells import PAGE, stat_cell
 
 __all__ = [
     "HABITS",
@@ -81,43 +81,15 @@ _WORDS = {
     "seen_win_rate": "Showdowns won as the one seen",
 }
 
-_COUNT_WORDS = {
-    "blind_rate": "deals",
-    "avg_bets_before_looking": "deals",
-    "bet_share": "deals",
-    "raise_rate": "bets",
-    "see_rate": "chances",
-    "payer_win_rate": "showdowns",
-    "seen_win_rate": "showdowns",
-}
-
 
 def label(name: str) -> str:
     return _WORDS.get(name, name.replace("_", " "))
 
 
 def stat_text(row: dict[str, Any], name: str) -> str:
-    """One statistic of a player as read: money exact, rates with their count."""
-    value = row.get(name)
-    if name in HABITS:
-        n = row.get(f"{name}_n") or 0
-        if value is None or not n:
-            return "–"
-        if name == "avg_bets_before_looking":
-            return f"{value:.2f} over {n} {_COUNT_WORDS[name]}"
-        return f"{value:.0%} of {n} {_COUNT_WORDS[name]}"
-    if name == "adjusted_net_per_deal":  # over the deals with a luck term (docs/luck.md)
-        n = row.get("luck_deals") or 0
-        if value is None or not n:
-            return "–"
-        return f"{rounded_text(value, sign=True)} over {n} deals"
-    if value is None:
-        return "–"
-    if isinstance(value, Fraction):
-        if name == "net_per_deal":  # exact (with ¼, ¾) where it can be, "≈" only when rounded
-            return rounded_text(value, sign=True)
-        return signed(value) if name == "net" else amount(value)
-    return str(value)
+    """One statistic of a player as read: money exact, rates with their count (the page's style
+    of :func:`present.stat_cells.stat_cell`: ``43% of 51 deals``, ``+8½``, ``–``)."""
+    return stat_cell(row, name, PAGE)
 
 
 def stats_table(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

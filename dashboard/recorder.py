@@ -106,7 +106,8 @@ def stamped(events: Sequence[_E], at: datetime | None = None) -> list[_E]:
         raise ValueError("a recorded time needs its UTC offset (FORMAT.md at)")
     out: list[_E] = []
     for e in events:
-        out.append(e if e.at is not None else e.model_copy(update={"at": when}))  # type: ignore[arg-type]
+        copy = e.model_copy(update={"at": when}) if e.at is None else e
+        out.append(copy)  # type: ignore[arg-type]  # model_copy of a TypeVar bound to a union: the union
     return out
 
 
@@ -286,7 +287,7 @@ def redo(events: Sequence[AnyEvent], by: str | None = None) -> RecordedEvent | N
     data = old.model_dump(exclude_none=True, exclude={"id", "seq", "at", "by"})
     if by:
         data["by"] = by
-    return type(old).model_validate(data)  # type: ignore[return-value]
+    return type(old).model_validate(data)  # type: ignore[return-value]  # is_derived is no TypeGuard
 
 
 class TapRefused(PlainError, ValueError):

@@ -1,13 +1,15 @@
 """The Record page's pad and the device's memory, as Streamlit custom components v2 (no build
 step): what must feel instant and must survive the network runs in the browser (STYLE.md).
 
-- :func:`pad` mounts ``pad.js`` / ``pad.css``: the keys of a document of
-  :mod:`dashboard.pad_doc` in a grid whose places never move, each tap an event with an id and
-  a time made on the device, kept until ``POST /api/tap`` (:mod:`dashboard.pad_api`) answers
-  "recorded" or "not recorded", and the connection shown (connected, reconnecting, offline).
-- :func:`device` keeps what this device remembers across reloads in cookies (the signed unlock
-  token, "Recorded by", the session being recorded): it sets or clears them; the server reads
-  them back from ``st.context.cookies`` when a page is opened.
+- :func:`pad` mounts ``pad.js`` / ``pad.css`` with :class:`PadData`: the keys of a document of
+  :mod:`dashboard.pad_doc` (:class:`~dashboard.viewmodels.pad_doc.PadDocument`) in a grid whose
+  places never move, each tap an event with an id and a time made on the device, kept until
+  ``POST /api/tap`` (:mod:`dashboard.pad_api`) answers "recorded" or "not recorded", and the
+  connection shown (connected, reconnecting, offline).
+- :func:`device` (``device.js``) keeps what this device remembers across reloads in cookies (the
+  signed unlock token, "Recorded by", the session being recorded): it sets or clears them; the
+  server reads them back from ``st.context.cookies`` when a page is opened.
+- :func:`close_list_when_picked` (``close_list.js``) closes a names' list once a name is picked.
 
 Every text reaches the page through ``textContent`` (never as HTML): names, tables and ids from a
 log are data, never markup.
@@ -17,9 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 import streamlit as st
+
+from dashboard.viewmodels.pad_doc import PadDocument
 
 SETTLE_MS = 400
 """A key takes a tap only once it has been on the screen, unchanged, this many milliseconds."""
@@ -41,37 +45,29 @@ _pad = st.components.v2.component(
 )
 
 
-def pad(doc: Mapping[str, Any], by: str, key: str = "pad") -> None:
+class PadData(TypedDict):
+    """What ``pad.js`` is mounted with (its ``data``): the document, who records on this device,
+    and the pad's times in milliseconds (:data:`SETTLE_MS`, :data:`REPEAT_MS`, :data:`POLL_MS`)."""
+
+    doc: PadDocument
+    by: str
+    settle_ms: int
+    repeat_ms: int
+    poll_ms: int
+
+
+def pad(doc: PadDocument, by: str, key: str = "pad") -> None:
     """Mounts the pad on the document ``doc`` (:func:`dashboard.pad_doc.document`) for a device
     recording as ``by``. The pad records its taps itself, through the routes of
     :mod:`dashboard.pad_api`, and follows the session there; a later drawing of the page with a
     newer document only updates it."""
-    _pad(
-        key=key,
-        data={
-            "doc": dict(doc),
-            "by": by,
-            "settle_ms": SETTLE_MS,
-            "repeat_ms": REPEAT_MS,
-            "poll_ms": POLL_MS,
-        },
-    )
+    data = PadData(doc=doc.copy(), by=by, settle_ms=SETTLE_MS, repeat_ms=REPEAT_MS, poll_ms=POLL_MS)
+    _pad(key=key, data=data)
 
 
-_DEVICE_JS = """
-export default function (component) {
-  const { data } = component;
-  for (const [name, value] of Object.entries(data.set || {})) {
-    document.cookie = name + '=' + encodeURIComponent(value) + '; max-age=' + data.max_age +
-      '; path=/; SameSite=Strict';
-  }
-  for (const name of data.clear || []) {
-    document.cookie = name + '=; max-age=0; path=/; SameSite=Strict';
-  }
-}
-"""
-
-_device = st.components.v2.component("bragbook.device", js=_DEVICE_JS)
+_device = st.components.v2.component(
+    "bragbook.device", js=(_HERE / "device.js").read_text(encoding="utf-8")
+)
 
 
 def device(
@@ -85,28 +81,9 @@ def device(
     _device(key=key, data={"set": dict(set_ or {}), "clear": list(clear or []), "max_age": max_age})
 
 
-_CLOSE_JS = """
-export default function (component) {
-  const { data, parentElement } = component;
-  const seen = parentElement.__picked;  // the component's root (a shadow root): no dataset
-  parentElement.__picked = data.picked;
-  if (seen === undefined && !data.picked) return;
-  if (seen === data.picked) return;
-  // A name was just picked: close the names' list, so that it covers nothing a thumb taps next
-  const active = document.activeElement;
-  // (not while the next name is being typed: that keeps its list, and its text)
-  if (active && active.closest && active.closest('[data-testid="stMultiSelect"]') &&
-      !active.value) {
-    for (const type of ['keydown', 'keyup']) {
-      active.dispatchEvent(new KeyboardEvent(type, { key: 'Escape', code: 'Escape', keyCode: 27,
-        bubbles: true }));
-    }
-    active.blur();
-  }
-}
-"""
-
-_close = st.components.v2.component("bragbook.close_list", js=_CLOSE_JS)
+_close = st.components.v2.component(
+    "bragbook.close_list", js=(_HERE / "close_list.js").read_text(encoding="utf-8")
+)
 
 
 def close_list_when_picked(picked: int, key: str) -> None:

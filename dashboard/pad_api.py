@@ -36,21 +36,21 @@ from starlette.routing import Route
 
 from dashboard import access, pad_doc, recorder
 from dashboard.gate import BY_COOKIE, TOKEN_COOKIE
+from dashboard.pad_doc import PadDocument
 from events.errors import BragError, ConcurrencyConflict
 from events.model import AnyEvent, is_derived
 from present.replay import Replay
 
-__all__ = ["read_json", "record_tap", "routes"]
+__all__ = ["page_document", "read_json", "record_tap", "routes"]
 
 MAX_BODY = 16_384
 """The largest tap request read (bytes): a tap is a few hundred."""
 
-_folded: OrderedDict[tuple[str, str, int, str], tuple[Replay, dict[str, Any] | None]] = (
-    OrderedDict()
-)
+_folded: OrderedDict[tuple[str, str, int, str], tuple[Replay, PadDocument | None]] = OrderedDict()
 """The session replayed (and its pad's document, once made) per (store, session, last seq,
 last event's id: two stores of one URL, as in-memory ones, never share an entry): a tap
-folds the stream once for its state, its sentence and the document of its answer."""
+folds the stream once for its state, its sentence and the document of its answer, and the Record
+page's next drawing takes that document (:func:`page_document`)."""
 _folded_lock = threading.Lock()
 _session_locks: dict[str, threading.Lock] = {}
 _locks_lock = threading.Lock()
@@ -81,20 +81,23 @@ def _key(store: Any, session: str, events: list[AnyEvent]) -> tuple[str, str, in
     return (str(store.url), session, len(events), str(events[-1].id) if events else "")
 
 
-def _entry(
-    store: Any, session: str, events: list[AnyEvent]
-) -> tuple[Replay, dict[str, Any] | None]:
+def _entry(store: Any, session: str, events: list[AnyEvent]) -> tuple[Replay, PadDocument | None]:
     key = _key(store, session, events)
     with _folded_lock:
         if key in _folded:
             _folded.move_to_end(key)
             return _folded[key]
-    entry: tuple[Replay, dict[str, Any] | None] = (Replay.of(events, recorded=True), None)
+    entry: tuple[Replay, PadDocument | None] = (Replay.of(events, recorded=True), None)
     with _folded_lock:
         entry = _folded.setdefault(key, entry)
-        while len(_folded) > 64:
-            _folded.popitem(last=False)
+        _trim()
     return entry
+
+
+def _trim() -> None:
+    """Drops the oldest entries beyond 64 (under ``_folded_lock``)."""
+    while len(_folded) > 64:
+        _folded.popitem(last=False)
 
 
 def _replayed(store: Any, session: str, events: list[AnyEvent]) -> Replay:
@@ -102,7 +105,7 @@ def _replayed(store: Any, session: str, events: list[AnyEvent]) -> Replay:
     return _entry(store, session, events)[0]
 
 
-def _document(store: Any, session: str, events: list[AnyEvent] | None = None) -> dict[str, Any]:
+def _document(store: Any, session: str, events: list[AnyEvent] | None = None) -> PadDocument:
     """The pad's document of ``session`` as stored now, kept per (store, session, last seq)."""
     if events is None:
         events = list(store.events(session))
@@ -111,6 +114,27 @@ def _document(store: Any, session: str, events: list[AnyEvent] | None = None) ->
         doc = pad_doc.document(rp)
         with _folded_lock:
             _folded[_key(store, session, events)] = (rp, doc)
+    return doc
+
+
+def page_document(rp: Replay) -> PadDocument:
+    """The pad's document of the session replayed as recorded in ``rp`` (the Record page's
+    drawing, :func:`dashboard.pad_doc.document`), kept with the routes' documents per (store,
+    session, last seq, last event's id): after a tap the page draws the document the tap's
+    answer made, without making it again; ``rp`` is kept for the routes' next tap when they
+    have not folded that stream yet."""
+    store = _store()
+    events = list(rp.events)
+    key = _key(store, rp.session, events)
+    with _folded_lock:
+        hit = _folded.get(key)
+    if hit is not None and hit[1] is not None:
+        return hit[1]
+    doc = pad_doc.document(rp)
+    with _folded_lock:
+        _folded[key] = (hit[0] if hit is not None else rp, doc)
+        _folded.move_to_end(key)
+        _trim()
     return doc
 
 
@@ -127,9 +151,7 @@ def _said(rp: Replay, eid: str) -> str:
     return "; ".join(rp.labels[k].text for k in range(at, end))
 
 
-def _answer(
-    outcome: str, message: str, doc: dict[str, Any] | None, status: int = 200
-) -> JSONResponse:
+def _answer(outcome: str, message: str, doc: PadDocument | None, status: int = 200) -> JSONResponse:
     return JSONResponse({"outcome": outcome, "message": message, "doc": doc}, status_code=status)
 
 
@@ -145,31 +167,89 @@ def _time(text: object) -> datetime:
     return recorder.now_in(None)
 
 
-def record_tap(store: Any, tap: dict[str, Any], by: str | None = None) -> tuple[str, str, int]:
+Answer = tuple[str, str, int]
+"""What :func:`record_tap` answers: ``(outcome, message, HTTP status)``."""
+
+
+def _unreadable(tap: dict[str, Any]) -> Answer | None:
+    """The refusal of a tap that names no session, key or seq, or has no event id; else
+    ``None``."""
+    if (
+        not isinstance(tap.get("session"), str)
+        or not isinstance(tap.get("spot"), str)
+        or type(tap.get("seq")) is not int
+    ):
+        return "refused", "Not recorded: the tap names no session, key or seq.", 400
+    try:
+        uuid.UUID(str(tap.get("id")))
+    except ValueError:
+        return "refused", "Not recorded: the tap has no event id.", 400
+    return None
+
+
+def _recorded(store: Any, session: str, eid: str, word: str = "Recorded: ") -> Answer:
+    """A tap stored under the id ``eid`` (now, or already): its sentences after ``word``."""
+    events = list(store.events(session))
+    return "recorded", word + _said(_replayed(store, session, events), eid), 200
+
+
+def _event(store: Any, session: str, tap: dict[str, Any], eid: str, who: str) -> AnyEvent | Answer:
+    """The event the tap records after the session as stored, with the tap's id and time; or
+    the refusal (the pad, the rules, a name out of its bounds)."""
+    spot = str(tap["spot"])
+    events = list(store.events(session))
+    state = _replayed(store, session, events).final
+    try:
+        if spot == "undo":
+            event: AnyEvent | None = recorder.undo(state, by=who)
+        elif spot == "redo":
+            event = recorder.redo(events, by=who)
+        else:
+            cards = tap.get("cards") or []
+            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                return "refused", "Not recorded: the cards picked are not cards.", 400
+            event = recorder.tapped_event(state, spot, cards=cards[:3], by=who)
+        if event is None:
+            return "refused", f"Not recorded: nothing to {spot} now.", 409
+        data = event.model_dump(exclude_none=True)
+        data.update(id=eid, at=_time(tap.get("at")).isoformat())
+        return type(event).model_validate(data)
+    except BragError as err:
+        return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
+    except ValueError as err:  # pydantic's errors: a name out of its bounds (FORMAT.md)
+        return "refused", f"Not recorded: {_first_line(err)}", 400
+
+
+def _stored(store: Any, session: str, event: AnyEvent, last: int, spot: str) -> Answer:
+    """Appends the tap's ``event`` after ``last``: recorded, or why not."""
+    eid = str(event.id)
+    try:
+        store.append(session, [event], last)
+    except ConcurrencyConflict:
+        if store.recorder.find([eid]):
+            return _recorded(store, session, eid)
+        return "conflict", "Not recorded: another device recorded first.", 409
+    except BragError as err:
+        return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
+    if spot == "undo":
+        return _recorded(store, session, eid, word="")
+    return _recorded(store, session, eid, "Recorded again: " if spot == "redo" else "Recorded: ")
+
+
+def record_tap(store: Any, tap: dict[str, Any], by: str | None = None) -> Answer:
     """Takes one tap (the body of ``POST /api/tap``) into ``store``: ``(outcome, message,
     HTTP status)``. ``recorded`` when the tap's event is stored (now, or already under its
     id); ``conflict`` when the session's last seq is no longer the tap's (nothing stored);
     ``refused`` for a tap the rules or the pad refuse (the engine's sentence, RULES section
     first). Raises what the store raises when it cannot be reached."""
-    session = tap.get("session")
-    spot = tap.get("spot")
-    seq = tap.get("seq")
-    raw_id = tap.get("id")
-    if not isinstance(session, str) or not isinstance(spot, str) or type(seq) is not int:
-        return "refused", "Not recorded: the tap names no session, key or seq.", 400
-    try:
-        eid = uuid.UUID(str(raw_id))
-    except ValueError:
-        return "refused", "Not recorded: the tap has no event id.", 400
+    refused = _unreadable(tap)
+    if refused is not None:
+        return refused
+    session, seq, eid = str(tap["session"]), tap["seq"], str(uuid.UUID(str(tap["id"])))
     with _lock(session):
         last = int(store.last_seq(session) or 0)  # before the id: see the module's note
-        if store.recorder.find([str(eid)]):
-            events = list(store.events(session))
-            return (
-                "recorded",
-                "Recorded: " + _said(_replayed(store, session, events), str(eid)),
-                200,
-            )
+        if store.recorder.find([eid]):
+            return _recorded(store, session, eid)
         if last == 0:
             return "refused", f"Not recorded: no session {session} is stored.", 404
         if seq != last:
@@ -179,45 +259,10 @@ def record_tap(store: Any, tap: dict[str, Any], by: str | None = None) -> tuple[
                 "as it is; check it and tap again.",
                 409,
             )
-        events = list(store.events(session))
-        state = _replayed(store, session, events).final
-        who = by or "organiser"
-        try:
-            if spot == "undo":
-                event: AnyEvent | None = recorder.undo(state, by=who)
-            elif spot == "redo":
-                event = recorder.redo(events, by=who)
-            else:
-                cards = tap.get("cards") or []
-                if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                    return "refused", "Not recorded: the cards picked are not cards.", 400
-                event = recorder.tapped_event(state, spot, cards=cards[:3], by=who)
-            if event is None:
-                return "refused", f"Not recorded: nothing to {spot} now.", 409
-            data = event.model_dump(exclude_none=True)
-            data.update(id=str(eid), at=_time(tap.get("at")).isoformat())
-            event = type(event).model_validate(data)
-        except BragError as err:
-            return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
-        except ValueError as err:  # pydantic's errors: a name out of its bounds (FORMAT.md)
-            return "refused", f"Not recorded: {_first_line(err)}", 400
-        try:
-            store.append(session, [event], last)
-        except ConcurrencyConflict:
-            if store.recorder.find([str(eid)]):
-                events = list(store.events(session))
-                return (
-                    "recorded",
-                    "Recorded: " + _said(_replayed(store, session, events), str(eid)),
-                    200,
-                )
-            return "conflict", "Not recorded: another device recorded first.", 409
-        except BragError as err:
-            return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
-        events = list(store.events(session))
-        said = _said(_replayed(store, session, events), str(eid))
-        word = "Recorded again: " if spot == "redo" else "Recorded: "
-        return "recorded", (said if spot == "undo" else word + said), 200
+        made = _event(store, session, tap, eid, by or "organiser")
+        if isinstance(made, tuple):
+            return made
+        return _stored(store, session, made, last, str(tap["spot"]))
 
 
 def _first_line(err: Exception) -> str:
@@ -274,7 +319,7 @@ async def tap(request: Request) -> JSONResponse:
     by = body.get("by") if isinstance(body.get("by"), str) else None
     by = (by or request.cookies.get(BY_COOKIE) or "").strip() or None
 
-    def work() -> tuple[str, str, int, dict[str, Any] | None]:
+    def work() -> tuple[str, str, int, PadDocument | None]:
         store = _writer()
         outcome, message, status = record_tap(store, body, by)
         session = body.get("session")

@@ -5,6 +5,11 @@ The Record page shows :func:`choices` as large buttons (each the engine's
 with :func:`complete` (the cards shown at a real table, the hands of a deal, a shuffle's order) and
 takes back the latest recorded action with :func:`undo`, a ``voided`` event (FORMAT.md). The rules
 are the engine's: nothing here decides what is legal.
+
+:func:`choices`, :func:`complete` and :func:`random_order` are
+:mod:`dashboard.viewmodels.choices`'; the pad's places and keys (:func:`pad_grid`,
+:func:`pad_keys`, :func:`pad_rows`) :mod:`dashboard.viewmodels.pad_rows`': both re-exported here,
+where the pages and tests import them.
 """
 
 from __future__ import annotations
@@ -20,8 +25,18 @@ from datetime import UTC, datetime
 from typing import Literal, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.legal import LegalAction, can_void, legal_actions
-from engine.state import Phase, State, card_texts
+from dashboard.viewmodels.choices import Choice, Group, choices, complete, random_order
+from dashboard.viewmodels.pad_rows import (
+    BET_ROW,
+    Key,
+    Tone,
+    bet_slots,
+    pad_grid,
+    pad_keys,
+    pad_rows,
+)
+from engine.legal import can_void
+from engine.state import State, card_texts
 from events.cards import FULL_PACK
 from events.errors import PlainError
 from events.model import (
@@ -30,26 +45,31 @@ from events.model import (
     RecordedEvent,
     Rules,
     SessionStarted,
-    Shown,
     Shuffled,
     Voided,
     is_derived,
 )
-from present.numbers import amount
 
 __all__ = [
+    "BET_ROW",
     "TOKEN_HOURS",
     "Choice",
+    "Group",
     "Key",
     "TokenClaims",
+    "Tone",
+    "bet_slots",
     "check_secret",
     "choices",
     "complete",
     "device_token",
     "free_cards",
     "now_in",
+    "pad_grid",
+    "pad_keys",
     "pad_rows",
     "parse_seats",
+    "random_order",
     "redo",
     "stamped",
     "start_events",
@@ -57,85 +77,6 @@ __all__ = [
     "token_valid",
     "undo",
 ]
-
-Group = Literal["table", "turn", "look", "showdown", "after"]
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One button: ``key`` is stable for the widget, ``label`` says who does what and what it costs,
-    ``group`` places it on the page, ``action`` is the engine's legal action."""
-
-    key: str
-    label: str
-    group: Group
-    action: LegalAction
-
-    @property
-    def needs(self) -> tuple[str, ...]:
-        return self.action.needs
-
-    @property
-    def card_count(self) -> int:
-        """How many cards the organiser picks for a ``shown`` (1 when both are blind, else 3)."""
-        return len(self.action.event.cards) if isinstance(self.action.event, Shown) else 0
-
-
-def _group(state: State, a: LegalAction) -> Group:
-    t = a.kind
-    if a.player is None or t in ("dealer_chosen", "shuffled", "dealt"):
-        return "table"
-    if t == "retained":
-        return "after"
-    if state.phase is Phase.SHOWDOWN:
-        return "showdown"
-    if t == "looked" and (not state.betting_started or a.player != state.turn_name):
-        return "look"
-    return "turn"
-
-
-def choices(state: State) -> list[Choice]:
-    """The legal next recorded events after ``state`` as buttons, in the engine's order."""
-    out = []
-    for n, a in enumerate(legal_actions(state)):
-        label = a.label or a.kind
-        if a.needs == ("order",):
-            label = "shuffle the pack"
-        key = f"{state.seq}-{n}-{a.kind}-{a.player or 'table'}"
-        out.append(Choice(key, label[0].upper() + label[1:], _group(state, a), a))
-    return out
-
-
-def complete(
-    choice: Choice,
-    *,
-    cards: Sequence[str] = (),
-    hands: dict[str, Sequence[str]] | None = None,
-    order: Sequence[str] | None = None,
-    by: str | None = None,
-) -> RecordedEvent:
-    """The event to record for ``choice``, with the input it needs filled in.
-
-    ``cards``: the cards shown (``needs == ("cards",)``); ``hands``: each player's three dealt
-    cards (``"hands"``); ``order``: a shuffle's order, top first (``"order"``, optional). The
-    engine checks the result when it is appended."""
-    e = choice.action.event
-    update: dict[str, object] = {}
-    if "cards" in choice.needs:
-        update["cards"] = tuple(cards)
-    if "hands" in choice.needs:
-        update["hands"] = {p: tuple(cs) for p, cs in (hands or {}).items()}
-    if "order" in choice.needs and order is not None:
-        update["order"] = tuple(order)
-    if by:
-        update["by"] = by
-    if not update:
-        return e
-    # Revalidate so that cards are read in any notation and checked (FORMAT.md "Cards").
-    data = e.model_dump(exclude_none=True)
-    data.update(update)
-    return type(e).model_validate(data)
-
 
 _E = TypeVar("_E", bound=AnyEvent)
 
@@ -165,15 +106,9 @@ def stamped(events: Sequence[_E], at: datetime | None = None) -> list[_E]:
         raise ValueError("a recorded time needs its UTC offset (FORMAT.md at)")
     out: list[_E] = []
     for e in events:
-        out.append(e if e.at is not None else e.model_copy(update={"at": when}))  # type: ignore[arg-type]
+        copy = e.model_copy(update={"at": when}) if e.at is None else e
+        out.append(copy)  # type: ignore[arg-type]  # model_copy of a TypeVar bound to a union: the union
     return out
-
-
-def random_order(rng: random.Random | None = None) -> tuple[str, ...]:
-    """A shuffled pack, top first, for a digital table that records the order."""
-    pack = [str(c) for c in FULL_PACK]
-    (rng or random.SystemRandom()).shuffle(pack)
-    return tuple(pack)
 
 
 def free_cards(state: State) -> list[str]:
@@ -352,161 +287,7 @@ def redo(events: Sequence[AnyEvent], by: str | None = None) -> RecordedEvent | N
     data = old.model_dump(exclude_none=True, exclude={"id", "seq", "at", "by"})
     if by:
         data["by"] = by
-    return type(old).model_validate(data)  # type: ignore[return-value]
-
-
-# --- the pad --------------------------------------------------------------------------------------
-
-Tone = Literal["fold", "bet", "see", "look", "table", "show", "plain", "empty", "undo"]
-
-
-@dataclass(frozen=True, slots=True)
-class Key:
-    """One key of the pad at its ``spot``, a place that is the same for the whole session
-    (:func:`pad_grid`): ``label`` and ``sub`` (what it costs) are what the key says, ``title`` the
-    engine's full sentence, ``tone`` its colour; ``choice`` is the legal action it records."""
-
-    spot: str
-    label: str
-    sub: str
-    tone: Tone
-    title: str
-    choice: Choice | None = None
-
-
-BET_ROW = 6
-"""Bet keys in one row of the pad."""
-
-
-def bet_slots(rules: Rules) -> int:
-    """How many bet places the pad keeps for a session played under ``rules`` (RULES 5.5): the
-    opening bets ``open_min..open_max`` or, later, the level as it stands and each raise up to
-    ``raise_max``; at most four rows of :data:`BET_ROW`."""
-    return min(max(rules.open_max - rules.open_min + 1, rules.raise_max + 1), 4 * BET_ROW)
-
-
-def pad_grid(seats: int, rules: Rules, cards: str) -> list[list[str]]:
-    """The pad's places, row by row, for a session of ``seats`` players under ``rules`` with
-    ``cards`` recorded: the same for the whole session, whatever the state, so that a key never
-    moves under the thumb. Each place holds its key when that action is legal, else an empty slot.
-
-    - ``look`` | ``see`` | ``fold``: the player to act (RULES 5.1, 5.7, 5.6);
-    - ``bet-0`` ...: slot ``k`` is the opening bet ``open_min + k``, later the level as it stands
-      plus ``k`` (``bet-0`` keeps the level, ``bet-1`` raises by one: RULES 5.5);
-    - ``peek-0`` ...: seat ``k``'s look out of turn (RULES 5.1; a holder of two hands: at the old
-      hand), five a row; before the first deal the seat chosen to deal first (RULES 3.1);
-    - ``hand-a`` | ``hand-b`` | ``concede``: a holder of two hands keeps or throws the hand
-      looked at, or looks at the new hand (``hand-b``; at a showdown the old one is ``hand-a``:
-      RULES 6.4-6.6), the blind survivor retains (RULES 6.2), the payer concedes (RULES 5.8);
-    - ``shuffle`` | ``deal`` | ``order``: between deals (RULES 3.2-3.3; ``order`` shuffles here
-      and records the order, at a table recording every card);
-    - ``show`` | ``show-1`` | ``show-2``: the showdown (RULES 5.8), a card each when both are blind;
-    - ``undo`` | ``redo``.
-    """
-    bets = [f"bet-{k}" for k in range(bet_slots(rules))]
-    peeks = [f"peek-{k}" for k in range(seats)]
-    rows = [["look", "see", "fold"]]
-    rows += [bets[k : k + BET_ROW] for k in range(0, len(bets), BET_ROW)]
-    per = 5 if seats > 5 else max(seats, 1)
-    rows += [peeks[k : k + per] for k in range(0, len(peeks), per)]
-    rows.append(["hand-a", "hand-b", "concede"])
-    rows.append(["shuffle", "deal", "order"] if cards == "all" else ["shuffle", "deal"])
-    rows.append(["show", "show-1", "show-2"])
-    rows.append(["undo", "redo"])
-    return rows
-
-
-def _cost(c: Choice) -> str:
-    return "free" if c.action.cost == 0 else f"pays {amount(c.action.cost)}"
-
-
-def pad_keys(state: State) -> dict[str, Key]:
-    """The legal next recorded events after ``state`` at their places of :func:`pad_grid`, each
-    legal choice exactly once (Undo and Redo are the page's, not the engine's). A place with no
-    legal action is not in the mapping (an empty slot). The rules are the engine's
-    (:func:`engine.legal.legal_actions`); this only says where each key stands and what it says."""
-    cs = choices(state)
-    keys: dict[str, Key] = {}
-    spare = ["hand-a", "hand-b", "concede"]
-
-    def put(spot: str, label: str, sub: str, tone: Tone, c: Choice) -> None:
-        if spot in keys:  # never lose a legal action: the next spare place of the hands row
-            spot = next((s for s in spare if s not in keys), "")
-            if not spot:
-                return
-        keys[spot] = Key(spot, label, sub, tone, c.label, c)
-
-    turn = state.turn_name
-    base = state.rules.open_min if state.level is None else (state.level or 0)
-    shows = 0
-    for c in cs:
-        a, p = c.action, c.action.player
-        kind = a.kind
-        seat = state.seat(p) if p is not None and p in state.seats else -1
-        two = 0 <= seat < len(state.players) and state.players[seat].two_hands
-        if kind == "dealer_chosen":
-            put(f"peek-{seat}", p or "", "deals first", "table", c)
-        elif kind == "shuffled":
-            put("shuffle", "Shuffle", "the pack", "table", c)
-            if state.cards_mode == "all":
-                keys["order"] = Key("order", "Shuffle here", "and record the order", "table", "", c)
-        elif kind == "dealt":
-            survivor = state.players[state.survivor].name if state.survivor is not None else None
-            if survivor is not None:
-                put("deal", f"{survivor} gives it up", "deal", "table", c)
-            else:
-                put("deal", "Deal", "", "table", c)
-        elif kind == "retained":
-            hand = getattr(a.event, "hand", None)
-            label = f"{p} retains the {hand} hand" if hand else f"{p} retains the hand"
-            put("hand-b" if hand == "new" else "hand-a", label, "RULES 6.2", "plain", c)
-        elif kind in ("kept", "thrown"):
-            verb = "keeps" if kind == "kept" else "throws"
-            label = f"{p} {verb} the {state.players[seat].looking} hand"
-            put("hand-a" if kind == "kept" else "hand-b", label, "free", "plain", c)
-        elif kind == "conceded":
-            put("concede", f"{p} concedes", "free", "fold", c)
-        elif kind == "shown":
-            spot = "show" if shows == 0 else f"show-{shows}"
-            shows += 1
-            put(spot, c.label, "", "show", c)
-        elif kind == "looked":
-            hand = getattr(a.event, "hand", None)
-            if state.phase is Phase.SHOWDOWN:  # RULES 6.6: a holder of two reduces them first
-                spot = "hand-b" if hand == "new" else "hand-a"
-                put(spot, f"{p} looks at the {hand} hand", "free", "look", c)
-            elif hand == "new":  # a holder of two: the new hand's look has a place of its own
-                put("hand-b", f"{p} looks at the new hand", "free", "look", c)
-            elif p == turn:
-                put("look", "Look at the old hand" if two else "Look", "free", "look", c)
-            elif hand is not None:
-                put(f"peek-{seat}", f"{p} looks at the old hand", "free", "look", c)
-            else:
-                put(f"peek-{seat}", p or "", "looks", "look", c)
-        elif kind == "saw":
-            put("see", "See", _cost(c), "see", c)
-        elif kind == "folded":
-            put("fold", "Fold", "free", "fold", c)
-        elif kind == "bet":
-            level = int(getattr(a.event, "level", 0))
-            word = "Raise to" if state.level is not None and level > state.level else "Bet"
-            put(f"bet-{level - base}", f"{word} {level}", _cost(c), "bet", c)
-        else:  # an action the pad has no place for yet: a spare place, never dropped
-            put("hand-a", c.label, _cost(c), "plain", c)
-    return keys
-
-
-def pad_rows(state: State) -> list[list[Key]]:
-    """The keys of :func:`pad_keys` in the rows of :func:`pad_grid` (Undo and Redo left out): a
-    place with no legal action is an empty key (``tone="empty"``, ``choice=None``)."""
-    keys = pad_keys(state)
-    grid = pad_grid(len(state.seats), state.rules, state.cards_mode or "shown")
-    empty: Tone = "empty"
-    return [
-        [keys.get(spot) or Key(spot, "", "", empty, "") for spot in row]
-        for row in grid
-        if row != ["undo", "redo"]
-    ]
+    return type(old).model_validate(data)  # type: ignore[return-value]  # is_derived is no TypeGuard
 
 
 class TapRefused(PlainError, ValueError):

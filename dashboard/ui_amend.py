@@ -13,6 +13,7 @@ of the plan shown (refused if another device recorded meanwhile).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -46,45 +47,36 @@ def _replacements(rp: Replay, index: int) -> list[LegalAction]:
     ]
 
 
-def amend_panel(session: str) -> None:
-    """The panel for ``session`` (recording or finished): pick, preview, store."""
+def _as_corrected(session: str, recorded: Replay) -> Replay | None:
+    """The session as corrected: with nothing withdrawn (no ``voided``) the stream as corrected
+    is the stream as recorded, so its replay is ``recorded``'s, with no second fold; else the
+    versioned cached replay (:func:`dashboard.cache.replay`)."""
+    if recorded.corrections == 0:
+        return replace(recorded, recorded=False)
+    return cache.replay(session)
+
+
+def amend_panel(session: str, recorded: Replay | None = None) -> None:
+    """The panel for ``session`` (recording or finished): pick, preview, store. ``recorded``:
+    the session replayed as recorded when the page has it already (the page's one fold),
+    else the versioned cached replay."""
     done = st.session_state.get(DONE)
     if done and done[0] == session and done[1] == cache.last_seq(session):
         show = {"success": st.success, "warning": st.warning}.get(done[2], st.error)
         show(md(done[3]))
-    recorded = cache.replay(session, recorded=True)
-    rp = cache.replay(session)
-    if recorded is None or rp is None:
+    if recorded is None:
+        recorded = cache.replay(session, recorded=True)
+    rp = _as_corrected(session, recorded) if recorded is not None else None
+    if recorded is None or rp is None or not recorded.events:
         st.caption("Nothing is recorded in this session yet.")
         return
-    deals = [s.deal for s in rp.slices]
     key = f"amend-{session}"
-    deal = st.selectbox(
-        "Deal", deals, index=len(deals) - 1, format_func=rp.deal_label, key=f"{key}-deal"
-    )
-    steps = dict(step_choices(rp, deal))
-    if not steps:
-        st.caption("No step of this deal can be corrected (the session's start, conclusions).")
+    picked = _pick_step(rp, key)
+    if picked is None:
         return
-    step = st.selectbox(
-        "Step",
-        list(steps),
-        index=None,
-        format_func=steps.__getitem__,
-        placeholder="Pick the step to correct",
-        key=f"{key}-step-{deal}",
-    )
-    if step is None:
-        return
+    deal, step = picked
     seq = target_seq(rp, deal, step)
-    index = next(i for i, e in enumerate(rp.events) if e.seq == seq)
-    actions = _replacements(rp, index)
-    labels = [REMOVE, *(a.label or a.event.type for a in actions)]
-    # a radio's labels are Markdown: the names in them are shown as written (md)
-    choice = st.radio("Instead", labels, format_func=md, key=f"{key}-as-{deal}-{step}")
-    replacement: AnyEvent | None = None
-    if choice != REMOVE:
-        replacement = actions[labels.index(choice) - 1].event
+    replacement = _pick_replacement(rp, seq, f"{key}-as-{deal}-{step}")
     st.caption(
         "A showdown's cards at a real table and a deal's hands are not offered here: "
         "use `brag amend --as`."
@@ -106,6 +98,39 @@ def amend_panel(session: str) -> None:
         on_click=_store,
         args=(plan, view.summary),  # the plan shown, made from the seq shown
     )
+
+
+def _pick_step(rp: Replay, key: str) -> tuple[int, int] | None:
+    """The deal and the step of it to correct, as picked; ``None`` until a step is picked."""
+    deals = [s.deal for s in rp.slices]
+    deal = st.selectbox(
+        "Deal", deals, index=len(deals) - 1, format_func=rp.deal_label, key=f"{key}-deal"
+    )
+    steps = dict(step_choices(rp, deal))
+    if not steps:
+        st.caption("No step of this deal can be corrected (the session's start, conclusions).")
+        return None
+    step = st.selectbox(
+        "Step",
+        list(steps),
+        index=None,
+        format_func=steps.__getitem__,
+        placeholder="Pick the step to correct",
+        key=f"{key}-step-{deal}",
+    )
+    return None if step is None else (deal, step)
+
+
+def _pick_replacement(rp: Replay, seq: int, key: str) -> AnyEvent | None:
+    """What to record in place of the step at ``seq``: ``None`` to remove it."""
+    index = next(i for i, e in enumerate(rp.events) if e.seq == seq)
+    actions = _replacements(rp, index)
+    labels = [REMOVE, *(a.label or a.event.type for a in actions)]
+    # a radio's labels are Markdown: the names in them are shown as written (md)
+    choice = st.radio("Instead", labels, format_func=md, key=key)
+    if choice == REMOVE:
+        return None
+    return actions[labels.index(choice) - 1].event
 
 
 def _show(v: AmendView) -> None:

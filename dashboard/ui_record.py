@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
-from dashboard import cache, pad, pad_doc, recorder
+from dashboard import cache, pad, pad_api, recorder
 from dashboard.gate import BY_COOKIE, SESSION_COOKIE, cookie
 from dashboard.recorder import Choice
 from dashboard.ui import md
@@ -25,12 +26,12 @@ from events.model import AnyEvent
 from present.narrate import pretty_card
 from present.replay import Replay
 
-PAGE_CSS = """
-<style>
-.block-container { padding-top: 3.2rem; padding-bottom: 1rem; }
-.st-key-start button { min-height: 3.2rem; font-size: 1.1rem; }
-</style>
-"""
+PAGE_CSS = (
+    "<style>\n"
+    + (Path(__file__).resolve().parent / "record.css").read_text(encoding="utf-8")
+    + "</style>\n"
+)
+"""The Record page's own style (``record.css`` beside this file), for ``st.markdown``."""
 
 PANEL = "device_panel"
 """The key of the "This device" panel (an expander): closed when a session opens."""
@@ -161,7 +162,11 @@ def device_now() -> datetime:
 
 
 def _describe(session: str, stored: Sequence[Any]) -> list[str]:
-    rp = Replay.of(cache.events(session), recorded=True)  # seq N is the N-th event
+    """The sentences of the rows just stored, from the session's versioned replay as recorded
+    (:func:`dashboard.cache.replay_now`: the fold the page's next drawing reuses)."""
+    rp = cache.replay_now(session, recorded=True)  # seq N is the N-th event
+    if rp is None:
+        return []
     return [rp.labels[row.seq - 1].text for row in stored if 0 < row.seq <= len(rp.events)]
 
 
@@ -170,13 +175,15 @@ def _describe(session: str, stored: Sequence[Any]) -> list[str]:
 
 def show_pad(rp: Replay) -> None:
     """The pad for the session as recorded (:func:`dashboard.pad.pad` on the document of
-    :func:`dashboard.pad_doc.document`), with this device's last message as its note; a deal
+    :func:`dashboard.pad_doc.document`, kept per seq with the pad's routes':
+    :func:`dashboard.pad_api.page_document`), with this device's last message as its note; a deal
     whose hands must be picked (a digital table whose pack is not tracked) gets its picker below.
     The pad records its taps itself (:mod:`dashboard.pad_api`)."""
-    doc = pad_doc.document(rp)
+    doc = pad_api.page_document(rp)
     _kind, text = note_for(rp.session, len(rp.events))
     if text:
-        doc = {**doc, "last": text}
+        doc = doc.copy()  # the kept document stays as it is
+        doc["last"] = text
     pad.pad(doc, by=who())
     for c in recorder.choices(rp.final):
         if c.needs == ("hands",):

@@ -10,7 +10,7 @@ import streamlit as st
 from dashboard import cache, pad, recorder
 from dashboard.ui_record import PANEL, append, flash, who
 from events.errors import BragError
-from events.model import Rules
+from events.model import RecordedEvent, Rules
 from events.text import mixed_scripts
 from present.names import canonical, seat_clash, whole_number
 
@@ -24,6 +24,26 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
     already in the store or new; ↑ and ↓ set the order), the first dealer (a seat, or drawn by
     lot here: RULES 3.1), which cards are recorded and the pots. A refused start says why and
     leaves the link as it was."""
+    _name_table_players(known_players, known_tables)
+    seats: list[str] = list(st.session_state.get("start_players") or [])
+    pad.close_list_when_picked(len(seats), key="close_names")  # the arrows below stay tappable
+    if len(seats) > 1:
+        _seat_order(seats)
+    _how_played(seats)
+    for note in _spelling_notes(seats, known_players, table_typed(), known_tables):
+        st.caption(note)
+    with st.container(key="start"):
+        st.button(
+            "Start the session",
+            type="primary",
+            width="stretch",
+            on_click=_start,
+            args=(tuple(known_players), tuple(known_tables)),
+        )
+
+
+def _name_table_players(known_players: Sequence[str], known_tables: Sequence[str]) -> None:
+    """The session's name and table, then its players (picked or typed)."""
     a, b = st.columns(2)
     a.text_input("Session name", placeholder="e.g. 2025-06-14-oak", key="start_session")
     b.selectbox(
@@ -41,29 +61,34 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
         accept_new_options=True,
         placeholder="Pick or type the names",
     )
-    seats: list[str] = list(st.session_state.get("start_players") or [])
-    pad.close_list_when_picked(len(seats), key="close_names")  # the arrows below stay tappable
-    if len(seats) > 1:
-        with st.container(key="seat_order"):
-            for n, name in enumerate(seats):
-                row = st.container(horizontal=True, vertical_alignment="center", gap="small")
-                row.text(f"{n + 1}. {name}")
-                row.button(
-                    "↑",
-                    key=f"seat-up-{n}",
-                    disabled=n == 0,
-                    help="One seat earlier (anticlockwise)",
-                    on_click=_move_seat,
-                    args=(n, -1),
-                )
-                row.button(
-                    "↓",
-                    key=f"seat-down-{n}",
-                    disabled=n == len(seats) - 1,
-                    help="One seat later (clockwise)",
-                    on_click=_move_seat,
-                    args=(n, 1),
-                )
+
+
+def _seat_order(seats: Sequence[str]) -> None:
+    """The players in their seats, each with ↑ and ↓ to move it one seat."""
+    with st.container(key="seat_order"):
+        for n, name in enumerate(seats):
+            row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+            row.text(f"{n + 1}. {name}")
+            row.button(
+                "↑",
+                key=f"seat-up-{n}",
+                disabled=n == 0,
+                help="One seat earlier (anticlockwise)",
+                on_click=_move_seat,
+                args=(n, -1),
+            )
+            row.button(
+                "↓",
+                key=f"seat-down-{n}",
+                disabled=n == len(seats) - 1,
+                help="One seat later (clockwise)",
+                on_click=_move_seat,
+                args=(n, 1),
+            )
+
+
+def _how_played(seats: Sequence[str]) -> None:
+    """Which cards are recorded, the first dealer and the pots to play."""
     c, d, e = st.columns(3)
     c.radio(
         "Cards recorded",
@@ -82,16 +107,6 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
         help="The seat the lot at the table chose, or draw the lot here.",
     )
     e.number_input("Pots to play (RULES 1.4)", min_value=1, max_value=50, value=8, key="start_pots")
-    for note in _spelling_notes(seats, known_players, table_typed(), known_tables):
-        st.caption(note)
-    with st.container(key="start"):
-        st.button(
-            "Start the session",
-            type="primary",
-            width="stretch",
-            on_click=_start,
-            args=(tuple(known_players), tuple(known_tables)),
-        )
 
 
 def table_typed() -> str:
@@ -124,10 +139,12 @@ def _move_seat(n: int, step: int) -> None:
         st.session_state["start_players"] = seats
 
 
-def _start(known_players: Sequence[str] = (), known_tables: Sequence[str] = ()) -> None:
-    """The start button: records ``session_started`` and ``dealer_chosen``, or says why not
-    (nothing stored, the link untouched). A name or table typed as another spelling of one
-    already in the store is recorded as the stored one (one name, one player)."""
+def _typed(
+    known_players: Sequence[str], known_tables: Sequence[str]
+) -> tuple[str, tuple[str, ...], str, str | None]:
+    """What the form says, as the start will record it: the session's name, the seats and the
+    table (a name or table typed as another spelling of one already in the store: the stored
+    one) and the first dealer (``None``: drawn by lot here)."""
     name = str(st.session_state.get("start_session") or "").strip()
     typed = [str(p).strip() for p in st.session_state.get("start_players") or []]
     seats = tuple(canonical(p, known_players) or p for p in typed)
@@ -136,43 +153,61 @@ def _start(known_players: Sequence[str] = (), known_tables: Sequence[str] = ()) 
     dealer = st.session_state.get("start_dealer")
     if dealer not in (None, LOT) and str(dealer).strip() in typed:
         dealer = seats[typed.index(str(dealer).strip())]
+    return name, seats, table, None if dealer in (None, LOT) else str(dealer)
+
+
+def _refused(name: str, seats: Sequence[str]) -> str | None:
+    """Why a session called ``name`` with ``seats`` cannot start, or ``None``."""
+    if not name:
+        return "Give the session a name."
+    if cache.exists(name):
+        return f"There is already a session called {name}."
+    if (other := cache.store().namesake(name)) is not None:
+        return f"A session called {other} is already stored."
+    if (clash := seat_clash(seats)) is not None:
+        return f"Refused: {clash}"
+    return None
+
+
+def _events(
+    name: str, seats: tuple[str, ...], table: str, dealer: str | None, pots: int
+) -> list[RecordedEvent] | str:
+    """The start's events (:func:`dashboard.recorder.start_events`), or why not."""
+    try:
+        return recorder.start_events(
+            name,
+            seats,
+            "all" if st.session_state.get("start_cards") == "all" else "shown",
+            table=table or None,
+            dealer=dealer,
+            rules=Rules(pots=pots) if pots != 8 else None,
+            by=who(),
+        )
+    except BragError as err:
+        return f"Refused: {err}"
+    except ValueError as err:  # pydantic's: a name out of FORMAT.md's bounds, said in a sentence
+        return f"Refused: {_bounds(err)}"
+
+
+def _start(known_players: Sequence[str] = (), known_tables: Sequence[str] = ()) -> None:
+    """The start button: records ``session_started`` and ``dealer_chosen``, or says why not
+    (nothing stored, the link untouched). A name or table typed as another spelling of one
+    already in the store is recorded as the stored one (one name, one player)."""
+    name, seats, table, dealer = _typed(known_players, known_tables)
     try:
         pots = whole_number(st.session_state.get("start_pots", 8), "Pots to play", 1, 50)
     except BragError as err:
         flash("error", f"Refused: {err.message}")
         return
-    if not name:
-        flash("error", "Give the session a name.")
-        return
-    if cache.exists(name):
-        flash("error", f"There is already a session called {name}.")
-        return
-    if (other := cache.store().namesake(name)) is not None:
-        flash("error", f"A session called {other} is already stored.")
-        return
-    if (clash := seat_clash(seats)) is not None:
-        flash("error", f"Refused: {clash}")
-        return
-    try:
-        events = recorder.start_events(
-            name,
-            seats,
-            "all" if st.session_state.get("start_cards") == "all" else "shown",
-            table=table or None,
-            dealer=None if dealer in (None, LOT) else str(dealer),
-            rules=Rules(pots=pots) if pots != 8 else None,
-            by=who(),
-        )
-    except BragError as err:
-        flash("error", f"Refused: {err}")
-        return
-    except ValueError as err:  # pydantic's: a name out of FORMAT.md's bounds, said in a sentence
-        flash("error", f"Refused: {_bounds(err)}")
+    refused = _refused(name, seats)
+    made = _events(name, seats, table, dealer, pots) if refused is None else refused
+    if isinstance(made, str):
+        flash("error", made)
         return
     if cache.exists(name):  # started on another device meanwhile
         flash("error", f"There is already a session called {name}.")
         return
-    if append(name, events, 0):
+    if append(name, made, 0):
         st.session_state["recording"] = name
         st.query_params["session"] = name
         st.session_state[PANEL] = False  # the pad on the first screen, as the session opens

@@ -28,8 +28,12 @@ if session == NEW:
     )
     st.stop()
 
-seen = cache.last_seq(session)
-rp = Replay.of(cache.events(session), recorded=True)
+# The one fold of this drawing: the versioned replay as recorded (the Replay page's cache), shared
+# by the pad, the table, the latest events and the correction panel.
+rp = cache.replay(session, recorded=True)
+if rp is None:  # removed since the list was read: nothing recorded in it to show
+    rp = Replay.of([], recorded=True)
+seen = len(rp.events)  # seq N is the N-th event: the seq this drawing shows
 pad_side, table_side = st.columns([5, 4])
 with pad_side:
     ui_record.show_pad(rp)
@@ -38,7 +42,7 @@ with table_side:
     ui.session_heading(rp)
     ui.recent_events(rp, count=10)
 with st.expander("Correct a step"):
-    ui_amend.amend_panel(session)
+    ui_amend.amend_panel(session, recorded=rp)
 
 if not rp.final.finished:  # a finished session takes no more play (RULES 1.4): not polled
     live.follow(session, seen)

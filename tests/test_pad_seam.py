@@ -1,0 +1,40 @@
+"""The pad's seam (issue 23): every key ``pad.js`` reads of its data, a document, a key and a card
+is one of the Python types that make them (:mod:`dashboard.viewmodels.pad_doc`,
+:class:`dashboard.pad.PadData`), and every key those types send is read (``finished`` aside: the
+page's, not the pad's)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import get_type_hints
+
+from dashboard.viewmodels.pad_doc import PadCard, PadCards, PadDocument, PadKey
+
+JS = (Path(__file__).resolve().parents[1] / "dashboard" / "pad.js").read_text(encoding="utf-8")
+
+
+def _read(*names: str) -> set[str]:
+    """The properties ``pad.js`` reads of the variables ``names`` (``doc.seq`` -> ``seq``)."""
+    out: set[str] = set()
+    for name in names:
+        out |= set(re.findall(rf"\b{name}\.([a-z_]+)\b", JS))
+    return out
+
+
+def test_the_document_keys_are_the_types_keys() -> None:
+    doc = set(get_type_hints(PadDocument))
+    assert _read("doc", "next") - {"py"} <= doc  # "doc.py": a comment's file name
+    assert doc - _read("doc") == {"finished"}
+
+
+def test_a_keys_fields_and_its_cards() -> None:
+    assert _read("key") == set(get_type_hints(PadKey))
+    assert _read(r"key\.cards") == set(get_type_hints(PadCards))
+    assert _read("c") == set(get_type_hints(PadCard))
+
+
+def test_the_component_data() -> None:
+    import dashboard.pad as pad
+
+    assert _read("data") == set(get_type_hints(pad.PadData))

@@ -26,6 +26,7 @@ import streamlit as st
 from dashboard import projection
 from dashboard.polling import Poller
 from dashboard.settings import analytics_path, db_url
+from dashboard.viewmodels.frames import DealFrames
 from events.model import AnyEvent
 from present.replay import Replay
 
@@ -261,8 +262,8 @@ def _frames(
     organiser: bool,
     noted: tuple[str, tuple[str, ...]] | None = None,
     own: bool = False,
-) -> dict[str, Any]:
-    from dashboard.frames import deal_frames
+) -> DealFrames:
+    from dashboard.viewmodels.frames import deal_frames
 
     rp = _replay(url, session, version, recorded)
     return deal_frames(rp, deal, viewer, organiser=organiser, noted=noted, own=own)
@@ -276,12 +277,13 @@ def frames(
     organiser: bool = False,
     noted: tuple[str, tuple[str, ...]] | None = None,
     own: bool = False,
-) -> dict[str, Any]:
-    """One deal's frames for the browser replayer (:func:`dashboard.frames.deal_frames`), kept
-    per version of the session's stream, deal, viewer, whether the device is the organiser's
-    (only the organiser's unlocked device sees the cards of a deal in play) and a player's own
-    remembered cards (``noted``: ``(player, cards)``, drawn only when viewed as that player), and
-    whether ``viewer`` is this browser's own player (``own``, the ``me`` preference)."""
+) -> DealFrames:
+    """One deal's frames for the browser replayer
+    (:func:`dashboard.viewmodels.frames.deal_frames`), kept per version of the session's stream,
+    deal, viewer, whether the device is the organiser's (only the organiser's unlocked device
+    sees the cards of a deal in play) and a player's own remembered cards (``noted``:
+    ``(player, cards)``, drawn only when viewed as that player), and whether ``viewer`` is this
+    browser's own player (``own``, the ``me`` preference)."""
     version = int(store().last_seq(rp.session) or 0)
     return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser, noted, own)
 

@@ -16,6 +16,7 @@ from dashboard import cache, prefs
 from dashboard.escape import md as md  # the pages call it as ui.md
 from dashboard.replayer import replayer
 from dashboard.view import LinkRow, rows_html
+from dashboard.viewmodels.frames import ReplayerData
 from present import table_svg
 from present.replay import Position, Replay, TableView
 
@@ -168,16 +169,17 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
 
     noted = noted_for(rp, pos.deal, viewer)
     own = is_me(viewer)
-    data = dict(
-        cache.frames(rp, pos.deal, viewer, organiser=organiser_device(), noted=noted, own=own)
-    )
-    if data["note"]:
-        st.caption(md(data["note"]), help="RULES 3.5: cards are shown only at a showdown.")
-    data["start"] = pos.step - 1
-    data["nonce"] = int(st.session_state.get("replay_nonce", 0))
-    data["seq"] = seen
+    got = cache.frames(rp, pos.deal, viewer, organiser=organiser_device(), noted=noted, own=own)
+    if got["note"]:
+        st.caption(md(got["note"]), help="RULES 3.5: cards are shown only at a showdown.")
     last = rp.last_position()
-    data["latest"] = {"deal": last.deal, "step": rp.label(last).step}
+    data: ReplayerData = {
+        **got,
+        "start": pos.step - 1,
+        "nonce": int(st.session_state.get("replay_nonce", 0)),
+        "seq": seen,
+        "latest": {"deal": last.deal, "step": rp.label(last).step},
+    }
     replayer(data, on_nav=_nav_changed, key=REPLAYER)
 
 

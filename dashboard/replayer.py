@@ -22,13 +22,14 @@ __all__ = ["replayer"]
 
 _HERE = Path(__file__).resolve().parent
 
+_JS = ("replayer_helpers.js", "replayer.js")
+"""The replayer's JavaScript, joined in this order into one module (the helpers first)."""
+
 _COMPONENT = st.components.v2.component(
     "bragbook_replayer",
     html='<div class="rp-wrap"><div class="rp" data-testid="replayer"></div></div>',
     css=(_HERE / "replayer.css").read_text(encoding="utf-8"),
-    js="\n".join(
-        (_HERE / name).read_text(encoding="utf-8") for name in ("replayer_helpers.js", "replayer.js")
-    ),
+    js="\n".join((_HERE / name).read_text(encoding="utf-8") for name in _JS),
     isolate_styles=False,
 )
 

@@ -1,7 +1,7 @@
 """A player's own history as the My sessions page lists it (pure, no Streamlit): their sessions
-and their deals, each a row a thumb opens (:class:`dashboard.view.LinkRow`) on its replay viewed
-as that player (``replay?session=S&deal=D&step=1&view=NAME``), and the cards they remember for a
-deal of a session that records only the cards shown (their private note,
+and their deals, each a row a thumb opens (:class:`dashboard.viewmodels.links.LinkRow`) on its
+replay viewed as that player (``replay?session=S&deal=D&step=1&view=NAME``), and the cards they
+remember for a deal of a session that records only the cards shown (their private note,
 ``log.annotations.private_cards``).
 
 Spoiler-free as the Sessions and Session pages are (issue 21.1): without ``results`` ("Show
@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 from urllib.parse import urlencode
 
-from dashboard.view import LinkRow, link
+from dashboard.viewmodels.links import LinkRow, link
 from engine.state import card_texts
 from present.narrate import pretty_cards
 from present.numbers import signed

@@ -15,8 +15,8 @@ import streamlit as st
 from dashboard import cache, prefs
 from dashboard.escape import md as md  # the pages call it as ui.md
 from dashboard.replayer import replayer
-from dashboard.view import LinkRow, rows_html
 from dashboard.viewmodels.frames import ReplayerData
+from dashboard.viewmodels.links import LinkRow, rows_html
 from present import table_svg
 from present.replay import Position, Replay, TableView
 
@@ -239,8 +239,8 @@ def page_caption(kept: int, total: int, page: int, shown: int, size: int) -> str
 
 
 def link_rows(rows: Sequence[LinkRow], label: str) -> None:
-    """Rows a thumb opens (:func:`dashboard.view.rows_html`): each a plain link, its text
-    wrapping on a phone, every name escaped."""
+    """Rows a thumb opens (:func:`dashboard.viewmodels.links.rows_html`): each a plain link, its
+    text wrapping on a phone, every name escaped."""
     st.markdown(rows_html(rows, label), unsafe_allow_html=True)
 
 

@@ -24,7 +24,7 @@ from analytics.spots import (
 )
 from dashboard.escape import md
 from dashboard.ui import link_rows, param, set_params
-from dashboard.view import LinkRow, link
+from dashboard.viewmodels.links import LinkRow, link
 from engine.hands import Category
 from present.numbers import signed
 

@@ -92,6 +92,7 @@ def _charts() -> None:
 def _players_page() -> None:
     from dashboard import cache, stats_view
 
+    cache.refresh_statistics()  # as the statistics pages do before they read
     cache.stat("tables")
     stats = cache.stat("player_stats", table=None)
     if not stats:

@@ -8,6 +8,7 @@ from dashboard import cache, stats_view, ui
 st.title("Explore")
 st.caption("One SELECT at a time over the analytics projection (DuckDB); nothing can be written.")
 
+ui.analytics_or_stop(cache.refresh_statistics)  # the projection caught up, then read
 tables = ui.analytics_or_stop(cache.schema)
 
 left, right = st.columns([3, 2])

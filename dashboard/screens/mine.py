@@ -24,7 +24,10 @@ wanted = ui.param("session")  # one of your sessions: its deals ("Your deals" on
 if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     kept = cache.session_count([me])
     mine = cache.session_page([me], page=ui.page_choice(kept, cache.SESSIONS_PAGE))
-    standings = ui.analytics_or_stop(lambda: cache.stat("leaderboard")) if results else None
+    standings = None
+    if results:  # the projection caught up, then read
+        ui.analytics_or_stop(cache.refresh_statistics)
+        standings = ui.analytics_or_stop(lambda: cache.stat("leaderboard"))
     nets = own.nets(standings, me) if standings is not None else None
     st.subheader("Your sessions")
     st.caption(f"Newest first, {kept:,} in all: a tap opens the replay as {ui.md(me)} saw it.")

@@ -8,6 +8,7 @@ from dashboard import cache, stats_view, ui
 
 st.title("Players")
 
+ui.analytics_or_stop(cache.refresh_statistics)  # the projection caught up, then read
 table = ui.table_choice(ui.analytics_or_stop(lambda: cache.stat("tables")))
 stats = ui.analytics_or_stop(lambda: cache.stat("player_stats", table=table))
 if not stats:

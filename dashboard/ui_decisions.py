@@ -23,7 +23,8 @@ from analytics.spots import (
     difference_rows,
 )
 from dashboard.escape import md
-from dashboard.ui import link_rows, param, set_params
+from dashboard.params import param, set_params
+from dashboard.ui import link_rows
 from dashboard.viewmodels.links import LinkRow, link
 from engine.hands import Category
 from present.numbers import signed

@@ -81,13 +81,30 @@ def my_cards(
         "'from your note'; never in the log, an export, the statistics or anyone else's view."
     )
     st.markdown(_PILLS_CSS, unsafe_allow_html=True)
+    chosen = _deal_choice(session, deals, deal)
+    picked, sent = _card_pickers(session, chosen, noted.get(chosen, ()))
+    flash = st.session_state.pop(_FLASH, None)
+    if flash is not None and flash[0] == (session, chosen):
+        st.success(flash[1], icon=":material/check:")
+    if sent:
+        _keep(session, chosen, me, picked)
+
+
+def _deal_choice(session: str, deals: Sequence[int], deal: str | None) -> int:
+    """The deal whose cards are picked: a picker of ``deals``, set to ``deal`` (from the link)
+    once per new link."""
     key = f"my_cards_deal_{session}"
     linked = deal is not None and deal.isdigit() and int(deal) in deals
     if linked and st.session_state.get(key + "_link") != deal:  # a new link: its deal, once
         st.session_state[key + "_link"] = deal
         st.session_state[key] = int(str(deal))
-    chosen = st.selectbox("Your cards in", deals, key=key, format_func=lambda d: f"Deal {d}")
-    have = noted.get(chosen, ())
+    chosen: int = st.selectbox("Your cards in", deals, key=key, format_func=lambda d: f"Deal {d}")
+    return chosen
+
+
+def _card_pickers(session: str, chosen: int, have: Sequence[str]) -> tuple[list[str], bool]:
+    """The pack in four rows, one per suit (``have`` picked), and *Keep my cards*: the cards
+    picked, and whether the button was pressed."""
     with st.container(key="my_cards"), st.form(f"my_cards_{session}_{chosen}", border=False):
         picked: list[str] = []
         for suit in SUITS:
@@ -100,11 +117,12 @@ def my_cards(
                 key=f"my_cards_{session}_{chosen}_{suit}",
             )
         sent = st.form_submit_button("Keep my cards", type="primary", icon=":material/lock:")
-    flash = st.session_state.pop(_FLASH, None)
-    if flash is not None and flash[0] == (session, chosen):
-        st.success(flash[1], icon=":material/check:")
-    if not sent:
-        return
+    return picked, sent
+
+
+def _keep(session: str, chosen: int, me: str, picked: list[str]) -> None:
+    """Keeps the ``picked`` cards as ``me``'s note for deal ``chosen``, or says in one line why not
+    (nothing stored); kept, the page reruns and says so."""
     if len(picked) != 3:
         st.error(
             f"Pick 3 cards, one tap each: {len(picked)} picked ({pretty_cards(picked) or 'none'})."

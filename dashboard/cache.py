@@ -3,7 +3,8 @@
 The store handles are shared by every session of the server (``st.cache_resource``): one opened
 read-only for every page's reading (it never waits on a writer's lock, so a store another program
 holds is read at once), and the writer, opened on the first append (the Record page). A handle
-whose connection broke connects again on its next use (:mod:`store.postgres`); a page whose
+whose connection broke connects again on its next use (:mod:`store.postgres`; the handles are
+:mod:`dashboard.stores`, re-exported here); a page whose
 store cannot be reached says so in one line and reruns when it answers (:mod:`dashboard.faults`).
 The list of sessions is kept per version of the store (its last global position) and a session's
 replay (the engine's states) per version of its stream (its last seq), so a session recorded on
@@ -40,6 +41,9 @@ from dashboard.stats_cache import (
     spots,
     stat,
 )
+from dashboard.stores import _store as _store  # the tests and the poller take the handle
+from dashboard.stores import _writer as _writer
+from dashboard.stores import events, store, writer
 from dashboard.viewmodels.frames import DealFrames
 from events.model import AnyEvent
 from present.replay import Replay
@@ -87,43 +91,7 @@ PICKER_LIMIT = 300
 """At most this many sessions (the newest) in a session picker; the Sessions page lists all."""
 
 
-# --- the event store ------------------------------------------------------------------------------
-
-
-@st.cache_resource(show_spinner=False)
-def _store(url: str) -> Any:
-    """The store opened read-only (``log.open_store(url, readonly=True)``): reading never takes
-    or waits on a writer's lock (a SQLite store locked by another program is read at once). A
-    store not made yet is made by the writer first (nobody else holds it); ``memory://`` has
-    one handle (each open is a fresh store)."""
-    from log import StoreMissing, open_store
-
-    if url.startswith("memory:"):
-        return _writer(url)
-    try:
-        return open_store(url, readonly=True)
-    except StoreMissing:
-        _writer(url)
-        return open_store(url, readonly=True)
-
-
-@st.cache_resource(show_spinner=False)
-def _writer(url: str) -> Any:
-    """The store opened for appending (``log.open_store``), only when something is appended."""
-    from log import open_store
-
-    return open_store(url)
-
-
-def store() -> Any:
-    """The event store for reading (read-only, see :func:`_store`), opened once per URL for the
-    whole server."""
-    return _store(db_url())
-
-
-def writer() -> Any:
-    """The event store for appending (the Record page), opened on the first append."""
-    return _writer(db_url())
+# --- the event store (its handles: dashboard.stores) ---------------------------------------------
 
 
 class Listing:
@@ -360,11 +328,6 @@ def set_my_cards(session: str, deal: int, player: str, cards: Sequence[str]) -> 
     from log import set_private_cards
 
     return tuple(set_private_cards(writer(), session, deal, player, list(cards)).cards)
-
-
-def events(session: str) -> list[AnyEvent]:
-    """A session's events read now, uncached (the recorder needs the latest)."""
-    return list(store().events(session))
 
 
 def append(session: str, new: Sequence[AnyEvent], expected_seq: int) -> list[Any]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard import state_keys as keys
 from dashboard.viewmodels.frames import ReplayerData
 
 __all__ = ["replayer"]
@@ -34,7 +35,7 @@ _COMPONENT = st.components.v2.component(
 )
 
 
-def replayer(data: ReplayerData, on_nav: Callable[[], None], key: str = "replayer") -> Any:
+def replayer(data: ReplayerData, on_nav: Callable[[], None], key: str = keys.REPLAYER) -> Any:
     """Mounts the replayer with ``data``; ``on_nav`` runs when the browser asks for other frames
     (read them from ``st.session_state[key]["nav"]``)."""
     return _COMPONENT(key=key, data=data, on_nav_change=on_nav, height="content")

@@ -22,6 +22,7 @@ import streamlit as st
 
 from dashboard import projection
 from dashboard.settings import analytics_path, db_url
+from dashboard.stores import _store, events
 
 __all__ = [
     "DRILL_PAGE",
@@ -41,12 +42,6 @@ __all__ = [
 
 REFRESH_EVERY = 10.0
 """Seconds between two looks at whether the projection is behind the store."""
-
-
-def _store(url: str) -> Any:
-    from dashboard import cache  # here, not above: dashboard.cache re-exports this module
-
-    return cache._store(url)
 
 
 # --- catching the projection up (the one write) ---------------------------------------------------
@@ -193,8 +188,6 @@ def deals_behind(
         for r in stat("deals_behind", player=player, statistic=statistic, table=table, **paged)
     ]
     if any(r["corrected"] for r in rows):
-        from dashboard.cache import events  # a session's events read now
-
         queries.renumber(rows, events)
     return rows
 

@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import cache, prefs
+from dashboard import state_keys as keys
 from dashboard.escape import md
 from dashboard.params import param, set_params
 from dashboard.replayer import replayer
@@ -80,14 +81,14 @@ __all__ = [  # with the pieces of dashboard.params, dashboard.escape and dashboa
 # --- pickers tied to the link ---------------------------------------------------------------------
 
 
-LAST_SESSION = "brag_last_session"
+LAST_SESSION = keys.LAST_SESSION
 """The session this browser session last showed on the Session or Replay page."""
 
 
 def session_picker(
     ids: Sequence[str],
     label: str = "Session",
-    key: str = "pick_session",
+    key: str = keys.PICK_SESSION,
     default: str | None = None,
 ) -> str:
     """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the session this
@@ -154,7 +155,7 @@ def table_picture(view: TableView) -> None:
 
 # --- the replayer ---------------------------------------------------------------------------------
 
-REPLAYER = "replayer"
+REPLAYER = keys.REPLAYER
 
 
 def _nav_changed() -> None:
@@ -170,7 +171,7 @@ def _nav_changed() -> None:
         log=nav.get("log") or None,
         seq=None,
     )
-    st.session_state["replay_nonce"] = int(st.session_state.get("replay_nonce", 0)) + 1
+    st.session_state[keys.REPLAY_NONCE] = int(st.session_state.get(keys.REPLAY_NONCE, 0)) + 1
 
 
 def organiser_device() -> bool:
@@ -179,8 +180,8 @@ def organiser_device() -> bool:
     here), as the Record page's gate reads it; draws nothing and unlocks nothing."""
     from dashboard import access, gate
 
-    token = st.session_state.get("device_token")
-    if token is None and not st.session_state.get("locked"):
+    token = st.session_state.get(keys.DEVICE_TOKEN)
+    if token is None and not st.session_state.get(keys.LOCKED):
         token = gate.cookie(gate.TOKEN_COOKIE)
     return access.device_unlocked(token)
 
@@ -218,7 +219,7 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
     data: ReplayerData = {
         **got,
         "start": pos.step - 1,
-        "nonce": int(st.session_state.get("replay_nonce", 0)),
+        "nonce": int(st.session_state.get(keys.REPLAY_NONCE, 0)),
         "seq": seen,
         "latest": {"deal": last.deal, "step": rp.label(last).step},
     }
@@ -261,7 +262,7 @@ def session_filters(
     return chosen_players, chosen_tables, chosen_dates
 
 
-def page_choice(total: int, size: int, key: str = "sessions_page") -> int:
+def page_choice(total: int, size: int, key: str = keys.SESSIONS_PAGE) -> int:
     """Which page of ``total`` rows, ``size`` a page, to show (1-based; no control for one
     page); ``key`` names the control (one per list on a page)."""
     pages = max(1, -(-total // size))
@@ -286,7 +287,7 @@ def link_rows(rows: Sequence[LinkRow], label: str) -> None:
     st.markdown(rows_html(rows, label), unsafe_allow_html=True)
 
 
-RESULTS = "show_results"
+RESULTS = keys.RESULTS
 """The per-browser preference (:mod:`dashboard.prefs`) that shows the results: ``"1"``, or
 unset (off, the default)."""
 

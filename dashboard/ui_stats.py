@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard import state_keys as keys
 from dashboard.escape import md
 from dashboard.params import param, set_params
 
@@ -110,14 +111,14 @@ def plain_table(rows: list[dict[str, Any]]) -> None:
 def statistic_choice(names: Sequence[str], label: Any) -> str:
     """One statistic whose deals to list (``?deals=``), by its label."""
     wanted = param("deals")
-    st.session_state["pick_deals"] = wanted if wanted in names else names[0]
+    st.session_state[keys.PICK_DEALS] = wanted if wanted in names else names[0]
     return str(
         st.selectbox(
             "Statistic",
             names,
-            key="pick_deals",
+            key=keys.PICK_DEALS,
             format_func=label,
-            on_change=lambda: set_params(deals=st.session_state["pick_deals"]),
+            on_change=lambda: set_params(deals=st.session_state[keys.PICK_DEALS]),
         )
     )
 
@@ -132,15 +133,15 @@ def table_choice(tables: Sequence[str]) -> str | None:
         return None
     options = [ALL_TABLES, *tables]
     wanted = param("table")
-    st.session_state["pick_table"] = wanted if wanted in tables else ALL_TABLES
+    st.session_state[keys.PICK_TABLE] = wanted if wanted in tables else ALL_TABLES
     chosen = st.selectbox(
         "Sessions played at",
         options,
-        key="pick_table",
+        key=keys.PICK_TABLE,
         on_change=lambda: set_params(
             table=None
-            if st.session_state["pick_table"] == ALL_TABLES
-            else st.session_state["pick_table"]
+            if st.session_state[keys.PICK_TABLE] == ALL_TABLES
+            else st.session_state[keys.PICK_TABLE]
         ),
         help="The statistics over the sessions of one table, or over every session (the "
         "examples of the rule card, players A to E, are at no table).",
@@ -152,22 +153,24 @@ def two_players(names: Sequence[str]) -> tuple[str, str | None]:
     """A player, and another to compare with (``?player=`` and ``?vs=``)."""
     a, b = st.columns(2)
     wanted = param("player")
-    st.session_state["pick_player"] = wanted if wanted in names else names[0]
+    st.session_state[keys.PICK_PLAYER] = wanted if wanted in names else names[0]
     first = a.selectbox(
         "Player",
         names,
-        key="pick_player",
-        on_change=lambda: set_params(player=st.session_state["pick_player"]),
+        key=keys.PICK_PLAYER,
+        on_change=lambda: set_params(player=st.session_state[keys.PICK_PLAYER]),
     )
     others = ["(nobody)", *[n for n in names if n != first]]
     vs = param("vs")
-    st.session_state["pick_vs"] = vs if vs in others else "(nobody)"
+    st.session_state[keys.PICK_VS] = vs if vs in others else "(nobody)"
     second = b.selectbox(
         "Compare with",
         others,
-        key="pick_vs",
+        key=keys.PICK_VS,
         on_change=lambda: set_params(
-            vs=None if st.session_state["pick_vs"] == "(nobody)" else st.session_state["pick_vs"]
+            vs=None
+            if st.session_state[keys.PICK_VS] == "(nobody)"
+            else st.session_state[keys.PICK_VS]
         ),
     )
     return str(first), (None if second == "(nobody)" else str(second))
@@ -195,16 +198,18 @@ ORDER BY net DESC"""
 
 def sql_box() -> str | None:
     """The SQL text area (kept in ``?sql=``, so a query has a link) and its Run button."""
-    st.session_state.setdefault("sql_text", param("sql") or EXAMPLE_SQL)
-    with st.form("sql"):
-        st.text_area("SQL", key="sql_text", height=180)
+    st.session_state.setdefault(keys.SQL_TEXT, param("sql") or EXAMPLE_SQL)
+    with st.form(keys.SQL_FORM):
+        st.text_area("SQL", key=keys.SQL_TEXT, height=180)
         run = st.form_submit_button("Run", type="primary", icon=":material/play_arrow:")
-    text = str(st.session_state.get("sql_text") or "").strip()
+    text = str(st.session_state.get(keys.SQL_TEXT) or "").strip()
     if run:
         set_params(sql=text if len(text) < 1500 else None)
-        st.session_state["sql_ran"] = text
-        st.session_state["sql_runs"] = st.session_state.get("sql_runs", 0) + 1  # Run runs again
-    return st.session_state.get("sql_ran") or None
+        st.session_state[keys.SQL_RAN] = text
+        st.session_state[keys.SQL_RUNS] = (
+            st.session_state.get(keys.SQL_RUNS, 0) + 1
+        )  # Run runs again
+    return st.session_state.get(keys.SQL_RAN) or None
 
 
 def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) -> Any:
@@ -214,7 +219,7 @@ def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) ->
     from analytics import LimitReached, QueryError, ReadOnlyError, without_paths
     from events.errors import DISK_FULL, StoreUnavailable, disk_full
 
-    kept = st.session_state.get("sql_result")
+    kept = st.session_state.get(keys.SQL_RESULT)
     if kept is not None and kept[0] == (sql, key):
         outcome = kept[1]
     else:
@@ -234,7 +239,7 @@ def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) ->
                 "error",
                 DISK_FULL if disk_full(err) else without_paths(f"{type(err).__name__}: {err}"),
             )
-        st.session_state["sql_result"] = ((sql, key), outcome)
+        st.session_state[keys.SQL_RESULT] = ((sql, key), outcome)
     kind, value = outcome
     if kind == "refused":
         st.error(f"Refused: {md(value)}. This page only reads.", icon=":material/block:")

@@ -11,7 +11,7 @@ import streamlit as st
 from dashboard import cache, prefs
 from dashboard import state_keys as keys
 from dashboard.escape import md
-from dashboard.own import CARDS, SUITS, card_label
+from dashboard.viewmodels.own import CARDS, SUITS, card_label
 from events.errors import BragError
 from present.narrate import pretty_cards
 from present.replay import Noted, Replay

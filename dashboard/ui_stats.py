@@ -52,12 +52,12 @@ def lines_chart(
         for i in range(len(history[x]))
     ]
     if frame:
-        import pandas as pd  # type: ignore[import-untyped]
+        import pandas as pd  # type: ignore[import-untyped]  # pandas ships no type hints
 
         data: Any = pd.DataFrame(rows, columns=[x, "player", "net"])
     else:
-        # alt.Data keeps the values inline in the spec; altair leaves its __init__ unannotated.
-        data = alt.Data(values=rows)  # type: ignore[no-untyped-call]
+        # alt.Data keeps the values inline in the spec
+        data = alt.Data(values=rows)  # type: ignore[no-untyped-call]  # __init__ unannotated
     chart = (
         alt.Chart(data)
         .mark_line(point=alt.OverlayMarkDef(size=60))

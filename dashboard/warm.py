@@ -85,7 +85,8 @@ def _charts() -> None:
     import altair as alt
 
     importlib.import_module("pyarrow")  # st.dataframe's and the charts' conversion
-    points = alt.Data(values=[{"x": 1, "y": 1}, {"x": 2, "y": 2}])  # type: ignore[no-untyped-call]
+    values = [{"x": 1, "y": 1}, {"x": 2, "y": 2}]
+    points = alt.Data(values=values)  # type: ignore[no-untyped-call]  # altair: __init__ unannotated
     alt.Chart(points).mark_line().encode(x="x:Q", y="y:Q").to_dict()
 
 

@@ -5,7 +5,8 @@ results" on, your net in each session and over time."""
 
 import streamlit as st
 
-from dashboard import cache, own, stats_view, ui, ui_own
+from dashboard import cache, stats_view, ui, ui_own
+from dashboard.viewmodels import own
 
 st.title("My sessions")
 

@@ -3,12 +3,14 @@
 The store handles are shared by every session of the server (``st.cache_resource``): one opened
 read-only for every page's reading (it never waits on a writer's lock, so a store another program
 holds is read at once), and the writer, opened on the first append (the Record page). A handle
-whose connection broke connects again on its next use (:mod:`store.postgres`); a page whose
+whose connection broke connects again on its next use (:mod:`store.postgres`; the handles are
+:mod:`dashboard.stores`, re-exported here); a page whose
 store cannot be reached says so in one line and reruns when it answers (:mod:`dashboard.faults`).
 The list of sessions is kept per version of the store (its last global position) and a session's
 replay (the engine's states) per version of its stream (its last seq), so a session recorded on
 another device shows its new events at once, and a store that does not change is read once. The
-statistics are kept per checkpoint of the projection.
+statistics are kept per checkpoint of the projection: :mod:`dashboard.stats_cache`, whose names
+this module re-exports (``cache.stat``, ``cache.refresh_statistics``, ...).
 
 Beside it: :mod:`dashboard.settings` (the environment), :mod:`dashboard.polling` (the live pages'
 shared poll), :mod:`dashboard.projection` (the DuckDB file under one lock).
@@ -18,58 +20,78 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
 import streamlit as st
 
-from dashboard import projection
 from dashboard.polling import Poller
-from dashboard.settings import analytics_path, db_url
+from dashboard.settings import db_url
+from dashboard.stats_cache import (
+    DRILL_PAGE,
+    REFRESH_EVERY,
+    analytics_version,
+    check_again,
+    deals_behind,
+    deals_behind_total,
+    refresh_analytics,
+    refresh_statistics,
+    run_sql,
+    schema,
+    session_nets,
+    spots,
+    stat,
+)
+from dashboard.stores import _store as _store  # the tests and the poller take the handle
+from dashboard.stores import _writer as _writer
+from dashboard.stores import events, store, writer
+from dashboard.viewmodels.frames import DealFrames
 from events.model import AnyEvent
 from present.replay import Replay
+
+__all__ = [  # with the statistics' names (dashboard.stats_cache), re-exported
+    "DRILL_PAGE",
+    "NO_TABLE",
+    "PICKER_LIMIT",
+    "REFRESH_EVERY",
+    "SESSIONS_PAGE",
+    "Listing",
+    "analytics_version",
+    "append",
+    "check_again",
+    "deals_behind",
+    "deals_behind_total",
+    "events",
+    "exists",
+    "frames",
+    "last_seq",
+    "listing",
+    "my_cards",
+    "polled_last_seq",
+    "refresh_analytics",
+    "refresh_statistics",
+    "replay",
+    "replay_now",
+    "run_sql",
+    "schema",
+    "session_count",
+    "session_facets",
+    "session_ids",
+    "session_info",
+    "session_nets",
+    "session_page",
+    "sessions",
+    "set_my_cards",
+    "spots",
+    "stat",
+    "store",
+    "writer",
+]
 
 PICKER_LIMIT = 300
 """At most this many sessions (the newest) in a session picker; the Sessions page lists all."""
 
 
-# --- the event store ------------------------------------------------------------------------------
-
-
-@st.cache_resource(show_spinner=False)
-def _store(url: str) -> Any:
-    """The store opened read-only (``log.open_store(url, readonly=True)``): reading never takes
-    or waits on a writer's lock (a SQLite store locked by another program is read at once). A
-    store not made yet is made by the writer first (nobody else holds it); ``memory://`` has
-    one handle (each open is a fresh store)."""
-    from log import StoreMissing, open_store
-
-    if url.startswith("memory:"):
-        return _writer(url)
-    try:
-        return open_store(url, readonly=True)
-    except StoreMissing:
-        _writer(url)
-        return open_store(url, readonly=True)
-
-
-@st.cache_resource(show_spinner=False)
-def _writer(url: str) -> Any:
-    """The store opened for appending (``log.open_store``), only when something is appended."""
-    from log import open_store
-
-    return open_store(url)
-
-
-def store() -> Any:
-    """The event store for reading (read-only, see :func:`_store`), opened once per URL for the
-    whole server."""
-    return _store(db_url())
-
-
-def writer() -> Any:
-    """The event store for appending (the Record page), opened on the first append."""
-    return _writer(db_url())
+# --- the event store (its handles: dashboard.stores) ---------------------------------------------
 
 
 class Listing:
@@ -261,8 +283,8 @@ def _frames(
     organiser: bool,
     noted: tuple[str, tuple[str, ...]] | None = None,
     own: bool = False,
-) -> dict[str, Any]:
-    from dashboard.frames import deal_frames
+) -> DealFrames:
+    from dashboard.viewmodels.frames import deal_frames
 
     rp = _replay(url, session, version, recorded)
     return deal_frames(rp, deal, viewer, organiser=organiser, noted=noted, own=own)
@@ -276,12 +298,13 @@ def frames(
     organiser: bool = False,
     noted: tuple[str, tuple[str, ...]] | None = None,
     own: bool = False,
-) -> dict[str, Any]:
-    """One deal's frames for the browser replayer (:func:`dashboard.frames.deal_frames`), kept
-    per version of the session's stream, deal, viewer, whether the device is the organiser's
-    (only the organiser's unlocked device sees the cards of a deal in play) and a player's own
-    remembered cards (``noted``: ``(player, cards)``, drawn only when viewed as that player), and
-    whether ``viewer`` is this browser's own player (``own``, the ``me`` preference)."""
+) -> DealFrames:
+    """One deal's frames for the browser replayer
+    (:func:`dashboard.viewmodels.frames.deal_frames`), kept per version of the session's stream,
+    deal, viewer, whether the device is the organiser's (only the organiser's unlocked device
+    sees the cards of a deal in play) and a player's own remembered cards (``noted``:
+    ``(player, cards)``, drawn only when viewed as that player), and whether ``viewer`` is this
+    browser's own player (``own``, the ``me`` preference)."""
     version = int(store().last_seq(rp.session) or 0)
     return _frames(db_url(), rp.session, version, rp.recorded, deal, viewer, organiser, noted, own)
 
@@ -307,195 +330,6 @@ def set_my_cards(session: str, deal: int, player: str, cards: Sequence[str]) -> 
     return tuple(set_private_cards(writer(), session, deal, player, list(cards)).cards)
 
 
-def events(session: str) -> list[AnyEvent]:
-    """A session's events read now, uncached (the recorder needs the latest)."""
-    return list(store().events(session))
-
-
 def append(session: str, new: Sequence[AnyEvent], expected_seq: int) -> list[Any]:
     """Appends recorded events (the store adds the derived ones); the stored rows."""
     return list(writer().append(session, list(new), expected_seq))
-
-
-# --- the analytics projection (opened under one lock: dashboard.projection) -------------------
-
-REFRESH_EVERY = 10.0
-"""Seconds between two looks at whether the projection is behind the store."""
-
-
-def check_again() -> None:
-    """The projection's next use asks the store again (its last position), instead of taking a
-    check made less than :data:`REFRESH_EVERY` seconds ago: the warm-up's check
-    (:mod:`dashboard.warm`) is not one a page may skip, so a page's first run still says a store
-    that cannot be reached (:mod:`dashboard.faults`)."""
-    _caught_up.clear()
-
-
-@st.cache_resource(show_spinner=False, ttl=REFRESH_EVERY)
-def _caught_up(url: str, path: str) -> tuple[int, int]:
-    """Catches the projection up with the store; ``(checkpoint position, events applied)``. The
-    new projection is built beside the old and renamed into place (``analytics.replacing``): a
-    catch-up that fails (a full disk) leaves the old one, or none. A projection of another
-    store is rebuilt or refused (``analytics.building.caught_up``)."""
-    import analytics
-    from analytics.building import caught_up
-
-    with projection.LOCK:
-        store = _store(url)
-        have = analytics.current_checkpoint(path, store.store_id)
-        if have is None or have < store.last_position():
-            # A projection of another store: rebuilt when it is this store's default file, else
-            # refused (the pages say why), never mixed (analytics.owner).
-            report, _ = caught_up(
-                path,
-                url,
-                lambda con: analytics.refresh(store, con),
-                rebuild=lambda con: analytics.rebuild(store, con),
-            )
-            return report.position, report.events
-        return have, 0
-
-
-def analytics_version() -> int:
-    """Brings the projection up to date with the store (at most every few seconds) and returns
-    its checkpoint, the version the cached statistics are keyed on."""
-    return _caught_up(db_url(), analytics_path())[0]
-
-
-def refresh_analytics() -> int:
-    """Catches up now (the Explore page's button); returns the checkpoint."""
-    _caught_up.clear()
-    return analytics_version()
-
-
-@st.cache_data(show_spinner=False, max_entries=256)
-def _stat(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
-    from analytics import queries
-
-    with projection.opened(read_only=True) as con:
-        return getattr(queries, name)(con, **dict(kwargs))
-
-
-DRILL_PAGE = 300
-"""The deals behind a statistic listed on one page of the Players page (a season's player has
-fewer; a league's has thousands: :func:`deals_behind_total` counts them all)."""
-
-
-def deals_behind(
-    player: str, statistic: str, table: str | None = None, page: int | None = None
-) -> list[dict[str, Any]]:
-    """The player's deals behind one statistic (``analytics.queries.deals_behind``), each step
-    numbered as the Replay page numbers it (a session with a correction is read from the
-    store); with ``page`` (1-based), only that page of :data:`DRILL_PAGE` deals (only their
-    sessions' events read)."""
-    from analytics import queries
-
-    paged = {} if page is None else {"limit": DRILL_PAGE, "offset": (max(1, page) - 1) * DRILL_PAGE}
-    rows = [
-        dict(r)
-        for r in stat("deals_behind", player=player, statistic=statistic, table=table, **paged)
-    ]
-    if any(r["corrected"] for r in rows):
-        queries.renumber(rows, events)
-    return rows
-
-
-def deals_behind_total(player: str, statistic: str, table: str | None = None) -> dict[str, Any]:
-    """What all the player's deals behind one statistic add up to
-    (``analytics.queries.deals_behind_total``: ``deals``, ``counted``, ``hits``), without
-    reading their events; kept until the projection moves on."""
-    return dict(stat("deals_behind_total", player=player, statistic=statistic, table=table))
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _nets(
-    path: str, version: int, url: str, player: str, table: str | None
-) -> list[tuple[str, Any, int, int]]:
-    from analytics import queries
-
-    with projection.opened(read_only=True) as con:
-        rows = queries.session_nets(con, player, table)
-    untimed = [r["session"] for r in rows if r["started"] is None]
-    infos = _store(url).session_infos(untimed) if untimed else {}  # one read for all of them
-    out = []
-    for r in rows:
-        info = infos.get(r["session"])
-        started = r["started"] if info is None else info.started
-        out.append((r["session"], started, r["net"].numerator, r["net"].denominator))
-    return out
-
-
-def session_nets(player: str, table: str | None = None) -> list[dict[str, Any]]:
-    """The player's net in each session with an ended deal of theirs
-    (``analytics.queries.session_nets``: ``session``, ``started``, ``net``, a few rows a session,
-    kept until the projection moves on), ``started`` as the store's catalogue lists it (a log
-    without times: when it was stored, one read of the catalogue for all of them), so that the
-    net over time is ordered as the listing orders the sessions without reading the listing.
-    Kept as plain tuples (a league's player has 15,000 sessions: a cached list of dicts of
-    Fractions took 180 ms to pickle and as long to unpickle at each run)."""
-    got = _nets(analytics_path(), analytics_version(), db_url(), player, table)
-    return [{"session": s, "started": t, "net": Fraction(n, d)} for s, t, n, d in got]
-
-
-def stat(name: str, **kwargs: Any) -> Any:
-    """A statistic of :mod:`analytics.queries` (``player_stats``, ``leaderboard``,
-    ``showdown_hands``, ...), kept until the projection moves on."""
-    return _stat(analytics_path(), analytics_version(), name, tuple(sorted(kwargs.items())))
-
-
-@st.cache_data(show_spinner=False, max_entries=8)
-def _schema(path: str, version: int) -> list[dict[str, Any]]:
-    import analytics
-
-    with projection.opened(read_only=True) as con:
-        return list(analytics.schema(con))
-
-
-def schema() -> list[dict[str, Any]]:
-    """The projection's tables and their documented columns."""
-    return _schema(analytics_path(), analytics_version())
-
-
-def run_sql(sql: str) -> Any:
-    """One analyst's SELECT, within Explore's limits (``analytics.Limits``: time, memory, spill,
-    rows, bytes; ``BRAG_EXPLORE_*``), on its own read-only connection to a snapshot of the
-    projection, without file access; returns ``analytics.Limited``. Raises
-    ``analytics.ReadOnlyError`` for anything that is not a single SELECT,
-    ``analytics.LimitReached`` for a limit hit, ``duckdb.Error`` for SQL DuckDB refuses."""
-    import analytics
-
-    version = analytics_version()
-    return analytics.run_limited(projection.snapshot(analytics_path(), version), sql)
-
-
-@st.cache_resource(
-    show_spinner="Counting the decisions per spot, once for this version of the statistics…",
-    max_entries=2,
-)
-def _cube(path: str, version: int) -> Any:
-    """The projection's decisions counted per cell of the spot grid (``analytics.spots.Cube``),
-    built once per version of the projection."""
-    from analytics.spots import Cube
-
-    with projection.opened(read_only=True) as con:
-        return Cube(con)
-
-
-@st.cache_data(show_spinner=False, max_entries=256)
-def _spots(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
-    from analytics import spots
-
-    args = dict(kwargs)
-    if "spot" in args:
-        args["spot"] = spots.Spot.parse(args["spot"])
-    if name in ("explore", "behind", "differences", "winning_players"):
-        args["cube"] = _cube(path, version)
-    with projection.opened(read_only=True) as con:
-        return getattr(spots, name)(con, **args)
-
-
-def spots(name: str, **kwargs: Any) -> Any:
-    """The decision explorer (:mod:`analytics.spots`: ``explore``, ``behind``, ``differences``,
-    ``winning_players``) with ``spot`` given as its text, kept until the projection moves on; a
-    spot on the grid's lines is answered from the projection's cube (:func:`_cube`)."""
-    return _spots(analytics_path(), analytics_version(), name, tuple(sorted(kwargs.items())))

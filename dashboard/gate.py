@@ -13,6 +13,7 @@ from urllib.parse import unquote
 import streamlit as st
 
 from dashboard import access, gate_api, recorder, settings, throttle
+from dashboard import state_keys as keys
 from dashboard.escape import md
 from present import secret as secret_rule
 
@@ -59,10 +60,10 @@ def _hand_cookie(token: str | None) -> None:
     """Has the browser set (``token``) or clear (``None``) its HttpOnly ``brag_device`` cookie:
     the server does it (:mod:`dashboard.gate_api`) for a one-time code handed to this page, as a
     Streamlit script cannot set an HttpOnly cookie itself. Once per token and session."""
-    if st.session_state.get("cookie_for", "") != token:
-        st.session_state["cookie_code"] = gate_api.issue(token)
-        st.session_state["cookie_for"] = token
-    _cookie(key="device_cookie", data={"code": st.session_state["cookie_code"]})
+    if st.session_state.get(keys.COOKIE_FOR, "") != token:
+        st.session_state[keys.COOKIE_CODE] = gate_api.issue(token)
+        st.session_state[keys.COOKIE_FOR] = token
+    _cookie(key=keys.DEVICE_COOKIE, data={"code": st.session_state[keys.COOKIE_CODE]})
 
 
 def _client_keys() -> list[str]:
@@ -71,11 +72,11 @@ def _client_keys() -> list[str]:
         ip = st.context.ip_address
     except Exception:  # no browser behind the run
         ip = None
-    if "gate_session" not in st.session_state:
-        st.session_state["gate_session"] = secrets.token_hex(4)
+    if keys.GATE_SESSION not in st.session_state:
+        st.session_state[keys.GATE_SESSION] = secrets.token_hex(4)
     if not isinstance(ip, str) or not ip:  # None: this machine (loopback)
         ip = "local"
-    return [f"ip:{ip}", f"session:{st.session_state['gate_session']}"]
+    return [f"ip:{ip}", f"session:{st.session_state[keys.GATE_SESSION]}"]
 
 
 def check_given(secret: str, given: str | None) -> bool:
@@ -122,23 +123,23 @@ def organiser_unlocked() -> bool:
     if problem:
         st.warning(f"**Read-only:** {md(problem)}; restart the dashboard.", icon=":material/lock:")
         return False
-    token = st.session_state.get("device_token")
-    if token is None and not st.session_state.get("locked"):
+    token = st.session_state.get(keys.DEVICE_TOKEN)
+    if token is None and not st.session_state.get(keys.LOCKED):
         token = cookie(TOKEN_COOKIE)
     if access.device_unlocked(token):
-        st.session_state["device_token"] = token
+        st.session_state[keys.DEVICE_TOKEN] = token
         _hand_cookie(str(token))
         return True
-    st.session_state.pop("device_token", None)
-    if st.session_state.get("locked"):
+    st.session_state.pop(keys.DEVICE_TOKEN, None)
+    if st.session_state.get(keys.LOCKED):
         _hand_cookie(None)
-    with st.form("unlock"):
-        given = st.text_input("Organiser secret", type="password", key="secret_input")
+    with st.form(keys.UNLOCK_FORM):
+        given = st.text_input("Organiser secret", type="password", key=keys.SECRET_INPUT)
         ok = st.form_submit_button("Unlock recording", type="primary")
     if ok:
         if check_given(secret, given):
-            st.session_state["device_token"] = access.issue_token()
-            st.session_state.pop("locked", None)
+            st.session_state[keys.DEVICE_TOKEN] = access.issue_token()
+            st.session_state.pop(keys.LOCKED, None)
             st.rerun()
         st.error("That is not the organiser secret.")
     st.info(
@@ -152,8 +153,8 @@ def organiser_unlocked() -> bool:
 def lock() -> None:
     """Locks this device: revokes its token (every copy of it, for good) and forgets it here
     and in its cookie."""
-    access.revoke(st.session_state.pop("device_token", None))
-    st.session_state["locked"] = True
+    access.revoke(st.session_state.pop(keys.DEVICE_TOKEN, None))
+    st.session_state[keys.LOCKED] = True
 
 
 def lock_all() -> None:
@@ -180,11 +181,11 @@ def join_and_lock() -> None:
                 "That is this machine's own address, which another device cannot open: serve "
                 "the club's network with `brag dashboard --lan` (README, Recording at the club)."
             )
-    st.button("Lock this device", icon=":material/lock:", key="lock", on_click=lock)
+    st.button("Lock this device", icon=":material/lock:", key=keys.LOCK, on_click=lock)
     st.button(
         "Lock every device",
         icon=":material/lock_reset:",
-        key="lock_all",
+        key=keys.LOCK_ALL,
         on_click=lock_all,
         help="Revokes every device unlocked so far, this one too: each must be given the "
         "secret again.",

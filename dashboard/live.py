@@ -39,6 +39,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from dashboard import cache
+from dashboard import state_keys as keys
 from dashboard.escape import md
 from dashboard.faults import unreachable_line
 from events.errors import StoreUnavailable
@@ -55,7 +56,7 @@ def follow(
     every: float = EVERY,
     rerun: bool = True,
     on_new: Callable[[int], None] | None = None,
-    key: str = "live",
+    key: str = keys.LIVE,
 ) -> None:
     """Follows ``session`` live from its last seq ``seen`` (the one the page was drawn from; 0 for
     a session not stored yet). Draws nothing itself while nothing moved. When the store's last
@@ -64,7 +65,7 @@ def follow(
     seq. ``key`` tells apart two follows on one page. Raises nothing of its own: a store that
     cannot be read shows its one line in the fragment (:func:`dashboard.faults.unreachable_line`)
     and the next poll tries again."""
-    done = f"_live_{key}_{session}"
+    done = keys.live_seen(key, session)
 
     @st.fragment(run_every=every)
     def poll() -> None:

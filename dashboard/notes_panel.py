@@ -14,6 +14,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard import state_keys as keys
 from log.annotations import BY_MAX_CHARS, NOTE_MAX_CHARS
 
 __all__ = ["notes_panel"]
@@ -29,7 +30,7 @@ _COMPONENT = st.components.v2.component(
 )
 
 
-def notes_panel(session: str, deal: int, key: str = "notes") -> None:
+def notes_panel(session: str, deal: int, key: str = keys.NOTES) -> None:
     """Mounts the notes panel for deal ``deal`` of ``session``; the step is the replayer's."""
     data = {"session": session, "deal": deal, "max": NOTE_MAX_CHARS, "max_by": BY_MAX_CHARS}
     _COMPONENT(key=key, data=data, height="content")

@@ -23,6 +23,8 @@ from urllib.parse import unquote
 
 import streamlit as st
 
+from dashboard import state_keys as keys
+
 __all__ = ["MAX_AGE", "MAX_VALUE", "get_pref", "keep", "set_pref"]
 
 MAX_AGE = 400 * 24 * 3600
@@ -33,7 +35,7 @@ MAX_VALUE = 200
 
 PREFIX = "brag_pref_"
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
-_STATE = "brag_prefs"  # this browser session's preferences: name -> value (None: cleared)
+_STATE = keys.PREFS  # this browser session's preferences: name -> value (None: cleared)
 
 
 def _check_name(name: str) -> None:
@@ -113,6 +115,6 @@ def keep() -> None:
     if kept:
         with st.sidebar:  # out of the page's own column: no gap above its title
             _writer(
-                key="brag_prefs_writer",
+                key=keys.PREFS_WRITER,
                 data={"prefs": dict(kept), "prefix": PREFIX, "max_age": MAX_AGE},
             )

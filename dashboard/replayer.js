@@ -1,35 +1,12 @@
 // The Bragbook replayer: steps through one deal's frames in the browser, no server round trip.
-// Data in (from dashboard/frames.py): frames (pre-drawn SVGs, escaped there), deals, viewers.
-// State out: "nav" ({session, deal, step, view, log}) only when the server must send other
-// frames (another deal, viewer or log). Text from the log is always set with textContent.
+// Loaded after replayer_helpers.js, in the same module (dashboard/replayer.py joins them).
+// Data in (dashboard/viewmodels/frames.py, ReplayerData): session, deal, view, log, start,
+// corrections, viewers, deals (deal, full, plain), frames (step, label, kind, text, svg, compact,
+// line, pot, odds, odds_exact, odds_plain, odds_none, acts; the SVGs escaped there), and from the
+// page nonce, seq, latest (deal, step). State out: "nav" ({session, deal, step, view, log}) only
+// when the server must send other frames (another deal, viewer or log). Text from the log is
+// always set with textContent.
 const SPEEDS = { slow: 2000, normal: 1000, fast: 500, "very fast": 250 };
-const SEEN_KEY = "bragbook.steppedThrough";
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-function seenDeals() {
-  try {
-    return new Set(JSON.parse(window.localStorage.getItem(SEEN_KEY) || "[]"));
-  } catch (_) {
-    return new Set();
-  }
-}
-
-function markSeen(id) {
-  const s = seenDeals();
-  if (s.has(id)) return;
-  s.add(id);
-  try {
-    window.localStorage.setItem(SEEN_KEY, JSON.stringify([...s].slice(-2000)));
-  } catch (_) {
-    /* private mode: spoiler-free stays on by default */
-  }
-}
 
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
@@ -196,83 +173,7 @@ export default function (component) {
   stage.append(shareRow, shareSaid);
 
   // --- stepping ----------------------------------------------------------------------------------
-  function url(step) {
-    const u = new URL(window.location.href);
-    const q = u.searchParams;
-    q.delete("seq");
-    q.set("session", data.session);
-    q.set("deal", String(data.deal));
-    q.set("step", String(step));
-    if (data.view) q.set("view", data.view);
-    else q.delete("view");
-    if (data.log) q.set("log", data.log);
-    else q.delete("log");
-    return u;
-  }
-
-  function pictureUrl(step) {
-    const u = new URL("api/picture.png", window.location.href);
-    const q = u.searchParams;
-    q.set("session", data.session);
-    q.set("deal", String(data.deal));
-    q.set("step", String(step));
-    if (data.view) q.set("view", data.view);
-    if (data.log) q.set("log", data.log);
-    return u.toString();
-  }
-
-  async function copied(text) {
-    // navigator.clipboard needs a secure page; the club's network serves plain http
-    try {
-      if (navigator.clipboard && window.isSecureContext) {
-        await navigator.clipboard.writeText(text);
-        return true;
-      }
-    } catch (_) {
-      /* refused: the old way below */
-    }
-    const box = el("textarea");
-    box.value = text;
-    box.setAttribute("readonly", "");
-    box.style.position = "fixed";
-    box.style.opacity = "0";
-    document.body.append(box);
-    box.select();
-    let ok = false;
-    try {
-      ok = document.execCommand("copy");
-    } catch (_) {
-      ok = false;
-    }
-    box.remove();
-    return ok;
-  }
-
-  async function shareStep() {
-    const f = frames[i];
-    const link = url(f.step).toString();
-    const title = `Deal ${data.deal}, step ${f.label}`;
-    shareSaid.replaceChildren();
-    if (navigator.share) {
-      try {
-        await navigator.share({ title, text: `${title}: ${f.text}`, url: link });
-        return;
-      } catch (err) {
-        if (err && err.name === "AbortError") return; // the sheet was closed
-      }
-    }
-    if (await copied(link)) {
-      shareSaid.textContent = "Link copied";
-      return;
-    }
-    // nothing could copy it: the link, selected, for a long press
-    const field = el("input", "rp-share-link");
-    field.readOnly = true;
-    field.value = link;
-    field.setAttribute("aria-label", "Link to this step");
-    shareSaid.append(el("span", "", "Copy this link: "), field);
-    field.select();
-  }
+  const url = (step) => stepUrl(data, step);
 
   function nav(change) {
     stop();
@@ -375,45 +276,14 @@ export default function (component) {
     if (S.fresh) {
       fresher.textContent = `● ${S.fresh} new event${S.fresh > 1 ? "s" : ""}: go to the latest`;
     }
-    oddsBox.replaceChildren();
-    // spoiler-free: no odds line states an outcome the view already knows
-    const odds = S.spoil[dealId] ? f.odds_plain : f.odds;
-    if (odds.length || f.acts.length || f.odds_none) {
-      if (odds.length) {
-        oddsBox.append(el("div", "rp-odds-title", "Chance to hold the best hand"));
-        const ul = el("ul");
-        odds.forEach((t, k) => {
-          // the words first; the exact counts on a tap (none for an outcome kept hidden)
-          const exact = t === f.odds[k] ? (f.odds_exact || [])[k] : "";
-          const li = el("li");
-          if (exact) {
-            const more = el("details", "rp-exact");
-            more.append(el("summary", "", t), el("div", "rp-exact-counts", exact));
-            li.className = "rp-has-exact";
-            li.append(more);
-          } else {
-            li.textContent = t;
-          }
-          ul.append(li);
-        });
-        oddsBox.append(ul);
-      } else if (f.odds_none) {
-        oddsBox.append(el("div", "rp-odds-none", f.odds_none));
-      }
-      if (f.acts.length) {
-        oddsBox.append(el("div", "rp-odds-title", "What each action costs the player to act"));
-        const ul = el("ul");
-        for (const t of f.acts) ul.append(el("li", "", t));
-        oddsBox.append(ul);
-      }
-    }
+    drawOdds(oddsBox, f, S.spoil[dealId]);
     rows(Boolean(data.view) || S.spoil[dealId]);
     if (listBox.scrollHeight > listBox.clientHeight) {
       listBox.scrollTop = marked.offsetTop - listBox.clientHeight / 2;
     }
     const u = url(f.step);
     linkBox.href = u.toString();
-    bPicture.href = pictureUrl(f.step);
+    bPicture.href = pictureUrl(data, f.step);
     bPicture.download = `${data.session}-deal-${data.deal}-step-${f.step}.png`;
     shareSaid.replaceChildren();
     // the address bar follows a moment later: a burst of steps writes it once
@@ -440,7 +310,7 @@ export default function (component) {
   }
 
   bShare.addEventListener("click", () => {
-    shareStep();
+    shareStep(data, frames[i], shareSaid);
   });
   bFirst.addEventListener("click", () => show(0));
   bPrev.addEventListener("click", () => show(i - 1));

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard import state_keys as keys
+
 __all__ = ["OVERLAY_PX", "close_on_pick"]
 
 OVERLAY_PX = 768
@@ -39,4 +41,4 @@ def close_on_pick() -> None:
     """Has the browser close the sidebar after a page is picked in it, on a screen where the
     sidebar covers the page (a phone). Draws nothing: mounted in the sidebar, below its pages."""
     with st.sidebar:
-        _component(key="brag_sidebar_close", data={"overlay_px": OVERLAY_PX})
+        _component(key=keys.SIDEBAR_CLOSE, data={"overlay_px": OVERLAY_PX})

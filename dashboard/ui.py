@@ -2,49 +2,93 @@
 
 The replay position lives in ``st.query_params`` (``session``, ``deal``, ``step``, and ``view`` for
 a viewer other than everyone, ``log=recorded`` to show corrections), so every step has a link. A
-widget's own state is set from the link before it is drawn and its callback writes the link back.
+widget's own state is set from the link before it is drawn and its callback writes the link back
+(:mod:`dashboard.params`). The statistics pages' pieces are :mod:`dashboard.ui_stats`; this module
+re-exports them, and ``md`` (:mod:`dashboard.escape`), so that the pages call ``ui.X``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
 
 from dashboard import cache, prefs
-from dashboard.escape import md as md  # the pages call it as ui.md
+from dashboard import state_keys as keys
+from dashboard.escape import md
+from dashboard.params import param, set_params
 from dashboard.replayer import replayer
-from dashboard.view import LinkRow, rows_html
+from dashboard.ui_stats import (
+    ALL_TABLES,
+    EXAMPLE_SQL,
+    analytics_or_stop,
+    categories_chart,
+    lines_chart,
+    net_chart,
+    net_over_time,
+    plain_table,
+    query_or_refusal,
+    schema,
+    sql_box,
+    statistic_choice,
+    table_choice,
+    two_players,
+)
+from dashboard.viewmodels.frames import ReplayerData
+from dashboard.viewmodels.links import LinkRow, rows_html
 from present import table_svg
 from present.replay import Position, Replay, TableView
 
-
-def param(name: str) -> str | None:
-    value = st.query_params.get(name)
-    return value if value else None
-
-
-def set_params(**values: Any) -> None:
-    """Writes the link: ``None`` removes a parameter."""
-    for k, v in values.items():
-        if v is None or v == "":
-            st.query_params.pop(k, None)
-        else:
-            st.query_params[k] = str(v)
+__all__ = [  # with the pieces of dashboard.params, dashboard.escape and dashboard.ui_stats
+    "ALL_TABLES",
+    "EXAMPLE_SQL",
+    "LAST_SESSION",
+    "REPLAYER",
+    "RESULTS",
+    "TABLE_CSS",
+    "analytics_or_stop",
+    "categories_chart",
+    "leaderboard",
+    "lines_chart",
+    "link_rows",
+    "md",
+    "net_chart",
+    "net_over_time",
+    "organiser_device",
+    "page_caption",
+    "page_choice",
+    "param",
+    "plain_table",
+    "query_or_refusal",
+    "recent_events",
+    "replay_position",
+    "replay_stage",
+    "schema",
+    "session_filters",
+    "session_heading",
+    "session_picker",
+    "set_params",
+    "show_results",
+    "sql_box",
+    "statistic_choice",
+    "table_choice",
+    "table_picture",
+    "two_players",
+]
 
 
 # --- pickers tied to the link ---------------------------------------------------------------------
 
 
-LAST_SESSION = "brag_last_session"
+LAST_SESSION = keys.LAST_SESSION
 """The session this browser session last showed on the Session or Replay page."""
 
 
 def session_picker(
     ids: Sequence[str],
     label: str = "Session",
-    key: str = "pick_session",
+    key: str = keys.PICK_SESSION,
     default: str | None = None,
 ) -> str:
     """A session chosen from ``ids``, kept in ``?session=`` (``default``, else the session this
@@ -111,7 +155,7 @@ def table_picture(view: TableView) -> None:
 
 # --- the replayer ---------------------------------------------------------------------------------
 
-REPLAYER = "replayer"
+REPLAYER = keys.REPLAYER
 
 
 def _nav_changed() -> None:
@@ -127,7 +171,7 @@ def _nav_changed() -> None:
         log=nav.get("log") or None,
         seq=None,
     )
-    st.session_state["replay_nonce"] = int(st.session_state.get("replay_nonce", 0)) + 1
+    st.session_state[keys.REPLAY_NONCE] = int(st.session_state.get(keys.REPLAY_NONCE, 0)) + 1
 
 
 def organiser_device() -> bool:
@@ -136,8 +180,8 @@ def organiser_device() -> bool:
     here), as the Record page's gate reads it; draws nothing and unlocks nothing."""
     from dashboard import access, gate
 
-    token = st.session_state.get("device_token")
-    if token is None and not st.session_state.get("locked"):
+    token = st.session_state.get(keys.DEVICE_TOKEN)
+    if token is None and not st.session_state.get(keys.LOCKED):
         token = gate.cookie(gate.TOKEN_COOKIE)
     return access.device_unlocked(token)
 
@@ -168,16 +212,17 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
 
     noted = noted_for(rp, pos.deal, viewer)
     own = is_me(viewer)
-    data = dict(
-        cache.frames(rp, pos.deal, viewer, organiser=organiser_device(), noted=noted, own=own)
-    )
-    if data["note"]:
-        st.caption(md(data["note"]), help="RULES 3.5: cards are shown only at a showdown.")
-    data["start"] = pos.step - 1
-    data["nonce"] = int(st.session_state.get("replay_nonce", 0))
-    data["seq"] = seen
+    got = cache.frames(rp, pos.deal, viewer, organiser=organiser_device(), noted=noted, own=own)
+    if got["note"]:
+        st.caption(md(got["note"]), help="RULES 3.5: cards are shown only at a showdown.")
     last = rp.last_position()
-    data["latest"] = {"deal": last.deal, "step": rp.label(last).step}
+    data: ReplayerData = {
+        **got,
+        "start": pos.step - 1,
+        "nonce": int(st.session_state.get(keys.REPLAY_NONCE, 0)),
+        "seq": seen,
+        "latest": {"deal": last.deal, "step": rp.label(last).step},
+    }
     replayer(data, on_nav=_nav_changed, key=REPLAYER)
 
 
@@ -217,7 +262,7 @@ def session_filters(
     return chosen_players, chosen_tables, chosen_dates
 
 
-def page_choice(total: int, size: int, key: str = "sessions_page") -> int:
+def page_choice(total: int, size: int, key: str = keys.SESSIONS_PAGE) -> int:
     """Which page of ``total`` rows, ``size`` a page, to show (1-based; no control for one
     page); ``key`` names the control (one per list on a page)."""
     pages = max(1, -(-total // size))
@@ -237,12 +282,12 @@ def page_caption(kept: int, total: int, page: int, shown: int, size: int) -> str
 
 
 def link_rows(rows: Sequence[LinkRow], label: str) -> None:
-    """Rows a thumb opens (:func:`dashboard.view.rows_html`): each a plain link, its text
-    wrapping on a phone, every name escaped."""
+    """Rows a thumb opens (:func:`dashboard.viewmodels.links.rows_html`): each a plain link, its
+    text wrapping on a phone, every name escaped."""
     st.markdown(rows_html(rows, label), unsafe_allow_html=True)
 
 
-RESULTS = "show_results"
+RESULTS = keys.RESULTS
 """The per-browser preference (:mod:`dashboard.prefs`) that shows the results: ``"1"``, or
 unset (off, the default)."""
 
@@ -293,231 +338,3 @@ def leaderboard(rows: list[dict[str, Any]]) -> None:
         },
         width="stretch",
     )
-
-
-def lines_chart(
-    history: dict[str, list[Any]], x: str, x_label: str, y_label: str, *, frame: bool = False
-) -> None:
-    """One line per player over ``history[x]`` (whole numbers: deals, sessions), each point drawn,
-    so a single point shows as a point (not an empty chart with an axis of "1.000000"). With
-    ``frame`` the points go to the browser as a named dataset (Arrow, as Streamlit sends a
-    DataFrame) rather than inline in the spec, which altair walks value by value: 25,000 points
-    (a league's player) took 30 s that way."""
-    import altair as alt
-
-    players = [k for k in history if k != x]
-    rows = [
-        {x: history[x][i], "player": p, "net": history[p][i]}
-        for p in players
-        for i in range(len(history[x]))
-    ]
-    if frame:
-        import pandas as pd  # type: ignore[import-untyped]
-
-        data: Any = pd.DataFrame(rows, columns=[x, "player", "net"])
-    else:
-        # alt.Data keeps the values inline in the spec; altair leaves its __init__ unannotated.
-        data = alt.Data(values=rows)  # type: ignore[no-untyped-call]
-    chart = (
-        alt.Chart(data)
-        .mark_line(point=alt.OverlayMarkDef(size=60))
-        .encode(
-            x=alt.X(f"{x}:O", title=x_label, axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("net:Q", title=y_label),
-            color=alt.Color("player:N", title="player"),
-            tooltip=[alt.Tooltip(f"{x}:O"), "player:N", alt.Tooltip("net:Q", format="+")],
-        )
-    )
-    st.altair_chart(chart, width="stretch")
-
-
-def net_chart(history: dict[str, list[float]]) -> None:
-    if not history.get("deal"):
-        st.caption("No deal has ended yet.")
-        return
-    lines_chart(history, "deal", "deal", "net (stake units)")
-
-
-# --- analytics --------------------------------------------------------------------------------
-
-
-def analytics_or_stop(fetch: Callable[[], Any]) -> Any:
-    """``fetch()`` from the projection, or a clear message and the end of the page when the
-    projection cannot be read (a store that cannot be reached is the page's one line,
-    :mod:`dashboard.faults`)."""
-    from events.errors import StoreUnavailable
-
-    try:
-        return fetch()
-    except StoreUnavailable:
-        raise
-    except Exception as err:  # duckdb, a missing or busy file: say so rather than crash
-        from analytics import without_paths
-        from events.errors import DISK_FULL, disk_full
-
-        why = DISK_FULL if disk_full(err) else without_paths(str(err))
-        st.warning(
-            f"The statistics are not available: {md(why)}. `brag analytics refresh` builds them "
-            "from the store.",
-            icon=":material/warning:",
-        )
-        st.stop()
-
-
-def plain_table(rows: list[dict[str, Any]]) -> None:
-    st.dataframe(rows, hide_index=True, width="stretch")
-
-
-def statistic_choice(names: Sequence[str], label: Any) -> str:
-    """One statistic whose deals to list (``?deals=``), by its label."""
-    wanted = param("deals")
-    st.session_state["pick_deals"] = wanted if wanted in names else names[0]
-    return str(
-        st.selectbox(
-            "Statistic",
-            names,
-            key="pick_deals",
-            format_func=label,
-            on_change=lambda: set_params(deals=st.session_state["pick_deals"]),
-        )
-    )
-
-
-ALL_TABLES = "All tables"
-
-
-def table_choice(tables: Sequence[str]) -> str | None:
-    """The table whose sessions the statistics cover (``?table=``), or ``None`` for all of them.
-    Shown only when some session records its table (``session_started.table``)."""
-    if not tables:
-        return None
-    options = [ALL_TABLES, *tables]
-    wanted = param("table")
-    st.session_state["pick_table"] = wanted if wanted in tables else ALL_TABLES
-    chosen = st.selectbox(
-        "Sessions played at",
-        options,
-        key="pick_table",
-        on_change=lambda: set_params(
-            table=None
-            if st.session_state["pick_table"] == ALL_TABLES
-            else st.session_state["pick_table"]
-        ),
-        help="The statistics over the sessions of one table, or over every session (the "
-        "examples of the rule card, players A to E, are at no table).",
-    )
-    return None if chosen == ALL_TABLES else str(chosen)
-
-
-def two_players(names: Sequence[str]) -> tuple[str, str | None]:
-    """A player, and another to compare with (``?player=`` and ``?vs=``)."""
-    a, b = st.columns(2)
-    wanted = param("player")
-    st.session_state["pick_player"] = wanted if wanted in names else names[0]
-    first = a.selectbox(
-        "Player",
-        names,
-        key="pick_player",
-        on_change=lambda: set_params(player=st.session_state["pick_player"]),
-    )
-    others = ["(nobody)", *[n for n in names if n != first]]
-    vs = param("vs")
-    st.session_state["pick_vs"] = vs if vs in others else "(nobody)"
-    second = b.selectbox(
-        "Compare with",
-        others,
-        key="pick_vs",
-        on_change=lambda: set_params(
-            vs=None if st.session_state["pick_vs"] == "(nobody)" else st.session_state["pick_vs"]
-        ),
-    )
-    return str(first), (None if second == "(nobody)" else str(second))
-
-
-def net_over_time(history: dict[str, list[Any]], *, frame: bool = False) -> None:
-    """Each player's running net over their sessions (``frame``: see :func:`lines_chart`)."""
-    if not history.get("session"):
-        st.caption("No session played yet.")
-        return
-    label = "running net (stake units)"
-    lines_chart(history, "session", "sessions played, oldest first", label, frame=frame)
-
-
-def categories_chart(data: dict[str, list[Any]]) -> None:
-    series = [k for k in data if k != "category"]
-    st.bar_chart(data, x="category", y=series, stack=False, y_label="% of hands", sort=False)
-
-
-EXAMPLE_SQL = """SELECT player, count(*) AS deals, sum(net_t / den) AS net
-FROM player_deals
-GROUP BY player
-ORDER BY net DESC"""
-
-
-def sql_box() -> str | None:
-    """The SQL text area (kept in ``?sql=``, so a query has a link) and its Run button."""
-    st.session_state.setdefault("sql_text", param("sql") or EXAMPLE_SQL)
-    with st.form("sql"):
-        st.text_area("SQL", key="sql_text", height=180)
-        run = st.form_submit_button("Run", type="primary", icon=":material/play_arrow:")
-    text = str(st.session_state.get("sql_text") or "").strip()
-    if run:
-        set_params(sql=text if len(text) < 1500 else None)
-        st.session_state["sql_ran"] = text
-        st.session_state["sql_runs"] = st.session_state.get("sql_runs", 0) + 1  # Run runs again
-    return st.session_state.get("sql_ran") or None
-
-
-def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) -> Any:
-    """``run(sql)``, or the refusal (a write, several statements), the limit it hit, or DuckDB's
-    error shown. The outcome is kept in the browser session under ``(sql, key)``: a rerun of
-    the page (any widget) shows it again without running the query again."""
-    from analytics import LimitReached, QueryError, ReadOnlyError, without_paths
-    from events.errors import DISK_FULL, StoreUnavailable, disk_full
-
-    kept = st.session_state.get("sql_result")
-    if kept is not None and kept[0] == (sql, key):
-        outcome = kept[1]
-    else:
-        try:
-            outcome = ("ok", run(sql))
-        except StoreUnavailable:  # the page's one line (dashboard.faults), not kept
-            raise
-        except ReadOnlyError as err:
-            outcome = ("refused", str(err))
-        except LimitReached as err:
-            outcome = ("limit", str(err))
-        except QueryError as err:  # DuckDB's words, one line, without the server's paths
-            outcome = ("error", str(err))
-        except Exception as err:  # duckdb.Error: the analyst's SQL, shown as DuckDB words it,
-            # without the server's paths (the snapshot, the spill folder, the extensions)
-            outcome = (
-                "error",
-                DISK_FULL if disk_full(err) else without_paths(f"{type(err).__name__}: {err}"),
-            )
-        st.session_state["sql_result"] = ((sql, key), outcome)
-    kind, value = outcome
-    if kind == "refused":
-        st.error(f"Refused: {md(value)}. This page only reads.", icon=":material/block:")
-    elif kind == "limit":
-        st.warning(f"The query was {md(value)}.", icon=":material/timer_off:")
-    elif kind == "error":
-        st.error(md(value), icon=":material/error:")
-    else:
-        return value
-    return None
-
-
-def schema(tables: list[dict[str, Any]]) -> None:
-    for t in tables:
-        with st.expander(f"{t['table']} ({t['rows']} rows)"):
-            if t.get("comment"):
-                st.caption(t["comment"])
-            st.dataframe(
-                [
-                    {"column": c["name"], "type": c["type"], "meaning": c["comment"] or ""}
-                    for c in t["columns"]
-                ],
-                hide_index=True,
-                width="stretch",
-            )

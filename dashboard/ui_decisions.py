@@ -22,9 +22,11 @@ from analytics.spots import (
     SpotError,
     difference_rows,
 )
+from dashboard import state_keys as keys
 from dashboard.escape import md
-from dashboard.ui import link_rows, param, set_params
-from dashboard.view import LinkRow, link
+from dashboard.params import param, set_params
+from dashboard.ui import link_rows
+from dashboard.viewmodels.links import LinkRow, link
 from engine.hands import Category
 from present.numbers import signed
 
@@ -97,7 +99,7 @@ def spot_pickers(spot: Spot) -> Spot:
     def changed() -> None:
         parts = []
         for name, _, _ in PICKERS:
-            value = st.session_state[f"spot_{name}"]
+            value = st.session_state[keys.spot_part(name)]
             if value not in (None, ANY):
                 parts.append(f"{name}={value}")
         set_params(spot=",".join(parts) or None, cell=None)
@@ -107,9 +109,13 @@ def spot_pickers(spot: Spot) -> Spot:
             current = getattr(spot, name)
             now = ANY if current is None else str(current)
             options = [ANY, *values] + ([now] if now not in values and now != ANY else [])
-            st.session_state[f"spot_{name}"] = now
+            st.session_state[keys.spot_part(name)] = now
             st.segmented_control(
-                label, options, key=f"spot_{name}", on_change=changed, format_func=_shown_as(name)
+                label,
+                options,
+                key=keys.spot_part(name),
+                on_change=changed,
+                format_func=_shown_as(name),
             )
     return spot
 
@@ -118,15 +124,15 @@ def player_choice(names: Sequence[str]) -> str | None:
     """The player set beside the field and the winning players (``?player=``), or nobody."""
     options = [NOBODY, *names]
     wanted = param("player")
-    st.session_state["pick_dec_player"] = wanted if wanted in names else NOBODY
+    st.session_state[keys.PICK_DEC_PLAYER] = wanted if wanted in names else NOBODY
     chosen = st.selectbox(
         "Player",
         options,
-        key="pick_dec_player",
+        key=keys.PICK_DEC_PLAYER,
         on_change=lambda: set_params(
             player=None
-            if st.session_state["pick_dec_player"] == NOBODY
-            else st.session_state["pick_dec_player"],
+            if st.session_state[keys.PICK_DEC_PLAYER] == NOBODY
+            else st.session_state[keys.PICK_DEC_PLAYER],
             cell=None,
         ),
     )
@@ -141,14 +147,14 @@ def cards_choice() -> str | None:
     for every hand at a ``cards: all`` table, only for hands shown at a showdown at a
     ``cards: shown`` one (the hands players chose to show)."""
     wanted = param("cards")
-    st.session_state["pick_dec_cards"] = wanted if wanted in ("all", "shown") else "any"
+    st.session_state[keys.PICK_DEC_CARDS] = wanted if wanted in ("all", "shown") else "any"
     chosen = st.segmented_control(
         "Sessions recording",
         list(CARDS),
-        key="pick_dec_cards",
+        key=keys.PICK_DEC_CARDS,
         format_func=lambda v: {"any": "any", "all": "every card", "shown": "shown cards"}[v],
-        on_change=lambda: set_params(cards=CARDS.get(st.session_state["pick_dec_cards"] or "any"),
-                                     cell=None),
+        on_change=lambda: set_params(cards=CARDS.get(st.session_state[keys.PICK_DEC_CARDS]
+                                                     or "any"), cell=None),
         help="A hand category is known for every hand where every card is recorded; where only "
         "the cards shown are, for the hands shown at a showdown (RULES 3.5), which players chose "
         "to show.",
@@ -171,12 +177,12 @@ def cell_choice(answer: Answer) -> tuple[str, str | None]:
     action = wanted[2] if wanted[2] in actions else (actions[0] if actions else EVERY)
     if wanted[0] in groups and not wanted[2]:
         action = EVERY
-    st.session_state["pick_cell_group"] = group
-    st.session_state["pick_cell_action"] = action
+    st.session_state[keys.PICK_CELL_GROUP] = group
+    st.session_state[keys.PICK_CELL_ACTION] = action
 
     def changed() -> None:
-        g = st.session_state["pick_cell_group"] or group
-        a = st.session_state["pick_cell_action"] or action
+        g = st.session_state[keys.PICK_CELL_GROUP] or group
+        a = st.session_state[keys.PICK_CELL_ACTION] or action
         set_params(cell=g if a == EVERY else f"{g}:{a}")
 
     names = {  # an option's label is Markdown: the player's name is escaped
@@ -185,7 +191,7 @@ def cell_choice(answer: Answer) -> tuple[str, str | None]:
         "winners": "the winning players",
     }
     st.segmented_control(
-        "Whose", groups, key="pick_cell_group", on_change=changed, format_func=lambda g: names[g]
+        "Whose", groups, key=keys.PICK_CELL_GROUP, on_change=changed, format_func=lambda g: names[g]
     )
 
     def count(a: str) -> str:
@@ -195,7 +201,7 @@ def cell_choice(answer: Answer) -> tuple[str, str | None]:
         return f"{a} · {c.count if c else 0:,}"
 
     st.pills(
-        "Decisions", [*actions, EVERY], key="pick_cell_action", on_change=changed,
+        "Decisions", [*actions, EVERY], key=keys.PICK_CELL_ACTION, on_change=changed,
         format_func=count,
     )  # fmt: skip
     return group, (None if action == EVERY else action)

@@ -9,20 +9,21 @@ from collections.abc import Mapping, Sequence
 import streamlit as st
 
 from dashboard import cache, prefs
+from dashboard import state_keys as keys
 from dashboard.escape import md
-from dashboard.own import CARDS, SUITS, card_label
+from dashboard.viewmodels.own import CARDS, SUITS, card_label
 from events.errors import BragError
 from present.narrate import pretty_cards
 from present.replay import Noted, Replay
 
 __all__ = ["ME", "is_me", "my_cards", "noted_for", "who_am_i"]
 
-ME = "me"
+ME = keys.ME
 """The per-browser preference (:mod:`dashboard.prefs`) naming this browser's player."""
 
 _SUIT_NAMES = {"s": "♠ Spades", "h": "♥ Hearts", "d": "♦ Diamonds", "c": "♣ Clubs"}
-_FLASH = "my_cards_flash"
-_UNKEPT = "me_this_session"  # a name the preference cannot hold (see who_am_i)
+_FLASH = keys.MY_CARDS_FLASH
+_UNKEPT = keys.ME_THIS_SESSION  # a name the preference cannot hold (see who_am_i)
 _PILLS_CSS = """<style>
 .st-key-my_cards button[data-variant="pills"] { min-width: 44px; min-height: 44px;
   justify-content: center; }
@@ -81,14 +82,32 @@ def my_cards(
         "'from your note'; never in the log, an export, the statistics or anyone else's view."
     )
     st.markdown(_PILLS_CSS, unsafe_allow_html=True)
-    key = f"my_cards_deal_{session}"
+    chosen = _deal_choice(session, deals, deal)
+    picked, sent = _card_pickers(session, chosen, noted.get(chosen, ()))
+    flash = st.session_state.pop(_FLASH, None)
+    if flash is not None and flash[0] == (session, chosen):
+        st.success(flash[1], icon=":material/check:")
+    if sent:
+        _keep(session, chosen, me, picked)
+
+
+def _deal_choice(session: str, deals: Sequence[int], deal: str | None) -> int:
+    """The deal whose cards are picked: a picker of ``deals``, set to ``deal`` (from the link)
+    once per new link."""
+    key = keys.my_cards_deal(session)
     linked = deal is not None and deal.isdigit() and int(deal) in deals
-    if linked and st.session_state.get(key + "_link") != deal:  # a new link: its deal, once
-        st.session_state[key + "_link"] = deal
+    if linked and st.session_state.get(keys.my_cards_link(session)) != deal:  # a new link, once
+        st.session_state[keys.my_cards_link(session)] = deal
         st.session_state[key] = int(str(deal))
-    chosen = st.selectbox("Your cards in", deals, key=key, format_func=lambda d: f"Deal {d}")
-    have = noted.get(chosen, ())
-    with st.container(key="my_cards"), st.form(f"my_cards_{session}_{chosen}", border=False):
+    chosen: int = st.selectbox("Your cards in", deals, key=key, format_func=lambda d: f"Deal {d}")
+    return chosen
+
+
+def _card_pickers(session: str, chosen: int, have: Sequence[str]) -> tuple[list[str], bool]:
+    """The pack in four rows, one per suit (``have`` picked), and *Keep my cards*: the cards
+    picked, and whether the button was pressed."""
+    form = keys.my_cards_form(session, chosen)
+    with st.container(key=keys.MY_CARDS), st.form(form, border=False):
         picked: list[str] = []
         for suit in SUITS:
             picked += st.pills(
@@ -97,14 +116,15 @@ def my_cards(
                 selection_mode="multi",
                 default=[c for c in have if c[1] == suit],
                 format_func=card_label,
-                key=f"my_cards_{session}_{chosen}_{suit}",
+                key=keys.my_cards_suit(session, chosen, suit),
             )
         sent = st.form_submit_button("Keep my cards", type="primary", icon=":material/lock:")
-    flash = st.session_state.pop(_FLASH, None)
-    if flash is not None and flash[0] == (session, chosen):
-        st.success(flash[1], icon=":material/check:")
-    if not sent:
-        return
+    return picked, sent
+
+
+def _keep(session: str, chosen: int, me: str, picked: list[str]) -> None:
+    """Keeps the ``picked`` cards as ``me``'s note for deal ``chosen``, or says in one line why not
+    (nothing stored); kept, the page reruns and says so."""
     if len(picked) != 3:
         st.error(
             f"Pick 3 cards, one tap each: {len(picked)} picked ({pretty_cards(picked) or 'none'})."

@@ -85,13 +85,15 @@ def _charts() -> None:
     import altair as alt
 
     importlib.import_module("pyarrow")  # st.dataframe's and the charts' conversion
-    points = alt.Data(values=[{"x": 1, "y": 1}, {"x": 2, "y": 2}])  # type: ignore[no-untyped-call]
+    values = [{"x": 1, "y": 1}, {"x": 2, "y": 2}]
+    points = alt.Data(values=values)  # type: ignore[no-untyped-call]  # altair: __init__ unannotated
     alt.Chart(points).mark_line().encode(x="x:Q", y="y:Q").to_dict()
 
 
 def _players_page() -> None:
     from dashboard import cache, stats_view
 
+    cache.refresh_statistics()  # as the statistics pages do before they read
     cache.stat("tables")
     stats = cache.stat("player_stats", table=None)
     if not stats:

@@ -13,6 +13,7 @@ st.caption(
     "blind or seen, the level, the pot, the hand where the log knows it."
 )
 
+ui.analytics_or_stop(cache.refresh_statistics)  # the projection caught up, then read
 names = [r["player"] for r in ui.analytics_or_stop(lambda: cache.stat("player_stats"))]
 if not names:
     st.info("No deal has ended yet, so there are no decisions to explore.")

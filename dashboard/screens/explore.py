@@ -4,10 +4,12 @@ with a CSV download. Statements that write are refused."""
 import streamlit as st
 
 from dashboard import cache, stats_view, ui
+from dashboard import state_keys as keys
 
 st.title("Explore")
 st.caption("One SELECT at a time over the analytics projection (DuckDB); nothing can be written.")
 
+ui.analytics_or_stop(cache.refresh_statistics)  # the projection caught up, then read
 tables = ui.analytics_or_stop(cache.schema)
 
 left, right = st.columns([3, 2])
@@ -17,7 +19,7 @@ with right:
 with left:
     sql = ui.sql_box()
     if sql:
-        result = ui.query_or_refusal(cache.run_sql, sql, key=st.session_state.get("sql_runs"))
+        result = ui.query_or_refusal(cache.run_sql, sql, key=st.session_state.get(keys.SQL_RUNS))
         if result is not None:
             columns, rows = result.columns, result.rows
             st.caption(stats_view.rows_caption(len(rows), result.cut))

@@ -5,7 +5,8 @@ results" on, your net in each session and over time."""
 
 import streamlit as st
 
-from dashboard import cache, own, stats_view, ui, ui_own
+from dashboard import cache, stats_view, ui, ui_own
+from dashboard.viewmodels import own
 
 st.title("My sessions")
 
@@ -24,7 +25,10 @@ wanted = ui.param("session")  # one of your sessions: its deals ("Your deals" on
 if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     kept = cache.session_count([me])
     mine = cache.session_page([me], page=ui.page_choice(kept, cache.SESSIONS_PAGE))
-    standings = ui.analytics_or_stop(lambda: cache.stat("leaderboard")) if results else None
+    standings = None
+    if results:  # the projection caught up, then read
+        ui.analytics_or_stop(cache.refresh_statistics)
+        standings = ui.analytics_or_stop(lambda: cache.stat("leaderboard"))
     nets = own.nets(standings, me) if standings is not None else None
     st.subheader("Your sessions")
     st.caption(f"Newest first, {kept:,} in all: a tap opens the replay as {ui.md(me)} saw it.")

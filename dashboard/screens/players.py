@@ -5,9 +5,11 @@ side by side."""
 import streamlit as st
 
 from dashboard import cache, stats_view, ui
+from dashboard import state_keys as keys
 
 st.title("Players")
 
+ui.analytics_or_stop(cache.refresh_statistics)  # the projection caught up, then read
 table = ui.table_choice(ui.analytics_or_stop(lambda: cache.stat("tables")))
 stats = ui.analytics_or_stop(lambda: cache.stat("player_stats", table=table))
 if not stats:
@@ -30,7 +32,7 @@ ui.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HAB
 st.subheader(f"The deals behind {ui.md(first)}'s figures")
 statistic = ui.statistic_choice(stats_view.DRILLED, stats_view.label)
 total = cache.deals_behind_total(first, statistic, table)
-page = ui.page_choice(total["deals"], cache.DRILL_PAGE, key="deals_page")
+page = ui.page_choice(total["deals"], cache.DRILL_PAGE, key=keys.DEALS_PAGE)
 deals = cache.deals_behind(first, statistic, table, page=page)
 st.caption(stats_view.drill_caption(a, statistic, deals, total))
 if which := stats_view.drill_page_caption(total["deals"], page, len(deals), cache.DRILL_PAGE):

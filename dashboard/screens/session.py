@@ -4,7 +4,8 @@ browser)."""
 
 import streamlit as st
 
-from dashboard import cache, live, ui, view
+from dashboard import cache, live, ui
+from dashboard.viewmodels import links
 
 st.title("Session")
 
@@ -36,7 +37,7 @@ else:
 
 st.subheader("Deals")
 ui.link_rows(
-    view.deal_links(rp.session, rp.deal_rows(), results=results), "Deals: a tap opens the replay"
+    links.deal_links(rp.session, rp.deal_rows(), results=results), "Deals: a tap opens the replay"
 )
 
 if not rp.final.finished:  # a session in progress: show what another device records

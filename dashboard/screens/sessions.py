@@ -4,7 +4,8 @@ filters; a page at a time (read from the store's session catalogue)."""
 
 import streamlit as st
 
-from dashboard import cache, ui, view
+from dashboard import cache, ui
+from dashboard.viewmodels import links
 
 st.title("Sessions")
 
@@ -22,4 +23,4 @@ kept = cache.session_count(players, tables, dates)
 page = ui.page_choice(kept, cache.SESSIONS_PAGE)
 shown = cache.session_page(players, tables, dates, page)
 st.caption(ui.page_caption(kept, cache.session_count(), page, len(shown), cache.SESSIONS_PAGE))
-ui.link_rows(view.session_links(shown, results=results), "Sessions: a tap opens the replay")
+ui.link_rows(links.session_links(shown, results=results), "Sessions: a tap opens the replay")

@@ -9,11 +9,16 @@ made per session, per picker or per follow.
 from __future__ import annotations
 
 __all__ = [
+    "AMEND_DONE",
+    "CLOSE_NAMES",
     "COOKIE_CODE",
     "COOKIE_FOR",
     "DEALS_PAGE",
     "DEVICE_COOKIE",
+    "DEVICE_PANEL",
+    "DEVICE_PREFS",
     "DEVICE_TOKEN",
+    "FLASH",
     "GATE_SESSION",
     "LAST_SESSION",
     "LIVE",
@@ -36,9 +41,14 @@ __all__ = [
     "PICK_VS",
     "PREFS",
     "PREFS_WRITER",
+    "RECORDED_BY_INPUT",
+    "RECORDED_BY_NAME",
+    "RECORDING",
+    "RECORD_SESSION",
     "REPLAYER",
     "REPLAY_NONCE",
     "RESULTS",
+    "SEAT_ORDER",
     "SECRET_INPUT",
     "SESSIONS_PAGE",
     "SIDEBAR_CLOSE",
@@ -47,6 +57,13 @@ __all__ = [
     "SQL_RESULT",
     "SQL_RUNS",
     "SQL_TEXT",
+    "START_CARDS",
+    "START_DEALER",
+    "START_FORM",
+    "START_PLAYERS",
+    "START_POTS",
+    "START_SESSION",
+    "START_TABLE",
     "UNLOCK_FORM",
     "live_seen",
     "my_cards_deal",
@@ -188,6 +205,59 @@ PREFS_WRITER = "brag_prefs_writer"
 
 SIDEBAR_CLOSE = "brag_sidebar_close"
 """The component that closes the sidebar on a phone after a tap (:mod:`dashboard.sidebar`)."""
+
+# --- the Record page (dashboard.ui_record, ui_start, ui_amend, screens/record) -----------------
+
+RECORDED_BY_NAME = "by"
+"""Who records on this device, as kept in its cookie (the Record page)."""
+
+RECORDING = "recording"
+"""The session this device records, or None for a new one."""
+
+RECORDED_BY_INPUT = "recorded_by"
+"""The Record page's 'Recorded by' text input."""
+
+RECORD_SESSION = "record_session"
+"""The Record page's session picker."""
+
+DEVICE_PREFS = "prefs"
+"""The Record page's device component (its cookies)."""
+
+FLASH = "flash"
+"""The Record page's last 'recorded'/'not recorded' line: (kind, text, session, at)."""
+
+DEVICE_PANEL = "device_panel"
+"""The Record page's 'This device' panel."""
+
+AMEND_DONE = "amend_done"
+"""The correction just stored (Correct a step), said once."""
+
+START_FORM = "start"
+"""The new-session form's container (.st-key-start)."""
+
+START_SESSION = "start_session"
+"""The new session's name."""
+
+START_TABLE = "start_table"
+"""The new session's table."""
+
+START_PLAYERS = "start_players"
+"""The new session's seats, in order."""
+
+CLOSE_NAMES = "close_names"
+"""The component that closes the seats' list once a name is picked."""
+
+SEAT_ORDER = "seat_order"
+"""The seats' arrows' container."""
+
+START_CARDS = "start_cards"
+"""Which cards the new session records."""
+
+START_DEALER = "start_dealer"
+"""The new session's first dealer."""
+
+START_POTS = "start_pots"
+"""The new session's pots to play (RULES 1.4)."""
 
 
 def my_cards_deal(session: str) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import cache, ui_record
+from dashboard import state_keys as keys
 from dashboard.ui import md
 from engine.legal import LegalAction, legal_actions
 from events.errors import BragError, ConcurrencyConflict
@@ -33,7 +34,7 @@ REMOVE = "Remove this step"
 """The choice that withdraws the step and records nothing in its place."""
 SKIPPED_NEEDS = frozenset({"cards", "hands"})
 """Inputs the panel does not ask for (a real table's showdown cards, a deal's hands)."""
-DONE = "amend_done"
+DONE = keys.AMEND_DONE
 
 
 def _replacements(rp: Replay, index: int) -> list[LegalAction]:

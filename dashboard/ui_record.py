@@ -17,6 +17,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import cache, pad, pad_api, recorder
+from dashboard import state_keys as keys
 from dashboard.gate import BY_COOKIE, SESSION_COOKIE, cookie
 from dashboard.recorder import Choice
 from dashboard.ui import md
@@ -33,7 +34,7 @@ PAGE_CSS = (
 )
 """The Record page's own style (``record.css`` beside this file), for ``st.markdown``."""
 
-PANEL = "device_panel"
+PANEL = keys.DEVICE_PANEL
 """The key of the "This device" panel (an expander): closed when a session opens."""
 
 # --- what this device remembers -------------------------------------------------------------------
@@ -41,48 +42,53 @@ PANEL = "device_panel"
 
 def who() -> str:
     """Who records on this device ("Recorded by"), ``organiser`` when nobody is named."""
-    return str(st.session_state.get("by") or "organiser")
+    return str(st.session_state.get(keys.RECORDED_BY_NAME) or "organiser")
 
 
 def device_settings(open_ids: Sequence[str], new: str) -> str:
     """ "Recorded by" and "Session to record", kept per device across page switches (session
     state) and reloads (cookies); a session named in the link (``?session=``) wins. Returns the
     session chosen, or ``new``."""
-    if "by" not in st.session_state:
-        st.session_state["by"] = cookie(BY_COOKIE) or ""
-    if "recording" not in st.session_state:
-        st.session_state["recording"] = cookie(SESSION_COOKIE)
+    if keys.RECORDED_BY_NAME not in st.session_state:
+        st.session_state[keys.RECORDED_BY_NAME] = cookie(BY_COOKIE) or ""
+    if keys.RECORDING not in st.session_state:
+        st.session_state[keys.RECORDING] = cookie(SESSION_COOKIE)
     linked = st.query_params.get("session")
     if linked and linked in open_ids:
-        st.session_state["recording"] = linked
-    current = st.session_state.get("recording")
+        st.session_state[keys.RECORDING] = linked
+    current = st.session_state.get(keys.RECORDING)
     if current not in open_ids:
         current = None
-    st.session_state["recorded_by"] = st.session_state["by"]
-    st.session_state["record_session"] = current or new
+    st.session_state[keys.RECORDED_BY_INPUT] = st.session_state[keys.RECORDED_BY_NAME]
+    st.session_state[keys.RECORD_SESSION] = current or new
 
     a, b = st.columns(2)
     a.selectbox(
         "Session to record",
         [new, *open_ids],
-        key="record_session",
+        key=keys.RECORD_SESSION,
         on_change=_session_changed,
         args=(new,),
     )
-    b.text_input("Recorded by", key="recorded_by", placeholder="organiser", on_change=_by_changed)
-    pad.device({BY_COOKIE: st.session_state["by"], SESSION_COOKIE: current or ""}, key="prefs")
+    b.text_input(
+        "Recorded by", key=keys.RECORDED_BY_INPUT, placeholder="organiser", on_change=_by_changed
+    )
+    pad.device(
+        {BY_COOKIE: st.session_state[keys.RECORDED_BY_NAME], SESSION_COOKIE: current or ""},
+        key=keys.DEVICE_PREFS,
+    )
     return current or new
 
 
 def _by_changed() -> None:
-    st.session_state["by"] = st.session_state["recorded_by"].strip()
+    st.session_state[keys.RECORDED_BY_NAME] = st.session_state[keys.RECORDED_BY_INPUT].strip()
 
 
 def _session_changed(new: str) -> None:
-    chosen = st.session_state["record_session"]
+    chosen = st.session_state[keys.RECORD_SESSION]
     if chosen != new:
         st.session_state[PANEL] = False  # the panel folds away: the pad on the first screen
-    st.session_state["recording"] = None if chosen == new else chosen
+    st.session_state[keys.RECORDING] = None if chosen == new else chosen
     if chosen == new:
         st.query_params.pop("session", None)
     else:
@@ -96,12 +102,12 @@ def flash(kind: str, text: str, session: str | None = None) -> None:
     """Leaves a message for the next drawings of the page: the pad's note, kept while the
     ``session`` stays at the seq it has now (so a rerun from elsewhere does not wipe it)."""
     at = cache.last_seq(session) if session else None
-    st.session_state["flash"] = (kind, text, session, at)
+    st.session_state[keys.FLASH] = (kind, text, session, at)
 
 
 def note_for(session: str, seq: int) -> tuple[str, str]:
     """``(kind, text)`` of this device's message about ``session`` at ``seq``, else empty."""
-    kind, text, where, at = st.session_state.get("flash", ("", "", None, None))
+    kind, text, where, at = st.session_state.get(keys.FLASH, ("", "", None, None))
     if where == session and at == seq:
         return kind, text
     return "", ""
@@ -110,10 +116,10 @@ def note_for(session: str, seq: int) -> tuple[str, str]:
 def show_flash() -> None:
     """Shows a message left by :func:`flash` for the start form (a refused start); one about a
     session in the store stays with it, for its pad, never shown under another."""
-    kind, text, where, _ = st.session_state.get("flash", ("", "", None, None))
+    kind, text, where, _ = st.session_state.get(keys.FLASH, ("", "", None, None))
     if where is not None and cache.exists(where):
         return
-    st.session_state.pop("flash", None)
+    st.session_state.pop(keys.FLASH, None)
     if text:
         show = {"success": st.success, "warning": st.warning, "error": st.error}.get(kind, st.info)
         show(md(text))  # the text names players and sessions: shown as written, never Markdown

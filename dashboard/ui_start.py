@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from dashboard import cache, pad, recorder
+from dashboard import state_keys as keys
 from dashboard.ui_record import PANEL, append, flash, who
 from events.errors import BragError
 from events.model import RecordedEvent, Rules
@@ -25,14 +26,14 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
     lot here: RULES 3.1), which cards are recorded and the pots. A refused start says why and
     leaves the link as it was."""
     _name_table_players(known_players, known_tables)
-    seats: list[str] = list(st.session_state.get("start_players") or [])
-    pad.close_list_when_picked(len(seats), key="close_names")  # the arrows below stay tappable
+    seats: list[str] = list(st.session_state.get(keys.START_PLAYERS) or [])
+    pad.close_list_when_picked(len(seats), key=keys.CLOSE_NAMES)  # the arrows below stay tappable
     if len(seats) > 1:
         _seat_order(seats)
     _how_played(seats)
     for note in _spelling_notes(seats, known_players, table_typed(), known_tables):
         st.caption(note)
-    with st.container(key="start"):
+    with st.container(key=keys.START_FORM):
         st.button(
             "Start the session",
             type="primary",
@@ -45,19 +46,19 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
 def _name_table_players(known_players: Sequence[str], known_tables: Sequence[str]) -> None:
     """The session's name and table, then its players (picked or typed)."""
     a, b = st.columns(2)
-    a.text_input("Session name", placeholder="e.g. 2025-06-14-oak", key="start_session")
+    a.text_input("Session name", placeholder="e.g. 2025-06-14-oak", key=keys.START_SESSION)
     b.selectbox(
         "Table",
         list(known_tables),
         index=None,
-        key="start_table",
+        key=keys.START_TABLE,
         accept_new_options=True,
         placeholder="e.g. Oak (type a new one)",
     )
     st.multiselect(
         "Players, in their seats clockwise from the first picked",
         list(known_players),
-        key="start_players",
+        key=keys.START_PLAYERS,
         accept_new_options=True,
         placeholder="Pick or type the names",
     )
@@ -65,7 +66,7 @@ def _name_table_players(known_players: Sequence[str], known_tables: Sequence[str
 
 def _seat_order(seats: Sequence[str]) -> None:
     """The players in their seats, each with ↑ and ↓ to move it one seat."""
-    with st.container(key="seat_order"):
+    with st.container(key=keys.SEAT_ORDER):
         for n, name in enumerate(seats):
             row = st.container(horizontal=True, vertical_alignment="center", gap="small")
             row.text(f"{n + 1}. {name}")
@@ -93,7 +94,7 @@ def _how_played(seats: Sequence[str]) -> None:
     c.radio(
         "Cards recorded",
         ["shown", "all"],
-        key="start_cards",
+        key=keys.START_CARDS,
         format_func=lambda m: (
             "only cards shown at a showdown (a real table)"
             if m == "shown"
@@ -103,14 +104,16 @@ def _how_played(seats: Sequence[str]) -> None:
     d.selectbox(
         "First dealer (RULES 3.1)",
         [LOT, *seats],
-        key="start_dealer",
+        key=keys.START_DEALER,
         help="The seat the lot at the table chose, or draw the lot here.",
     )
-    e.number_input("Pots to play (RULES 1.4)", min_value=1, max_value=50, value=8, key="start_pots")
+    e.number_input(
+        "Pots to play (RULES 1.4)", min_value=1, max_value=50, value=8, key=keys.START_POTS
+    )
 
 
 def table_typed() -> str:
-    return str(st.session_state.get("start_table") or "").strip()
+    return str(st.session_state.get(keys.START_TABLE) or "").strip()
 
 
 def _spelling_notes(
@@ -132,11 +135,11 @@ def _spelling_notes(
 
 
 def _move_seat(n: int, step: int) -> None:
-    seats = list(st.session_state.get("start_players") or [])
+    seats = list(st.session_state.get(keys.START_PLAYERS) or [])
     m = n + step
     if 0 <= m < len(seats):
         seats[n], seats[m] = seats[m], seats[n]
-        st.session_state["start_players"] = seats
+        st.session_state[keys.START_PLAYERS] = seats
 
 
 def _typed(
@@ -145,12 +148,12 @@ def _typed(
     """What the form says, as the start will record it: the session's name, the seats and the
     table (a name or table typed as another spelling of one already in the store: the stored
     one) and the first dealer (``None``: drawn by lot here)."""
-    name = str(st.session_state.get("start_session") or "").strip()
-    typed = [str(p).strip() for p in st.session_state.get("start_players") or []]
+    name = str(st.session_state.get(keys.START_SESSION) or "").strip()
+    typed = [str(p).strip() for p in st.session_state.get(keys.START_PLAYERS) or []]
     seats = tuple(canonical(p, known_players) or p for p in typed)
     table = table_typed()
     table = canonical(table, known_tables) or table if table else table
-    dealer = st.session_state.get("start_dealer")
+    dealer = st.session_state.get(keys.START_DEALER)
     if dealer not in (None, LOT) and str(dealer).strip() in typed:
         dealer = seats[typed.index(str(dealer).strip())]
     return name, seats, table, None if dealer in (None, LOT) else str(dealer)
@@ -177,7 +180,7 @@ def _events(
         return recorder.start_events(
             name,
             seats,
-            "all" if st.session_state.get("start_cards") == "all" else "shown",
+            "all" if st.session_state.get(keys.START_CARDS) == "all" else "shown",
             table=table or None,
             dealer=dealer,
             rules=Rules(pots=pots) if pots != 8 else None,
@@ -195,7 +198,7 @@ def _start(known_players: Sequence[str] = (), known_tables: Sequence[str] = ()) 
     already in the store is recorded as the stored one (one name, one player)."""
     name, seats, table, dealer = _typed(known_players, known_tables)
     try:
-        pots = whole_number(st.session_state.get("start_pots", 8), "Pots to play", 1, 50)
+        pots = whole_number(st.session_state.get(keys.START_POTS, 8), "Pots to play", 1, 50)
     except BragError as err:
         flash("error", f"Refused: {err.message}")
         return
@@ -208,10 +211,10 @@ def _start(known_players: Sequence[str] = (), known_tables: Sequence[str] = ()) 
         flash("error", f"There is already a session called {name}.")
         return
     if append(name, made, 0):
-        st.session_state["recording"] = name
+        st.session_state[keys.RECORDING] = name
         st.query_params["session"] = name
         st.session_state[PANEL] = False  # the pad on the first screen, as the session opens
-    elif st.session_state.get("flash", ("",))[0] == "warning":  # another device started it first
+    elif st.session_state.get(keys.FLASH, ("",))[0] == "warning":  # another device started it first
         flash("error", f"There is already a session called {name}: another device started it now.")
 
 

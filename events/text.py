@@ -48,8 +48,8 @@ def _tables() -> tuple[Any, Any]:
     """confusable-homoglyphs' ``categories`` and ``confusables`` modules, imported on first use:
     loading them takes longer than a command showing text inert needs in all (they import
     ``urllib.request`` and read their JSON tables)."""
-    import confusable_homoglyphs.categories as categories  # type: ignore[import-untyped]
-    import confusable_homoglyphs.confusables as confusables  # type: ignore[import-untyped]
+    import confusable_homoglyphs.categories as categories  # type: ignore[import-untyped]  # no stubs
+    import confusable_homoglyphs.confusables as confusables  # type: ignore[import-untyped]  # no stubs
 
     return categories, confusables
 

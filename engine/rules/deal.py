@@ -112,7 +112,7 @@ def _recorded_hands(
         )
     if set(e.hands) != set(state.seats):
         missing = [s for s in state.seats if s not in e.hands]
-        extra = [s for s in e.hands if s not in state.index]  # type: ignore[operator]
+        extra = [s for s in e.hands if s not in (state.index or {})]  # seated after RULES 1.3
         what = f"missing {', '.join(missing)}" if missing else f"not seated: {', '.join(extra)}"
         raise viol("3.4", f"every seated player is dealt a hand ({what})")
     kept = _retained_cards(state, retained)

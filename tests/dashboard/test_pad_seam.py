@@ -11,7 +11,7 @@ from typing import get_type_hints
 
 from dashboard.viewmodels.pad_doc import PadCard, PadCards, PadDocument, PadKey
 
-JS = (Path(__file__).resolve().parents[1] / "dashboard" / "pad.js").read_text(encoding="utf-8")
+JS = (Path(__file__).resolve().parents[2] / "dashboard" / "pad.js").read_text(encoding="utf-8")
 
 
 def _read(*names: str) -> set[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from shared_paths import SCENARIOS
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
 
 LOGS = [

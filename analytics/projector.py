@@ -21,8 +21,8 @@ checkpoint in force (``tests/test_analytics_crash.py`` kills a child at each of 
 
 from __future__ import annotations
 
-import gc
 import importlib.util
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -44,6 +44,7 @@ from analytics.tables import (
 )
 from analytics.tables import SKIPPED_DDL as SKIPPED_DDL  # importable from here too
 from analytics.tables import schema_sql as _sql
+from log.gc_pause import paused_gc
 
 if TYPE_CHECKING:
     # The fold (analytics.facts, the engine) is imported by the first batch to apply: opening,
@@ -199,14 +200,15 @@ class Projector:
         # The fold makes no reference cycles (states are immutable and chain only backwards), so
         # the cyclic collector has nothing to find in a batch; left on, it would scan every live
         # state (each session keeps its chain) again and again. Paused for the batch, it meets
-        # each new object a few times afterwards instead.
-        paused = gc.isenabled()
-        gc.disable()
-        try:
+        # each new object a few times afterwards instead. The collector is the process's: only a
+        # command's main thread pauses it (brag analytics refresh, a rebuild's worker), never a
+        # threaded server's page (the dashboard's refresh_statistics), where two refreshes would
+        # race to turn it back on (log/gc_pause.py).
+        if threading.current_thread() is threading.main_thread():
+            with paused_gc():
+                self._fold_and_write(events)
+        else:
             self._fold_and_write(events)
-        finally:
-            if paused:
-                gc.enable()
 
     def _fold_and_write(self, events: list[StoredLike] | Any) -> None:
         """Projects a batch. A session the projector cannot take (its stream no longer folds,

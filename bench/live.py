@@ -111,7 +111,8 @@ def main() -> None:
                         if kind == "replay":
                             page.wait_for_selector(".rp[data-ready]", timeout=60_000)
                         else:
-                            page.get_by_text("Leaderboard").wait_for(timeout=60_000)
+                            # results hidden until asked for (no spoilers); the deals' list shows
+                            page.get_by_role("heading", name="Deals").wait_for(timeout=60_000)
                         pages.append(page)
                     time.sleep(3)  # the pages settle
                     return pages

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 from urllib.parse import unquote
 
 import streamlit as st
@@ -86,7 +85,7 @@ def check_given(secret: str, given: str | None) -> bool:
     keys = _client_keys()
     attempt = throttle.THROTTLE.attempt(keys)
     if attempt.wait > 0:
-        time.sleep(attempt.wait)
+        throttle.THROTTLE.sleep(attempt.wait)
     if recorder.check_secret(secret, given):
         throttle.THROTTLE.succeeded(keys)
         return True

@@ -51,10 +51,17 @@ def _delay(failures: int, free: int, base: float, cap: float) -> float:
 
 class Throttle:
     """The failures and the next free answer time of each client key (``"ip:..."``,
-    ``"session:..."``) and in all, thread-safe; ``clock`` is monotonic seconds."""
+    ``"session:..."``) and in all, thread-safe; ``clock`` is monotonic seconds and ``sleep``
+    waits that many seconds of it (the pair is replaced together in tests: a fake ``sleep``
+    patched onto the ``time`` module would also move every other thread's waits)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.clock = clock
+        self.sleep = sleep
         self._lock = threading.Lock()
         self._failures: dict[str, tuple[int, float]] = {}  # key -> (count, last failure)
         self._next: dict[str, float] = {}  # key -> when its next attempt may be answered

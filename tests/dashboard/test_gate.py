@@ -91,11 +91,10 @@ def test_fifty_wrong_unlocks_on_the_page_are_slowed_and_logged(
     """Through the Record page's form (AppTest), with the delays slept on a fake clock: the 50th
     wrong secret is answered at least 5 s after the first, each failure is a line of the log,
     then the right secret unlocks."""
-    from dashboard import gate
-
     clock = Clock()
-    monkeypatch.setattr(throttle, "THROTTLE", throttle.Throttle(clock))
-    monkeypatch.setattr(gate.time, "sleep", clock.sleep)
+    # the throttle's own clock and sleep: patching time.sleep would move the fake clock with
+    # every other thread's waits too (the store's and the projection's retries)
+    monkeypatch.setattr(throttle, "THROTTLE", throttle.Throttle(clock, clock.sleep))
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.switch_page("screens/record.py").run()
@@ -141,7 +140,8 @@ def test_a_token_copied_before_lock_this_device_no_longer_unlocks(record_store: 
 def test_lock_this_device_on_the_page_revokes_its_token(
     record_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(throttle, "THROTTLE", throttle.Throttle(Clock()))
+    clock = Clock()
+    monkeypatch.setattr(throttle, "THROTTLE", throttle.Throttle(clock, clock.sleep))
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.switch_page("screens/record.py").run()

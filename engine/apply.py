@@ -134,7 +134,8 @@ def _conclusion(state: State, event: AnyEvent) -> State:
     if not _agrees(logged, expected):
         raise viol(
             _derived_rule(expected),
-            f"the log says {_describe_derived(logged)}, "
+            _shown_disagrees(logged, expected)
+            or f"the log says {_describe_derived(logged)}, "
             f"but the rules give {_describe_derived(expected)}",
         )
     return replace(state, pending=state.pending[1:], seq=state.seq + 1, last_event=event)
@@ -175,6 +176,33 @@ def _agrees(logged: DerivedEvent, expected: DerivedEvent) -> bool:
     if isinstance(logged, SessionEnded) and isinstance(expected, SessionEnded):
         return logged.nets == expected.nets and sorted(logged.winners) == sorted(expected.winners)
     return False
+
+
+def _shown_disagrees(logged: DerivedEvent, expected: DerivedEvent) -> str | None:
+    """When a logged ``pot_won`` agrees with the engine's but for its ``hand`` or ``cards``: the
+    sentence naming that field (they are the winner's shown hand, so only at a showdown, RULES
+    5.6 and 5.9); otherwise ``None``."""
+    if not (isinstance(logged, PotWon) and isinstance(expected, PotWon)):
+        return None
+    if (logged.deal, logged.player, logged.amount, logged.showdown) != (
+        expected.deal,
+        expected.player,
+        expected.amount,
+        expected.showdown,
+    ):
+        return None
+    field, value = (
+        ("hand", logged.hand)
+        if logged.hand is not None and logged.hand != expected.hand
+        else ("cards", " ".join(logged.cards or ()))
+    )
+    if not expected.showdown:
+        return (
+            f"the log's pot_won gives {field} {value!r}, but {_describe_derived(expected)}: "
+            "no hand is shown"
+        )
+    shown = f"{expected.hand} ({' '.join(expected.cards or ())})"
+    return f"the log's pot_won gives {field} {value!r}, but {expected.player} showed {shown}"
 
 
 def _derived_rule(e: DerivedEvent) -> str:

@@ -195,7 +195,19 @@ def test_uncontested_pot_won_has_no_hand_or_cards_already_refused(field: str, va
     log = [*start("AB", "B"), dealt(), *all_seen("AB"), bet("A", 1), fold("B")]
     won: Raw = {"type": "pot_won", "deal": 1, "player": "A", "amount": 3, "showdown": False}
     assert run([*log, won]).resolved == 1
-    words(refused([*log, {**won, field: value}], "5.6"), "A wins the pot of 3 uncontested")
+    err = refused([*log, {**won, field: value}], "5.6")
+    words(err, f"the log's pot_won gives {field}", "A wins the pot of 3 uncontested")
+    words(err, "no hand is shown", "RULES 5.6")
+
+
+@pytest.mark.parametrize(("field", "value"), [("hand", "pair"), ("cards", ["9s", "9h", "2d"])])
+def test_a_showdown_pot_won_names_the_hand_and_cards_shown(field: str, value: Any) -> None:
+    out = run(PRIAL_SHOWN).outcomes[-1]
+    assert (out.winner, out.hand, out.cards) == ("A", "prial", ("9s", "9h", "9d"))
+    won: Raw = {"type": "pot_won", "deal": 1, "player": "A", "amount": 5, "showdown": True}
+    assert out.amount == 5 and run([*PRIAL_SHOWN, won]).resolved == 1
+    err = refused([*PRIAL_SHOWN, {**won, field: value}], "5.9")
+    words(err, f"the log's pot_won gives {field}", "A showed prial (9s 9h 9d)", "RULES 5.9")
 
 
 # --- the hostile paths: brag verify and brag import ---------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.state import PlayerState, State
+from engine.state import PlayerState, State, replace
 from events.amounts import format_amount
 from events.errors import RuleViolation
 
@@ -52,18 +52,10 @@ def add(values: tuple[int, ...], i: int, x: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-_new = object.__new__
-_set_attr = object.__setattr__
-
-
 def pays(p: PlayerState, ticks: int) -> PlayerState:
-    """``replace(p, paid=p.paid + ticks, bets=p.bets + 1)``, spelt out for the hot path."""
-    attrs = p.__dict__.copy()
-    attrs["paid"] = p.paid + ticks
-    attrs["bets"] = p.bets + 1
-    out = _new(PlayerState)
-    _set_attr(out, "__dict__", attrs)
-    return out
+    """``p`` after one more bet of ``ticks`` (``paid`` in ticks of the session's scale, ``bets``
+    counted), through the engine's one writer of frozen records, :func:`engine.state.replace`."""
+    return replace(p, paid=p.paid + ticks, bets=p.bets + 1)
 
 
 def amount_ticks(value: Fraction, scale: int) -> int | None:

@@ -38,7 +38,7 @@ from typing import Any
 import duckdb
 
 from analytics.owner import claim
-from analytics.projector import Projector, RefreshReport
+from analytics.projector import Projector, RefreshReport, collector_paused
 from analytics.sources import Source
 from analytics.tables import checkpoint, drop_schema, ensure_schema, quietly_rolled_back
 
@@ -93,16 +93,17 @@ def _worker(url: str, sessions: list[str], upto: int, path: str, batch_size: int
     try:
         proj = Projector(store, con, batch_size=batch_size)
         pending: list[Any] = []
-        for name in sessions:
-            rows = [e for e in store.read(name) if e.position <= upto]
-            pending += rows
-            if len(pending) >= batch_size:
-                proj._batch(pending)
+        with collector_paused():  # a worker process's main thread
+            for name in sessions:
+                rows = [e for e in store.read(name) if e.position <= upto]
+                pending += rows
+                if len(pending) >= batch_size:
+                    proj.project(pending)
+                    applied += len(pending)
+                    pending = []
+            if pending:
+                proj.project(pending)
                 applied += len(pending)
-                pending = []
-        if pending:
-            proj._batch(pending)
-            applied += len(pending)
     finally:
         con.close()
         close = getattr(store, "close", None)

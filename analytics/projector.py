@@ -25,6 +25,7 @@ import importlib.util
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -79,6 +80,7 @@ __all__ = [
     "Projector",
     "RefreshReport",
     "checkpoint",
+    "collector_paused",
     "connect",
     "drop_schema",
     "ensure_schema",
@@ -86,6 +88,20 @@ __all__ = [
     "refresh",
     "skipped",
 ]
+
+
+def collector_paused() -> AbstractContextManager[None]:
+    """The cyclic collector paused for a whole refresh in a command's main thread.
+
+    The fold makes no reference cycles (states are immutable and chain only backwards), so the
+    collector has nothing to find in a refresh; left on, it would scan every live state (each
+    session keeps its chain) again and again. The collector is the process's: only a command's
+    main thread pauses it (brag analytics refresh, a rebuild's worker), never a threaded
+    server's page (the dashboard's refresh_statistics), where two refreshes would race to turn
+    it back on (log/gc_pause.py)."""
+    if threading.current_thread() is threading.main_thread():
+        return paused_gc()
+    return nullcontext()
 
 
 class _Refused(Exception):
@@ -155,18 +171,19 @@ class Projector:
         newly: dict[str, str] = {}
         self._newly = newly
         applied = batches = 0
-        while max_batches is None or batches < max_batches:
-            events = self.source.read_all(after=position, limit=self.batch_size)
-            if not events:
-                break
-            try:
-                self._batch(events)
-            except BaseException:
-                self.folders.clear()  # ahead of the database: re-fold from the store next time
-                raise
-            position = events[-1].position
-            applied += len(events)
-            batches += 1
+        with collector_paused():
+            while max_batches is None or batches < max_batches:
+                events = self.source.read_all(after=position, limit=self.batch_size)
+                if not events:
+                    break
+                try:
+                    self.project(events)
+                except BaseException:
+                    self.folders.clear()  # ahead of the database: re-fold from the store next time
+                    raise
+                position = events[-1].position
+                applied += len(events)
+                batches += 1
         return RefreshReport(
             applied, batches, position, time.perf_counter() - start, tuple(newly.items())
         )
@@ -196,25 +213,12 @@ class Projector:
         self.folders[e.session] = folder
         return folder
 
-    def _batch(self, events: list[StoredLike] | Any) -> None:
-        # The fold makes no reference cycles (states are immutable and chain only backwards), so
-        # the cyclic collector has nothing to find in a batch; left on, it would scan every live
-        # state (each session keeps its chain) again and again. Paused for the batch, it meets
-        # each new object a few times afterwards instead. The collector is the process's: only a
-        # command's main thread pauses it (brag analytics refresh, a rebuild's worker), never a
-        # threaded server's page (the dashboard's refresh_statistics), where two refreshes would
-        # race to turn it back on (log/gc_pause.py).
-        if threading.current_thread() is threading.main_thread():
-            with paused_gc():
-                self._fold_and_write(events)
-        else:
-            self._fold_and_write(events)
-
-    def _fold_and_write(self, events: list[StoredLike] | Any) -> None:
-        """Projects a batch. A session the projector cannot take (its stream no longer folds,
-        its values do not fit the projection, its rules are outside docs/format.md's bounds) is
-        left out, named with the reason in ``skipped_sessions``, and the batch is projected
-        without it: one session never blocks the others' statistics."""
+    def project(self, events: list[StoredLike] | Any) -> None:
+        """Projects a batch of stored events (in position order; a session's from its first
+        event or from where this projector left it). A session the projector cannot take (its
+        stream no longer folds, its values do not fit the projection, its rules are outside
+        docs/format.md's bounds) is left out, named with the reason in ``skipped_sessions``, and
+        the batch is projected without it: one session never blocks the others' statistics."""
         events = list(events)
         while True:
             todo = [e for e in events if e.session not in self._skipped]

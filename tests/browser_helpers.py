@@ -228,6 +228,31 @@ def unlock(page: Any, url: str, secret: str, *, cookie: bool = True) -> None:
         page.wait_for_timeout(50)
 
 
+SETTLED_AFTER_TOGGLE = """() => {
+  // True once the rerun a toggle started has ended: the app seen running and then not, or not
+  // running at all 500 ms after the first check (a rerun too quick to be seen).
+  const app = document.querySelector('[data-testid="stApp"]');
+  const running = !app || app.dataset.testScriptState === 'running';
+  window.__toggledAt = window.__toggledAt || performance.now();
+  if (running) window.__sawRun = true;
+  const idle = !running && !document.querySelector('[data-testid="stStatusWidget"]');
+  if (idle && (window.__sawRun || performance.now() - window.__toggledAt > 500)) {
+    delete window.__toggledAt; delete window.__sawRun;
+    return true;
+  }
+  return false;
+}"""
+
+
+def open_device_panel(page: Any) -> None:
+    """Opens the Record page's "This device" panel and waits, as a person looks before tapping
+    inside it, for the rerun its opening starts (the panel tracks its state, so that it folds
+    away when a session opens) to end: a tap on "Lock this device" within about 0.2 s of the
+    opening was lost twice in some 250 tries (Streamlit's redraw; see the issue 23 note)."""
+    page.get_by_text("This device:", exact=False).first.click()
+    page.wait_for_function(SETTLED_AFTER_TOGGLE, timeout=30_000)
+
+
 CARD = re.compile(r'data-card=\\*"([2-9TJQKA][cdhs])')
 """A card face up in a table's picture (``data-card="Qh"``), also inside JSON (escaped quotes)."""
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, open_device_panel, unlock
 
 pytestmark = pytest.mark.browser
 
@@ -82,7 +82,7 @@ def test_a_copied_cookie_no_longer_unlocks_after_lock_this_device(
             thief = browser.new_context()
             thief.add_cookies([{**cookie}])
             assert not _is_locked(thief.new_page(), url)  # the copy unlocks... for now
-            page.get_by_text("This device:", exact=False).first.click()
+            open_device_panel(page)
             page.get_by_role("button", name="Lock this device").click()
             expect(page.get_by_label("Organiser secret")).to_be_visible(timeout=30_000)
             assert _is_locked(thief.new_page(), url)  # the copy is revoked
@@ -106,7 +106,7 @@ def test_lock_every_device_locks_the_other_device(server: tuple[str, Path]) -> N
             _unlock(one, url)
             _unlock(two, url)
             _device_cookie(second)
-            one.get_by_text("This device:", exact=False).first.click()
+            open_device_panel(one)
             one.get_by_role("button", name="Lock every device").click()
             expect(one.get_by_label("Organiser secret")).to_be_visible(timeout=30_000)
             assert _is_locked(two, url)

@@ -22,7 +22,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, pick_option, unlock, wait_settled
+from browser_helpers import (
+    CHROMIUM_ARGS,
+    chromium,
+    dashboard,
+    open_device_panel,
+    pick_option,
+    unlock,
+    wait_settled,
+)
 
 from log import open_store
 from present.replay import Replay
@@ -145,7 +153,7 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
             page = browser.new_context(viewport=PHONE).new_page()
             _unlock(page, url)
             # the README's path: open "This device", fill Recorded by, start (the panel left open)
-            page.get_by_text("This device: session").click()
+            open_device_panel(page)
             page.get_by_label("Recorded by").fill("Zoe")
             page.keyboard.press("Enter")
             expect(page.get_by_label("Recorded by")).to_have_value("Zoe")
@@ -251,7 +259,7 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
             assert again == [e.model_dump(exclude=strip) for e in original[-2:]]
 
             # the code a second device scans decodes to this page's own address
-            page.get_by_text("This device: session").click()
+            open_device_panel(page)
             code = page.locator("[data-testid=stExpander] [data-testid=stImage] img")
             expect(code).to_be_visible()
             # visible is not yet drawn: wait for the image's pixels (a loaded machine's run once

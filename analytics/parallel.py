@@ -38,9 +38,10 @@ from typing import Any
 import duckdb
 
 from analytics.owner import claim
-from analytics.projector import Projector, RefreshReport, collector_paused
+from analytics.projector import Projector, RefreshReport
 from analytics.sources import Source
 from analytics.tables import checkpoint, drop_schema, ensure_schema, quietly_rolled_back
+from log.gc_pause import paused_gc
 
 __all__ = ["PROJECTED_TABLES", "default_jobs", "plan_jobs", "rebuild_parallel"]
 
@@ -93,7 +94,7 @@ def _worker(url: str, sessions: list[str], upto: int, path: str, batch_size: int
     try:
         proj = Projector(store, con, batch_size=batch_size)
         pending: list[Any] = []
-        with collector_paused():  # a worker process's main thread
+        with paused_gc():  # a worker process's main thread (log/gc_pause.py)
             for name in sessions:
                 rows = [e for e in store.read(name) if e.position <= upto]
                 pending += rows

@@ -22,10 +22,8 @@ checkpoint in force (``tests/test_analytics_crash.py`` kills a child at each of 
 from __future__ import annotations
 
 import importlib.util
-import threading
 import time
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -80,7 +78,6 @@ __all__ = [
     "Projector",
     "RefreshReport",
     "checkpoint",
-    "collector_paused",
     "connect",
     "drop_schema",
     "ensure_schema",
@@ -88,20 +85,6 @@ __all__ = [
     "refresh",
     "skipped",
 ]
-
-
-def collector_paused() -> AbstractContextManager[None]:
-    """The cyclic collector paused for a whole refresh in a command's main thread.
-
-    The fold makes no reference cycles (states are immutable and chain only backwards), so the
-    collector has nothing to find in a refresh; left on, it would scan every live state (each
-    session keeps its chain) again and again. The collector is the process's: only a command's
-    main thread pauses it (brag analytics refresh, a rebuild's worker), never a threaded
-    server's page (the dashboard's refresh_statistics), where two refreshes would race to turn
-    it back on (log/gc_pause.py)."""
-    if threading.current_thread() is threading.main_thread():
-        return paused_gc()
-    return nullcontext()
 
 
 class _Refused(Exception):
@@ -171,7 +154,9 @@ class Projector:
         newly: dict[str, str] = {}
         self._newly = newly
         applied = batches = 0
-        with collector_paused():
+        # The fold makes no reference cycles (states are immutable and chain only backwards): the
+        # cyclic collector, left on, would scan every live state again and again for nothing.
+        with paused_gc():  # in a command's main thread only (log/gc_pause.py)
             while max_batches is None or batches < max_batches:
                 events = self.source.read_all(after=position, limit=self.batch_size)
                 if not events:

@@ -155,18 +155,7 @@ def _agrees(logged: DerivedEvent, expected: DerivedEvent) -> bool:
     and ``cards`` of a ``pot_won`` may be left out, the cards may be listed in any order, and
     ``winners`` is a set. Compared field by field (amounts exactly), not through JSON dumps."""
     if isinstance(logged, PotWon) and isinstance(expected, PotWon):
-        if logged.hand is not None and logged.hand != expected.hand:
-            return False
-        if logged.cards is not None and (
-            expected.cards is None or sorted(logged.cards) != sorted(expected.cards)
-        ):
-            return False
-        return (logged.deal, logged.player, logged.amount, logged.showdown) == (
-            expected.deal,
-            expected.player,
-            expected.amount,
-            expected.showdown,
-        )
+        return _same_pot(logged, expected) and _same_shown(logged, expected)
     if isinstance(logged, PotCarried) and isinstance(expected, PotCarried):
         return (logged.deal, logged.player, logged.amount) == (
             expected.deal,
@@ -178,22 +167,40 @@ def _agrees(logged: DerivedEvent, expected: DerivedEvent) -> bool:
     return False
 
 
-def _shown_disagrees(logged: DerivedEvent, expected: DerivedEvent) -> str | None:
-    """When a logged ``pot_won`` agrees with the engine's but for its ``hand`` or ``cards``: the
-    sentence naming that field (they are the winner's shown hand, so only at a showdown, RULES
-    5.6 and 5.9); otherwise ``None``."""
-    if not (isinstance(logged, PotWon) and isinstance(expected, PotWon)):
-        return None
-    if (logged.deal, logged.player, logged.amount, logged.showdown) != (
+def _same_pot(logged: PotWon, expected: PotWon) -> bool:
+    """The same pot to the same player, the same way (at a showdown or not)."""
+    return (logged.deal, logged.player, logged.amount, logged.showdown) == (
         expected.deal,
         expected.player,
         expected.amount,
         expected.showdown,
+    )
+
+
+def _same_hand(logged: PotWon, expected: PotWon) -> bool:
+    """The log's ``hand``, when it gives one, is the engine's."""
+    return logged.hand is None or logged.hand == expected.hand
+
+
+def _same_shown(logged: PotWon, expected: PotWon) -> bool:
+    """The log's ``hand`` and ``cards``, where given, are the engine's (cards in any order)."""
+    return _same_hand(logged, expected) and (
+        logged.cards is None
+        or (expected.cards is not None and sorted(logged.cards) == sorted(expected.cards))
+    )
+
+
+def _shown_disagrees(logged: DerivedEvent, expected: DerivedEvent) -> str | None:
+    """When a logged ``pot_won`` agrees with the engine's but for its ``hand`` or ``cards``: the
+    sentence naming that field (they are the winner's shown hand, so only at a showdown, RULES
+    5.6 and 5.9); otherwise ``None``."""
+    if not (
+        isinstance(logged, PotWon) and isinstance(expected, PotWon) and _same_pot(logged, expected)
     ):
         return None
     field, value = (
         ("hand", logged.hand)
-        if logged.hand is not None and logged.hand != expected.hand
+        if not _same_hand(logged, expected)
         else ("cards", " ".join(logged.cards or ()))
     )
     if not expected.showdown:

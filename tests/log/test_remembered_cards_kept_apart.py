@@ -49,10 +49,10 @@ def test_noted_cards_change_no_export_or_statistic(
         _printed(capsys, board),
     )
     with open_store(db) as store:
-        kept = set_private_cards(store, SESSION, 2, "Sue", ["KS", "kh", "2c"])
+        kept = set_private_cards(store, Replay.of(store.events(SESSION), recorded=True), 2, "Sue", ["KS", "kh", "2c"])
         assert kept.cards == SUE
-        assert {d: p.cards for d, p in private_cards(store, SESSION, "Sue").items()} == {2: SUE}
-        assert private_cards(store, SESSION, "Dave") == {}
+        assert {d: p.cards for d, p in private_cards(store, Replay.of(store.events(SESSION), recorded=True), "Sue").items()} == {2: SUE}
+        assert private_cards(store, Replay.of(store.events(SESSION), recorded=True), "Dave") == {}
     after = (
         _printed(capsys, ["export", SESSION, "--db", db]).encode("utf-8"),
         _printed(capsys, stats),
@@ -69,10 +69,10 @@ def test_noted_cards_change_no_export_or_statistic(
 
 def test_the_rows_of_my_deals_show_the_note_to_its_player_only(db: str) -> None:
     with open_store(db) as store:
-        set_private_cards(store, SESSION, 2, "Sue", SUE)
+        set_private_cards(store, Replay.of(store.events(SESSION), recorded=True), 2, "Sue", SUE)
         rp = Replay.of(store.events(SESSION))
-        sue = {d: p.cards for d, p in private_cards(store, SESSION, "Sue").items()}
-        dave = {d: p.cards for d, p in private_cards(store, SESSION, "Dave").items()}
+        sue = {d: p.cards for d, p in private_cards(store, Replay.of(store.events(SESSION), recorded=True), "Sue").items()}
+        dave = {d: p.cards for d, p in private_cards(store, Replay.of(store.events(SESSION), recorded=True), "Dave").items()}
     rows = own.deal_rows(rp, "Sue", sue)
     assert [r.title for r in rows] == [f"▶ Deal {d}" for d in range(1, len(rp.slices))]
     assert rows[1].details[-1] == "your cards K♠ K♥ 2♣ (from your note)"

@@ -18,7 +18,6 @@ from events.errors import StoreError
 from log import (
     AnnotationRefused,
     EventStore,
-    UnknownSession,
     add_note,
     hide_note,
     notes,
@@ -30,7 +29,6 @@ from log.annotations import CARDS_MAX, NOTE_MAX_CHARS, NOTES_MAX
 from present.replay import Replay
 from store.annotations import ANNOTATIONS
 from store.schema import META, STORE_VERSION
-
 
 
 def _rp(store: EventStore, session: str = "card-example") -> Replay:

@@ -45,8 +45,9 @@ class AnnotationReads:
 
     def _annotated_now(self, conn: Any) -> bool:
         """Whether the annotations table is there: a reader opened on an older store looks
-        again (a writer may have migrated it since; the version it reads is then its own)."""
-        if self.annotated or not self.readonly:
+        again (a writer may have migrated it since; the version it reads is then its own, so a
+        reader kept open reads the ``event`` column once a writer has made it, version 6)."""
+        if (self.annotated and self.version >= EVENT_COLUMN_VERSION) or not self.readonly:
             return self.annotated
         try:
             got = conn.execute(f"SELECT value FROM {META} WHERE key = 'version'").fetchone()

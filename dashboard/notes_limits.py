@@ -4,8 +4,9 @@ and per writer's name, each within a sliding window, so one visitor cannot post 
 is not limited: only :mod:`dashboard.notes_api` asks.
 
 - at most :data:`NOTES_PER_CLIENT` notes from one address in :data:`NOTES_WINDOW_S` seconds;
-- at most :data:`NOTES_PER_NAME` notes under one writer's name (letter case aside, as
-  :func:`events.text.same_name` compares names) in the same window, from any address;
+- at most :data:`NOTES_PER_NAME` notes under one writer's name (one name as
+  :func:`events.text.same_name` says: letter case, spacing and look-alike letters aside) in the
+  same window, from any address;
 - a note refused for a limit is answered 429 with ``Retry-After``: the whole seconds until the
   oldest note counted leaves the window. A note the store then refuses (a bad step, too long)
   gives its place back.
@@ -22,6 +23,8 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from typing import Final
+
+from events.text import normal
 
 __all__ = [
     "LIMITS",
@@ -45,7 +48,7 @@ MAX_KEYS: Final = 10_000
 
 def keys_of(address: str, by: str) -> list[tuple[str, int]]:
     """The limited keys of a note from ``address`` written as ``by``, each with its limit."""
-    return [(f"ip:{address}", NOTES_PER_CLIENT), (f"by:{by.strip().casefold()}", NOTES_PER_NAME)]
+    return [(f"ip:{address}", NOTES_PER_CLIENT), (f"by:{normal(by.strip())}", NOTES_PER_NAME)]
 
 
 class NoteLimits:

@@ -18,9 +18,11 @@ migration to version 6 writes), through :func:`anchored`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Protocol
+from uuid import UUID
 
 from engine.state import State
 from events.errors import PlainError
@@ -36,6 +38,7 @@ __all__ = [
     "dealt_at",
     "event_at",
     "step_of",
+    "steps_of",
 ]
 
 
@@ -121,13 +124,24 @@ def event_at(rp: Numbered, deal: int, step: int | str) -> str:
 def step_of(rp: Numbered, event_id: str | None) -> At | None:
     """Where the event ``event_id`` stands in ``rp`` now, or ``None`` when ``rp`` does not hold it
     (a replay as corrected leaves withdrawn events out: then it was withdrawn)."""
-    if event_id is None:
-        return None
+    return steps_of(rp, [event_id]).get(event_id or "")
+
+
+def steps_of(rp: Numbered, event_ids: Iterable[str | None]) -> dict[str, At]:
+    """:func:`step_of` of each of ``event_ids`` (ids as text) in one walk of ``rp``: the id ->
+    where it stands, for those ``rp`` holds (a session's notes placed at once)."""
+    wanted: dict[UUID, str] = {}
+    for i in event_ids:
+        with suppress(ValueError, TypeError, AttributeError):
+            wanted[UUID(i)] = str(i)  # None and junk: suppressed (TypeError, ValueError)
+    out: dict[str, At] = {}
+    if not wanted:
+        return out
     for k, e in enumerate(rp.events):
-        if e.id is not None and str(e.id) == event_id:
+        if e.id in wanted:
             lab = rp.labels[k]
-            return At(k, lab.deal, lab.step, not _live(rp, k), lab.text)
-    return None
+            out[wanted[e.id]] = At(k, lab.deal, lab.step, not _live(rp, k), lab.text)
+    return out
 
 
 def dealt_at(rp: Numbered, deal: int) -> str:

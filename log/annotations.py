@@ -51,6 +51,7 @@ from log.anchors import (
     dealt_at,
     event_at,
     step_of,
+    steps_of,
 )
 from log.service import EventStore
 from store.annotations import Annotation, AnnotationRow
@@ -232,10 +233,11 @@ def notes(store: EventStore, rp: Numbered, *, include_hidden: bool = False) -> l
     rows = store.recorder.annotations(rp.session) if rp.session else []
     hidden = _hidden(rows)
     events = anchored(rp, rows)
+    places = steps_of(rp, (events[a.position] for a in rows if a.kind == "note"))
     out = []
     for a in rows:
         if a.kind == "note":
-            at = step_of(rp, events[a.position])
+            at = places.get(events[a.position] or "")
             key = (at.deal, at.index) if at is not None else (a.deal or 0, len(rp.events))
             out.append((key, a.position, _note(a, hidden, events[a.position], at)))
     got = [n for _, _, n in sorted(out, key=lambda x: (x[0], x[1]))]
@@ -354,14 +356,13 @@ def private_cards(store: EventStore, rp: Numbered, player: str) -> dict[int, Pri
     taken back) are no deal's and left out. Empty when none (or in an older store). For that
     player's own view only."""
     rows = store.recorder.annotations(rp.session) if rp.session else []
+    rows = [a for a in rows if a.kind == "cards" and same_name(a.who, player)]
     events = anchored(rp, rows)
+    places = steps_of(rp, events.values())
     out: dict[int, PrivateCards] = {}
     for a in rows:
-        if a.kind == "cards" and same_name(a.who, player):
-            at = step_of(rp, events[a.position])
-            if at is not None and not at.withdrawn:
-                cards = tuple(a.body.split())
-                out[at.deal] = PrivateCards(
-                    a.session, at.deal, a.who, cards, a.at, events[a.position]
-                )
+        at = places.get(events[a.position] or "")
+        if at is not None and not at.withdrawn:
+            cards = tuple(a.body.split())
+            out[at.deal] = PrivateCards(a.session, at.deal, a.who, cards, a.at, events[a.position])
     return out

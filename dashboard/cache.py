@@ -316,10 +316,11 @@ def my_cards(session: str, player: str) -> dict[int, tuple[str, ...]]:
     """The cards ``player`` entered for each deal of ``session`` (deal -> three cards, the latest
     entry; ``log.private_cards``), read now (one query of the store's annotations, never cached,
     so an entry shows at once); empty when none. Each entry stays on its deal's ``dealt`` event
-    (issue 32). For that player's own view only."""
+    (issue 32; read in the session as recorded, so a Redo of the deal keeps it). For that
+    player's own view only."""
     from log import private_cards
 
-    rp = replay_now(session)
+    rp = replay_now(session, recorded=True)
     if rp is None:
         return {}
     return {d: pc.cards for d, pc in private_cards(store(), rp, player).items()}
@@ -331,7 +332,7 @@ def set_my_cards(session: str, deal: int, player: str, cards: Sequence[str]) -> 
     (``AnnotationRefused``, ``CardError``, ``UnknownSession``), nothing stored."""
     from log import UnknownSession, set_private_cards
 
-    rp = replay_now(session)
+    rp = replay_now(session, recorded=True)
     if rp is None:
         raise UnknownSession(session)
     return tuple(set_private_cards(writer(), rp, deal, player, list(cards)).cards)

@@ -11,6 +11,9 @@ move) decides where a note is shown; the note itself stays on its action. A repl
 (``Replay.of(events, recorded=True)``) also holds the withdrawn events, so a note on one is shown
 where it was, said to be withdrawn, with that step's words.
 
+A Redo (the pad's: the withdrawn event recorded again at once, a copy with a new id,
+:func:`redone`) is the same action: what points at the one is shown on the other.
+
 Rows of a store older than version 6 name only ``(deal, step)`` (``event`` ``None``): they are
 placed by the numbering they were written under (:func:`store.annotations.v5_anchors`, what the
 migration to version 6 writes), through :func:`anchored`.
@@ -26,7 +29,7 @@ from uuid import UUID
 
 from engine.state import State
 from events.errors import PlainError
-from events.model import AnyEvent, Voided
+from events.model import AnyEvent, Voided, content
 from store.annotations import Annotation, StreamEntry, v5_anchors
 
 __all__ = [
@@ -37,6 +40,8 @@ __all__ = [
     "anchored",
     "dealt_at",
     "event_at",
+    "latest",
+    "redone",
     "step_of",
     "steps_of",
 ]
@@ -122,25 +127,57 @@ def event_at(rp: Numbered, deal: int, step: int | str) -> str:
 
 
 def step_of(rp: Numbered, event_id: str | None) -> At | None:
-    """Where the event ``event_id`` stands in ``rp`` now, or ``None`` when ``rp`` does not hold it
-    (a replay as corrected leaves withdrawn events out: then it was withdrawn)."""
+    """Where the event ``event_id`` stands in ``rp`` now (or the event that recorded it again by
+    a Redo, :func:`redone`), or ``None`` when ``rp`` does not hold it (a replay as corrected
+    leaves withdrawn events out: then it was withdrawn)."""
     return steps_of(rp, [event_id]).get(event_id or "")
+
+
+def redone(events: Sequence[AnyEvent]) -> dict[UUID, UUID]:
+    """Each event recorded again by a Redo -> the event that records it again: a ``voided`` that
+    withdrew a recorded event (by its ``seq``, FORMAT.md) followed at once by an event of the same
+    content (what the pad's Redo records, :func:`dashboard.recorder.redo`: a copy with a new id),
+    in ``events`` as recorded. The Redo is the same action, so what points at the one points at
+    the other; an Undo followed by another action is not a Redo."""
+    by_seq = {e.seq: e for e in events if not isinstance(e, Voided) and e.seq is not None}
+    out: dict[UUID, UUID] = {}
+    for k in range(len(events) - 1):
+        v, new = events[k], events[k + 1]
+        old = by_seq.get(v.seq) if isinstance(v, Voided) else None
+        if old is None or old.id is None or new.id is None or isinstance(new, Voided):
+            continue
+        if content(old) == content(new):
+            out[old.id] = new.id
+    return out
+
+
+def latest(start: UUID, again: dict[UUID, UUID]) -> UUID:
+    """``start`` followed through its Redos (:func:`redone`) to the latest recording of it."""
+    seen = {start}
+    while start in again and again[start] not in seen:
+        start = again[start]
+        seen.add(start)
+    return start
 
 
 def steps_of(rp: Numbered, event_ids: Iterable[str | None]) -> dict[str, At]:
     """:func:`step_of` of each of ``event_ids`` (ids as text) in one walk of ``rp``: the id ->
-    where it stands, for those ``rp`` holds (a session's notes placed at once)."""
-    wanted: dict[UUID, str] = {}
+    where it (or its latest Redo) stands, for those ``rp`` holds (a session's notes placed at
+    once)."""
+    wanted: dict[str, UUID] = {}
     for i in event_ids:
         with suppress(ValueError, TypeError, AttributeError):
-            wanted[UUID(i)] = str(i)  # None and junk: suppressed (TypeError, ValueError)
-    out: dict[str, At] = {}
+            wanted[str(i)] = UUID(i)  # None and junk: suppressed (TypeError, ValueError)
     if not wanted:
-        return out
-    for k, e in enumerate(rp.events):
-        if e.id in wanted:
+        return {}
+    index = {e.id: k for k, e in enumerate(rp.events) if e.id is not None}
+    again = redone(rp.events)
+    out: dict[str, At] = {}
+    for text, uid in wanted.items():
+        k = index.get(latest(uid, again) if uid in again else uid)
+        if k is not None:
             lab = rp.labels[k]
-            out[wanted[e.id]] = At(k, lab.deal, lab.step, not _live(rp, k), lab.text)
+            out[text] = At(k, lab.deal, lab.step, not _live(rp, k), lab.text)
     return out
 
 

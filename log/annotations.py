@@ -35,9 +35,11 @@ older than version 4 opened read-only shows no notes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final, Literal
+from uuid import UUID
 
 from engine.state import State, card_texts
 from events.cards import canonical
@@ -50,6 +52,8 @@ from log.anchors import (
     deal_states,
     dealt_at,
     event_at,
+    latest,
+    redone,
     step_of,
     steps_of,
 )
@@ -262,25 +266,39 @@ def hide_note(store: EventStore, note_id: int, by: str) -> None:
 def touched(store: EventStore, session: str, event_ids: Iterable[str]) -> list[Touched]:
     """The notes (not hidden) and the players' cards in force (each player's latest entry for a
     deal) on the events ``event_ids`` (ids as text): what a correction that withdraws or replaces
-    those events touches, for its preview, in the order written. Rows of an older store not
-    migrated name no event and are not listed."""
+    those events touches, for its preview, in the order written. An annotation on an event
+    recorded again by a Redo is on that Redo (:func:`log.anchors.redone`). Rows of an older store
+    not migrated name no event and are not listed."""
     ids = {str(i) for i in event_ids}
     rows = store.recorder.annotations(session)
+    if not ids or not rows:
+        return []
+    now = _followed(rows, redone(store.events(session)))
     hidden = _hidden(rows)
-    latest: dict[tuple[str, str], Annotation] = {}
-    for a in rows:
-        if a.kind == "cards" and a.event is not None:
-            latest[(a.who.casefold(), a.event)] = a
+    held = [a for a in rows if a.kind == "cards" and a.position in now]
+    cards = {(a.who.casefold(), now[a.position]): a for a in held}  # the latest entry in force
     out = []
     for a in rows:
-        if a.event not in ids or a.event is None:
+        on = now.get(a.position)
+        if on is None or on not in ids:
             continue
-        if (a.kind == "note" and a.position not in hidden) or (
-            a.kind == "cards" and latest.get((a.who.casefold(), a.event)) is a
-        ):
+        shown = (
+            a.position not in hidden if a.kind == "note" else cards.get((a.who.casefold(), on)) is a
+        )
+        if shown:
             kind: Literal["note", "cards"] = "note" if a.kind == "note" else "cards"
-            out.append(Touched(kind, a.position, a.event, a.who, a.body, a.deal, a.step))
+            out.append(Touched(kind, a.position, on, a.who, a.body, a.deal, a.step))
     return out
+
+
+def _followed(rows: Iterable[Annotation], again: dict[UUID, UUID]) -> dict[int, str]:
+    """Each row's event (by its position) followed through its Redos (:func:`latest`); rows
+    naming no event (a hide, an older store's row) left out."""
+    now: dict[int, str] = {}
+    for a in rows:
+        with suppress(ValueError, TypeError):
+            now[a.position] = str(latest(UUID(a.event), again))  # None: TypeError
+    return now
 
 
 # --- a player's own remembered cards ----------------------------------------------------------

@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote_plus
 
 import pytest
@@ -23,13 +22,6 @@ from present.replay import Replay
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "dashboard" / "app.py")
 SESSION = "2026-09-24-window-1"
-
-
-def _recorded(store: Any) -> Replay:
-    """The session as recorded, as ``brag notes`` and the notes' route read it (issue 32)."""
-    return Replay.of(store.events(SESSION), recorded=True)
-
-
 LOGS = [
     ROOT / "data" / "season" / f"{SESSION}.jsonl",
     ROOT / "data" / "examples" / "card_example.jsonl",
@@ -125,7 +117,8 @@ def test_hostile_names_stay_text_on_my_sessions(tmp_path: Path, store: str) -> N
         s.import_log(str(hostile_log(tmp_path)))
         rp = Replay.of(s.events(SESSION))
         me = next(p.name for p in rp.final.players if not p.shown and p.name in PLAYERS.values())
-        set_private_cards(s, _recorded(s), 1, me, ["2c", "3d", "4h"])
+        recorded = Replay.of(s.events(SESSION), recorded=True)
+        set_private_cards(s, recorded, 1, me, ["2c", "3d", "4h"])
     at = _mine(session=SESSION)
     at.selectbox(key="me").set_value(me).run()
     assert not at.exception, [e.value for e in at.exception]

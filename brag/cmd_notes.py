@@ -2,9 +2,13 @@
 session's stream (:mod:`log.annotations`; the game log and ``brag export`` are unchanged by them).
 
 - ``brag notes SESSION [--json] [--hidden]``: the notes by deal and step, each with the step's
-  sentence as ``brag replay`` prints it; ``--hidden`` adds those the organiser hid, marked.
-- ``brag notes add SESSION --deal N --step K --text T --by NAME``: a note on step K of deal N
-  (numbered as ``brag replay`` numbers them), at most 500 characters, at most 500 a session.
+  sentence as ``brag replay`` prints it; ``--hidden`` adds those the organiser hid, marked. A note
+  is shown where its action stands now (issue 32: it points at the event, not the number); a
+  note whose action was withdrawn says so ("on a withdrawn step: ...").
+- ``brag notes add SESSION --deal N --step K --text T --by NAME``: a note on the action at step
+  K of deal N now (numbered as ``brag replay`` numbers them), at most 500 characters, at most 500
+  shown a session. The organiser's terminal is not limited in how often (the Replay page's route
+  is, :mod:`dashboard.notes_limits`).
 - ``brag notes hide SESSION NOTE_ID [--by NAME]``: the organiser hides a note; the hiding is
   recorded beside it (the note is kept, never deleted).
 
@@ -20,7 +24,7 @@ from typing import Any
 
 from brag.errors import CommandError
 from brag.store_access import open_event_store, store_console
-from log import EventStore, Note, add_note, hide_note, notes
+from log import EventStore, add_note, hide_note, notes
 from present.replay import Replay
 
 __all__ = ["cmd_notes", "register"]
@@ -66,27 +70,20 @@ def cmd_notes(args: argparse.Namespace) -> int:
     return _hide(args, words[1], words[2])
 
 
-def _where(rp: Replay, n: Note) -> str:
-    """``deal 1, step 5 (B looks at their cards)``: the step as ``brag replay`` prints it."""
-    pos = rp.position(n.deal, n.step)
-    label = rp.label(pos)
-    said = f" ({label.text})" if (pos.deal, label.step) == (n.deal, n.step) else ""
-    return f"deal {n.deal}, step {n.step}{said}"
-
-
 def _replay(store: EventStore, session: str) -> Replay:
+    """The session as recorded (withdrawn steps in it: a note on one is shown where it was)."""
     from log import UnknownSession
 
     events = store.events(session)
     if not events:
         raise UnknownSession(session)
-    return Replay.of(events)
+    return Replay.of(events, recorded=True)
 
 
 def _list(args: argparse.Namespace, session: str) -> int:
     with open_event_store(args) as store:
         rp = _replay(store, session)
-        got = notes(store, session, include_hidden=args.hidden)
+        got = notes(store, rp, include_hidden=args.hidden)
     if args.json:
         for n in got:
             row = {
@@ -94,6 +91,9 @@ def _list(args: argparse.Namespace, session: str) -> int:
                 "session": n.session,
                 "deal": n.deal,
                 "step": n.step,
+                "event": n.event,
+                "withdrawn": n.withdrawn,
+                "action": n.action,
                 "by": n.by,
                 "text": n.text,
                 "at": n.at.isoformat(),
@@ -107,7 +107,7 @@ def _list(args: argparse.Namespace, session: str) -> int:
         return 0
     for n in got:
         hidden = "  [hidden]" if n.hidden else ""
-        console.print(f"#{n.id} {_where(rp, n)}, by {n.by}, {n.at:%Y-%m-%d %H:%M} UTC{hidden}")
+        console.print(f"#{n.id} {n.where}, by {n.by}, {n.at:%Y-%m-%d %H:%M} UTC{hidden}")
         console.print(f"    {n.text}")
     return 0
 
@@ -117,12 +117,9 @@ def _add(args: argparse.Namespace, session: str) -> int:
     if missing:
         raise CommandError(f"add needs {', '.join(missing)}", command="notes")
     with open_event_store(args, write=True) as store:
-        n = add_note(store, session, args.deal, args.step, args.text, args.by)
-        rp = _replay(store, session)
+        n = add_note(store, _replay(store, session), args.deal, args.step, args.text, args.by)
         where = store.where
-    store_console().print(
-        f"Stored note #{n.id} on {_where(rp, n)} of session {session} in {where}."
-    )
+    store_console().print(f"Stored note #{n.id} on {n.where} of session {session} in {where}.")
     return 0
 
 
@@ -132,7 +129,7 @@ def _hide(args: argparse.Namespace, session: str, note: str) -> int:
                            command="notes")  # fmt: skip
     note_id = int(note)
     with open_event_store(args, write=True) as store:
-        every = {n.id: n for n in notes(store, session, include_hidden=True)}
+        every = {n.id: n for n in notes(store, _replay(store, session), include_hidden=True)}
         if note_id not in every:
             raise CommandError(f"session {session!r} has no note #{note_id}", command="notes")
         hide_note(store, note_id, args.by or "organiser")

@@ -315,19 +315,27 @@ def frames(
 def my_cards(session: str, player: str) -> dict[int, tuple[str, ...]]:
     """The cards ``player`` entered for each deal of ``session`` (deal -> three cards, the latest
     entry; ``log.private_cards``), read now (one query of the store's annotations, never cached,
-    so an entry shows at once); empty when none. For that player's own view only."""
+    so an entry shows at once); empty when none. Each entry stays on its deal's ``dealt`` event
+    (issue 32; read in the session as recorded, so a Redo of the deal keeps it). For that
+    player's own view only."""
     from log import private_cards
 
-    return {d: pc.cards for d, pc in private_cards(store(), session, player).items()}
+    rp = replay_now(session, recorded=True)
+    if rp is None:
+        return {}
+    return {d: pc.cards for d, pc in private_cards(store(), rp, player).items()}
 
 
 def set_my_cards(session: str, deal: int, player: str, cards: Sequence[str]) -> tuple[str, ...]:
     """Keeps the three cards ``player`` remembers holding in ``deal`` (``log.set_private_cards``
     through the writer); returns them in canonical form. Raises what it raises: one line
     (``AnnotationRefused``, ``CardError``, ``UnknownSession``), nothing stored."""
-    from log import set_private_cards
+    from log import UnknownSession, set_private_cards
 
-    return tuple(set_private_cards(writer(), session, deal, player, list(cards)).cards)
+    rp = replay_now(session, recorded=True)
+    if rp is None:
+        raise UnknownSession(session)
+    return tuple(set_private_cards(writer(), rp, deal, player, list(cards)).cards)
 
 
 def append(session: str, new: Sequence[AnyEvent], expected_seq: int) -> list[Any]:

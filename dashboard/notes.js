@@ -2,6 +2,10 @@
 // shows, fetched from /api/notes when that step is shown (dashboard/notes_api.py): a note is
 // never in the page before its step. Anyone adds a note with their name (remembered in this
 // browser); the organiser's unlocked device may hide one. Text is set with textContent only.
+// A note points at the action it was written on (issue 32): the server lists it on the step that
+// action has now, and a note whose action was withdrawn (an Undo, a correction) stays, marked
+// "On a withdrawn step" with that action's words. A step is kept as the replayer labels it (a
+// number, or a label such as "7a"), never turned into a number here.
 const BY_KEY = "bragbook.noteBy";
 
 function el(tag, cls, text) {
@@ -134,6 +138,10 @@ export default function (component) {
       li.dataset.id = String(n.id);
       const meta = el("div", "nt-meta");
       meta.append(el("span", "nt-by", n.by), el("span", "nt-at", `${n.at} UTC`));
+      if (n.withdrawn) {
+        li.classList.add("nt-gone");
+        li.dataset.withdrawn = "1";
+      }
       if (answer.organiser) {
         const b = el("button", "nt-btn nt-hide", "Hide");
         b.type = "button";
@@ -141,7 +149,12 @@ export default function (component) {
         b.addEventListener("click", () => hideNote(n.id, b));
         meta.append(b);
       }
-      li.append(meta, el("div", "nt-text", n.text));
+      li.append(meta);
+      if (n.withdrawn) {
+        const was = n.action ? `On a withdrawn step: ${n.action}` : "On a withdrawn step";
+        li.append(el("div", "nt-withdrawn", was));
+      }
+      li.append(el("div", "nt-text", n.text));
       list.append(li);
     }
     count = (answer.notes || []).length;
@@ -176,7 +189,7 @@ export default function (component) {
   }
 
   function follow() {
-    const k = watched && watched.dataset.step ? Number(watched.dataset.step) : null;
+    const k = watched && watched.dataset.step ? String(watched.dataset.step) : null;
     if (k === null || k === step) return;
     step = k;
     asked++; // an answer for the step left is dropped

@@ -4,13 +4,19 @@ so that a note reaches the browser only once its step is shown (issue 21, item 2
 The replayer sends a deal's frames to the browser at once; notes never ride in them. The notes
 panel (:mod:`dashboard.notes_panel`) asks for the notes of the one step the replayer shows:
 
-- ``GET /api/notes?session=S&deal=D&step=K``: ``{"notes": [{"id", "by", "text", "at"}],
-  "organiser"}``: the notes on that step (hidden ones left out), their text and writer inert
-  (:func:`events.text.inert`: no control or bidi character reaches the page; the panel sets them
-  as text, never markup); ``organiser``: this device is unlocked (it may hide a note).
-- ``POST /api/notes`` with ``{"session", "deal", "step", "text", "by"}``: anyone adds a note
-  (:func:`log.annotations.add_note`: at most 500 characters, 500 a session, on a step that
-  exists); the answer is the step's notes, or ``{"message"}`` (one line) with 400 when refused.
+- ``GET /api/notes?session=S&deal=D&step=K``: ``{"notes": [{"id", "by", "text", "at",
+  "withdrawn", "action"}], "organiser"}``: the notes shown on that step (hidden ones left out):
+  each note points at the event it was written on and is shown where that event stands now
+  (issue 32, :mod:`log.anchors`), so an Undo or a correction never moves it to another action; a
+  note whose action was withdrawn stays where it was with ``withdrawn`` and the action's words
+  (``action``). Text, writer and action inert (:func:`events.text.inert`: no control or bidi
+  character reaches the page; the panel sets them as text, never markup); ``organiser``: this
+  device is unlocked (it may hide a note).
+- ``POST /api/notes`` with ``{"session", "deal", "step", "text", "by"}``: anyone adds a note on
+  the action at that step now (:func:`log.annotations.add_note`: at most 500 characters, 500
+  shown a session, on a step that exists); the answer is the step's notes, or ``{"message"}``
+  (one line) with 400 when refused, 429 with ``Retry-After`` when this client or this name has
+  added too many notes in the last minute (:mod:`dashboard.notes_limits`).
 - ``POST /api/notes/hide`` with ``{"session", "id"}``: the organiser's unlocked device hides a
   note (recorded beside it, the note kept): 403 on any other device.
 
@@ -28,6 +34,7 @@ from starlette.routing import Route
 
 from dashboard import access
 from dashboard.gate import BY_COOKIE, TOKEN_COOKIE
+from dashboard.notes_limits import LIMITS, keys_of, retry_after
 from dashboard.pad_api import read_json
 from events.errors import BragError, StoreUnavailable
 from events.text import inert
@@ -51,17 +58,43 @@ def _writer() -> Any:
     return cache.writer()
 
 
-def step_notes(store: Any, session: str, deal: int, step: int) -> list[dict[str, Any]]:
-    """The notes shown on step ``step`` of deal ``deal`` (hidden ones left out), in the order
-    written, as the panel shows them: ``id``, ``by``, ``text`` (both inert), ``at``
-    (``YYYY-MM-DD HH:MM`` UTC)."""
+def _replay(session: str) -> Any:
+    """The session as recorded (withdrawn steps in it), or ``None`` when the store has none."""
+    from dashboard import cache
+
+    return cache.replay_now(session, recorded=True)
+
+
+def step_notes(store: Any, rp: Any, deal: int, step: int | str) -> list[dict[str, Any]]:
+    """The notes shown on step ``step`` of deal ``deal`` of ``rp`` (a replay as recorded; hidden
+    ones left out), in the order written, as the panel shows them: ``id``, ``by``, ``text``,
+    ``at`` (``YYYY-MM-DD HH:MM`` UTC), ``withdrawn`` and ``action`` (that step's words), the texts
+    inert."""
     from log import notes
 
+    if rp is None:
+        return []
     return [
-        {"id": n.id, "by": inert(n.by), "text": inert(n.text), "at": f"{n.at:%Y-%m-%d %H:%M}"}
-        for n in notes(store, session)
-        if (n.deal, n.step) == (deal, step)
+        {
+            "id": n.id,
+            "by": inert(n.by),
+            "text": inert(n.text),
+            "at": f"{n.at:%Y-%m-%d %H:%M}",
+            "withdrawn": n.withdrawn,
+            "action": inert(n.action),
+        }
+        for n in notes(store, rp)
+        if n.deal == deal and str(n.step) == str(step)
     ]
+
+
+def _step(value: Any) -> str | None:
+    """A step as a replay numbers it (``"7"``, or a label such as ``"7a"``), or ``None``."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return str(value)
+    if isinstance(value, str) and 0 < len(value) < 10 and value.isascii() and value.isalnum():
+        return value
+    return None
 
 
 def _int(value: Any) -> int | None:
@@ -94,8 +127,8 @@ async def _body(request: Request) -> dict[str, Any] | None:
     return await read_json(request, MAX_BODY)
 
 
-def _answer(request: Request, session: str, deal: int, step: int) -> JSONResponse:
-    got = step_notes(_reader(), session, deal, step)
+def _answer(request: Request, session: str, deal: int, step: int | str) -> JSONResponse:
+    got = step_notes(_reader(), _replay(session), deal, step)
     return JSONResponse(
         {"notes": got, "organiser": _organiser(request)}, headers={"Cache-Control": "no-store"}
     )
@@ -106,7 +139,7 @@ async def get_notes(request: Request) -> JSONResponse:
     from starlette.concurrency import run_in_threadpool
 
     q = request.query_params
-    session, deal, step = q.get("session") or "", _int(q.get("deal")), _int(q.get("step"))
+    session, deal, step = q.get("session") or "", _int(q.get("deal")), _step(q.get("step"))
     if not session or deal is None or step is None:
         return _said("Give session, deal and step.", 400)
     try:
@@ -123,17 +156,32 @@ async def add(request: Request) -> JSONResponse:
     if body is None:
         return _said("Not stored: the note could not be read.", 400)
     session, text, by = body.get("session"), body.get("text"), body.get("by")
-    deal, step = _int(body.get("deal")), _int(body.get("step"))
+    deal, step = _int(body.get("deal")), _step(body.get("step"))
     if not all(isinstance(x, str) for x in (session, text, by)) or deal is None or step is None:
         return _said("Not stored: give session, deal, step, text and your name.", 400)
+    limited = keys_of(request.client.host if request.client else "", str(by))
+    wait = LIMITS.take(limited)
+    if wait is not None:
+        return JSONResponse(
+            {"message": "Not stored: too many notes from you in the last minute; try again in "
+             f"{retry_after(wait)} s."},
+            status_code=429,
+            headers={"Retry-After": retry_after(wait)},
+        )  # fmt: skip
 
     def work() -> JSONResponse:
-        from log import add_note
+        from log import UnknownSession, add_note
 
-        add_note(_writer(), str(session), deal, step, str(text), str(by))
+        rp = _replay(str(session))
+        if rp is None:
+            raise UnknownSession(str(session))
+        add_note(_writer(), rp, deal, step, str(text), str(by))
         return _answer(request, str(session), deal, step)
 
-    return await _run(run_in_threadpool, work)
+    answer = await _run(run_in_threadpool, work)
+    if answer.status_code != 200:
+        LIMITS.give_back(limited)
+    return answer
 
 
 async def hide(request: Request) -> JSONResponse:
@@ -152,7 +200,8 @@ async def hide(request: Request) -> JSONResponse:
     def work() -> JSONResponse:
         from log import hide_note, notes
 
-        shown = {n.id: n for n in notes(_writer(), session)}
+        rp = _replay(session)
+        shown = {n.id: n for n in notes(_writer(), rp)} if rp is not None else {}
         if note not in shown:
             return _said(f"Session {inert(session)!r} shows no note {note}.", 404)
         hide_note(_writer(), note, who)

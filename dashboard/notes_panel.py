@@ -1,7 +1,9 @@
 """The Replay page's notes panel (issue 21, item 2): the notes on the step the replayer shows,
 fetched from :mod:`dashboard.notes_api` when that step is shown (never sent with the deal's
 frames, so a note is not in the page before its step), a form to add one, and on the
-organiser's unlocked device a button to hide one.
+organiser's unlocked device a button to hide one. A note is listed where the action it was
+written on stands now (issue 32); one whose action was withdrawn (an Undo, a correction) stays
+there, marked "On a withdrawn step" with that action's words.
 
 A Streamlit components v2 component (``notes.js``, ``notes.css`` beside this file; nothing
 fetched but the notes). It follows the replayer (:mod:`dashboard.replayer`) by its root's

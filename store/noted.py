@@ -1,5 +1,7 @@
-"""The annotations half of a SQL recorder (store version 4, :mod:`store.annotations`): mixed into
-:class:`store.sql.SqlRecorder` beside :class:`store.catalogue.CatalogueReads`."""
+"""The annotations half of a SQL recorder (store version 4, :mod:`store.annotations`; the
+``event`` column from version 6): mixed into :class:`store.sql.SqlRecorder` beside
+:class:`store.catalogue.CatalogueReads`. A store of version 4 or 5 read as it is gives its rows
+with ``event`` ``None`` (:mod:`log.annotations` resolves them as the migration would)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from events.errors import StoreError
-from store.annotations import SELECT, Annotation, annotation_of
-from store.schema import META, STORE_VERSION
+from store.annotations import SELECT, SELECT_V5, Annotation, annotation_of
+from store.schema import EVENT_COLUMN_VERSION, META, STORE_VERSION
 
 __all__ = ["AnnotationReads"]
 
@@ -43,8 +45,9 @@ class AnnotationReads:
 
     def _annotated_now(self, conn: Any) -> bool:
         """Whether the annotations table is there: a reader opened on an older store looks
-        again (a writer may have migrated it since; the version it reads is then its own)."""
-        if self.annotated or not self.readonly:
+        again (a writer may have migrated it since; the version it reads is then its own, so a
+        reader kept open reads the ``event`` column once a writer has made it, version 6)."""
+        if (self.annotated and self.version >= EVENT_COLUMN_VERSION) or not self.readonly:
             return self.annotated
         try:
             got = conn.execute(f"SELECT value FROM {META} WHERE key = 'version'").fetchone()
@@ -58,7 +61,8 @@ class AnnotationReads:
     def annotations_on(self, conn: Any, session: str) -> list[Annotation]:
         if not self._annotated_now(conn):
             return []
-        cur = conn.execute(self.sql(f"{SELECT} WHERE session = ? ORDER BY position"), (session,))
+        select = SELECT if int(self.version) >= EVENT_COLUMN_VERSION else SELECT_V5
+        cur = conn.execute(self.sql(f"{select} WHERE session = ? ORDER BY position"), (session,))
         return [annotation_of(r) for r in cur.fetchall()]
 
     def annotations(self, session: str) -> list[Annotation]:

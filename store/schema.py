@@ -27,8 +27,11 @@ stream ``brag_annotations`` (notes on a step, their hiding, a player's remembere
 :mod:`store.annotations`), append-only, created empty; 5, the listing's filter choices
 ``brag_facets``: every player, table and start date of the catalogue, one row each, written with
 a session's catalogue row, so that the Sessions page's filters do not read every session's seats
-(issue 22: 0.4 to 11 s at 122,727 sessions); the migration fills it from the catalogue. A new
-version adds its step to :data:`SQLITE_MIGRATIONS` and :data:`PG_MIGRATIONS`.
+(issue 22: 0.4 to 11 s at 122,727 sessions); the migration fills it from the catalogue; 6, the
+annotations point at an event (issue 32): ``brag_annotations.event``, the id of a note's event or
+of the ``dealt`` of a player's remembered cards, so neither moves when steps are numbered again;
+the migration (:mod:`store.anchors`) gives each older row its event once, by the numbering it was
+written under. A new version adds its step to :data:`SQLITE_MIGRATIONS` and :data:`PG_MIGRATIONS`.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
+from store.anchors import annotations_point_at_events
 from store.annotations import ANNOTATIONS
 from store.records import SessionInfo, parse_stored_at
 
@@ -51,6 +55,7 @@ __all__ = [
     "CATALOGUE",
     "CATALOGUE_COLUMNS",
     "COLUMNS",
+    "EVENT_COLUMN_VERSION",
     "FACETS",
     "INSERT_COLUMNS",
     "LOCK_TIMEOUT_S",
@@ -77,8 +82,11 @@ META: Final = "brag_meta"
 """The schema marker table: ``(key TEXT PRIMARY KEY, value TEXT NOT NULL)``."""
 STORE_SCHEMA: Final = "bragbook"
 """``brag_meta`` value of ``schema`` in a Bragbook store."""
-STORE_VERSION: Final = 5
+STORE_VERSION: Final = 6
 """``brag_meta`` value of ``version`` this code writes (see the module docstring's history)."""
+EVENT_COLUMN_VERSION: Final = 6
+"""The store version from which ``brag_annotations`` has its ``event`` column (issue 32): an
+older store read as it is gives its annotations without it (:mod:`store.noted`)."""
 STORE_ID: Final = "store_id"
 """``brag_meta`` key of the store's id: a random UUID written once, when a writer makes the store
 or first opens it (no version change: a reader of any version ignores the row). The analytics
@@ -296,6 +304,7 @@ SQLITE_TRIGGERS_OF: Final = {
     3: tuple(SQLITE_TRIGGERS),
     4: tuple(SQLITE_TRIGGERS),
     5: tuple(SQLITE_TRIGGERS),
+    6: tuple(SQLITE_TRIGGERS),
 }
 """The triggers a SQLite store of each version has."""
 
@@ -347,7 +356,8 @@ _ANNOTATION_COLUMNS_DDL: Final = """
         target BIGINT,
         who TEXT NOT NULL,
         body TEXT NOT NULL,
-        at TEXT NOT NULL
+        at TEXT NOT NULL,
+        event TEXT
     )"""
 _ANNOTATIONS_INDEX: Final = (
     f"CREATE INDEX IF NOT EXISTS {ANNOTATIONS}_session ON {ANNOTATIONS} (session)"
@@ -377,11 +387,23 @@ def sqlite_v4(store: Any, conn: Any) -> None:
         conn.execute(stmt)
 
 
+def sqlite_v6(store: Any, conn: Any) -> None:
+    """Version 6 (:mod:`store.anchors`), the UPDATE trigger lifted to fill the new column."""
+    cols = {r[1] for r in conn.execute(f"PRAGMA table_info({ANNOTATIONS})")}
+    if "event" not in cols:
+        conn.execute(f"ALTER TABLE {ANNOTATIONS} ADD COLUMN event TEXT")
+    conn.execute(f"DROP TRIGGER IF EXISTS {ANNOTATIONS}_no_update")
+    annotations_point_at_events(store, conn, TABLE)
+    for stmt in sqlite_annotations_ddl()[2:]:
+        conn.execute(stmt)
+
+
 SQLITE_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     1: sqlite_v2,
     2: create_catalogue,
     3: sqlite_v4,
     4: create_facets,
+    5: sqlite_v6,
 }
 """Version ``n`` → the step that takes a store from ``n`` to ``n + 1`` (``(recorder, conn)``,
 inside the opening transaction; the version row is written after each step)."""
@@ -459,9 +481,18 @@ def pg_v4(store: Any, conn: Any) -> None:
         conn.execute(stmt)
 
 
+def pg_v6(store: Any, conn: Any) -> None:
+    """Version 6 (:mod:`store.anchors`), the UPDATE trigger lifted to fill the new column."""
+    conn.execute(f"ALTER TABLE {ANNOTATIONS} ADD COLUMN IF NOT EXISTS event TEXT")
+    conn.execute(f"ALTER TABLE {ANNOTATIONS} DISABLE TRIGGER {ANNOTATIONS}_no_update_delete")
+    annotations_point_at_events(store, conn, TABLE)
+    conn.execute(f"ALTER TABLE {ANNOTATIONS} ENABLE TRIGGER {ANNOTATIONS}_no_update_delete")
+
+
 PG_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     1: pg_v2,
     2: create_catalogue,
     3: pg_v4,
     4: create_facets,
+    5: pg_v6,
 }

@@ -27,9 +27,17 @@ from browser_helpers import CARD, Wire, chromium, dashboard, launched, pick_opti
 from events.codec import write_events
 from log import open_store, private_cards, set_private_cards
 from present.narrate import pretty_card
+from present.replay import Replay
 from sim import simulate_session
 
 SESSION = "sim-mine"
+
+
+def _recorded(store: Any) -> Replay:
+    """The session as recorded, as ``brag notes`` and the notes' route read it (issue 32)."""
+    return Replay.of(store.events(SESSION), recorded=True)
+
+
 SUE = ("Ks", "Kh", "2c")
 PHONE = {"width": 390, "height": 844}
 
@@ -46,7 +54,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     db = str(tmp / "brag.db")
     with open_store(db) as store:
         store.import_log(str(log))
-        set_private_cards(store, SESSION, 2, "Sue", SUE)
+        set_private_cards(store, _recorded(store), 2, "Sue", SUE)
     env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
     with dashboard(tmp, env) as url:
         yield url, db
@@ -174,13 +182,13 @@ def test_a_player_enters_the_cards_they_remember_with_three_taps(
         page.get_by_role("button", name="Keep my cards").tap()
         expect(page.get_by_text("was shown by Sue")).to_be_visible(timeout=20_000)
         with open_store(db) as store:
-            assert private_cards(store, SESSION, "Dave") == {}
+            assert private_cards(store, _recorded(store), "Dave") == {}
         tap("♠ Spades", "A")  # not the ace Sue showed: the queen of spades instead
         tap("♠ Spades", "Q")
         page.get_by_role("button", name="Keep my cards").tap()
         expect(page.get_by_text("Kept as your note for deal 3")).to_be_visible(timeout=20_000)
         with open_store(db) as store:
-            got = {d: p.cards for d, p in private_cards(store, SESSION, "Dave").items()}
+            got = {d: p.cards for d, p in private_cards(store, _recorded(store), "Dave").items()}
         assert got == {3: ("Qs", "Qh", "5c")}
     finally:
         ctx.close()

@@ -22,8 +22,16 @@ from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
 from shared_paths import SCENARIOS
 
 from log import add_note, hide_note, notes, open_store
+from present.replay import Replay
 
 SESSION = "card-example"
+
+
+def _recorded(store: Any) -> Replay:
+    """The session as recorded, as ``brag notes`` and the notes' route read it (issue 32)."""
+    return Replay.of(store.events(SESSION), recorded=True)
+
+
 SECRET = "lantern oyster velvet"
 FIFTH = "Step five: B should have folded here"
 HOSTILE = (
@@ -53,7 +61,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     db = str(tmp / "brag.db")
     with open_store(db) as store:
         store.import_log(SCENARIOS / "card_example.jsonl")
-        add_note(store, SESSION, 1, 5, FIFTH, "Ann")
+        add_note(store, _recorded(store), 1, 5, FIFTH, "Ann")
     env = {
         "BRAG_DB": db,
         "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
@@ -178,7 +186,7 @@ def test_a_note_added_on_a_phone_is_kept_beside_the_log(
     assert page.locator(".nt-status").inner_text() == "Stored on step 9."
     with open_store(db, readonly=True) as store:
         assert list(store.export_lines(SESSION)) == export
-        kept = [(n.deal, n.step, n.by, n.text) for n in notes(store, SESSION)]
+        kept = [(n.deal, n.step, n.by, n.text) for n in notes(store, _recorded(store))]
     assert (1, 9, "Bo", "A should have raised") in kept
     # The name is remembered in this browser.
     again = _page(browser, f"{url}/replay?session={SESSION}&deal=1&step=9", phone=True,
@@ -191,7 +199,7 @@ def test_a_note_added_on_a_phone_is_kept_beside_the_log(
 def test_a_hostile_note_stays_text(served: tuple[str, str], browser: Any) -> None:
     url, db = served
     with open_store(db) as store:
-        add_note(store, SESSION, 1, 2, HOSTILE, "<i>Eve</i>")
+        add_note(store, _recorded(store), 1, 2, HOSTILE, "<i>Eve</i>")
     page = _page(browser, f"{url}/replay?session={SESSION}&deal=1&step=2", phone=True)
     _loaded(page, 2)
     panel = page.locator(".nt")
@@ -212,8 +220,8 @@ def test_a_hidden_note_is_shown_to_nobody_and_the_organiser_hides_one(
 ) -> None:
     url, db = served
     with open_store(db) as store:
-        gone = add_note(store, SESSION, 1, 11, "rude words", "Cy")
-        kept = add_note(store, SESSION, 1, 11, "a fair point", "Di")
+        gone = add_note(store, _recorded(store), 1, 11, "rude words", "Cy")
+        kept = add_note(store, _recorded(store), 1, 11, "a fair point", "Di")
         hide_note(store, gone.id, "organiser")
     visitor = _page(browser, f"{url}/replay?session={SESSION}&deal=1&step=11", phone=True)
     _loaded(visitor, 11)
@@ -237,7 +245,7 @@ def test_a_hidden_note_is_shown_to_nobody_and_the_organiser_hides_one(
         assert time.monotonic() < deadline, "the note was not hidden"
         page.wait_for_timeout(100)
     with open_store(db, readonly=True) as store:
-        every = {n.id: n.hidden for n in notes(store, SESSION, include_hidden=True)}
+        every = {n.id: n.hidden for n in notes(store, _recorded(store), include_hidden=True)}
     assert every[gone.id] and every[kept.id]
     # The pad's body reader, shared with the notes' routes, still refuses what it cannot read.
     junk = organiser.request.post(f"{url}/api/tap", data="{not json")
@@ -267,5 +275,5 @@ def test_the_notes_routes_refuse_in_one_line(served: tuple[str, str], browser: A
     got = api.get(f"{url}/api/notes?session={SESSION}&deal=1&step=3")
     assert got.status == 200 and got.json() == {"notes": [], "organiser": False}
     with open_store(db, readonly=True) as store:
-        assert [n for n in notes(store, SESSION) if n.step == 3] == []
+        assert [n for n in notes(store, _recorded(store)) if n.step == 3] == []
     ctx.close()

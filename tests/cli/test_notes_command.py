@@ -5,14 +5,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from shared_paths import SCENARIOS
 
 from brag.cli import main
 from log import add_note
+from present.replay import Replay
 
 S = "card-example"
+
+
+def _recorded(store: Any) -> Replay:
+    """The session as recorded, as ``brag notes`` and the notes' route read it (issue 32)."""
+    return Replay.of(store.events(S), recorded=True)
+
+
 HOSTILE = "\x1b[2J\x1b[31mred\r [bold]b[/bold] <script>alert(1)</script> **md** \u202eevil\nnext"
 
 
@@ -130,10 +139,10 @@ def test_private_cards_reach_neither_the_lake_nor_the_statistics(
 
     before = lake("before")
     with open_store(db) as store:  # C and D folded unseen: their cards are no one's to know
-        set_private_cards(store, S, 1, "C", ["Ah", "Ad", "Ac"])
-        set_private_cards(store, S, 1, "D", ["2h", "3h", "4h"])
-        add_note(store, S, 1, 11, "C held aces", "C")
-        assert private_cards(store, S, "C")[1].cards == ("Ah", "Ad", "Ac")
+        set_private_cards(store, _recorded(store), 1, "C", ["Ah", "Ad", "Ac"])
+        set_private_cards(store, _recorded(store), 1, "D", ["2h", "3h", "4h"])
+        add_note(store, _recorded(store), 1, 11, "C held aces", "C")
+        assert private_cards(store, _recorded(store), "C")[1].cards == ("Ah", "Ad", "Ac")
     after = lake("after")
     assert after == before
     assert len(after[0]["player_deals"]) == 4 and '"net": "9"' in after[1]

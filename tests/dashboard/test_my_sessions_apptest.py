@@ -117,7 +117,8 @@ def test_hostile_names_stay_text_on_my_sessions(tmp_path: Path, store: str) -> N
         s.import_log(str(hostile_log(tmp_path)))
         rp = Replay.of(s.events(SESSION))
         me = next(p.name for p in rp.final.players if not p.shown and p.name in PLAYERS.values())
-        set_private_cards(s, SESSION, 1, me, ["2c", "3d", "4h"])
+        recorded = Replay.of(s.events(SESSION), recorded=True)
+        set_private_cards(s, recorded, 1, me, ["2c", "3d", "4h"])
     at = _mine(session=SESSION)
     at.selectbox(key="me").set_value(me).run()
     assert not at.exception, [e.value for e in at.exception]

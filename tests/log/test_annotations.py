@@ -18,7 +18,6 @@ from events.errors import StoreError
 from log import (
     AnnotationRefused,
     EventStore,
-    UnknownSession,
     add_note,
     hide_note,
     notes,
@@ -27,8 +26,15 @@ from log import (
     set_private_cards,
 )
 from log.annotations import CARDS_MAX, NOTE_MAX_CHARS, NOTES_MAX
+from present.replay import Replay
 from store.annotations import ANNOTATIONS
 from store.schema import META, STORE_VERSION
+
+
+def _rp(store: EventStore, session: str = "card-example") -> Replay:
+    """The session as recorded, as ``brag notes`` and the notes' route read it."""
+    return Replay.of(store.events(session), recorded=True)
+
 
 CARD_EXAMPLE = SCENARIOS / "card_example.jsonl"
 """Deal 0: its 3 lines before ``dealt``; deal 1: its 12 lines from ``dealt`` and the ``pot_won`` the
@@ -58,24 +64,24 @@ def test_a_note_is_kept_beside_the_stream_which_stays_byte_for_byte(store: Event
     export = list(store.export_lines("card-example"))
     rows = store.read("card-example")
     last = store.last_position()
-    n = add_note(store, "card-example", 1, 5, "  should have folded here  ", "Ann")
+    n = add_note(store, _rp(store), 1, 5, "  should have folded here  ", "Ann")
     assert (n.session, n.deal, n.step, n.by, n.text, n.hidden) == (
         "card-example", 1, 5, "Ann", "should have folded here", False,
     )  # fmt: skip
-    assert notes(store, "card-example") == [n]
+    assert notes(store, _rp(store)) == [n]
     assert list(store.export_lines("card-example")) == export
     assert store.read("card-example") == rows
     assert store.last_position() == last
-    assert notes(store, "nosuch") == []
+    assert notes(store, _rp(store, "nosuch")) == []
     again = store.reopen()  # as after a restart
-    assert notes(again, "card-example") == [n]
+    assert notes(again, _rp(again)) == [n]
 
 
 def test_notes_are_listed_by_deal_step_and_order_written(store: EventStore) -> None:
-    a = add_note(store, "card-example", 1, 13, "the last step", "Bo")
-    b = add_note(store, "card-example", 0, 1, "before the deal", "Cy")
-    c = add_note(store, "card-example", 1, 13, "a second one here", "Di")
-    assert [x.text for x in notes(store, "card-example")] == [b.text, a.text, c.text]
+    a = add_note(store, _rp(store), 1, 13, "the last step", "Bo")
+    b = add_note(store, _rp(store), 0, 1, "before the deal", "Cy")
+    c = add_note(store, _rp(store), 1, 13, "a second one here", "Di")
+    assert [x.text for x in notes(store, _rp(store))] == [b.text, a.text, c.text]
     assert a.id < b.id < c.id
 
 
@@ -96,17 +102,15 @@ def test_a_refused_note_is_one_line_and_stores_nothing(
     store: EventStore, deal: int, step: int, text: str, by: str, said: str
 ) -> None:
     with pytest.raises(AnnotationRefused, match=said.replace("(", r"\(").replace(")", r"\)")) as e:
-        add_note(store, "card-example", deal, step, text, by)
+        add_note(store, _rp(store), deal, step, text, by)
     assert "\n" not in str(e.value)
-    assert notes(store, "card-example", include_hidden=True) == []
-    with pytest.raises(UnknownSession, match="no session 'nosuch'"):
-        add_note(store, "nosuch", 1, 1, "x", "Ann")
+    assert notes(store, _rp(store), include_hidden=True) == []
 
 
 def test_the_longest_note_is_kept_as_written(store: EventStore) -> None:
     text = "é<b>*" * (NOTE_MAX_CHARS // 5)
     assert len(text) == NOTE_MAX_CHARS
-    assert add_note(store, "card-example", 1, 1, text, "Ann").text == text
+    assert add_note(store, _rp(store), 1, 1, text, "Ann").text == text
 
 
 @pytest.mark.slow
@@ -114,20 +118,27 @@ def test_a_session_keeps_at_most_its_number_of_notes(tmp_path: Path) -> None:
     with open_store(str(tmp_path / "brag.db")) as s:
         s.import_log(CARD_EXAMPLE)
         for k in range(NOTES_MAX):
-            add_note(s, "card-example", 1, 1 + k % 13, f"note {k}", "Ann")
-        hide_note(s, notes(s, "card-example")[0].id, "organiser")  # a hidden note still counts
+            add_note(s, _rp(s), 1, 1 + k % 13, f"note {k}", "Ann")
         with pytest.raises(AnnotationRefused, match=f"has {NOTES_MAX} notes, the most"):
-            add_note(s, "card-example", 1, 1, "one more", "Ann")
-        assert len(notes(s, "card-example", include_hidden=True)) == NOTES_MAX
+            add_note(s, _rp(s), 1, 1, "one more", "Ann")
+        # Issue 33: a hidden note is kept but no longer counts, so the organiser hiding a flood
+        # frees its places for everyone else.
+        hide_note(s, notes(s, _rp(s))[0].id, "organiser")
+        kept = add_note(s, _rp(s), 1, 1, "one more", "Ann")
+        with pytest.raises(AnnotationRefused, match=f"has {NOTES_MAX} notes, the most"):
+            add_note(s, _rp(s), 1, 1, "and another", "Ann")
+        every = notes(s, _rp(s), include_hidden=True)
+        assert len(every) == NOTES_MAX + 1 and sum(n.hidden for n in every) == 1
+        assert kept in notes(s, _rp(s))
 
 
 def test_a_hidden_note_is_kept_and_left_out(store: EventStore) -> None:
-    a = add_note(store, "card-example", 1, 5, "keep", "Ann")
-    b = add_note(store, "card-example", 1, 5, "rude", "Bob")
+    a = add_note(store, _rp(store), 1, 5, "keep", "Ann")
+    b = add_note(store, _rp(store), 1, 5, "rude", "Bob")
     hide_note(store, b.id, "organiser")
     hide_note(store, b.id, "organiser")  # once recorded is enough
-    assert notes(store, "card-example") == [a]
-    every = notes(store, "card-example", include_hidden=True)
+    assert notes(store, _rp(store)) == [a]
+    every = notes(store, _rp(store), include_hidden=True)
     assert [(n.id, n.text, n.hidden) for n in every] == [
         (a.id, "keep", False),
         (b.id, "rude", True),
@@ -145,17 +156,17 @@ def test_a_hidden_note_is_kept_and_left_out(store: EventStore) -> None:
 
 def test_a_players_cards_are_theirs_and_the_latest_entry_is_in_force(store: EventStore) -> None:
     export = list(store.export_lines("card-example"))
-    first = set_private_cards(store, "card-example", 1, "C", ["Ah", "ad", "A♣"])
+    first = set_private_cards(store, _rp(store), 1, "C", ["Ah", "ad", "A♣"])
     assert (first.deal, first.player, first.cards) == (1, "C", ("Ah", "Ad", "Ac"))
-    later = set_private_cards(store, "card-example", 1, "c", ["2h", "3h", "4h"])  # one name
-    assert private_cards(store, "card-example", "C") == {1: later}
+    later = set_private_cards(store, _rp(store), 1, "c", ["2h", "3h", "4h"])  # one name
+    assert private_cards(store, _rp(store), "C") == {1: later}
     assert later.cards == ("2h", "3h", "4h") and later.player == "C"
-    assert private_cards(store, "card-example", "D") == {}
-    assert private_cards(store, "card-example", "A") == {}
+    assert private_cards(store, _rp(store), "D") == {}
+    assert private_cards(store, _rp(store), "A") == {}
     # A's shown hand, given back as A remembers it (every card A showed).
-    a = set_private_cards(store, "card-example", 1, "A", ["4c", "Kc", "9c"])
-    assert private_cards(store, "card-example", "A") == {1: a}
-    assert notes(store, "card-example", include_hidden=True) == []
+    a = set_private_cards(store, _rp(store), 1, "A", ["4c", "Kc", "9c"])
+    assert private_cards(store, _rp(store), "A") == {1: a}
+    assert notes(store, _rp(store), include_hidden=True) == []
     assert list(store.export_lines("card-example")) == export
 
 
@@ -176,7 +187,7 @@ def test_refused_cards_are_one_line_and_store_nothing(
     store: EventStore, deal: int, player: str, cards: list[str], error: Any, said: str
 ) -> None:
     with pytest.raises(error, match=said) as e:
-        set_private_cards(store, "card-example", deal, player, cards)
+        set_private_cards(store, _rp(store), deal, player, cards)
     assert "\n" not in str(e.value)
     assert store.recorder.annotations("card-example") == []
 
@@ -186,7 +197,7 @@ def test_cards_are_refused_where_the_log_records_every_card(store: EventStore) -
     session = store.read_all()[-1].session
     seat = store.state(session).seats[0]
     with pytest.raises(AnnotationRefused, match="records every player's cards"):
-        set_private_cards(store, session, 1, seat, ["Ah", "Ad", "Ac"])
+        set_private_cards(store, _rp(store, session), 1, seat, ["Ah", "Ad", "Ac"])
 
 
 def test_a_session_keeps_at_most_its_entries_of_cards() -> None:
@@ -194,10 +205,10 @@ def test_a_session_keeps_at_most_its_entries_of_cards() -> None:
         s.import_log(CARD_EXAMPLE)
         hands = [["Ah", "Ad", "Ac"], ["2h", "3h", "4h"]]
         for k in range(CARDS_MAX):
-            set_private_cards(s, "card-example", 1, "C", hands[k % 2])
+            set_private_cards(s, _rp(s), 1, "C", hands[k % 2])
         with pytest.raises(AnnotationRefused, match=f"has {CARDS_MAX} entries of cards, the most"):
-            set_private_cards(s, "card-example", 1, "D", ["Ah", "Ad", "Ac"])
-        assert private_cards(s, "card-example", "C")[1].cards == ("2h", "3h", "4h")
+            set_private_cards(s, _rp(s), 1, "D", ["Ah", "Ad", "Ac"])
+        assert private_cards(s, _rp(s), "C")[1].cards == ("2h", "3h", "4h")
 
 
 # --- the table: append-only, and the migration of an older store --------------------------------
@@ -207,7 +218,7 @@ def test_the_annotations_table_refuses_update_and_delete(tmp_path: Path) -> None
     db = tmp_path / "brag.db"
     with open_store(str(db)) as s:
         s.import_log(CARD_EXAMPLE)
-        add_note(s, "card-example", 1, 1, "x", "Ann")
+        add_note(s, _rp(s), 1, 1, "x", "Ann")
     c = sqlite3.connect(db)
     for sql in (f"UPDATE {ANNOTATIONS} SET body = 'y'", f"DELETE FROM {ANNOTATIONS}"):
         with pytest.raises(sqlite3.IntegrityError, match="annotations table is append-only"):
@@ -222,7 +233,7 @@ def test_the_postgres_annotations_table_refuses_update_delete_and_truncate() -> 
 
     with pg_store() as s:
         s.import_log(CARD_EXAMPLE)
-        add_note(s, "card-example", 1, 1, "x", "Ann")
+        add_note(s, _rp(s), 1, 1, "x", "Ann")
         conn = s.recorder.connection()  # type: ignore[attr-defined]
         for sql in (
             f"UPDATE {ANNOTATIONS} SET body = 'y'",
@@ -231,7 +242,7 @@ def test_the_postgres_annotations_table_refuses_update_delete_and_truncate() -> 
         ):
             with pytest.raises(psycopg.Error, match="annotations table is append-only"):
                 conn.execute(sql)
-        assert [n.text for n in notes(s, "card-example")] == ["x"]
+        assert [n.text for n in notes(s, _rp(s))] == ["x"]
 
 
 def test_an_older_store_is_read_without_notes_and_migrated_by_a_writer(tmp_path: Path) -> None:
@@ -245,17 +256,17 @@ def test_an_older_store_is_read_without_notes_and_migrated_by_a_writer(tmp_path:
     c.close()
     ro = open_store(str(db), readonly=True)  # a reader (the dashboard's) kept open
     assert ro.version == 3
-    assert notes(ro, "card-example") == []
-    assert private_cards(ro, "card-example", "C") == {}
+    assert notes(ro, _rp(ro)) == []
+    assert private_cards(ro, _rp(ro), "C") == {}
     with pytest.raises(StoreError, match="opened for reading"):
-        add_note(ro, "card-example", 1, 1, "x", "Ann")
+        add_note(ro, _rp(ro), 1, 1, "x", "Ann")
     with open_store(str(db)) as s:  # a writer migrates
         assert s.version == STORE_VERSION
-        assert notes(s, "card-example") == []
-        n = add_note(s, "card-example", 1, 2, "after the migration", "Ann")
-        assert notes(s, "card-example") == [n]
+        assert notes(s, _rp(s)) == []
+        n = add_note(s, _rp(s), 1, 2, "after the migration", "Ann")
+        assert notes(s, _rp(s)) == [n]
         assert list(s.export_lines("card-example")) == export
-    assert notes(ro, "card-example") == [n]  # the reader sees the migrated store's notes
+    assert notes(ro, _rp(ro)) == [n]  # the reader sees the migrated store's notes
     ro.close()
     with sqlite3.connect(db) as c:
         assert dict(c.execute(f"SELECT key, value FROM {META}"))["version"] == str(STORE_VERSION)
@@ -270,10 +281,10 @@ def test_an_older_postgres_store_is_migrated_by_a_writer() -> None:
         conn.execute(f"DROP TABLE {ANNOTATIONS}")  # as version 3 left it
         conn.execute(f"UPDATE {META} SET value = '3' WHERE key = 'version'")
         ro = open_store(s.url, readonly=True, schema=s.schema)
-        assert ro.version == 3 and notes(ro, "card-example") == []
+        assert ro.version == 3 and notes(ro, _rp(ro)) == []
         again = s.reopen()  # a writer migrates
         assert again.version == STORE_VERSION
-        n = add_note(again, "card-example", 1, 3, "kept", "Ann")
-        assert notes(ro, "card-example") == [n] == notes(again, "card-example")
+        n = add_note(again, _rp(again), 1, 3, "kept", "Ann")
+        assert notes(ro, _rp(ro)) == [n] == notes(again, _rp(again))
         ro.close()
         again.close()

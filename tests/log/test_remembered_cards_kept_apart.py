@@ -8,6 +8,7 @@ rows show them only to Sue (the page lists one player's own)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -20,6 +21,13 @@ from present.replay import Replay
 from sim import simulate_session
 
 SESSION = "sim-mine"
+
+
+def _recorded(store: Any) -> Replay:
+    """The session as recorded, as ``brag notes`` and the notes' route read it (issue 32)."""
+    return Replay.of(store.events(SESSION), recorded=True)
+
+
 SUE = ("Ks", "Kh", "2c")
 
 
@@ -49,10 +57,12 @@ def test_noted_cards_change_no_export_or_statistic(
         _printed(capsys, board),
     )
     with open_store(db) as store:
-        kept = set_private_cards(store, SESSION, 2, "Sue", ["KS", "kh", "2c"])
+        kept = set_private_cards(store, _recorded(store), 2, "Sue", ["KS", "kh", "2c"])
         assert kept.cards == SUE
-        assert {d: p.cards for d, p in private_cards(store, SESSION, "Sue").items()} == {2: SUE}
-        assert private_cards(store, SESSION, "Dave") == {}
+        assert {d: p.cards for d, p in private_cards(store, _recorded(store), "Sue").items()} == {
+            2: SUE
+        }
+        assert private_cards(store, _recorded(store), "Dave") == {}
     after = (
         _printed(capsys, ["export", SESSION, "--db", db]).encode("utf-8"),
         _printed(capsys, stats),
@@ -69,10 +79,10 @@ def test_noted_cards_change_no_export_or_statistic(
 
 def test_the_rows_of_my_deals_show_the_note_to_its_player_only(db: str) -> None:
     with open_store(db) as store:
-        set_private_cards(store, SESSION, 2, "Sue", SUE)
+        set_private_cards(store, _recorded(store), 2, "Sue", SUE)
         rp = Replay.of(store.events(SESSION))
-        sue = {d: p.cards for d, p in private_cards(store, SESSION, "Sue").items()}
-        dave = {d: p.cards for d, p in private_cards(store, SESSION, "Dave").items()}
+        sue = {d: p.cards for d, p in private_cards(store, _recorded(store), "Sue").items()}
+        dave = {d: p.cards for d, p in private_cards(store, _recorded(store), "Dave").items()}
     rows = own.deal_rows(rp, "Sue", sue)
     assert [r.title for r in rows] == [f"▶ Deal {d}" for d in range(1, len(rp.slices))]
     assert rows[1].details[-1] == "your cards K♠ K♥ 2♣ (from your note)"

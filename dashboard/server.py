@@ -144,8 +144,9 @@ def _forget_pid_file() -> None:
 
 @contextlib.asynccontextmanager
 async def _lifespan(_: Any) -> AsyncIterator[None]:
-    from dashboard import warm
+    from dashboard import projection, warm
 
+    projection.remove_leftovers()  # Explore's copies a killed dashboard left (issue 33, 7)
     warm.start()  # Streamlit's runtime is up: its caches are the pages' caches
     try:
         yield None

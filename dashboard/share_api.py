@@ -51,9 +51,10 @@ KEEP = 32
 
 THREADS = 2
 """Threads that make pictures' tables (the SVG), apart from the server's shared threads."""
-RASTERS = 1
-"""Processes that draw the rasters (resvg): one, so that on a machine of two cores one is left
-to the server and its pad (``bench/pictures.py``); 0 draws them in :data:`THREADS`."""
+RASTERS = int(os.environ.get("BRAG_PICTURE_RASTERS") or 1)
+"""Processes that draw the rasters (resvg; ``$BRAG_PICTURE_RASTERS``): one, so that on a machine
+of two cores one is left to the server and its pad; 0 draws them in :data:`THREADS`, where
+resvg holds the interpreter and the pad's poll waits (``bench/pictures.py``)."""
 PER_CLIENT = 2
 """Pictures one client address may have waiting or being drawn at a time; more: 429."""
 QUEUED = 8

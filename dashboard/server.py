@@ -160,5 +160,5 @@ app = st.App(
     APP,
     lifespan=_lifespan,
     routes=[*pad_api.routes(), *gate_api.routes(), *notes_api.routes(), *share_api.routes()],
-    middleware=[Middleware(AllowedHosts)],
+    middleware=[Middleware(AllowedHosts), Middleware(share_api.PictureGate)],
 )

@@ -148,3 +148,36 @@ def test_a_full_queue_answers_503_and_the_pads_routes_still_answer(
         assert len(drawn) == QUEUED  # only the admitted were drawn
 
     asyncio.run(run())
+
+
+def test_the_gate_refuses_before_the_app_is_reached(
+    held: tuple[threading.Event, list[int]],
+) -> None:
+    """:class:`dashboard.share_api.PictureGate` (outside the app's routing and Streamlit's
+    layers in :mod:`dashboard.server`): a client at its limit is refused without the app."""
+    go, drawn = held
+    inner = _app()
+    reached: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["path"])
+        await inner(scope, receive, send)
+
+    gated = share_api.PictureGate(app)
+
+    async def run() -> None:
+        first = [
+            asyncio.create_task(_call(gated, PICTURE.format(k=k), "10.2.0.1"))
+            for k in range(PER_CLIENT)
+        ]
+        await _until(lambda: len(drawn) >= min(PER_CLIENT, THREADS))
+        status, headers, _ = await asyncio.wait_for(
+            _call(gated, PICTURE.format(k=98), "10.2.0.1"), 1.0
+        )
+        assert (status, int(headers["retry-after"]) >= 1) == (429, True)
+        assert len(reached) == PER_CLIENT  # the refused request never reached the app
+        assert (await _call(gated, "/api/pad", "10.2.0.1"))[0] == 200  # other paths pass
+        go.set()
+        assert [a[0] for a in await asyncio.gather(*first)] == [200] * PER_CLIENT
+
+    asyncio.run(run())

@@ -6,6 +6,12 @@ that no later refresh can open.
 A catch-up starts from a copy of the projection (taken while a read-only connection holds the
 file, so never while another process writes it); ``fresh`` (``--rebuild``) starts from nothing
 and never reads the old file, so it also replaces a file that is not a projection at all.
+
+What a refresh or a rebuild makes while it works is named with its process's id (the copy
+``.NAME.<pid>-<random>.building``, the rebuild's ``brag-rebuild-<pid>-...`` folder); a process
+killed mid-way (``kill -9``, a power cut) leaves them, and the next :func:`replacing` in that
+folder removes those of processes that are gone (:func:`remove_leftovers`), never a running
+build's (issue 33, class 7).
 """
 
 from __future__ import annotations
@@ -26,10 +32,13 @@ from analytics.sources import is_default_projection
 from analytics.tables import SCHEMA_VERSION, checkpoint, connect
 
 __all__ = [
+    "LEFTOVERS",
     "LOCK_WAIT",
+    "REBUILD_PREFIX",
     "ProjectionBusy",
     "caught_up",
     "current_checkpoint",
+    "remove_leftovers",
     "replacing",
     "unlocked",
 ]
@@ -39,6 +48,28 @@ T = TypeVar("T")
 LOCK_WAIT = 15.0
 """Seconds a command waits for another process's hold on the projection file (a refresh or a
 reading command of another ``brag``) before giving up with :class:`ProjectionBusy`."""
+
+
+REBUILD_PREFIX = "brag-rebuild-"
+"""A parallel rebuild's workers' folder beside the projection: ``brag-rebuild-<pid>-<random>``
+(:mod:`analytics.parallel`)."""
+
+LEFTOVERS = (
+    re.compile(r"\..+\.(?P<pid>\d+)-[0-9a-f]{8}\.building(?:\.wal)?"),
+    re.compile(rf"{REBUILD_PREFIX}(?P<pid>\d+)-[A-Za-z0-9_]+"),
+)
+"""What a refresh or a rebuild makes beside the projection while it works (:func:`replacing`'s
+copy and its log, the rebuild's workers' folder), each named with the id of the process that
+made it."""
+
+
+def remove_leftovers(folder: str) -> list[str]:
+    """Removes from ``folder`` what a refresh or a rebuild killed there left (:data:`LEFTOVERS`
+    whose process is gone, :func:`log.children.remove_stale`: a running build's files are never
+    touched); returns the paths removed. Every :func:`replacing` calls it first."""
+    from log.children import remove_stale
+
+    return [path for pattern in LEFTOVERS for path in remove_stale(folder, pattern)]
 
 
 class ProjectionBusy(Exception):
@@ -159,6 +190,7 @@ def replacing(path: str, *, fresh: bool = False) -> Iterator[duckdb.DuckDBPyConn
     block or the rename fails, the copy is removed and ``path`` is as it was."""
     target = os.path.abspath(path)
     folder, name = os.path.split(target)
+    remove_leftovers(folder)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.building")
     try:
         if not fresh and _has_file(target):

@@ -11,6 +11,8 @@
   projection) read-only, so queries run side by side, each with a wall-clock limit
   (interrupted), a memory limit, capped spill files, and a result capped in rows and in bytes
   (:class:`Limits`, ``BRAG_EXPLORE_*``); DuckDB's refusal is one line (:class:`QueryError`).
+  It names none of DuckDB's own tables, views or settings (:func:`refuse_system`), so no server
+  path, folder or setting is shown (issue 33, class 5).
 - Parquet for other tools is :mod:`analytics.lake` (``brag analytics export --parquet DIR``).
 """
 
@@ -29,17 +31,25 @@ from events.errors import PlainError
 
 __all__ = [
     "FACT_TABLES",
+    "SPILL_PREFIX",
+    "SYSTEM",
     "LimitReached",
     "Limited",
     "Limits",
     "QueryError",
     "ReadOnlyError",
     "one_line",
+    "refuse_system",
     "run_limited",
     "run_readonly",
     "schema",
+    "scrubbed",
     "without_paths",
 ]
+
+SPILL_PREFIX = "brag-explore-"
+"""A query's spill folder in the system's temporary folder: ``brag-explore-<pid>-<random>``
+(what a killed server left is removed by the next one: :mod:`dashboard.projection`)."""
 
 FACT_TABLES: dict[str, str] = {
     "events": "position",
@@ -51,6 +61,20 @@ FACT_TABLES: dict[str, str] = {
     "hand_categories": "rank",
 }
 """The fact tables of the Explore page's schema, each with its row order."""
+
+
+SYSTEM = re.compile(
+    r"""(?ix)(?<![\w$])(
+        (?:duckdb|pragma|pg)_\w*                   # DuckDB's catalog: databases (paths), settings
+      | current_setting | getenv | which_secret    # a setting's value, the environment, secrets
+      | (?:query|query_table|glob)(?=\s*\()        # SQL run from a string; file names
+    )(?![\w$])"""
+)
+"""What Explore's SQL may not name (any case, quoted or not, as a function, a table or a view):
+DuckDB's own catalog and settings (``duckdb_databases()``, ``duckdb_settings()``,
+``pragma_database_list``, ``pg_settings``, ``current_setting('temp_directory')``: the server's
+paths, folders and settings) and the functions that run SQL written as a string
+(``query('...')``, which would hide a name from this check)."""
 
 
 _PATH = re.compile(r"(?<![\w.:/~])/(?:[^\s\"'/,;()]+/)+[^\s\"'/,;()]*")
@@ -71,6 +95,34 @@ class ReadOnlyError(PlainError, ValueError):
     """SQL that is not a single SELECT."""
 
     rule_name = "SQL"
+
+
+def refuse_system(sql: str) -> None:
+    """Raises :class:`ReadOnlyError` naming the first of :data:`SYSTEM` in ``sql`` (issue 33,
+    class 5: Explore shows no server path, setting or folder)."""
+    found = SYSTEM.search(sql)
+    if found:
+        raise ReadOnlyError(
+            f"Explore reads the statistics' tables only, not DuckDB's own ({found.group(1)}): "
+            "the server's files and settings are not shown"
+        )
+
+
+def scrubbed(rows: list[tuple[Any, ...]], hidden: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    """``rows`` with every text value holding one of the ``hidden`` strings (the server's
+    folders) shown with it as ``…``: a second guard behind :func:`refuse_system`."""
+    keep = [h for h in hidden if h and len(h) > 1]
+    if not keep:
+        return rows
+
+    def one(v: Any) -> Any:
+        if not isinstance(v, str):
+            return v
+        for h in keep:
+            v = v.replace(h, "…")
+        return v
+
+    return [tuple(one(v) for v in row) for row in rows]
 
 
 class LimitReached(PlainError, ValueError):
@@ -231,12 +283,15 @@ def run_limited(path: str, sql: str, limits: Limits | None = None) -> Limited:
     if stmt.type not in (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN):
         raise ReadOnlyError(f"only SELECT is allowed here, not {stmt.type.name}")
     query = stmt.query.strip().rstrip(";").strip()
-    with tempfile.TemporaryDirectory(prefix="brag-explore-") as spill:
+    refuse_system(query)
+    with tempfile.TemporaryDirectory(prefix=f"{SPILL_PREFIX}{os.getpid()}-") as spill:
         con = _own_database(path, lim, spill)
         timer = threading.Timer(lim.seconds, con.interrupt)
         timer.start()
         try:
-            return _fetched(con.execute(query), lim)
+            got = _fetched(con.execute(query), lim)
+            hidden = (os.path.dirname(os.path.abspath(path)), spill, tempfile.gettempdir())
+            return Limited(got.columns, scrubbed(got.rows, hidden), got.cut)
         except duckdb.InterruptException:
             raise LimitReached(
                 f"stopped after {lim.seconds:g} s, Explore's time limit (BRAG_EXPLORE_SECONDS)"

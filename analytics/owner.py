@@ -22,6 +22,7 @@ from typing import Any
 import duckdb
 
 from analytics.errors import ProjectionError
+from store.address import shown_address
 
 __all__ = ["STORE_KEY", "WHERE_KEY", "ForeignProjection", "claim", "recorded_store"]
 
@@ -49,7 +50,8 @@ def _store_of(source: Any) -> tuple[str, str] | None:
     sid = getattr(source, "store_id", None)
     if not isinstance(sid, str) or not sid:
         return None
-    return sid, str(getattr(source, "where", None) or getattr(source, "url", None) or sid)
+    where = getattr(source, "where", None) or getattr(source, "url", None) or sid
+    return sid, shown_address(str(where))
 
 
 def recorded_store(con: duckdb.DuckDBPyConnection) -> tuple[str, str] | None:
@@ -63,7 +65,7 @@ def recorded_store(con: duckdb.DuckDBPyConnection) -> tuple[str, str] | None:
     meta = {str(k): str(v) for k, v in rows}
     if STORE_KEY not in meta:
         return None
-    return meta[STORE_KEY], meta.get(WHERE_KEY, meta[STORE_KEY])
+    return meta[STORE_KEY], shown_address(meta.get(WHERE_KEY, meta[STORE_KEY]))
 
 
 def _has_rows(con: duckdb.DuckDBPyConnection) -> bool:

@@ -18,6 +18,10 @@ refresh after ``P``, exactly once. A worker that fails fails the rebuild and lea
 as it was (nothing is dropped before every worker has finished). A store that other processes
 cannot open (``memory://``), or one job, is rebuilt sequentially.
 
+The workers end with the rebuild (:func:`log.children.end_with_parent`: killed by the kernel
+the moment the parent dies, on Linux), and the workers' folder is named with the parent's id,
+so what a killed rebuild leaves is removed by the next refresh (:mod:`analytics.building`).
+
 Workers are started with ``spawn`` (never a fork of a process holding DuckDB and store handles),
 so a script that calls :func:`rebuild_parallel` directly needs Python's usual
 ``if __name__ == "__main__":`` guard; ``brag`` and notebooks have it. Measured on a 30k-deal store
@@ -37,10 +41,12 @@ from typing import Any
 
 import duckdb
 
+from analytics.building import REBUILD_PREFIX
 from analytics.owner import claim
 from analytics.projector import Projector, RefreshReport
 from analytics.sources import Source
 from analytics.tables import checkpoint, drop_schema, ensure_schema, quietly_rolled_back
+from log.children import end_with_parent
 from log.gc_pause import paused_gc
 
 __all__ = ["PROJECTED_TABLES", "default_jobs", "plan_jobs", "rebuild_parallel"]
@@ -138,13 +144,20 @@ def rebuild_parallel(
         "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
     ).fetchone()
     parent = os.path.dirname(os.path.abspath(found[0])) if found and found[0] else None
-    tmp = tempfile.mkdtemp(prefix="brag-rebuild-", dir=parent)
+    # named with this process's id: what a killed rebuild leaves is removed by the next refresh
+    # (analytics.building.remove_leftovers), never the folder of one still running
+    tmp = tempfile.mkdtemp(prefix=f"{REBUILD_PREFIX}{os.getpid()}-", dir=parent)
     try:
         paths = [os.path.join(tmp, f"part{k}.duckdb") for k in range(len(groups))]
         applied = 0
         if groups:
             ctx = get_context("spawn")  # never fork a process holding DuckDB and store handles
-            with ProcessPoolExecutor(max_workers=len(groups), mp_context=ctx) as pool:
+            with ProcessPoolExecutor(
+                max_workers=len(groups),
+                mp_context=ctx,
+                initializer=end_with_parent,  # killed with this process (log/children.py)
+                initargs=(os.getpid(),),
+            ) as pool:
                 futures = [
                     pool.submit(_worker, url, names, upto, path, batch_size)
                     for names, path in zip(groups, paths, strict=True)

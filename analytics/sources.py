@@ -234,7 +234,7 @@ def _server_projection(url: str) -> str:
         schema = re.search(r"search_path\s*=\s*([^\s,]+)", str(u.query.get("options", "")))
         parts.append(schema.group(1) if schema else "")
     except (ArgumentError, ValueError):
-        parts = [url.split("://", 1)[1].rsplit("@", 1)[-1]]  # never the password
+        parts = [url.split("://", 1)[1].rsplit("@", 1)[-1].split("?")[0]]  # never a secret
     name = "-".join(p for p in parts if p)
     return "brag-" + (re.sub(r"[^A-Za-z0-9._-]", "_", name).strip(".") or "server") + ".duckdb"
 

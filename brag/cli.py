@@ -24,6 +24,7 @@ from typing import Any, Final
 from brag.console import shown
 from brag.errors import CommandError
 from events.errors import DISK_FULL, BragError, disk_full
+from store.address import masked
 
 COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("cmd_verify", (("verify", "check a session log against the rules and summarise it"),)),
@@ -168,22 +169,27 @@ def failed(err: BaseException) -> int:
     if isinstance(err, BrokenPipeError):
         return 0
     if isinstance(err, CommandError):
-        raise SystemExit(shown(err.one_line())) from None
+        raise SystemExit(shown(masked(err.one_line()))) from None
     if isinstance(err, BragError):
-        print(f"brag: {shown(err)}", file=sys.stderr)
+        print(f"brag: {shown(masked(str(err)))}", file=sys.stderr)
         return 1
     if disk_full(err):  # ENOSPC, DuckDB's "No space left on device": said one way
         where = getattr(err, "filename", None)
-        print(shown(f"brag: {DISK_FULL}" + (f": {where}" if where else "")), file=sys.stderr)
+        print(
+            shown(masked(f"brag: {DISK_FULL}" + (f": {where}" if where else ""))), file=sys.stderr
+        )
         return 2
     if isinstance(err, OSError):
         text = f"brag: {err.strerror or err}: {err.filename or ''}".rstrip(": ")
-        print(shown(text), file=sys.stderr)
+        print(shown(masked(text)), file=sys.stderr)
         return 2
     if not isinstance(err, Exception) or os.environ.get("BRAG_DEBUG"):
         raise err  # SystemExit (argparse, a command's exit), or the traceback asked for
     msg = str(err).strip().splitlines()[0] if str(err).strip() else ""
-    print(f"brag: {type(err).__name__}: {shown(msg)} (BRAG_DEBUG=1 shows more)", file=sys.stderr)
+    print(
+        f"brag: {type(err).__name__}: {shown(masked(msg))} (BRAG_DEBUG=1 shows more)",
+        file=sys.stderr,
+    )
     return 1
 
 

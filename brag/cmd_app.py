@@ -24,6 +24,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from store.address import masked, shown_address
+
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "dashboard" / "server.py"
 DATA = ROOT / "data"
@@ -301,7 +303,7 @@ def serve(
     (:func:`lan_banner`); the Record page shows the same code."""
     address, problem = _refusal(db, analytics, port, address, lan)
     if problem:
-        print(f"brag: {problem}", file=sys.stderr)
+        print(f"brag: {masked(problem)}", file=sys.stderr)
         return 1
     chosen = port if port is not None else free_port(DEFAULT_PORT, address)
     env = dict(os.environ, BRAG_DB=db, BRAG_ANALYTICS=analytics)
@@ -309,7 +311,9 @@ def serve(
     if lan:
         host = "localhost"
     url = f"http://{host if address not in ANY_ADDRESS else 'localhost'}:{chosen}"
-    print(f"Bragbook dashboard: http://{host}:{chosen}  (store {db}; Ctrl-C stops it)")
+    print(
+        f"Bragbook dashboard: http://{host}:{chosen}  (store {shown_address(db)}; Ctrl-C stops it)"
+    )
     ip = _announce_lan(env, chosen) if lan else None
     if not lan and address in ANY_ADDRESS:
         ip = lan_address()
@@ -441,13 +445,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.examples:
             n2, s2, p2 = import_bundled(store, EXAMPLES)
             new, same, problems = new + n2, same + s2, problems + p2
-        print(f"bundled sessions: {new} imported, {same} already in {store.url}")
+        print(f"bundled sessions: {new} imported, {same} already in {store.where}")
         for p in problems:
             print(f"  not imported: {p}", file=sys.stderr)
         try:
             print(refresh_analytics(store, analytics))
         except Exception as err:  # the app still runs; the Players page says what is wrong
-            print(f"analytics not refreshed: {err}", file=sys.stderr)
+            print(f"analytics not refreshed: {masked(str(err))}", file=sys.stderr)
     cmd_sessions(argparse.Namespace(db=args.db, json=False))
     if args.no_serve:
         return 1 if problems else 0

@@ -19,6 +19,7 @@ import streamlit as st
 from dashboard import cache
 from dashboard.escape import md
 from events.errors import StoreUnavailable
+from store.address import masked
 
 __all__ = ["RETRY_EVERY", "guarded", "reason", "unreachable", "unreachable_line"]
 
@@ -32,7 +33,7 @@ def reason(err: BaseException) -> str:
     """The short reason of a store's error: its last clause ("Connection refused", "database is
     locked", "disk full"), without the store's address or the driver's preamble."""
     text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-    return text.rsplit(": ", 1)[-1].strip().rstrip(".") or text
+    return masked(text.rsplit(": ", 1)[-1].strip().rstrip(".") or text)
 
 
 def unreachable_line(err: BaseException) -> str:
@@ -65,5 +66,7 @@ def guarded(run: Callable[[], Any]) -> None:
     try:
         run()
     except StoreUnavailable as err:
-        _LOG.warning("a page could not reach the store: %s", err)  # the operator's one line
+        _LOG.warning(
+            "a page could not reach the store: %s", masked(str(err))
+        )  # the operator's one line
         unreachable(err)

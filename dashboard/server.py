@@ -144,8 +144,9 @@ def _forget_pid_file() -> None:
 
 @contextlib.asynccontextmanager
 async def _lifespan(_: Any) -> AsyncIterator[None]:
-    from dashboard import warm
+    from dashboard import projection, warm
 
+    projection.remove_leftovers()  # Explore's copies a killed dashboard left (issue 33, 7)
     warm.start()  # Streamlit's runtime is up: its caches are the pages' caches
     try:
         yield None
@@ -159,5 +160,5 @@ app = st.App(
     APP,
     lifespan=_lifespan,
     routes=[*pad_api.routes(), *gate_api.routes(), *notes_api.routes(), *share_api.routes()],
-    middleware=[Middleware(AllowedHosts)],
+    middleware=[Middleware(AllowedHosts), Middleware(share_api.PictureGate)],
 )

@@ -9,15 +9,29 @@ device told by its ``brag_device`` cookie (:func:`dashboard.access.device_unlock
 play is drawn for any other device as a spectator sees it. The picture is the server's, not the
 browser's: one renderer (resvg) and one caption for the page and ``brag share``, whatever the
 phone. Answers are kept per (store, session, last seq, deal, step, view, log, organiser) for a
-second tap; two pictures are drawn at a time at most. A picture that cannot be made is a 404 or
-a 400 with one line of text; a store that cannot be reached, a 503.
+second tap. A picture that cannot be made is a 404 or a 400 with one line of text; a store that
+cannot be reached, a 503 saying why without the store's address.
+
+Pictures are drawn apart from the routes the pad uses (issue 33, class 6): the pad's routes run
+in the server's shared worker threads, pictures never do. A picture's table (its SVG: the
+replay, Python) is made in :data:`THREADS` threads of its own, and its raster by resvg, which
+holds the interpreter while it draws (``present.share.RENDERERS``), in :data:`RASTERS` processes
+of its own (:func:`rasters`), so the server's threads, the pad's poll among them, never wait on
+it (``bench/pictures.py``). Each picture asked for is admitted first, on the event loop, before
+anything is drawn (:class:`Admission`): a client (by its address) with :data:`PER_CLIENT`
+pictures already waiting or being drawn is answered 429 at once, and when :data:`QUEUED`
+pictures wait or are drawn in all, 503; both with ``Retry-After``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
 import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from starlette.requests import Request
@@ -27,16 +41,128 @@ from starlette.routing import Route
 from dashboard import access
 from dashboard.gate import TOKEN_COOKIE
 from events.errors import BragError, StoreUnavailable
-from present.share import ShareRefused, share
+from present.share import ShareRefused, png, share
+from store.address import masked
 
-__all__ = ["picture", "routes"]
+__all__ = [
+    "PER_CLIENT",
+    "QUEUED",
+    "RASTERS",
+    "THREADS",
+    "Admission",
+    "PictureGate",
+    "picture",
+    "routes",
+]
 
 KEEP = 32
 """Pictures kept for a second tap (a PNG is some 60 KB)."""
 
+THREADS = 2
+"""Threads that make pictures' tables (the SVG), apart from the server's shared threads."""
+RASTERS = int(os.environ.get("BRAG_PICTURE_RASTERS") or 1)
+"""Processes that draw the rasters (resvg; ``$BRAG_PICTURE_RASTERS``): one, so that on a machine
+of two cores one is left to the server and its pad; 0 draws them in :data:`THREADS`, where
+resvg holds the interpreter and the pad's poll waits (``bench/pictures.py``)."""
+PER_CLIENT = 2
+"""Pictures one client address may have waiting or being drawn at a time; more: 429."""
+QUEUED = 8
+"""Pictures all clients together may have waiting or being drawn; more: 503."""
+RETRY_AFTER = 2
+"""Seconds a refused client is told to wait (``Retry-After``)."""
+
 _kept: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
 _kept_lock = threading.Lock()
-_drawing = threading.BoundedSemaphore(2)
+
+
+class Admission:
+    """The pictures waiting or being drawn, counted per client address and in all:
+    :meth:`enter` admits one (or says why not: ``"client"`` over :data:`PER_CLIENT`, ``"full"``
+    at :data:`QUEUED`), :meth:`leave` when its drawing is over (a thread's callback: locked)."""
+
+    def __init__(self, per_client: int, queued: int) -> None:
+        self.per_client, self.queued = per_client, queued
+        self._lock = threading.Lock()
+        self._by: Counter[str] = Counter()
+        self._all = 0
+
+    def enter(self, client: str) -> str | None:
+        with self._lock:
+            if self._by[client] >= self.per_client:
+                return "client"
+            if self._all >= self.queued:
+                return "full"
+            self._by[client] += 1
+            self._all += 1
+            return None
+
+    def would_refuse(self, client: str) -> str | None:
+        """What :meth:`enter` would say now, without admitting."""
+        with self._lock:
+            if self._by[client] >= self.per_client:
+                return "client"
+            return "full" if self._all >= self.queued else None
+
+    def leave(self, client: str) -> None:
+        with self._lock:
+            self._all -= 1
+            self._by[client] -= 1
+            if self._by[client] <= 0:
+                del self._by[client]
+
+    @property
+    def waiting(self) -> int:
+        with self._lock:
+            return self._all
+
+
+admission = Admission(PER_CLIENT, QUEUED)
+_pools: dict[str, Executor] = {}
+_pools_lock = threading.Lock()
+
+
+def _threads() -> Executor:
+    with _pools_lock:
+        if "threads" not in _pools:
+            _pools["threads"] = ThreadPoolExecutor(THREADS, thread_name_prefix="brag-picture")
+        return _pools["threads"]
+
+
+def rasters() -> Executor | None:
+    """The processes that draw rasters (started on first use, from a picture thread, which lives
+    as long as the server; each ends with the server: :func:`log.children.end_with_parent`),
+    or ``None`` when :data:`RASTERS` is 0."""
+    if RASTERS <= 0:
+        return None
+    with _pools_lock:
+        if "rasters" not in _pools:
+            from multiprocessing import get_context
+
+            from log.children import end_with_parent
+
+            _pools["rasters"] = ProcessPoolExecutor(
+                RASTERS,
+                mp_context=get_context("spawn"),  # never a fork of the server's threads
+                initializer=end_with_parent,
+                initargs=(os.getpid(),),
+            )
+        return _pools["rasters"]
+
+
+def _raster(svg: str) -> bytes:
+    """The PNG of ``svg``, drawn in :func:`rasters` (again once in a new pool when a process of
+    the pool died), else here."""
+    for _ in range(2):
+        pool = rasters()
+        if pool is None:
+            break
+        try:
+            return pool.submit(png, svg).result()
+        except BrokenProcessPool:
+            with _pools_lock:
+                if _pools.get("rasters") is pool:
+                    del _pools["rasters"]
+    return png(svg)
 
 
 def _number(text: str | None) -> int | None:
@@ -71,8 +197,7 @@ def draw(
     rp = cache.replay_now(session, recorded=recorded)
     if rp is None:
         raise ShareRefused(f"no session {session} in the store")
-    with _drawing:
-        data = share(rp, deal, step, view, "png", organiser=organiser)
+    data = _raster(share(rp, deal, step, view, "svg", organiser=organiser).decode("utf-8"))
     with _kept_lock:
         _kept[key] = data
         while len(_kept) > KEEP:
@@ -80,10 +205,38 @@ def draw(
     return data
 
 
+def _refused(why: str) -> Response:
+    if why == "client":
+        text, status = "Too many pictures asked for at once from here; try again shortly.", 429
+    else:
+        text, status = "Too many pictures are being drawn; try again shortly.", 503
+    return PlainTextResponse(text, status_code=status, headers={"Retry-After": str(RETRY_AFTER)})
+
+
+async def _drawn(client: str, *args: Any, **kwargs: Any) -> bytes:
+    """:func:`draw` in the picture threads, admitted first (:data:`admission`; raises
+    :class:`_Refused`); the admission is left when the drawing ends, even when the client has
+    gone meanwhile (a drawing under way is not stopped)."""
+    why = admission.enter(client)
+    if why is not None:
+        raise _Refused(why)
+    try:
+        job: Future[bytes] = _threads().submit(draw, *args, **kwargs)
+    except BaseException:
+        admission.leave(client)
+        raise
+    job.add_done_callback(lambda _: admission.leave(client))
+    return await asyncio.wrap_future(job)
+
+
+class _Refused(Exception):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
 async def picture(request: Request) -> Response:
     """``GET /api/picture.png``: see the module's docstring."""
-    from starlette.concurrency import run_in_threadpool
-
     q = request.query_params
     session = q.get("session") or ""
     deal = _number(q.get("deal"))
@@ -93,17 +246,22 @@ async def picture(request: Request) -> Response:
     view = q.get("view") or None
     organiser = access.device_unlocked(request.cookies.get(TOKEN_COOKIE))
     recorded = q.get("log") == "recorded"
+    client = request.client.host if request.client else "?"
     try:
-        data = await run_in_threadpool(
-            draw, session, deal, step, view, recorded=recorded, organiser=organiser
+        data = await _drawn(
+            client, session, deal, step, view, recorded=recorded, organiser=organiser
         )
+    except _Refused as err:
+        return _refused(err.why)
     except ShareRefused as err:
-        return PlainTextResponse(str(err), status_code=404)
+        return PlainTextResponse(masked(str(err)), status_code=404)
     except (StoreUnavailable, OSError) as err:
-        why = str(err).splitlines()[0][:200] if str(err) else type(err).__name__
+        from dashboard.faults import reason
+
+        why = reason(err)[:200]  # the reason only: never the store's address
         return PlainTextResponse(f"The store cannot be reached ({why}).", status_code=503)
     except BragError as err:
-        return PlainTextResponse(str(err).splitlines()[0][:300], status_code=409)
+        return PlainTextResponse(masked(str(err).splitlines()[0][:300]), status_code=409)
     name = _file_name(session, deal, step)
     return Response(
         data,
@@ -113,6 +271,28 @@ async def picture(request: Request) -> Response:
             "Cache-Control": "private, no-store",
         },
     )
+
+
+class PictureGate:
+    """ASGI middleware (:mod:`dashboard.server` puts it right after the Host check): a picture
+    asked for by a client already at its limit, or while the queue is full, is answered 429 or
+    503 here, before the app's routing and Streamlit's own layers (measured in one process:
+    0.07 ms a refusal instead of 1.75 ms through the whole app, so that a flood's refusals keep
+    the server free for the pad). Only a look: :func:`picture` admits for good."""
+
+    PATH = "/api/picture.png"
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope.get("path") == self.PATH:
+            client = scope.get("client")
+            why = admission.would_refuse(client[0] if client else "?")
+            if why is not None:
+                await _refused(why)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def routes() -> list[Any]:

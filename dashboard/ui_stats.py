@@ -94,8 +94,9 @@ def analytics_or_stop(fetch: Callable[[], Any]) -> Any:
     except Exception as err:  # duckdb, a missing or busy file: say so rather than crash
         from analytics import without_paths
         from events.errors import DISK_FULL, disk_full
+        from store.address import masked
 
-        why = DISK_FULL if disk_full(err) else without_paths(str(err))
+        why = DISK_FULL if disk_full(err) else without_paths(masked(str(err)))
         st.warning(
             f"The statistics are not available: {md(why)}. `brag analytics refresh` builds them "
             "from the store.",

@@ -8,6 +8,7 @@ them (an import cycle). Each backend is imported when its URL is opened.
 from __future__ import annotations
 
 from events.errors import StoreUnavailable
+from store.address import shown_address
 from store.port import CatalogueOf
 from store.sql import SqlRecorder, plain_sqlite_url
 
@@ -36,7 +37,9 @@ def open_sql(
     try:
         u = make_url(url)
     except ArgumentError as err:
-        raise StoreUnavailable(f"cannot read the database URL {url!r}: {err}") from None
+        raise StoreUnavailable(
+            f"cannot read the database URL {shown_address(url)!r}: {shown_address(str(err))}"
+        ) from None
     backend = u.get_backend_name()
     if backend == "sqlite":
         if not u.database or u.database == ":memory:" or "mode=memory" in str(u.query):
@@ -50,6 +53,6 @@ def open_sql(
 
         return PostgresRecorder(url, schema=schema, readonly=readonly, catalogue_of=catalogue_of)
     raise StoreUnavailable(
-        f"unsupported database {backend!r} in {url!r}: use a file path, sqlite:///FILE, "
-        "postgresql://USER@HOST/DB or memory://"
+        f"unsupported database {backend!r} in {shown_address(url)!r}: use a file path, "
+        "sqlite:///FILE, postgresql://USER@HOST/DB or memory://"
     )

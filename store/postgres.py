@@ -17,6 +17,7 @@ from typing import Any, Final
 from sqlalchemy.engine import make_url
 
 from events.errors import StoreError, StoreMissing, StoreUnavailable
+from store.address import shown_address
 from store.port import CatalogueOf
 from store.records import Row
 from store.schema import (
@@ -73,7 +74,7 @@ class PostgresRecorder(SqlRecorder):
         self.schema = schema
         self.readonly = readonly
         self._conninfo = u.set(drivername="postgresql").render_as_string(hide_password=False)
-        self._shown = u.render_as_string(hide_password=True)
+        self._shown = shown_address(u.render_as_string(hide_password=True))
         self._pid = os.getpid()
         conn = self.connection()
         with self.errors(), conn.transaction():

@@ -1,0 +1,213 @@
+"""Pictures drawn apart from the pad's routes (issue 33, class 6), by a crafted ASGI client (no
+browser, no server): ``GET /api/picture.png`` never takes the server's shared worker threads the
+pad's routes run in; a client over its limit is answered 429 with ``Retry-After`` at once,
+without drawing; a full queue, 503. The pad's poll under a real flood is ``bench/pictures.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+
+from dashboard import share_api
+
+PICTURE = "/api/picture.png?session=s&deal=1&step={k}"
+PER_CLIENT = getattr(share_api, "PER_CLIENT", 2)
+QUEUED = getattr(share_api, "QUEUED", 8)
+THREADS = getattr(share_api, "THREADS", 2)
+
+
+async def _call(app: Any, path: str, client: str) -> tuple[int, dict[str, str], bytes]:
+    """One GET through the ASGI ``app`` from the address ``client``: status, headers, body."""
+    target, _, query = path.partition("?")
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": target,
+        "raw_path": target.encode(),
+        "query_string": query.encode(),
+        "headers": [(b"host", b"127.0.0.1")],
+        "client": (client, 40000),
+        "server": ("127.0.0.1", 8501),
+    }
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    headers = {k.decode().lower(): v.decode() for k, v in start["headers"]}
+    return start["status"], headers, body
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event, list[int]]]:
+    """``draw`` replaced by one that waits until the event is set (a slow picture), counting
+    the steps it was asked to draw; fresh admission counts."""
+    go, drawn = threading.Event(), []
+
+    def draw(session: str, deal: int, step: int | None, view: Any, **_: Any) -> bytes:
+        drawn.append(int(step or 0))
+        assert go.wait(20)
+        return b"\x89PNG picture"
+
+    monkeypatch.setattr(share_api, "draw", draw)
+    if hasattr(share_api, "Admission"):  # (so that on main the test fails on what it checks)
+        fresh = share_api.Admission(PER_CLIENT, QUEUED)
+        monkeypatch.setattr(share_api, "admission", fresh)
+    yield go, drawn
+    go.set()
+
+
+def _app() -> Starlette:
+    async def pad(_: Request) -> PlainTextResponse:
+        # what the pad's routes do (dashboard/pad_api.py): their work in the shared threads
+        return PlainTextResponse(await run_in_threadpool(lambda: "seq 12"))
+
+    return Starlette(routes=[*share_api.routes(), Route("/api/pad", pad)])
+
+
+async def _until(check: Any, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not reached in time")
+
+
+def test_a_client_over_its_limit_gets_429_at_once_without_drawing(
+    held: tuple[threading.Event, list[int]],
+) -> None:
+    go, drawn = held
+    app = _app()
+
+    async def run() -> None:
+        first = [
+            asyncio.create_task(_call(app, PICTURE.format(k=k), "10.0.0.7"))
+            for k in range(PER_CLIENT)
+        ]
+        await _until(lambda: len(drawn) >= min(PER_CLIENT, THREADS))
+        status, headers, body = await asyncio.wait_for(
+            _call(app, PICTURE.format(k=99), "10.0.0.7"), 1.0
+        )
+        assert status == 429
+        assert int(headers["retry-after"]) >= 1
+        assert b"Too many pictures" in body
+        assert 99 not in drawn  # refused before anything was drawn
+        # another client is not held back by the first one's limit
+        other = asyncio.create_task(_call(app, PICTURE.format(k=50), "10.0.0.8"))
+        go.set()
+        answers = await asyncio.wait_for(asyncio.gather(*first, other), 10)
+        assert [a[0] for a in answers] == [200] * (PER_CLIENT + 1)
+        assert answers[0][1]["content-type"] == "image/png"
+        assert share_api.admission.waiting == 0
+
+    asyncio.run(run())
+
+
+def test_a_full_queue_answers_503_and_the_pads_routes_still_answer(
+    held: tuple[threading.Event, list[int]],
+) -> None:
+    """60 pictures held from 60 clients (on main each took one of the server's shared threads,
+    the pad's among them: the pad's poll waited behind them)."""
+    go, drawn = held
+    app = _app()
+
+    async def run() -> None:
+        tasks = [
+            asyncio.create_task(_call(app, PICTURE.format(k=k), f"10.1.0.{k}")) for k in range(60)
+        ]
+        await _until(lambda: len(drawn) >= THREADS)
+        status, _, body = await asyncio.wait_for(_call(app, "/api/pad", "10.0.0.1"), 2.0)
+        assert (status, body) == (200, b"seq 12")
+        await _until(lambda: sum(t.done() for t in tasks) >= 60 - QUEUED)
+        refused = [t.result() for t in tasks if t.done()]
+        assert len(refused) == 60 - QUEUED
+        assert {r[0] for r in refused} == {503}
+        assert all(int(r[1]["retry-after"]) >= 1 for r in refused)
+        go.set()
+        answers = await asyncio.wait_for(asyncio.gather(*tasks), 20)
+        assert sum(a[0] == 200 for a in answers) == QUEUED
+        assert len(drawn) == QUEUED  # only the admitted were drawn
+
+    asyncio.run(run())
+
+
+def test_the_gate_refuses_before_the_app_is_reached(
+    held: tuple[threading.Event, list[int]],
+) -> None:
+    """:class:`dashboard.share_api.PictureGate` (outside the app's routing and Streamlit's
+    layers in :mod:`dashboard.server`): a client at its limit is refused without the app."""
+    go, drawn = held
+    inner = _app()
+    reached: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["path"])
+        await inner(scope, receive, send)
+
+    gated = share_api.PictureGate(app)
+
+    async def run() -> None:
+        first = [
+            asyncio.create_task(_call(gated, PICTURE.format(k=k), "10.2.0.1"))
+            for k in range(PER_CLIENT)
+        ]
+        await _until(lambda: len(drawn) >= min(PER_CLIENT, THREADS))
+        status, headers, _ = await asyncio.wait_for(
+            _call(gated, PICTURE.format(k=98), "10.2.0.1"), 1.0
+        )
+        assert (status, int(headers["retry-after"]) >= 1) == (429, True)
+        assert len(reached) == PER_CLIENT  # the refused request never reached the app
+        assert (await _call(gated, "/api/pad", "10.2.0.1"))[0] == 200  # other paths pass
+        go.set()
+        assert [a[0] for a in await asyncio.gather(*first)] == [200] * PER_CLIENT
+
+    asyncio.run(run())
+
+
+@pytest.mark.slow
+def test_the_raster_process_ends_with_a_killed_server(tmp_path: Any) -> None:
+    """``kill -9`` of the dashboard's server takes its raster process with it (class 7)."""
+    import os
+    import signal
+    import urllib.request
+    from pathlib import Path
+
+    psutil = pytest.importorskip("psutil")
+    from browser_helpers import dashboard, season_env
+
+    env = season_env(Path(tmp_path), sessions=1)
+    with dashboard(Path(tmp_path), env, address="127.0.0.1") as url:
+        port = int(url.rsplit(":", 1)[1])
+        server = next(
+            c.pid
+            for c in psutil.net_connections("tcp")
+            if c.laddr and c.laddr.port == port and c.status == "LISTEN"
+        )
+        with urllib.request.urlopen(
+            f"{url}/api/picture.png?session=2026-09-24-top-1&deal=1&step=3"
+        ) as r:
+            assert r.status == 200 and r.read(4) == b"\x89PNG"
+        kids = psutil.Process(server).children(recursive=True)
+        assert any("spawn_main" in " ".join(k.cmdline()) for k in kids)
+        os.kill(server, signal.SIGKILL)
+        _, left = psutil.wait_procs(kids, timeout=5)
+        assert left == [], f"still running 5 s after the server was killed: {left}"

@@ -3,14 +3,15 @@
 
 ``GET /api/picture.png?session=S&deal=D&step=K&view=P&log=recorded`` answers the PNG of step K of
 deal D (the step numbers every replay shows; ``view`` and ``log`` as in the page's link) drawn by
-:func:`present.share.share`, as far as this device may see it: the same
-:meth:`present.replay.Replay.sight` the page's frames are drawn by, with the organiser's unlocked
-device told by its ``brag_device`` cookie (:func:`dashboard.access.device_unlocked`), so a deal in
-play is drawn for any other device as a spectator sees it. The picture is the server's, not the
-browser's: one renderer (resvg) and one caption for the page and ``brag share``, whatever the
-phone. Answers are kept per (store, session, last seq, deal, step, view, log, organiser) for a
-second tap; two pictures are drawn at a time at most. A picture that cannot be made is a 404 or
-a 400 with one line of text; a store that cannot be reached, a 503.
+:func:`present.share.share`, as far as this device may see it: the one rule the page's frames
+are drawn by (:func:`present.sight.sight_for`, through :func:`present.share.sight_of`), with the
+organiser's unlocked device told by its ``brag_device`` cookie
+(:func:`dashboard.access.device_unlocked`), so a deal dealt since the last shuffle of an
+unfinished session is drawn for any other device as a spectator saw it. The picture is the
+server's, not the browser's: one renderer (resvg) and one caption for the page and ``brag
+share``, whatever the phone. Answers are kept per (store, session, last seq, deal, step, view,
+log, organiser) for a second tap; two pictures are drawn at a time at most. A picture that
+cannot be made is a 404 or a 400 with one line of text; a store that cannot be reached, a 503.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from starlette.routing import Route
 from dashboard import access
 from dashboard.gate import TOKEN_COOKIE
 from events.errors import BragError, StoreUnavailable
-from present.share import ShareRefused, share
+from present.share import ShareRefused, share, sight_of
 
 __all__ = ["picture", "routes"]
 
@@ -72,7 +73,7 @@ def draw(
     if rp is None:
         raise ShareRefused(f"no session {session} in the store")
     with _drawing:
-        data = share(rp, deal, step, view, "png", organiser=organiser)
+        data = share(sight_of(rp, deal, view, organiser=organiser), step, "png")
     with _kept_lock:
         _kept[key] = data
         while len(_kept) > KEEP:

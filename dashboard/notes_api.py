@@ -11,6 +11,10 @@ panel (:mod:`dashboard.notes_panel`) asks for the notes of the one step the repl
 - ``POST /api/notes`` with ``{"session", "deal", "step", "text", "by"}``: anyone adds a note
   (:func:`log.annotations.add_note`: at most 500 characters, 500 a session, on a step that
   exists); the answer is the step's notes, or ``{"message"}`` (one line) with 400 when refused.
+- Notes are people's words, but the one rule of what a device may receive holds for them too
+  (:func:`present.sight.guards`): on a deal dealt since the last shuffle of an unfinished
+  session, a note naming a card (any card, any spelling, :func:`present.sight.names_a_card`) is
+  sent to any device but the organiser's unlocked one as :data:`HELD`, until the deal opens.
 - ``POST /api/notes/hide`` with ``{"session", "id"}``: the organiser's unlocked device hides a
   note (recorded beside it, the note kept): 403 on any other device.
 
@@ -94,10 +98,36 @@ async def _body(request: Request) -> dict[str, Any] | None:
     return await read_json(request, MAX_BODY)
 
 
+HELD = (
+    "A note that names a card, held back until the pack is shuffled or the session ends "
+    "(RULES 3.2-3.5): this deal's cards are not shown yet."
+)
+"""What a device that is not the organiser's receives of a note naming a card on a deal the
+one rule guards (:func:`present.sight.guards`), in place of its text."""
+
+
+def _guarded(session: str, deal: int, organiser: bool) -> bool:
+    """Whether this device receives deal ``deal`` only as a spectator saw it (the one rule,
+    :func:`present.sight.guards`, on the session as corrected)."""
+    if organiser:
+        return False
+    from dashboard import cache
+    from present.sight import guards
+
+    rp = cache.replay_now(session)
+    return rp is not None and guards(rp, deal)
+
+
 def _answer(request: Request, session: str, deal: int, step: int) -> JSONResponse:
+    from present.sight import names_a_card
+
     got = step_notes(_reader(), session, deal, step)
+    organiser = _organiser(request)
+    if got and _guarded(session, deal, organiser):
+        # a person may type a card: none reaches a visitor before the rule opens the deal
+        got = [{**n, "text": HELD} if names_a_card(n["text"]) else n for n in got]
     return JSONResponse(
-        {"notes": got, "organiser": _organiser(request)}, headers={"Cache-Control": "no-store"}
+        {"notes": got, "organiser": organiser}, headers={"Cache-Control": "no-store"}
     )
 
 

@@ -21,6 +21,7 @@ anything added later) never draws a step from a bare replay: it asks :func:`sigh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -44,7 +45,16 @@ from present.table import (
 if TYPE_CHECKING:
     from present.replay import Replay
 
-__all__ = ["DealSight", "guarded_from", "public_cards", "sight_for"]
+__all__ = [
+    "PACK",
+    "DealSight",
+    "guarded_from",
+    "guards",
+    "names_a_card",
+    "public_cards",
+    "sight_for",
+    "spellings",
+]
 
 
 def guarded_from(rp: Replay) -> int | None:
@@ -60,6 +70,16 @@ def guarded_from(rp: Replay) -> int | None:
         if isinstance(rp.events[k], Shuffled):
             first = rp.states[k].deals + 1
     return first
+
+
+def guards(rp: Replay, deal: int, *, organiser: bool = False) -> bool:
+    """Whether a device receives deal ``deal`` of ``rp`` only as a spectator saw it: any device
+    but the organiser's unlocked one (``organiser``), of a deal numbered from
+    :func:`guarded_from` on (a deal a correction withdrew included: its number is the deal it
+    was). The one decision :func:`sight_for` and the notes route (:mod:`dashboard.notes_api`)
+    take."""
+    first = guarded_from(rp)
+    return not organiser and first is not None and deal >= max(first, 1)
 
 
 def public_cards(rp: Replay) -> dict[int, frozenset[tuple[str, str]]]:
@@ -174,8 +194,7 @@ def sight_for(
     if organiser:
         return DealSight(rp, deal, Sight(who))
     secret = in_play(rp.final)
-    first = guarded_from(rp)
-    if first is not None and deal >= first and deal > 0:
+    if guards(rp, deal):
         note = _guarded_note(rp, deal, who)
         return DealSight(rp, deal, Sight(SPECTATOR, secret, note), True, public_cards(rp))
     held = _held(rp, deal, secret)
@@ -218,4 +237,27 @@ def _guarded_note(rp: Replay, deal: int, who: str | None) -> str:
         f"Deal {deal} was dealt since the last shuffle: its cards went under the pack and come "
         "round again (RULES 3.2-3.3), so only the cards shown are face up until the pack is "
         "shuffled or the session ends."
+    )
+
+
+_SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+PACK = frozenset(r + u for r in "23456789TJQKA" for u in "shdc")
+"""The 52 cards, canonical text."""
+
+
+def spellings(card: str) -> tuple[str, ...]:
+    """The ways a card is written (``Qs``: ``Qs``, ``QS``, ``Q♠``; ``Ts``: also ``10s``,
+    ``10S``, ``10♠``), for a text a person typed (a note)."""
+    rank, suit = card[0], card[1]
+    ranks = (rank, "10") if rank == "T" else (rank,)
+    return tuple(w for r in ranks for w in (r + suit, r + suit.upper(), r + _SUITS[suit]))
+
+
+def names_a_card(text: str, cards: frozenset[str] = PACK) -> bool:
+    """Whether ``text`` names one of ``cards`` (canonical text; every card of the pack by
+    default) in any of its :func:`spellings`, as a word of its own (``As`` in "As I said" is
+    one: asked of the whole pack, the answer tells nothing of which cards a deal holds)."""
+    words = "|".join(re.escape(w) for c in sorted(cards) for w in spellings(c))
+    return (
+        bool(words) and re.search(rf"(?<![0-9A-Za-z])(?:{words})(?![0-9A-Za-z])", text) is not None
     )

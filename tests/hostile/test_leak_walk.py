@@ -49,6 +49,9 @@ from log.service import EventStore
 SESSION = "leak-walk"
 SEATS = ("Ann", "Bob", "Cy")
 VIEWS = (None, "Everyone", *SEATS, "Spectator", "nobody")
+"""Every ``view=`` a link may carry; the Replay page draws any but a seated player's as
+everyone's (``dashboard.ui.replay_stage``), so its frames are made for :data:`PAGE_VIEWS`."""
+PAGE_VIEWS = (None, *SEATS)
 _PACK = [r + s for s in "shdc" for r in "23456789TJQKA"]
 DEAL_1 = ["Qs", "2c", "3d", "Qh", "5c", "8d", "Qd", "9c", "Jd"]  # Bob: a prial of queens
 LATER = [  # the second pack: deals 2, 3 and 4, none of deal 1's cards, no ace
@@ -69,14 +72,17 @@ def spellings(card: str) -> list[str]:
     return [w for r in ranks for w in (r + card[1], r + card[1].upper(), r + SUITS[card[1]])]
 
 
+CARD_WORD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9TJQKA])([shdcSHDC♠♥♦♣])(?![0-9A-Za-z])")
+"""A card written as a word of its own, in any of its :func:`spellings`."""
+_SUIT_OF = {**{k: k for k in "shdc"}, **{k.upper(): k for k in "shdc"}} | {
+    v: k for k, v in SUITS.items()
+}
+
+
 def found(text: str, cards: set[str]) -> set[str]:
-    """The cards of ``cards`` named in ``text`` in any spelling, as a word of its own."""
-    out = set()
-    for c in cards:
-        words = "|".join(re.escape(w) for w in spellings(c))
-        if re.search(rf"(?<![0-9A-Za-z])(?:{words})(?![0-9A-Za-z])", text):
-            out.add(c)
-    return out
+    """The cards of ``cards`` named in ``text`` in any of their :func:`spellings`."""
+    named = {("T" if r == "10" else r) + _SUIT_OF[u] for r, u in CARD_WORD.findall(text)}
+    return named & cards
 
 
 def hidden(events: list[AnyEvent]) -> set[str]:
@@ -302,7 +308,7 @@ def frames_sent(url: str) -> Iterator[tuple[str, str]]:
     version = cache.last_seq(SESSION)
     for rp in _replays(url):
         for sl in rp.slices:
-            for view in VIEWS:
+            for view in PAGE_VIEWS:
                 data = cache._frames(url, SESSION, version, rp.recorded, sl.deal, view, False)
                 where = f"frames deal {sl.deal} log={rp.recorded} view={view}"
                 yield where, json.dumps(data, ensure_ascii=False)
@@ -419,8 +425,30 @@ def test_a_visitor_receives_no_hidden_card_at_any_step(
             if got := found(text, cards):
                 leaks.append(f"after {name!r}: {where}: {sorted(got)}")
         _controls(name, url, client, cards)
-    assert not leaks, f"{len(leaks)} leaks, the first:\n" + "\n".join(leaks[:15])
+    assert not leaks, _summary(leaks)
     assert walk.state.phase is Phase.OVER and scanned > 1_000_000
+
+
+def _summary(leaks: list[str]) -> str:
+    """The leaks, the first of each move and channel (frames, picture, notes, page)."""
+    first: dict[tuple[str, str], str] = {}
+    for line in leaks:
+        move, where = line.split(": ", 1)
+        first.setdefault((move, where.split()[0]), line)
+    return f"{len(leaks)} leaks; the first of each move and channel:\n" + "\n".join(first.values())
+
+
+def test_no_channel_draws_a_table_but_through_the_rule() -> None:
+    """The one rule is hard to pass by: no module of the shells or of ``present`` draws a
+    table (``table_view``) but :mod:`present.sight` (and ``present/table.py``, its home)."""
+    root = Path(APP).resolve().parents[1]
+    drawers = {
+        str(p.relative_to(root))
+        for folder in ("dashboard", "present", "brag", "analytics")
+        for p in (root / folder).rglob("*.py")
+        if re.search(r"\btable_view\(", p.read_text(encoding="utf-8"))
+    }
+    assert drawers == {"present/sight.py", "present/table.py"}
 
 
 def _controls(name: str, url: str, client: Any, cards: set[str]) -> None:

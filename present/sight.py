@@ -24,12 +24,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from engine.corrections import in_force, withdrawals
+from engine.state import State
 from events.model import AnyEvent, PotWon, Shown, Shuffled
+from log.steps import DealSlice
 from present.narrate import StepLabel, names
 from present.numbers import amount
+from present.positions import Position
 from present.table import (
     EVERYONE,
     SPECTATOR,
@@ -42,12 +45,41 @@ from present.table import (
     table_view,
 )
 
-if TYPE_CHECKING:
-    from present.replay import Replay
+
+class ReplayLike(Protocol):
+    """What the rule and the channels read of a replay (:class:`present.replay.Replay` is
+    one): the stream (``events[k]`` followed by ``states[k]``), its deals, its step labels."""
+
+    @property
+    def session(self) -> str: ...
+    @property
+    def corrections(self) -> int: ...
+    @property
+    def slices(self) -> tuple[DealSlice, ...]: ...
+
+    @property
+    def events(self) -> tuple[AnyEvent, ...]: ...
+    @property
+    def states(self) -> tuple[State, ...]: ...
+    @property
+    def labels(self) -> tuple[StepLabel, ...]: ...
+    @property
+    def recorded(self) -> bool: ...
+    @property
+    def seats(self) -> tuple[str, ...]: ...
+    @property
+    def final(self) -> State: ...
+    @property
+    def live_deal(self) -> int | None: ...
+    def slice(self, deal: int) -> DealSlice: ...
+    def position(self, deal: Any, step: Any) -> Position: ...
+    def deal_label(self, deal: int, *, spoilers: bool = True) -> str: ...
+
 
 __all__ = [
     "PACK",
     "DealSight",
+    "ReplayLike",
     "guarded_from",
     "guards",
     "names_a_card",
@@ -57,7 +89,7 @@ __all__ = [
 ]
 
 
-def guarded_from(rp: Replay) -> int | None:
+def guarded_from(rp: ReplayLike) -> int | None:
     """The first deal a device other than the organiser's receives only as a spectator: the
     first deal dealt after the last shuffle in force (RULES 3.2), ``1`` when none is in force;
     ``None`` once the session has ended (RULES 1.4), when nothing is guarded. Every deal of
@@ -72,7 +104,7 @@ def guarded_from(rp: Replay) -> int | None:
     return first
 
 
-def guards(rp: Replay, deal: int, *, organiser: bool = False) -> bool:
+def guards(rp: ReplayLike, deal: int, *, organiser: bool = False) -> bool:
     """Whether a device receives deal ``deal`` of ``rp`` only as a spectator saw it: any device
     but the organiser's unlocked one (``organiser``), of a deal numbered from
     :func:`guarded_from` on (a deal a correction withdrew included: its number is the deal it
@@ -82,7 +114,7 @@ def guards(rp: Replay, deal: int, *, organiser: bool = False) -> bool:
     return not organiser and first is not None and deal >= max(first, 1)
 
 
-def public_cards(rp: Replay) -> dict[int, frozenset[tuple[str, str]]]:
+def public_cards(rp: ReplayLike) -> dict[int, frozenset[tuple[str, str]]]:
     """The cards shown at a showdown in force (RULES 3.5, 5.8), by deal number: ``(player,
     card)`` pairs, canonical card text. What a spectator of that deal saw; a ``shown`` withdrawn
     by a correction is not in them."""
@@ -101,7 +133,7 @@ class DealSight:
     the note; ``guarded``: the deal is drawn as a spectator saw it (see the module);
     ``public``: then, the cards shown in force by deal number (:func:`public_cards`)."""
 
-    replay: Replay
+    replay: ReplayLike
     deal: int
     sight: Sight
     guarded: bool = False
@@ -179,7 +211,7 @@ def _veiled_correction(lab: StepLabel) -> str:
 
 
 def sight_for(
-    rp: Replay, deal: int, viewer: str | None = None, *, organiser: bool = False
+    rp: ReplayLike, deal: int, viewer: str | None = None, *, organiser: bool = False
 ) -> DealSight:
     """Deal ``deal`` of ``rp`` as a device may receive it when it asks for ``viewer``
     (``None``/``""``/:data:`EVERYONE`: every card; a player; an unknown name: everyone):
@@ -204,7 +236,7 @@ def sight_for(
     return DealSight(rp, deal, Sight(who, secret, note))
 
 
-def _held(rp: Replay, deal: int, secret: Secret) -> list[str]:
+def _held(rp: ReplayLike, deal: int, secret: Secret) -> list[str]:
     """The players with a hand in ``deal`` that is still in play (``secret``), by name."""
     sl = rp.slice(deal)
     return sorted(
@@ -218,7 +250,7 @@ def _held(rp: Replay, deal: int, secret: Secret) -> list[str]:
     )
 
 
-def _guarded_note(rp: Replay, deal: int, who: str | None) -> str:
+def _guarded_note(rp: ReplayLike, deal: int, who: str | None) -> str:
     """Why :func:`sight_for` draws the guarded ``deal`` as a :data:`SPECTATOR` (``who``: the
     viewer asked for)."""
     live = rp.live_deal

@@ -26,8 +26,8 @@ from typing import TypedDict
 from dashboard.viewmodels.odds import action_costs, no_odds_line, odds_lines
 from present import table_svg
 from present.narrate import pretty_cards
-from present.replay import EVERYONE, FROM_NOTE, SPECTATOR, Noted, Replay, Sight, TableView
-from present.sight import DealSight
+from present.replay import EVERYONE, FROM_NOTE, SPECTATOR, Noted, Sight, TableView
+from present.sight import DealSight, ReplayLike
 
 __all__ = [
     "DealChoice",
@@ -152,7 +152,7 @@ def _frame(sight: DealSight, k: int, mine: Noted | None, *, odds: bool, own: boo
     }
 
 
-def _deal_choices(rp: Replay) -> list[DealChoice]:
+def _deal_choices(rp: ReplayLike) -> list[DealChoice]:
     return [
         {
             "deal": s.deal,

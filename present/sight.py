@@ -45,6 +45,18 @@ from present.table import (
     table_view,
 )
 
+__all__ = [
+    "PACK",
+    "DealSight",
+    "ReplayLike",
+    "guarded_from",
+    "guards",
+    "names_a_card",
+    "public_cards",
+    "sight_for",
+    "spellings",
+]
+
 
 class ReplayLike(Protocol):
     """What the rule and the channels read of a replay (:class:`present.replay.Replay` is
@@ -74,19 +86,6 @@ class ReplayLike(Protocol):
     def slice(self, deal: int) -> DealSlice: ...
     def position(self, deal: Any, step: Any) -> Position: ...
     def deal_label(self, deal: int, *, spoilers: bool = True) -> str: ...
-
-
-__all__ = [
-    "PACK",
-    "DealSight",
-    "ReplayLike",
-    "guarded_from",
-    "guards",
-    "names_a_card",
-    "public_cards",
-    "sight_for",
-    "spellings",
-]
 
 
 def guarded_from(rp: ReplayLike) -> int | None:

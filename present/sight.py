@@ -130,13 +130,16 @@ class DealSight:
     """Deal ``deal`` of ``replay`` as one device may receive it (:func:`sight_for`); the only
     thing a channel draws a deal from. ``sight``: the viewer drawn, the hands still in play and
     the note; ``guarded``: the deal is drawn as a spectator saw it (see the module);
-    ``public``: then, the cards shown in force by deal number (:func:`public_cards`)."""
+    ``public``: then, the cards shown in force by deal number (:func:`public_cards`). Made by
+    :func:`sight_for` only."""
 
     replay: ReplayLike
     deal: int
     sight: Sight
     guarded: bool = False
     public: Mapping[int, frozenset[tuple[str, str]]] = field(default_factory=dict)
+    gone: tuple[tuple[int, ...], ...] = ()
+    """Then, what each event withdrew (:func:`engine.corrections.withdrawals`)."""
 
     @property
     def viewer(self) -> str | None:
@@ -181,10 +184,8 @@ class DealSight:
         veiled = self._veiled(k)
         if veiled is not None:
             return replace(lab, text=veiled)
-        if lab.correction:
-            gone = withdrawals(self.replay.events)[k]
-            if any(self._veiled(i) is not None for i in gone):
-                return replace(lab, text=_veiled_correction(lab))
+        if lab.correction and any(self._veiled(i) is not None for i in self.gone[k]):
+            return replace(lab, text=_veiled_correction(lab))
         return lab
 
     def _veiled(self, k: int) -> str | None:
@@ -227,7 +228,8 @@ def sight_for(
     secret = in_play(rp.final)
     if guards(rp, deal):
         note = _guarded_note(rp, deal, who)
-        return DealSight(rp, deal, Sight(SPECTATOR, secret, note), True, public_cards(rp))
+        sight = Sight(SPECTATOR, secret, note)
+        return DealSight(rp, deal, sight, True, public_cards(rp), tuple(withdrawals(rp.events)))
     held = _held(rp, deal, secret)
     note = ""
     if held and who != SPECTATOR:

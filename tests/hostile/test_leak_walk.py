@@ -200,7 +200,7 @@ TURNS = {"undo the deal", "fold: won uncontested", "correct deal 3's first bet",
 """The moves after which the pages are run too (Streamlit's AppTest, a second or so a page)."""
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def walk_db(
     request: pytest.FixtureRequest, store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[str, EventStore]]:
@@ -406,6 +406,7 @@ NOTE = {"session": SESSION, "deal": 2, "step": 1, "text": "Cy holds Kh, I saw it
 """A visitor's note naming a card of deal 2 (anyone may add a note)."""
 
 
+@pytest.mark.slow  # some 30 s of work a backend, twice that on a loaded machine
 def test_a_visitor_receives_no_hidden_card_at_any_step(
     walk_db: tuple[str, EventStore], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -37,7 +37,7 @@ from events.errors import BragError, StoreUnavailable
 from events.text import inert
 from log.annotations import BY_MAX_CHARS
 
-__all__ = ["routes", "step_notes"]
+__all__ = ["for_visitor", "routes", "step_notes"]
 
 MAX_BODY = 8_192
 """The largest request read (bytes): a note is at most 500 characters."""
@@ -105,6 +105,10 @@ HELD = (
 """What a device that is not the organiser's receives of a note naming a card on a deal the
 one rule guards (:func:`present.sight.guards`), in place of its text."""
 
+UNTOLD = "an action whose cards are not shown yet"
+"""In place of the words of a note's action (``action``, where the notes carry it) that name a
+card, on a guarded deal."""
+
 
 def _guarded(session: str, deal: int, organiser: bool) -> bool:
     """Whether this device receives deal ``deal`` only as a spectator saw it (the one rule,
@@ -118,14 +122,26 @@ def _guarded(session: str, deal: int, organiser: bool) -> bool:
     return rp is not None and guards(rp, deal)
 
 
-def _answer(request: Request, session: str, deal: int, step: int) -> JSONResponse:
+def for_visitor(note: dict[str, Any]) -> dict[str, Any]:
+    """``note`` (as :func:`step_notes` gives it) as a device that is not the organiser's
+    receives it on a guarded deal: its ``text`` :data:`HELD` and its ``action`` (the words of
+    the step it is on, where given) :data:`UNTOLD` when they name a card, in any spelling
+    (:func:`present.sight.names_a_card`): a person may type a card, and a withdrawn action's
+    words may show one."""
     from present.sight import names_a_card
 
+    out = dict(note)
+    for key, instead in (("text", HELD), ("action", UNTOLD)):
+        if isinstance(out.get(key), str) and names_a_card(out[key]):
+            out[key] = instead
+    return out
+
+
+def _answer(request: Request, session: str, deal: int, step: int) -> JSONResponse:
     got = step_notes(_reader(), session, deal, step)
     organiser = _organiser(request)
-    if got and _guarded(session, deal, organiser):
-        # a person may type a card: none reaches a visitor before the rule opens the deal
-        got = [{**n, "text": HELD} if names_a_card(n["text"]) else n for n in got]
+    if got and _guarded(session, deal, organiser):  # the one rule (present.sight.guards)
+        got = [for_visitor(n) for n in got]
     return JSONResponse(
         {"notes": got, "organiser": organiser}, headers={"Cache-Control": "no-store"}
     )

@@ -184,7 +184,7 @@ def script() -> list[tuple[str, Callable[[Walk], None]]]:
         ("fold", lambda w: act(w, "folded")),
         ("see", lambda w: act(w, "saw")),
         ("show", lambda w: act(w, "shown")),
-        ("show", lambda w: act(w, "shown")),
+        ("show: Ann's cards, the pot won", lambda w: act(w, "shown")),
         ("undo the show", Walk.undo),
         ("concede", lambda w: act(w, "conceded")),
         ("deal 4", lambda w: act(w, "dealt")),
@@ -470,6 +470,10 @@ def _controls(name: str, url: str, client: Any, cards: set[str]) -> None:
     if name == "redo the deal":  # a visitor names a card of deal 2 in a note
         got = client.post("/api/notes", json=NOTE)
         assert got.status_code == 200 and "Kh" not in got.text and "held back" in got.text
+    if name == "show: Ann's cards, the pot won":  # a note on the step an Undo will withdraw
+        step = _replays(url)[0].labels[-2].step  # Ann's shown (the pot won follows it)
+        got = client.post("/api/notes", json={**NOTE, "deal": 3, "step": step, "text": "ouch"})
+        assert got.status_code == 200 and "ouch" in got.text
     if name == "shuffle 2":  # deal 1 opens: Cy's folded hand, never shown
         assert found(_visitor_frames(url, 1, False), {"2c", "5c", "9c"}) == {"2c", "5c", "9c"}
     if name == "undo the show":  # Ann's cards, shown then withdrawn

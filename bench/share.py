@@ -86,8 +86,9 @@ def main() -> int:
         f"{os.cpu_count()} cores"
     )
 
-    share.share(rp, sl.deal, step, viewer, "gif")  # warm: imports, the fonts' first load
-    gif = lambda: share.share(rp, sl.deal, step, viewer, "gif")  # noqa: E731
+    sight = share.sight_of(rp, sl.deal, viewer)
+    share.share(sight, step, "gif")  # warm: imports, the fonts' first load
+    gif = lambda: share.share(sight, step, "gif")  # noqa: E731
     wall, cpu, data = best(gif, args.repeat, animation.forget)
     assert isinstance(data, bytes)
     from PIL import Image
@@ -97,12 +98,12 @@ def main() -> int:
     wall, cpu, again = best(gif, args.repeat)
     assert again == data  # the tiles kept draw the same GIF
     print(line("  the same GIF again", wall, cpu, None))
-    wall, cpu, data = best(lambda: share.share(rp, sl.deal, step, viewer, "png"), args.repeat)
+    wall, cpu, data = best(lambda: share.share(sight, step, "png"), args.repeat)
     assert isinstance(data, bytes)
     print(line(f"PNG, {share.PNG_WIDTH} px", wall, cpu, len(data)))
 
     # the GIF's parts: its frames drawn whole, one at a time, as a floor to compare with
-    shots = share.steps(rp, sl.deal, step, viewer)
+    shots = share.steps(sight, step)
     wall, cpu, svgs = best(lambda: [share.picture(s) for s in shots], args.repeat)
     assert isinstance(svgs, list)
     print(line("  the frames' SVGs", wall, cpu, None))

@@ -24,7 +24,7 @@ from brag.output import write_output
 from brag.store_access import open_event_store
 from log import UnknownSession, stored_states
 from present.replay import Replay
-from present.share import FORMATS, share
+from present.share import FORMATS, share, sight_of
 
 __all__ = ["cmd_share", "register"]
 
@@ -66,7 +66,8 @@ def cmd_share(args: argparse.Namespace) -> int:
     events = [r.event for r in rows]
     stored_states(args.session, rows)  # a tampered stream: one line, session and seq
     rp = Replay.of(events)  # as corrected, as the Replay page shows it by default
-    data = share(rp, args.deal, args.step, args.view, fmt)
+    sight = sight_of(rp, args.deal, args.view)  # the one rule, as for a visitor of the page
+    data = share(sight, args.step, fmt)
     write_output(args.output, data, command="share")
     step = f"step {args.step}" if args.step is not None else "its last step"
     who = f"as {args.view} saw it" if args.view else "every card the log knows"
@@ -77,7 +78,7 @@ def cmd_share(args: argparse.Namespace) -> int:
         ),
         file=sys.stderr,
     )
-    note = rp.sight(args.deal, args.view).note  # why the picture shows less than was asked
+    note = sight.note  # why the picture shows less than was asked
     if note:
         print(shown(note), file=sys.stderr)
     return 0

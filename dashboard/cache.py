@@ -285,9 +285,10 @@ def _frames(
     own: bool = False,
 ) -> DealFrames:
     from dashboard.viewmodels.frames import deal_frames
+    from present.sight import sight_for
 
     rp = _replay(url, session, version, recorded)
-    return deal_frames(rp, deal, viewer, organiser=organiser, noted=noted, own=own)
+    return deal_frames(sight_for(rp, deal, viewer, organiser=organiser), noted=noted, own=own)
 
 
 def frames(

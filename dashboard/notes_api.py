@@ -17,6 +17,10 @@ panel (:mod:`dashboard.notes_panel`) asks for the notes of the one step the repl
   shown a session, on a step that exists); the answer is the step's notes, or ``{"message"}``
   (one line) with 400 when refused, 429 with ``Retry-After`` when this client or this name has
   added too many notes in the last minute (:mod:`dashboard.notes_limits`).
+- Notes are people's words, but the one rule of what a device may receive holds for them too
+  (:func:`present.sight.guards`): on a deal dealt since the last shuffle of an unfinished
+  session, a note naming a card (any card, any spelling, :func:`present.sight.names_a_card`) is
+  sent to any device but the organiser's unlocked one as :data:`HELD`, until the deal opens.
 - ``POST /api/notes/hide`` with ``{"session", "id"}``: the organiser's unlocked device hides a
   note (recorded beside it, the note kept): 403 on any other device.
 
@@ -40,7 +44,7 @@ from events.errors import BragError, StoreUnavailable
 from events.text import inert
 from log.annotations import BY_MAX_CHARS
 
-__all__ = ["routes", "step_notes"]
+__all__ = ["for_visitor", "routes", "step_notes"]
 
 MAX_BODY = 8_192
 """The largest request read (bytes): a note is at most 500 characters."""
@@ -127,10 +131,43 @@ async def _body(request: Request) -> dict[str, Any] | None:
     return await read_json(request, MAX_BODY)
 
 
+HELD = (
+    "A note that names a card, held back until the pack is shuffled or the session ends "
+    "(RULES 3.2-3.5): this deal's cards are not shown yet."
+)
+"""What a device that is not the organiser's receives of a note naming a card on a deal the
+one rule guards (:func:`present.sight.guards`), in place of its text."""
+
+UNTOLD = "an action whose cards are not shown yet"
+"""In place of the words of a note's action (``action``, where the notes carry it) that name a
+card, on a guarded deal."""
+
+
+def for_visitor(note: dict[str, Any]) -> dict[str, Any]:
+    """``note`` (as :func:`step_notes` gives it) as a device that is not the organiser's
+    receives it on a guarded deal: its ``text`` :data:`HELD` and its ``action`` (the words of
+    the step it is on, where given) :data:`UNTOLD` when they name a card, in any spelling
+    (:func:`present.sight.names_a_card`): a person may type a card, and a withdrawn action's
+    words may show one."""
+    from present.sight import names_a_card
+
+    out = dict(note)
+    for key, instead in (("text", HELD), ("action", UNTOLD)):
+        if isinstance(out.get(key), str) and names_a_card(out[key]):
+            out[key] = instead
+    return out
+
+
 def _answer(request: Request, session: str, deal: int, step: int | str) -> JSONResponse:
-    got = step_notes(_reader(), _replay(session), deal, step)
+    from present.sight import guards
+
+    rp = _replay(session)
+    got = step_notes(_reader(), rp, deal, step)
+    organiser = _organiser(request)
+    if got and not organiser and guards(rp, deal):  # the one rule (present.sight.guards)
+        got = [for_visitor(n) for n in got]
     return JSONResponse(
-        {"notes": got, "organiser": _organiser(request)}, headers={"Cache-Control": "no-store"}
+        {"notes": got, "organiser": organiser}, headers={"Cache-Control": "no-store"}
     )
 
 

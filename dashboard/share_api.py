@@ -3,10 +3,11 @@
 
 ``GET /api/picture.png?session=S&deal=D&step=K&view=P&log=recorded`` answers the PNG of step K of
 deal D (the step numbers every replay shows; ``view`` and ``log`` as in the page's link) drawn by
-:func:`present.share.share`, as far as this device may see it: the same
-:meth:`present.replay.Replay.sight` the page's frames are drawn by, with the organiser's unlocked
-device told by its ``brag_device`` cookie (:func:`dashboard.access.device_unlocked`), so a deal in
-play is drawn for any other device as a spectator sees it. The picture is the server's, not the
+:func:`present.share.share`, as far as this device may see it: the one rule the page's frames
+are drawn by (:func:`present.sight.sight_for`, through :func:`present.share.sight_of`), with
+the organiser's unlocked device told by its ``brag_device`` cookie
+(:func:`dashboard.access.device_unlocked`), so a deal dealt since the last shuffle of an unfinished
+session is drawn for any other device as a spectator saw it. The picture is the server's, not the
 browser's: one renderer (resvg) and one caption for the page and ``brag share``, whatever the
 phone. Answers are kept per (store, session, last seq, deal, step, view, log, organiser) for a
 second tap. A picture that cannot be made is a 404 or a 400 with one line of text; a store that
@@ -41,7 +42,7 @@ from starlette.routing import Route
 from dashboard import access
 from dashboard.gate import TOKEN_COOKIE
 from events.errors import BragError, StoreUnavailable
-from present.share import ShareRefused, png, share
+from present.share import ShareRefused, png, share, sight_of
 from store.address import masked
 
 __all__ = [
@@ -197,7 +198,9 @@ def draw(
     rp = cache.replay_now(session, recorded=recorded)
     if rp is None:
         raise ShareRefused(f"no session {session} in the store")
-    data = _raster(share(rp, deal, step, view, "svg", organiser=organiser).decode("utf-8"))
+    data = _raster(
+        share(sight_of(rp, deal, view, organiser=organiser), step, "svg").decode("utf-8")
+    )
     with _kept_lock:
         _kept[key] = data
         while len(_kept) > KEEP:

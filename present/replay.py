@@ -34,10 +34,11 @@ from events.model import (
     is_derived,
 )
 from log.steps import DealSlice, corrected, deal_slices
-from present.narrate import StepLabel, names, numbered, sentence
+from present.narrate import StepLabel, numbered, sentence
 from present.numbers import amount
 from present.positions import Position, clamp, link_number, move
 from present.rows import EventRow, deal_rows, event_rows, leaderboard, net_history
+from present.sight import DealSight, sight_for
 from present.table import (
     EVERYONE,
     FROM_NOTE,
@@ -45,7 +46,6 @@ from present.table import (
     HandView,
     Noted,
     SeatView,
-    Secret,
     Sight,
     TableView,
     in_play,
@@ -58,6 +58,7 @@ __all__ = [
     "EVERYONE",
     "FROM_NOTE",
     "SPECTATOR",
+    "DealSight",
     "DealSlice",
     "HandView",
     "Noted",
@@ -195,42 +196,16 @@ class Replay:
         return s.deals if s.phase in (Phase.BETTING, Phase.SHOWDOWN) and s.deals else None
 
     def sight(self, deal: int, viewer: str | None = None, *, organiser: bool = False) -> Sight:
-        """What a device may see of ``deal`` when it asks for ``viewer`` (``None``/``""``/
-        :data:`EVERYONE`: every card; a player; an unknown name: everyone). The organiser's
-        unlocked device sees what it asks. Any other sees a deal still in play (:attr:`live_deal`)
-        as a :data:`SPECTATOR`, whatever it asked: only the cards shown (RULES 3.5), since
-        viewing as a player is for finished deals; so too a finished deal dealt from the same
-        pack (:meth:`same_pack`), whose cards would tell the live deal's; and in every deal the
-        hands still in play (a retained hand, :func:`in_play`) face down."""
-        who = None if viewer in (None, "", EVERYONE) else viewer
-        if who is not None and who != SPECTATOR and who not in self.seats:
-            who = None
-        if organiser:
-            return Sight(who)
-        secret = in_play(self.final)
-        live = self.live_deal
-        if live is not None and (deal == live or self.same_pack(deal, live)):
-            return Sight(SPECTATOR, secret, _live_note(deal, live, who))
-        note = ""
-        held = self._held(deal, secret)
-        if held and who != SPECTATOR:
-            note = (
-                f"{names(held)}'s unseen hand is still in play (RULES 6.2), so it stays face down."
-            )
-        return Sight(who, secret, note)
+        """What a device may see of ``deal`` when it asks for ``viewer``: the one rule,
+        :func:`present.sight.sight_for` (its ``sight``); a channel draws from
+        :meth:`deal_sight`, never from the replay's states."""
+        return sight_for(self, deal, viewer, organiser=organiser).sight
 
-    def _held(self, deal: int, secret: Secret) -> list[str]:
-        """The players with a hand in ``deal`` that is still in play (``secret``), by name."""
-        sl = self.slice(deal)
-        return sorted(
-            {
-                p.name
-                for s in self.states[sl.start : sl.stop]
-                for p in s.players
-                for h in p.hands
-                if (p.name, h.cards) in secret
-            }
-        )
+    def deal_sight(
+        self, deal: int, viewer: str | None = None, *, organiser: bool = False
+    ) -> DealSight:
+        """Deal ``deal`` as a device may receive it (:func:`present.sight.sight_for`)."""
+        return sight_for(self, deal, viewer, organiser=organiser)
 
     def same_pack(self, deal: int, later: int) -> bool:
         """Whether ``deal`` was dealt from the pack ``later`` is dealt from: no shuffle between
@@ -248,10 +223,7 @@ class Replay:
     ) -> TableView:
         """The table at ``pos`` as ``viewer`` knows it (``None`` or :data:`EVERYONE`: everyone),
         as far as the device may see it (:meth:`sight`; ``organiser``: its unlocked device)."""
-        sight = self.sight(pos.deal, viewer, organiser=organiser)
-        return table_view(
-            self.states[pos.index], sight.viewer, self.sentence(pos.index), secret=sight.secret
-        )
+        return sight_for(self, pos.deal, viewer, organiser=organiser).view(pos.index)
 
     def pot_change(self, pos: Position) -> Fraction:
         return self.states[pos.index].pot - self.before(pos.index).pot
@@ -285,25 +257,6 @@ class Replay:
 
     def net_history(self) -> dict[str, list[Any]]:
         return net_history(self.states, self.slices)
-
-
-def _live_note(deal: int, live: int, who: str | None) -> str:
-    """Why :meth:`Replay.sight` shows ``deal`` as a :data:`SPECTATOR` while deal ``live`` is in
-    play (``who``: the viewer asked for)."""
-    if deal != live:
-        return (
-            f"Deal {deal} was dealt from the pack deal {live} is dealt from (no shuffle "
-            "since, RULES 3.2-3.3): only the cards shown are face up until deal "
-            f"{live} ends."
-        )
-    if who not in (None, SPECTATOR):
-        return (
-            f"Deal {deal} is still in play: viewing as {who} waits until it ends (or "
-            "the organiser's device); meanwhile only the cards shown are face up."
-        )
-    return (
-        f"Deal {deal} is still in play: only the cards shown are face up until it ends (RULES 3.5)."
-    )
 
 
 # --- the replay as a table of steps (brag replay) -------------------------------------------------

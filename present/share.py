@@ -3,8 +3,9 @@ saw it (issue 21, item 3), for ``brag share`` and the Replay page's "Download pi
 
 The steps are chosen by :func:`steps`: the deal's steps from its first up to the step asked
 (numbered as every replay numbers them, :func:`present.narrate.numbered`), each drawn by
-:func:`present.replay.table_view` as far as the device may see it (:meth:`Replay.sight`: a deal
-in play as a :data:`~present.replay.SPECTATOR` sees it, a hand still in play face down, view-as
+:meth:`present.sight.DealSight.view` as far as the device may see it (the one rule,
+:func:`present.sight.sight_for`: a deal dealt since the last shuffle of an unfinished session as
+a :data:`~present.replay.SPECTATOR` saw it, a hand still in play face down, view-as
 only what that player knew at that step, RULES 3.5, 5.1). The picture is made from that view and
 nothing else (:func:`picture`: the table of :func:`present.table_svg.render` under a caption of
 the session, the deal, the step and its sentence), so a card the view may not see at that step
@@ -32,7 +33,8 @@ from events.text import inert
 from present import animation, table_svg
 from present.narrate import StepLabel
 from present.replay import Replay
-from present.table import EVERYONE, TableView, table_view
+from present.sight import DealSight, sight_for
+from present.table import EVERYONE, TableView
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -48,6 +50,7 @@ __all__ = [
     "picture",
     "png",
     "share",
+    "sight_of",
     "steps",
 ]
 
@@ -100,25 +103,40 @@ class Shot:
     last: int
 
 
-def steps(
-    rp: Replay,
-    deal: int,
-    step: int | None = None,
-    viewer: str | None = None,
-    *,
-    organiser: bool = False,
-    whole: bool = True,
-) -> list[Shot]:
-    """The steps of ``deal`` from its first up to ``step`` (a step number as ``brag replay``
-    prints it; ``None``: the deal's last step), each as ``viewer`` (``None`` or
-    :data:`~present.replay.EVERYONE`: every card the log knows; a player's name: what that
-    player knew then) may see it on a device that is the organiser's unlocked one or not
-    (:meth:`Replay.sight`); without ``whole``, only that last step. ``rp`` is the replay the page
-    shows (as corrected, or as recorded).
+def steps(sight: DealSight, step: int | None = None, *, whole: bool = True) -> list[Shot]:
+    """The steps of ``sight``'s deal from its first up to ``step`` (a step number as ``brag
+    replay`` prints it; ``None``: the deal's last step), each drawn as that device may see it
+    (``sight``: :func:`present.sight.sight_for`, the one rule; the replay the page shows, as
+    corrected or as recorded); without ``whole``, only that last step.
 
+    Raises :class:`ShareRefused` for a step the deal does not have (a deal the session has not
+    dealt, or a viewer who is not seated: :func:`sight_of`)."""
+    rp, deal = sight.replay, sight.deal
+    numbers = [rp.labels[k].step for k in sight.indices]
+    if step is None:
+        end = sight.indices.stop
+    elif step in numbers:  # the step in force with that number, as the page's link lands on it
+        end = rp.position(deal, step).index + 1
+    else:
+        raise ShareRefused(
+            f"deal {deal} of session {rp.session} has steps {min(numbers)} to "
+            f"{max(numbers)}; there is no step {step}"
+        )
+    last = max(numbers)
+    return [
+        Shot(sight.label(k), sight.view(k), last)
+        for k in range(sight.indices.start if whole else end - 1, end)
+    ]
+
+
+def sight_of(
+    rp: Replay, deal: int, viewer: str | None = None, *, organiser: bool = False
+) -> DealSight:
+    """Deal ``deal`` of ``rp`` as ``viewer`` (``None`` or :data:`~present.replay.EVERYONE`:
+    every card the log knows; a player's name: what that player knew then) may be drawn on a
+    device that is the organiser's unlocked one or not (:func:`present.sight.sight_for`).
     Raises :class:`ShareRefused` for a deal the session has not dealt (deal 0 is what comes
-    before the first, as the page shows it), a step the deal does not have, or a viewer who is
-    not seated."""
+    before the first, as the page shows it) or a viewer who is not seated."""
     if deal not in {s.deal for s in rp.slices}:
         last = rp.slices[-1].deal if rp.slices else 0
         has = f"deals 1 to {last}" if last else "no deal yet"
@@ -127,27 +145,7 @@ def steps(
         raise ShareRefused(
             f"{viewer!r} is not a player of session {rp.session} ({', '.join(rp.seats)})"
         )
-    sl = rp.slice(deal)
-    numbers = [rp.labels[k].step for k in range(sl.start, sl.stop)]
-    if step is None:
-        end = sl.stop
-    elif step in numbers:  # the step in force with that number, as the page's link lands on it
-        end = rp.position(deal, step).index + 1
-    else:
-        raise ShareRefused(
-            f"deal {deal} of session {rp.session} has steps {min(numbers)} to "
-            f"{max(numbers)}; there is no step {step}"
-        )
-    sight = rp.sight(deal, viewer, organiser=organiser)
-    last = max(numbers)
-    return [
-        Shot(
-            rp.labels[k],
-            table_view(rp.states[k], sight.viewer, rp.labels[k].text, secret=sight.secret),
-            last,
-        )
-        for k in range(sl.start if whole else end - 1, end)
-    ]
+    return sight_for(rp, deal, viewer, organiser=organiser)
 
 
 _VIEW_BOX = re.compile(r'viewBox="0 0 (\d+) (\d+)"')
@@ -292,22 +290,14 @@ def _deltas(
     return sent
 
 
-def share(
-    rp: Replay,
-    deal: int,
-    step: int | None,
-    viewer: str | None,
-    fmt: str,
-    *,
-    organiser: bool = False,
-) -> bytes:
-    """The picture of ``deal`` at ``step`` as ``viewer`` may see it (:func:`steps`) in ``fmt``:
-    ``svg`` (UTF-8) and ``png`` draw that step, ``gif`` the deal's steps from the first up to it,
-    one frame a step. Raises :class:`ShareRefused` as :func:`steps` does, and for a format not in
-    :data:`FORMATS`."""
+def share(sight: DealSight, step: int | None, fmt: str) -> bytes:
+    """The picture of ``sight``'s deal at ``step`` as that device may see it (:func:`steps`)
+    in ``fmt``: ``svg`` (UTF-8) and ``png`` draw that step, ``gif`` the deal's steps from the
+    first up to it, one frame a step. Raises :class:`ShareRefused` as :func:`steps` does, and
+    for a format not in :data:`FORMATS`."""
     if fmt not in FORMATS:
         raise ShareRefused(f"a picture is .svg, .png or .gif, not {fmt!r}")
-    shots = steps(rp, deal, step, viewer, organiser=organiser, whole=fmt == "gif")
+    shots = steps(sight, step, whole=fmt == "gif")
     if fmt == "gif":
         return gif(shots)
     svg = picture(shots[-1])

@@ -22,6 +22,7 @@ __all__ = [
     "SPECTATOR",
     "HandView",
     "Noted",
+    "Public",
     "SeatView",
     "Secret",
     "Sight",
@@ -150,6 +151,11 @@ Secret = frozenset[tuple[str, tuple[int, ...]]]
 """Hands still in play, as ``(player, card codes)``: drawn face down (but for their cards shown)
 to every viewer who is not their looked-at holder, everyone included (:func:`in_play`)."""
 
+Public = frozenset[tuple[str, str]]
+"""The cards a :data:`SPECTATOR` of a guarded deal may see face up, as ``(player, card)``
+(canonical text): the cards shown in force (:func:`present.sight.public_cards`); a card shown by
+a ``shown`` a correction withdrew is not among them."""
+
 
 def _hand_view(
     state: State,
@@ -158,13 +164,16 @@ def _hand_view(
     viewer: str | None,
     secret: Secret,
     noted: tuple[str, ...] | None = None,
+    public: Public | None = None,
 ) -> HandView:
     h = p.hands[k]
     texts = h.texts()
     shown = set(card_texts(p.shown)) if k == 0 and len(p.hands) == 1 else set()
+    if public is not None:  # a guarded deal: only the cards shown in force (present.sight)
+        shown = {c for c in shown if (p.name, c) in public}
     own = _looked_at(p, h, viewer)
     if texts is None:
-        return _unknown(p, h, shown, noted if own else None)
+        return _unknown(p, h, shown, noted if own else None, public)
     if own or (viewer is None and (p.name, h.cards) not in secret):
         return HandView(texts, h.origin, known=True, folded=p.folded)
     return HandView(tuple(c if c in shown else None for c in texts), h.origin, True, p.folded)
@@ -179,7 +188,13 @@ def _looked_at(p: PlayerState, h: Hand, viewer: str | None) -> bool:
     )
 
 
-def _unknown(p: PlayerState, h: Hand, shown: set[str], noted: tuple[str, ...] | None) -> HandView:
+def _unknown(
+    p: PlayerState,
+    h: Hand,
+    shown: set[str],
+    noted: tuple[str, ...] | None,
+    public: Public | None = None,
+) -> HandView:
     """Hand ``h`` of a ``cards: "shown"`` log, which does not know its cards: ``noted``, the
     cards of the viewer's own looked-at hand from their note, else what was ``shown``."""
     if noted is not None and len(p.hands) == 1:
@@ -187,6 +202,8 @@ def _unknown(p: PlayerState, h: Hand, shown: set[str], noted: tuple[str, ...] | 
         return HandView(tuple(noted), h.origin, known=False, folded=p.folded, noted=True)
     # cards: "shown": only what was shown is known, in the order it was shown.
     up = tuple(card_texts(p.shown)) if shown else ()
+    if public is not None:
+        up = tuple(c for c in up if (p.name, c) in public)
     cards: tuple[str | None, ...] = (*up, *([None] * (3 - len(up))))
     return HandView(cards, h.origin, known=False, folded=p.folded)
 
@@ -214,6 +231,7 @@ def table_view(
     *,
     secret: Secret = frozenset(),
     noted: Noted | None = None,
+    public: Public | None = None,
 ) -> TableView:
     """The table after a step as ``viewer`` may know it (``None``: everyone, every card the log
     knows but the ``secret`` hands still in play; :data:`SPECTATOR`: only the cards shown). A
@@ -226,12 +244,16 @@ def table_view(
     know them: drawn face up in that player's own hand (marked :attr:`HandView.noted`) from when
     they looked at it, as a ``cards: "all"`` log's would be, only when ``viewer`` is that player;
     never in any other viewer's table, and never while the player holds two hands (RULES 6.4:
-    which hand the note is of is not known)."""
+    which hand the note is of is not known).
+
+    ``public``: a guarded deal's cards shown in force (:func:`present.sight.sight_for`): a card
+    shown that is not among them (a ``shown`` a correction withdrew) is drawn face down."""
     if viewer not in (None, SPECTATOR) and viewer not in (state.index or {}):
         viewer = None
     decided = _decided(state)
     seats = tuple(
-        _seat_view(state, i, viewer, decided, secret, noted) for i in range(len(state.seats))
+        _seat_view(state, i, viewer, decided, secret, noted, public)
+        for i in range(len(state.seats))
     )
     in_deal = state.phase in (Phase.BETTING, Phase.SHOWDOWN)
     return TableView(
@@ -262,6 +284,7 @@ def _seat_view(
     decided: Outcome | None,
     secret: Secret,
     noted: Noted | None,
+    public: Public | None = None,
 ) -> SeatView:
     """Seat ``i`` of :func:`table_view`'s table."""
     name = state.seats[i]
@@ -279,7 +302,9 @@ def _seat_view(
             viewer=viewer == name,
         )
     mine = noted[1] if noted is not None and viewer == name == noted[0] else None
-    hands = tuple(_hand_view(state, p, k, viewer, secret, mine) for k in range(len(p.hands)))
+    hands = tuple(
+        _hand_view(state, p, k, viewer, secret, mine, public) for k in range(len(p.hands))
+    )
     return SeatView(
         name=name,
         seat=i,

@@ -26,16 +26,8 @@ from typing import TypedDict
 from dashboard.viewmodels.odds import action_costs, no_odds_line, odds_lines
 from present import table_svg
 from present.narrate import pretty_cards
-from present.replay import (
-    EVERYONE,
-    FROM_NOTE,
-    SPECTATOR,
-    Noted,
-    Replay,
-    Sight,
-    TableView,
-    table_view,
-)
+from present.replay import EVERYONE, FROM_NOTE, SPECTATOR, Noted, Sight, TableView
+from present.sight import DealSight, ReplayLike
 
 __all__ = [
     "DealChoice",
@@ -135,11 +127,12 @@ def _line(view: TableView) -> str:
     return " · ".join(x for x in (f"Pot {view.pot_text}", *view.centre) if x)
 
 
-def _frame(rp: Replay, k: int, sight: Sight, mine: Noted | None, *, odds: bool, own: bool) -> Frame:
-    """The frame of the ``k``-th event of ``rp`` as ``sight`` sees it (see :func:`deal_frames`)."""
-    state = rp.states[k]
-    lab = rp.labels[k]
-    view = table_view(state, sight.viewer, lab.text, secret=sight.secret, noted=mine)
+def _frame(sight: DealSight, k: int, mine: Noted | None, *, odds: bool, own: bool) -> Frame:
+    """The frame of the ``k``-th event of the replay as ``sight`` sees it (see
+    :func:`deal_frames`): its table, sentence and odds from ``sight`` alone."""
+    state = sight.replay.states[k]
+    lab = sight.label(k)
+    view = sight.view(k, noted=mine)
     kind = "correction" if lab.correction else "withdrawn" if lab.withdrawn else ""
     lines = odds_lines(state, view) if odds else []
     return {
@@ -159,7 +152,7 @@ def _frame(rp: Replay, k: int, sight: Sight, mine: Noted | None, *, odds: bool, 
     }
 
 
-def _deal_choices(rp: Replay) -> list[DealChoice]:
+def _deal_choices(rp: ReplayLike) -> list[DealChoice]:
     return [
         {
             "deal": s.deal,
@@ -182,30 +175,27 @@ def _note(sight: Sight, who: str | None, mine: Noted | None) -> str:
 
 
 def deal_frames(
-    rp: Replay,
-    deal: int,
-    viewer: str | None = None,
+    sight: DealSight,
     *,
-    organiser: bool = False,
     start: int | None = None,
     odds: bool = True,
     noted: Noted | None = None,
     own: bool = False,
 ) -> DealFrames:
-    """The data the replayer component needs for one deal, as ``viewer`` knows it
-    (``None``/:data:`~present.replay.EVERYONE`: every card the log knows), as far as the device
-    may see it (:meth:`~present.replay.Replay.sight`): unless ``organiser`` (the organiser's
-    unlocked device), a deal still in play is drawn as a spectator sees it, only the cards
-    shown, in its pictures and its odds alike, and a hand still in play stays face down in
-    every deal. ``note`` says in one line why the frames show less than was asked, or that the
-    viewer's own cards come from their note.
+    """The data the replayer component needs for one deal as one device may receive it:
+    ``sight`` (:func:`present.sight.sight_for`, the one rule: the deal, the viewer asked for and
+    whether the device is the organiser's unlocked one) decides every card, sentence and odds
+    line of every frame; unless the organiser's, a deal dealt since the last shuffle of an
+    unfinished session is drawn as a spectator saw it, only the cards shown, and a hand still
+    in play stays face down in every deal. ``note`` says in one line why the frames show less
+    than was asked, or that the viewer's own cards come from their note.
 
     ``noted``: ``(player, cards)``, the three cards a player remembers holding in this deal (their
     private note, in a ``cards: "shown"`` session): drawn in that player's own hand once they
     looked, and their odds taken with them, marked "from your note"
     (:func:`present.replay.table_view`), only when the frames are drawn as that player (never for
-    another player, everyone, or a spectator of a deal in play). ``own``: ``viewer`` is this
-    browser's own player (the ``me`` preference), the only view told where to enter their cards
+    another player, everyone, or a spectator). ``own``: the viewer is this browser's own player
+    (the ``me`` preference), the only view told where to enter their cards
     (:func:`no_odds_line`).
 
     Keys (:class:`DealFrames`): ``session``, ``deal``, ``view`` (``""`` for everyone), ``log``
@@ -219,16 +209,15 @@ def deal_frames(
     ``viewers``, ``note``, ``corrections``, ``start`` (the frame to open on: ``start`` if given,
     a 0-based index in the deal). Text is data: the browser writes it with ``textContent``; the
     SVGs escape every name (:mod:`present.table_svg`)."""
-    sight = rp.sight(deal, viewer, organiser=organiser)
+    rp = sight.replay
     who = sight.viewer if sight.viewer != SPECTATOR else None
     mine = noted if noted is not None and who is not None and who == noted[0] else None
-    sl = rp.slice(deal)
-    frames = [_frame(rp, k, sight, mine, odds=odds, own=own) for k in range(sl.start, sl.stop)]
+    frames = [_frame(sight, k, mine, odds=odds, own=own) for k in sight.indices]
     return {
         "session": rp.session,
-        "deal": deal,
+        "deal": sight.deal,
         "view": who or "",
-        "note": _note(sight, who, mine),
+        "note": _note(sight.sight, who, mine),
         "log": "recorded" if rp.recorded else "",
         "frames": frames,
         "deals": _deal_choices(rp),

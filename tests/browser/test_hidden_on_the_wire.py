@@ -74,7 +74,7 @@ def test_a_visitor_receives_no_unshown_card_of_the_live_deal(
         assert page.get_by_text("Deal 2 is still in play").first.is_visible()
         page.goto(f"{url}/replay?session={SESSION}&deal=2&step=2&view=Phil")
         wait_drawn(page)
-        assert page.get_by_text("viewing as Phil waits until it ends").first.is_visible()
+        assert page.get_by_text("viewing as Phil waits until the pack").first.is_visible()
         # another device records the next action: the live follow redraws the page
         before = wire.replayer_frames()
         with open_store(db) as store:

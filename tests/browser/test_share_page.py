@@ -21,7 +21,7 @@ from live_helpers import live_session, write_log
 from events.codec import read_file
 from log import open_store
 from present.replay import Replay
-from present.share import share
+from present.share import share, sight_of
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -103,7 +103,7 @@ def test_share_copies_the_link_and_download_gets_the_picture(
         _tap(page, "[data-testid=picture]", phone=phone)
     download = got.value
     assert download.suggested_filename == f"{SESSION}-deal-3-step-6.png"
-    assert Path(download.path()).read_bytes() == share(rp, 3, 6, None, "png")
+    assert Path(download.path()).read_bytes() == share(sight_of(rp, 3, None), 6, "png")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"share-{'phone' if phone else 'desktop'}.png"))
     page.context.close()
@@ -134,8 +134,8 @@ def test_a_visitors_picture_of_a_deal_in_play_shows_only_the_cards_shown(server:
         assert r.status == 200 and r.headers["content-type"] == "image/png"
         body = r.read()
     # no cookie: drawn as a spectator sees it, as the page draws it, whatever view was asked
-    assert body == share(live, deal, step, live.seats[0], "png", organiser=False)
-    assert body != share(live, deal, step, None, "png", organiser=True)
+    assert body == share(sight_of(live, deal, live.seats[0], organiser=False), step, "png")
+    assert body != share(sight_of(live, deal, None, organiser=True), step, "png")
     for bad in ("deal=99&step=1", "deal=1&step=999", "deal=x"):
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(f"{server}/api/picture.png?session={LIVE}&{bad}", timeout=30)

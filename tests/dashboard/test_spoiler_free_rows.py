@@ -96,10 +96,11 @@ def _frames(log: str, deal: int, viewer: str | None = None) -> list[dict[str, ob
     from engine import complete
     from events.codec import read_file
     from present.replay import Replay
+    from present.sight import sight_for
 
     path = Path(__file__).resolve().parents[2] / "data" / "season" / log
     rp = Replay.of([s.event for s in complete(read_file(str(path)))])
-    return list(deal_frames(rp, deal, viewer)["frames"])
+    return list(deal_frames(sight_for(rp, deal, viewer))["frames"])
 
 
 def _seat_texts(svg: object) -> dict[str, list[str]]:
@@ -158,7 +159,9 @@ def test_a_step_without_odds_says_why() -> None:
 
     card = Path(__file__).resolve().parents[2] / "data" / "examples" / "card_example.jsonl"
     rp = Replay.of([s.event for s in complete(read_file(str(card)))])
-    frames = deal_frames(rp, 1, None)["frames"]
+    from present.sight import sight_for
+
+    frames = deal_frames(sight_for(rp, 1, None))["frames"]
     betting = [f for f in frames if " bets " in str(f["text"])]
     assert betting and all(f["odds"] == [] for f in betting)
     assert {f["odds_none"] for f in betting} == {

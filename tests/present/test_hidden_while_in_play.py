@@ -20,6 +20,7 @@ from engine.state import card_texts
 from log import open_store
 from present.narrate import pretty_card
 from present.replay import Replay, table_view
+from present.sight import sight_for
 from sim import simulate_session
 
 CARD = re.compile(r'data-card=\\?"([2-9TJQKA][cdhs])')
@@ -44,7 +45,7 @@ def test_a_live_deal_is_sent_to_a_visitor_with_no_unshown_card() -> None:
     hidden = unshown(rp)
     assert rp.live_deal == 2 and len(hidden) == 12  # four players' hole cards, none shown
     for viewer in (None, "Everyone", *rp.seats, "nobody"):
-        data = deal_frames(rp, 2, viewer)  # a visitor: not the organiser
+        data = deal_frames(sight_for(rp, 2, viewer))  # a visitor: not the organiser
         assert len(data["frames"]) == 6
         assert _leaks(data, hidden) == set(), viewer
         assert all(f["odds"] == [] for f in data["frames"])  # no card known: no odds
@@ -54,11 +55,11 @@ def test_a_live_deal_is_sent_to_a_visitor_with_no_unshown_card() -> None:
 
 def test_the_organisers_device_sees_every_card_of_the_live_deal() -> None:
     rp = Replay.of(live_session())
-    data = deal_frames(rp, 2, None, organiser=True)
+    data = deal_frames(sight_for(rp, 2, None, organiser=True))
     assert _leaks(data, unshown(rp)) == unshown(rp)
     assert data["note"] == ""
     assert data["frames"][-1]["odds"]  # every hand's chance, as before
-    assert deal_frames(rp, 2, "Phil", organiser=True)["view"] == "Phil"
+    assert deal_frames(sight_for(rp, 2, "Phil", organiser=True))["view"] == "Phil"
 
 
 def _dealt(rp: Replay, deal: int) -> set[str]:
@@ -70,9 +71,11 @@ def test_a_finished_deal_dealt_from_another_pack_shows_every_card() -> None:
     with deal 5 in play, deal 3 shows every card, as asked."""
     rp = Replay.of(cut_in_deal(simulate_session(seed=0, players=4, cards="all"), 5, 3))
     assert rp.live_deal == 5 and not rp.same_pack(3, 5)
-    data = deal_frames(rp, 3, None)
+    data = deal_frames(sight_for(rp, 3, None))
     assert _leaks(data, _dealt(rp, 3)) == _dealt(rp, 3) and data["note"] == ""
-    assert deal_frames(rp, 3, "Mick")["view"] == "Mick"  # view-as a player: a finished deal
+    assert (
+        deal_frames(sight_for(rp, 3, "Mick"))["view"] == "Mick"
+    )  # view-as a player: a finished deal
 
 
 def test_a_finished_deal_from_the_pack_in_play_shows_only_the_cards_shown() -> None:
@@ -87,7 +90,7 @@ def test_a_finished_deal_from_the_pack_in_play_shows_only_the_cards_shown() -> N
     assert _dealt(rp, 6) <= seen  # what a replay of deals 1-5 would tell of deal 6
     for deal in range(1, 6):
         assert rp.same_pack(deal, 6)
-        data = deal_frames(rp, deal, "Phil")
+        data = deal_frames(sight_for(rp, deal, "Phil"))
         shown = {
             c
             for f in rp.states[rp.slice(deal).start : rp.slice(deal).stop]
@@ -95,10 +98,10 @@ def test_a_finished_deal_from_the_pack_in_play_shows_only_the_cards_shown() -> N
             for c in card_texts(p.shown)
         }
         assert _leaks(data, _dealt(rp, deal) - shown) == set(), deal
-        assert data["note"].startswith(f"Deal {deal} was dealt from the pack deal 6 is dealt from")
-        assert _leaks(deal_frames(rp, deal, None, organiser=True), _dealt(rp, deal)) == _dealt(
-            rp, deal
-        )
+        assert data["note"].startswith(f"Deal {deal} was dealt since the last shuffle")
+        assert _leaks(
+            deal_frames(sight_for(rp, deal, None, organiser=True)), _dealt(rp, deal)
+        ) == _dealt(rp, deal)
 
 
 def test_at_the_showdown_a_spectator_sees_the_cards_turned_and_no_other() -> None:
@@ -112,7 +115,7 @@ def test_at_the_showdown_a_spectator_sees_the_cards_turned_and_no_other() -> Non
     assert _face_up(rp.view(rp.last_position(), "Phil")) == shown
     everything = _face_up(rp.view(rp.last_position(), organiser=True))
     assert shown < everything and len(everything) == 12
-    data = deal_frames(rp, 2, None)
+    data = deal_frames(sight_for(rp, 2, None))
     assert _leaks(data, unshown(rp)) == set()
     assert _leaks(data, shown) == shown  # the cards turned are the spectator's to see
 
@@ -134,20 +137,19 @@ def test_a_retained_hand_stays_face_down_in_the_carried_deal_it_came_from() -> N
     old = next(p for p in rp.final.players if p.two_hands)
     retained = set(old.hands[0].texts() or ())
     assert old.name == "Brenda" and len(retained) == 3
-    assert _leaks(deal_frames(rp, 5, None), retained) == set()
-    assert _leaks(deal_frames(rp, 5, None, organiser=True), retained) == retained
+    assert _leaks(deal_frames(sight_for(rp, 5, None)), retained) == set()
+    assert _leaks(deal_frames(sight_for(rp, 5, None, organiser=True)), retained) == retained
     # before the next deal is dealt (no deal in play): the pot just carried (she may retain),
-    # then retained; the rest of the finished deal shows
+    # then retained; the finished deal was dealt since the last shuffle, so nothing of it shows
+    # but to the organiser, who sees the rest of it (issue 33.1)
     others = _dealt(rp, 5) - retained
     for cut in (69, 70):
         before = Replay.of(events[:cut])
         assert before.live_deal is None and before.final.deals == 5
-        data = deal_frames(before, 5, None)
-        assert _leaks(data, retained) == set(), cut
-        assert _leaks(data, others) == others, cut
-        assert data["note"] == (
-            "Brenda's unseen hand is still in play (RULES 6.2), so it stays face down."
-        )
+        data = deal_frames(sight_for(before, 5, None))
+        assert _leaks(data, retained | others) == set(), cut
+        assert data["note"].startswith("Deal 5 was dealt since the last shuffle"), cut
+        assert _leaks(deal_frames(sight_for(before, 5, None, organiser=True)), others) == others
 
 
 def test_the_sight_is_decided_once_for_every_viewer_asked() -> None:
@@ -155,7 +157,7 @@ def test_the_sight_is_decided_once_for_every_viewer_asked() -> None:
 
     rp = Replay.of(live_session())
     assert rp.sight(2, "Phil").viewer == SPECTATOR
-    assert "viewing as Phil waits until it ends" in rp.sight(2, "Phil").note
+    assert "viewing as Phil waits until the pack is shuffled" in rp.sight(2, "Phil").note
     assert rp.sight(2, "Phil", organiser=True).viewer == "Phil"
     assert rp.sight(1, "Phil").viewer == SPECTATOR  # the same pack (RULES 3.2-3.3)
     other = Replay.of(cut_in_deal(simulate_session(seed=0, players=4, cards="all"), 5, 3))
@@ -205,7 +207,7 @@ def test_view_as_a_player_of_a_live_deal_falls_back_for_a_visitor(live_store: st
     data = _sent(at)
     assert data["view"] == "" and _leaks(data, unshown(rp)) == set()
     notes = [c.value for c in at.caption]  # type: ignore[attr-defined]
-    assert any("Deal 2 is still in play: viewing as Phil waits until it ends" in n for n in notes)
+    assert any("Deal 2 is still in play: viewing as Phil waits until the pack" in n for n in notes)
 
 
 def test_the_organisers_unlocked_device_views_the_live_deal_as_asked(live_store: str) -> None:

@@ -19,6 +19,7 @@ from engine.hands import strength
 from events.cards import card
 from present.narrate import pretty_card
 from present.replay import Replay, table_view
+from present.sight import sight_for
 from sim import simulate_session
 
 CARD = re.compile(r'data-card=\\?"([2-9TJQKA][cdhs])')
@@ -51,7 +52,7 @@ def _looked(rp: Replay, deal: int, player: str) -> int:
 
 
 def test_the_players_noted_cards_show_in_their_own_view_from_their_look(rp: Replay) -> None:
-    data = deal_frames(rp, 2, "Sue", noted=NOTE)
+    data = deal_frames(sight_for(rp, 2, "Sue"), noted=NOTE)
     look = _looked(rp, 2, "Sue")
     assert look == 5
     for f in data["frames"]:
@@ -61,7 +62,7 @@ def test_the_players_noted_cards_show_in_their_own_view_from_their_look(rp: Repl
         assert marked == (f["step"] >= look), f["step"]
     assert FROM_NOTE in data["note"] and "K♠ K♥ 2♣" in data["note"]
     # without the note the same view has no card of Sue's at all (the log does not know them)
-    assert _cards_in(deal_frames(rp, 2, "Sue")) == set()
+    assert _cards_in(deal_frames(sight_for(rp, 2, "Sue"))) == set()
 
 
 def test_the_odds_from_the_note_are_the_counts_of_every_hand_the_other_may_hold(
@@ -69,7 +70,7 @@ def test_the_odds_from_the_note_are_the_counts_of_every_hand_the_other_may_hold(
 ) -> None:
     """At the step Sue looks, Dave's three cards may be any 3 of the 49 others: the odds line
     gives the counts of an enumeration made here with the ranking alone (RULES 2)."""
-    frame = deal_frames(rp, 2, "Sue", noted=NOTE)["frames"][4]
+    frame = deal_frames(sight_for(rp, 2, "Sue"), noted=NOTE)["frames"][4]
     mine = strength(card(c) for c in SUE)
     rest = [c for c in (r + s for r in "23456789TJQKA" for s in "cdhs") if c not in SUE]
     others = [strength(card(c) for c in three) for three in combinations(rest, 3)]
@@ -86,20 +87,20 @@ def test_the_odds_from_the_note_are_the_counts_of_every_hand_the_other_may_hold(
 
 
 def test_without_a_note_the_players_view_says_where_to_enter_their_cards(rp: Replay) -> None:
-    frames = deal_frames(rp, 2, "Sue", own=True)["frames"]
+    frames = deal_frames(sight_for(rp, 2, "Sue"), own=True)["frames"]
     assert all(f["odds"] == [] for f in frames)
     assert frames[4]["odds_none"].endswith(
         "Sue's own cards, as remembered: My sessions, Your cards."
     )
     # issue 21: another browser (Dave's) viewing as Sue is not invited to enter Sue's cards
-    other = deal_frames(rp, 2, "Sue")["frames"][4]["odds_none"]
+    other = deal_frames(sight_for(rp, 2, "Sue"))["frames"][4]["odds_none"]
     assert other.startswith("No odds yet: at a real table") and "My sessions" not in other
-    assert "My sessions" not in deal_frames(rp, 2, None)["frames"][4]["odds_none"]
+    assert "My sessions" not in deal_frames(sight_for(rp, 2, None))["frames"][4]["odds_none"]
 
 
 def test_no_other_view_draws_the_noted_cards(rp: Replay) -> None:
     for viewer in (None, "Everyone", "Dave"):
-        data = deal_frames(rp, 2, viewer, noted=NOTE)
+        data = deal_frames(sight_for(rp, 2, viewer), noted=NOTE)
         assert _cards_in(data) == set(), viewer
         assert FROM_NOTE not in json.dumps(data), viewer
     sl = rp.slice(2)
@@ -115,6 +116,6 @@ def test_a_deal_in_play_is_a_spectators_even_with_a_note(rp: Replay) -> None:
     sl = rp.slice(2)
     live = Replay.of(list(rp.events[: sl.start + 5]))  # deal 2 cut after Sue looks
     assert live.live_deal == 2
-    data = deal_frames(live, 2, "Sue", noted=NOTE)
+    data = deal_frames(sight_for(live, 2, "Sue"), noted=NOTE)
     assert data["view"] == "" and _cards_in(data) == set()
     assert data["note"].startswith("Deal 2 is still in play")

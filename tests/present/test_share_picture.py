@@ -36,6 +36,7 @@ from present.share import (
     picture,
     png,
     share,
+    sight_of,
     steps,
 )
 
@@ -101,7 +102,7 @@ def test_a_player_before_looking_sees_none_of_the_deals_cards(rp: Replay) -> Non
     deal, who = 1, "Margaret"
     cards = _dealt_cards(rp, deal)
     assert len(cards) == 12
-    svg = share(rp, deal, 1, who, "svg").decode()
+    svg = share(sight_of(rp, deal, who), 1, "svg").decode()
     assert _faces(svg) == set()
     for c in cards:  # by its code and by its drawn form, anywhere in the picture
         assert c not in re.findall(r'data-card="([^"]+)"', svg)
@@ -112,9 +113,9 @@ def test_a_player_before_looking_sees_none_of_the_deals_cards(rp: Replay) -> Non
     lines = _deal_lines(deal)
     looked = next(k for k, e in enumerate(lines) if e == {**e, "type": "looked", "player": who})
     own = _hand(rp, deal, who)
-    after = share(rp, deal, looked + 1, who, "svg").decode()
+    after = share(sight_of(rp, deal, who), looked + 1, "svg").decode()
     assert _faces(after) == own and len(own) == 3
-    before = share(rp, deal, looked, who, "svg").decode()
+    before = share(sight_of(rp, deal, who), looked, "svg").decode()
     assert _faces(before) == set()
 
 
@@ -125,7 +126,7 @@ def test_at_the_showdown_the_picture_holds_the_shown_cards(rp: Replay) -> None:
     players = {e["player"] for e in lines if e["type"] == "shown"}
     assert shown and len(players) == 2
     onlooker = next(p for p in rp.seats if p not in players)
-    svg = share(rp, deal, None, onlooker, "svg").decode()
+    svg = share(sight_of(rp, deal, onlooker), None, "svg").decode()
     faces = _faces(svg)
     assert shown <= faces
     # the onlooker folded after looking: their own cards and the shown ones, nothing else
@@ -143,15 +144,15 @@ def test_a_deal_in_play_is_drawn_as_a_spectator_sees_it_unless_the_organiser() -
     deal = live.final.deals
     assert live.live_deal == deal and secret
     for viewer in (None, live.seats[0]):
-        svg = share(live, deal, None, viewer, "svg").decode()
+        svg = share(sight_of(live, deal, viewer), None, "svg").decode()
         assert not _faces(svg) & secret
         assert "only the cards shown" in svg
-    assert secret <= _faces(share(live, deal, None, None, "svg", organiser=True).decode())
+    assert secret <= _faces(share(sight_of(live, deal, None, organiser=True), None, "svg").decode())
 
 
 def test_the_gif_has_one_frame_per_step_up_to_k(rp: Replay) -> None:
     deal, k = 3, 9
-    data = share(rp, deal, k, "Jean", "gif")
+    data = share(sight_of(rp, deal, "Jean"), k, "gif")
     im = Image.open(io.BytesIO(data))
     assert im.format == "GIF"
     assert im.n_frames == k
@@ -159,7 +160,7 @@ def test_the_gif_has_one_frame_per_step_up_to_k(rp: Replay) -> None:
     im.seek(k - 1)
     assert im.info["duration"] == LAST_MS
     # the whole deal without --step: one frame for each of its steps
-    whole = Image.open(io.BytesIO(share(rp, deal, None, None, "gif")))
+    whole = Image.open(io.BytesIO(share(sight_of(rp, deal, None), None, "gif")))
     assert whole.n_frames == rp.slice(deal).steps
 
 
@@ -171,7 +172,7 @@ def test_each_gif_frame_is_its_picture_drawn_whole(
     at the same scale: the same up to anti-aliasing at a shape's edge (a handful of pixels a
     little lighter or darker), never a stale or a missing text; and laid again from the tiles a
     process keeps, the very same pixels."""
-    drawn = [parts(s) for s in steps(rp, deal, 20, viewer)]
+    drawn = [parts(s) for s in steps(sight_of(rp, deal, viewer), 20)]
     w, h = drawn[0][0], drawn[0][1]
     drew: list[str] = []
 
@@ -211,8 +212,8 @@ def test_a_gif_shows_each_frame_as_laid(rp: Replay) -> None:
     """Each later frame of the GIF holds only its changed pixels, the rest transparent: as a
     viewer shows it (Pillow's reader lays each on the one before), every frame is the frame laid
     by present.animation up to its one palette's rounding, never a stale step."""
-    data = share(rp, 5, 12, "Sandra", "gif")
-    drawn = [parts(s) for s in steps(rp, 5, 12, "Sandra")]
+    data = share(sight_of(rp, 5, "Sandra"), 12, "gif")
+    drawn = [parts(s) for s in steps(sight_of(rp, 5, "Sandra"), 12)]
     w, h = drawn[0][0], drawn[0][1]
     laid = animation.frames(
         [p for _, _, p in drawn], w, h, GIF_WIDTH, font=table_svg.FONT, render=png
@@ -257,7 +258,7 @@ def test_a_part_is_cut_into_leaves_that_keep_their_groups() -> None:
 
 
 def test_the_png_is_a_png_of_the_size_said(rp: Replay) -> None:
-    data = share(rp, 2, 4, None, "png")
+    data = share(sight_of(rp, 2, None), 4, "png")
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     im = Image.open(io.BytesIO(data))
     im.load()
@@ -269,7 +270,7 @@ def test_the_png_is_a_png_of_the_size_said(rp: Replay) -> None:
 
 
 def test_the_caption_names_the_step(rp: Replay) -> None:
-    shot = steps(rp, 3, 12, "Jean", whole=False)
+    shot = steps(sight_of(rp, 3, "Jean"), 12, whole=False)
     assert len(shot) == 1
     texts = [t.text for t in ET.fromstring(picture(shot[0])).iter(f"{SVG}text")]
     last = rp.slice(3).steps
@@ -280,7 +281,8 @@ def test_the_caption_names_the_step(rp: Replay) -> None:
 def test_hostile_names_stay_text(tmp_path: Path) -> None:
     events = [e for _, e in read_file(str(hostile_log(tmp_path)))]
     rp = Replay.of(events)
-    svg = share(rp, 1, None, PLAYERS["D"], "svg").decode()
+    # the organiser's device: the session is unfinished, so a visitor sees deal 1 as a spectator
+    svg = share(sight_of(rp, 1, PLAYERS["D"], organiser=True), None, "svg").decode()
     root = ET.fromstring(svg)  # well-formed: every name escaped
     tags = {el.tag.removeprefix(SVG) for el in root.iter()}
     assert tags <= {"svg", "g", "rect", "text", "circle", "ellipse"}
@@ -290,7 +292,7 @@ def test_hostile_names_stay_text(tmp_path: Path) -> None:
     assert any(t.endswith("…") and PLAYERS["D"].startswith(t[:-1]) and len(t) > 4 for t in texts)
     assert f"seen by {PLAYERS['D']}" in texts
     # a control character an older store let through is shown as its escape, the XML stays good
-    shot = steps(rp, 1, 2, None, whole=False)[0]
+    shot = steps(sight_of(rp, 1, None), 2, whole=False)[0]
     seats = list(shot.view.seats)
     seats[0] = replace(seats[0], name="Ann\x1b[31m\x00")
     odd = Shot(shot.label, replace(shot.view, seats=tuple(seats), session="s\x07"), shot.last)
@@ -342,7 +344,7 @@ def test_brag_share_writes_each_format(tmp_path: Path, capsys: pytest.CaptureFix
         out = tmp_path / f"hand.{ext.upper() if ext == 'png' else ext}"
         argv = ["share", NAME, "--db", db, "--deal", "2", "--step", "5", "--view", "Colin"]
         assert main([*argv, "-o", str(out)]) == 0
-        assert out.read_bytes() == share(rp, 2, 5, "Colin", ext)
+        assert out.read_bytes() == share(sight_of(rp, 2, "Colin"), 5, ext)
         assert f"{out}: session {NAME}, deal 2" in capsys.readouterr().err
 
 
@@ -375,16 +377,17 @@ def test_brag_share_of_a_deal_in_play_says_why_it_shows_less(
     assert main(argv) == 0
     err = capsys.readouterr().err.splitlines()
     assert err[1] == (
-        f"Deal {deal} is still in play: viewing as {who} waits until it ends (or the "
-        "organiser's device); meanwhile only the cards shown are face up."
+        f"Deal {deal} is still in play: viewing as {who} waits until the pack is shuffled or "
+        "the session ends (or the organiser's device); meanwhile only the cards shown are face "
+        "up."
     )
     assert not _faces(out.read_text()) & unshown(live)
 
 
 def test_steps_refuses_what_the_replay_does_not_have(rp: Replay) -> None:
-    before = steps(rp, 0)  # what comes before the first deal, as the page shows it
+    before = steps(sight_of(rp, 0))  # what comes before the first deal, as the page shows it
     assert [s.label.deal for s in before] == [0] * rp.slice(0).steps
     with pytest.raises(ShareRefused, match="there is no step 0"):
-        steps(rp, 1, 0)
+        steps(sight_of(rp, 1), 0)
     with pytest.raises(ValueError, match=re.escape("a picture is .svg, .png or .gif")):
-        share(rp, 1, 1, None, "bmp")
+        share(sight_of(rp, 1, None), 1, "bmp")

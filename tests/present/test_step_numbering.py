@@ -25,6 +25,7 @@ from events.model import (
 from log import open_store
 from present.narrate import numbered
 from present.replay import Replay
+from present.sight import sight_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SEASON = ROOT / "data" / "season" / "2026-09-24-top-1.jsonl"
@@ -54,7 +55,7 @@ def test_brag_replay_and_the_page_number_steps_alike(
     with open_store(corrected_db) as store:
         events = [r.event for r in store.read("fix")]
     terminal = cli_steps(capsys, "--db", corrected_db, "replay", "fix", "--deal", "1")
-    as_recorded = deal_frames(Replay.of(events, recorded=True), 1)
+    as_recorded = deal_frames(sight_for(Replay.of(events, recorded=True), 1))
     page = [(f["label"], f["text"]) for f in as_recorded["frames"]]
     assert terminal == page
     assert [label for label, _ in terminal] == ["1", "2", "3", "↺3", "3", "4", "5"]
@@ -62,7 +63,7 @@ def test_brag_replay_and_the_page_number_steps_alike(
         "Correction: step 3 (A bets level 5: pays 5) is withdrawn; the table goes back to step 2"
     )
     # as corrected, the steps in force keep their numbers (showing corrections keeps the step)
-    as_corrected = deal_frames(Replay.of(events), 1)["frames"]
+    as_corrected = deal_frames(sight_for(Replay.of(events), 1))["frames"]
     in_force = [(f["label"], f["text"]) for f in as_recorded["frames"] if not f["kind"]]
     assert [(f["label"], f["text"]) for f in as_corrected] == in_force
     assert [f["step"] for f in as_corrected] == [1, 2, 3, 4, 5]
@@ -100,7 +101,7 @@ def test_a_viewers_frames_hold_only_what_they_knew_then(viewer: str) -> None:
     events = [s.event for s in complete(read_file(str(SEASON)))]
     rp = Replay.of(events)
     for sl in rp.slices[1:]:
-        data = deal_frames(rp, sl.deal, viewer)
+        data = deal_frames(sight_for(rp, sl.deal, viewer))
         for k, f in zip(range(sl.start, sl.stop), data["frames"], strict=True):
             state = rp.states[k]
             allowed: set[str] = set()
@@ -133,7 +134,7 @@ def test_names_are_text_in_the_pictures() -> None:
         Dealt(),
     ]
     rp = Replay.of(events)
-    data = deal_frames(rp, 1, evil)
+    data = deal_frames(sight_for(rp, 1, evil))
     for f in data["frames"]:
         assert "<img" not in f["svg"] and "<img" not in f["compact"]
         assert "&#60;img" in f["svg"]
@@ -189,7 +190,7 @@ def test_spoiler_free_odds_state_no_outcome_the_view_knows() -> None:
     from events.codec import read_file
 
     rp = Replay.of([s.event for s in complete(read_file(str(SEASON)))])
-    frame = deal_frames(rp, 1, None)["frames"][11]
+    frame = deal_frames(sight_for(rp, 1, None))["frames"][11]
     assert frame["step"] == 12
     assert any(t.startswith("Sandra") and "holds the best hand" in t for t in frame["odds"])
     plain = frame["odds_plain"]
@@ -199,7 +200,7 @@ def test_spoiler_free_odds_state_no_outcome_the_view_knows() -> None:
     # a view with unknown cards keeps its chances, each over the one denominator, the ways
     checked = 0
     for viewer in rp.seats:
-        for f in deal_frames(rp, 1, viewer)["frames"]:
+        for f in deal_frames(sight_for(rp, 1, viewer))["frames"]:
             lines = zip(f["odds"], f["odds_plain"], f["odds_exact"], strict=True)
             for full, shown, exact in lines:
                 if "exact over" in exact and "100.0%" not in exact:

@@ -148,6 +148,78 @@ def test_a_locked_store_is_unavailable_and_the_tap_is_recorded_once_after(server
     assert str(stored[-1].id) == tap["id"]
 
 
+def test_a_tap_to_a_postgresql_store_that_is_down_is_unavailable(tmp_path: Path) -> None:
+    with socket.socket() as s:  # a port nobody listens on: "Connection refused" at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        "BRAG_DB": f"postgresql://postgres@127.0.0.1:{port}/test",
+        "BRAG_ANALYTICS": str(tmp_path / "brag.duckdb"),
+        "BRAG_ORGANISER_SECRET": SECRET,
+    }
+    with pytest.MonkeyPatch.context() as mp:
+        for k, v in env.items():
+            mp.setenv(k, v)
+        from dashboard import access
+
+        token = access.issue_token()
+    with dashboard(tmp_path, env, address="127.0.0.1") as url:
+        down = Server(int(url.rsplit(":", 1)[1]), "", token)
+        status, headers, answer = down.post("/api/tap", a_tap("friday", 2, "shuffle"))
+    assert status == 503 and answer["outcome"] == "unavailable", (status, answer)
+    assert "Connection refused" in answer["message"] and "retry-after" in headers
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 4 MiB tmpfs (root only; skips when it cannot be mounted)."""
+    import shutil
+    import subprocess
+
+    where = tmp_path / "disk"
+    where.mkdir()
+    if shutil.which("mount") is None or os.geteuid() != 0:
+        pytest.skip("a small tmpfs needs root and mount")
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(where)], capture_output=True
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs: {done.stderr.decode().strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_tap_on_a_full_disk_is_unavailable_then_recorded_once(full_disk: Path) -> None:
+    from dashboard.pad_api import record_tap
+    from events.errors import StoreUnavailable
+
+    db = str(full_disk / "brag.db")
+    events = recorder.start_events("full", SEATS, "shown", dealer=SEATS[-1])
+    with open_store(db) as store:
+        store.append("full", recorder.stamped(events), 0)
+        filler = full_disk / "filler"
+        with open(filler, "wb", buffering=0) as f:  # the disk filled to its last byte
+            with contextlib.suppress(OSError):
+                while True:
+                    f.write(b"\0" * 4096)
+            with contextlib.suppress(OSError):
+                while True:
+                    f.write(b"\0")
+        tap = a_tap("full", 2, "shuffle")
+        with pytest.raises(StoreUnavailable, match="disk full"):  # not a refusal
+            record_tap(store, tap)
+        filler.unlink()
+        assert record_tap(store, tap)[0] == "recorded"
+        assert record_tap(store, tap)[0] == "recorded"
+        assert [e.type for e in store.events("full")] == [
+            "session_started",
+            "dealer_chosen",
+            "shuffled",
+        ]
+
+
 def test_a_refusal_of_the_rules_is_409(server: Server) -> None:
     new_session(server, "ruled")
     status, _, answer = server.post("/api/tap", a_tap("ruled", 2, "deal"))  # before a shuffle

@@ -78,6 +78,7 @@ bench: install
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/share.py
 	$(BIN)/python bench/body_bound.py
+	$(BIN)/python bench/locked_taps.py
 	$(BIN)/python bench/luck.py
 	$(BIN)/python bench/cli.py
 

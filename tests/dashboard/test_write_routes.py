@@ -2,8 +2,9 @@
 real ``streamlit run`` server on 127.0.0.1:
 
 - a store that cannot answer (SQLite held ``BEGIN EXCLUSIVE`` by another program longer than an
-  append waits) is "unavailable": ``/api/tap`` answers 503 with ``Retry-After``, never the 409 of a
-  refusal, and the same tap sent again once the lock ends is recorded, once;
+  append waits, PostgreSQL down or its table locked as long, a full disk) is "unavailable":
+  ``/api/tap`` answers 503 with ``Retry-After``, never the 409 of a refusal, and the same tap
+  sent again once the store answers is recorded, once;
 - the write routes take JSON only (415) and a request's ``Origin`` must be the server's own (403:
   a page served on another port of the same host cannot post a Deal with the organiser's cookie);
 - every route bounds a body while reading it: a 600 MB ``Content-Length``, or a chunked body that
@@ -218,6 +219,35 @@ def test_a_tap_on_a_full_disk_is_unavailable_then_recorded_once(full_disk: Path)
             "dealer_chosen",
             "shuffled",
         ]
+
+
+@pytest.mark.postgres
+def test_a_postgresql_store_locked_longer_than_an_append_waits_is_unavailable() -> None:
+    import psycopg
+    from psycopg import sql
+    from store_helpers import pg_store, pg_url, require_pg
+
+    from dashboard.pad_api import record_tap
+    from events.errors import StoreUnavailable
+    from store.schema import TABLE
+
+    require_pg()
+    with pg_store() as store:
+        events = recorder.start_events("pg", SEATS, "shown", dealer=SEATS[-1])
+        store.append("pg", recorder.stamped(events), 0)
+        tap = a_tap("pg", 2, "shuffle")
+        with psycopg.connect(pg_url(), connect_timeout=5) as other:  # another program
+            other.execute(
+                sql.SQL("LOCK TABLE {} IN EXCLUSIVE MODE").format(
+                    sql.Identifier(store.schema, TABLE)
+                )
+            )
+            with pytest.raises(StoreUnavailable, match="locked"):  # not a refusal
+                record_tap(store, tap)
+            other.rollback()
+        assert record_tap(store, tap)[0] == "recorded"
+        assert [e.type for e in store.events("pg")][-1] == "shuffled"
+        assert len(store.events("pg")) == 3
 
 
 def test_a_refusal_of_the_rules_is_409(server: Server) -> None:

@@ -322,8 +322,9 @@ function remember(S, t, status, message) {
 // --- taps -----------------------------------------------------------------------------------
 
 function unsent(S) {
-  // Taps kept here that have not left this device (the first may be on its way).
-  return S.queue.length - (S.sending ? 1 : 0);
+  // Taps kept here that have not left this device: the first, once sent (it may have been
+  // stored though its answer was "unavailable" or never came), is not taken back here.
+  return S.queue.length - (S.queue.length && (S.sending || S.queue[0].sent) ? 1 : 0);
 }
 
 function refuse(S, key, why) {
@@ -381,6 +382,7 @@ async function pump(S) {
   if (performance.now() < S.retryAt - 20) return;  // backing off: its timer sends it
   S.sending = true;
   const t = S.queue[0];
+  if (!t.sent) { t.sent = true; saveQueue(S); }
   let wait = 0;
   try {
     const r = await fetchWithin(base() + 'api/tap', {

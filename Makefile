@@ -77,6 +77,8 @@ bench: install
 	$(BIN)/python bench/record.py
 	$(BIN)/python bench/live.py
 	$(BIN)/python bench/share.py
+	$(BIN)/python bench/body_bound.py
+	$(BIN)/python bench/locked_taps.py
 	$(BIN)/python bench/luck.py
 	$(BIN)/python bench/cli.py
 

@@ -21,12 +21,16 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from dashboard import access
+from dashboard.guard import read_json
 
 __all__ = ["CODE_SECONDS", "TOKEN_COOKIE", "issue", "routes"]
 
 TOKEN_COOKIE = "brag_device"
 CODE_SECONDS = 60.0
 MAX_CODES = 10_000
+MAX_BODY = 1_024
+"""The largest request read (bytes): ``{"code"}`` with a code of 32 characters (bounded while it
+is read, :mod:`dashboard.guard`)."""
 
 _lock = threading.Lock()
 _codes: dict[str, tuple[float, str | None]] = {}  # code -> (good until, token or None: clear)
@@ -60,10 +64,7 @@ def _take(code: object) -> tuple[bool, str | None]:
 async def device_cookie(request: Request) -> JSONResponse:
     """``POST /api/device-cookie`` ``{"code": ...}``: sets the device's HttpOnly unlock cookie
     for the code's token (while the token is valid), or clears it; 403 for another code."""
-    try:
-        body = await request.json()
-    except ValueError:
-        body = None
+    body = await read_json(request, MAX_BODY)
     good, token = _take(body.get("code") if isinstance(body, dict) else None)
     if not good:
         return JSONResponse({"ok": False, "error": "unknown or used code"}, status_code=403)

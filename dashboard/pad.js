@@ -11,6 +11,12 @@
 // - While the server cannot be reached the pad says so within a second, and goes on with the
 //   documents the engine predicted for its offline keys (doc.ahead): the taps are sent in order
 //   when the connection comes back; one the server refuses takes the ones after it with it.
+// - Only a refusal ends a tap "not recorded": an answer whose outcome is "refused" (the rules, a
+//   tap that cannot be read, a locked device) or "conflict" (another device recorded first).
+//   A store that cannot answer (503 "unavailable": locked by another program, down, full), a
+//   server error, no answer or no network: the tap and every tap after it stay queued, and the
+//   first is sent again, in order, after Retry-After and a backoff (BACKOFF_MS, doubling to
+//   BACKOFF_MAX_MS), until it is recorded or refused.
 // - Every text reaches the page through textContent: names from a log are data, never markup.
 export default function (component) {
   const { data, parentElement } = component;
@@ -30,6 +36,9 @@ export default function (component) {
 }
 
 const STORE = 'bragbook.pad.queue';
+const BACKOFF_MS = 1000;
+const BACKOFF_MAX_MS = 10000;
+const ENDED = { recorded: 1, refused: 1, conflict: 1 };  // the outcomes that end a tap
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -87,7 +96,7 @@ function start(root, data) {
     repeat: data.repeat_ms, pollMs: data.poll_ms, doc: null, predicted: false, busy: false,
     queue: loadQueue(data.doc.session), stack: [], sending: false, conn: 'connected',
     fails: 0, lastTap: -1e9, cells: {}, picked: [], history: [], note: null, flashTimer: null,
-    gridKey: '',
+    gridKey: '', tries: 0, retryAt: 0, storeDown: false,
   };
   const status = el('div', 'status');
   const conn = el('div', 'conn');
@@ -107,7 +116,9 @@ function start(root, data) {
   root.append(status, conn, note, keys, taps);
   Object.assign(S, { el: { status, conn, note, noteText, keys, list } });
   window.addEventListener('offline', () => setConn(S, 'offline'));
-  window.addEventListener('online', () => { setConn(S, 'reconnecting'); poll(S, true); pump(S); });
+  window.addEventListener('online', () => {
+    setConn(S, 'reconnecting'); S.retryAt = 0; poll(S, true); pump(S);
+  });
   setTimeout(() => poll(S), S.pollMs);
   if (S.queue.length) {
     for (const t of S.queue) remember(S, t, 'waiting', 'Waiting to be recorded: ' + t.title);
@@ -284,7 +295,8 @@ function setConn(S, conn) {
   S.conn = conn;
   const waiting = S.queue.length;
   const words = { connected: 'Connected', reconnecting: 'Reconnecting to the server…',
-    offline: 'Offline: no network', locked: 'This device is locked' }[conn] || conn;
+    offline: 'Offline: no network', locked: 'This device is locked',
+    unavailable: 'The store is not answering: taps are kept here and sent again' }[conn] || conn;
   const more = waiting ? ` · ${waiting} tap${waiting > 1 ? 's' : ''} waiting to be recorded` : '';
   S.el.conn.textContent = '● ' + words + more;
   S.el.conn.className = 'conn ' + conn + (waiting ? ' waiting' : '');
@@ -310,8 +322,9 @@ function remember(S, t, status, message) {
 // --- taps -----------------------------------------------------------------------------------
 
 function unsent(S) {
-  // Taps kept here that have not left this device (the first may be on its way).
-  return S.queue.length - (S.sending ? 1 : 0);
+  // Taps kept here that have not left this device: the first, once sent (it may have been
+  // stored though its answer was "unavailable" or never came), is not taken back here.
+  return S.queue.length - (S.queue.length && (S.sending || S.queue[0].sent) ? 1 : 0);
 }
 
 function refuse(S, key, why) {
@@ -366,54 +379,76 @@ function tapped(S, spot, ev) {
 
 async function pump(S) {
   if (S.sending || !S.queue.length || !S.root.isConnected) return;
+  if (performance.now() < S.retryAt - 20) return;  // backing off: its timer sends it
   S.sending = true;
   const t = S.queue[0];
-  let retry = 0;
+  if (!t.sent) { t.sent = true; saveQueue(S); }
+  let wait = 0;
   try {
     const r = await fetchWithin(base() + 'api/tap', {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(t),
     }, 25000);
     let j = null;
     try { j = await r.json(); } catch (e) { j = null; }
-    if (!j || r.status === 503 || r.status >= 500 || j.outcome === 'unavailable') {
-      setConn(S, 'reconnecting');
-      if (j && j.message) setNote(S, j.message, 'warn');
-      retry = 1500;
-    } else {
-      S.fails = 0;
-      S.queue.shift();
-      saveQueue(S);
-      if (j.outcome === 'recorded') {
-        remember(S, t, 'recorded', j.message);
-        if (!S.queue.length) {
-          S.stack = [];
-          if (j.doc) show(S, j.doc, { note: j.message, tone: '' });
-          else setNote(S, j.message, '');
-        } else {
-          setNote(S, j.message, '');
-        }
-      } else {
-        remember(S, t, 'not recorded', j.message);
-        const dropped = S.queue.splice(0);
-        for (const d of dropped) {
-          remember(S, d, 'not recorded', 'Not recorded (it followed a tap not recorded): ' + d.title);
-        }
-        saveQueue(S);
-        S.stack = [];
-        const tone = j.outcome === 'conflict' ? 'warn' : 'err';
-        if (j.doc) show(S, j.doc, { note: j.message, tone });
-        else { setNote(S, j.message, tone); S.busy = false; S.root.classList.remove('busy'); }
-        if (r.status === 403) setConn(S, 'locked');
-      }
-      if (r.status !== 403) setConn(S, 'connected');
-    }
+    if (j && ENDED[j.outcome]) ended(S, t, r, j);
+    else wait = again(S, t, r, j);  // not an answer about the tap: kept, sent again
   } catch (e) {
-    setConn(S, navigator.onLine ? 'reconnecting' : 'offline');
-    retry = 1000;
+    wait = again(S, t, null, null);
   } finally {
     S.sending = false;
   }
-  if (S.queue.length) setTimeout(() => pump(S), retry);
+  if (S.queue.length) setTimeout(() => pump(S), wait);
+}
+
+function again(S, t, r, j) {
+  // The first tap kept, with those after it, and sent again after a backoff (ms returned).
+  S.tries += 1;
+  const told = r ? Number(r.headers.get('Retry-After')) * 1000 || 0 : 0;
+  const wait = Math.max(told, Math.min(BACKOFF_MS * 2 ** (S.tries - 1), BACKOFF_MAX_MS));
+  S.retryAt = performance.now() + wait;
+  S.storeDown = !!(j && j.outcome === 'unavailable');
+  if (!r) setConn(S, navigator.onLine ? 'reconnecting' : 'offline');
+  else setConn(S, S.storeDown ? 'unavailable' : 'reconnecting');
+  const why = j && j.message ? j.message : (r ? `The server answered ${r.status}.` :
+    'No answer from the server.');
+  remember(S, t, 'waiting', `Waiting to be recorded (sent again in ${Math.round(wait / 1000)} s): ` +
+    t.title);
+  if (r) setNote(S, why, 'warn');
+  return wait;
+}
+
+function ended(S, t, r, j) {
+  // An answer about the tap: recorded, or not recorded (refused or a conflict: the taps after
+  // it were drawn on it, and are not recorded either).
+  S.fails = 0;
+  S.tries = 0;
+  S.retryAt = 0;
+  S.storeDown = false;
+  S.queue.shift();
+  saveQueue(S);
+  if (j.outcome === 'recorded') {
+    remember(S, t, 'recorded', j.message);
+    if (!S.queue.length) {
+      S.stack = [];
+      if (j.doc) show(S, j.doc, { note: j.message, tone: '' });
+      else setNote(S, j.message, '');
+    } else {
+      setNote(S, j.message, '');
+    }
+  } else {
+    remember(S, t, 'not recorded', j.message);
+    const dropped = S.queue.splice(0);
+    for (const d of dropped) {
+      remember(S, d, 'not recorded', 'Not recorded (it followed a tap not recorded): ' + d.title);
+    }
+    saveQueue(S);
+    S.stack = [];
+    const tone = j.outcome === 'conflict' ? 'warn' : 'err';
+    if (j.doc) show(S, j.doc, { note: j.message, tone });
+    else { setNote(S, j.message, tone); S.busy = false; S.root.classList.remove('busy'); }
+    if (r.status === 403) setConn(S, 'locked');
+  }
+  if (r.status !== 403) setConn(S, 'connected');
 }
 
 function base() {
@@ -435,7 +470,7 @@ async function poll(S, once) {
     } else {
       const j = await r.json();
       S.fails = 0;
-      setConn(S, 'connected');
+      setConn(S, S.storeDown && S.queue.length ? 'unavailable' : 'connected');
       if (j.doc && !S.queue.length && !S.sending) offer(S, j.doc);
       if (S.queue.length && !S.sending) pump(S);
     }

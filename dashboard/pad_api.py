@@ -7,13 +7,17 @@ its answer in the same request, so no rerun of the page can lose it (issue 19):
   the session's last seq on the document the key was drawn for, ``id`` the event's id made on
   the device (a UUID: a retry of the same tap is the same event, FORMAT.md ``id``), ``at`` the
   time it was tapped (ISO 8601 with its UTC offset: a tap sent late, after the network came
-  back, keeps its time). The answer is ``{"outcome", "message", "doc"}``: ``outcome`` is
-  ``"recorded"`` (also for a tap stored already under that id: nothing stored twice),
-  ``"conflict"`` (the session moved on since the key was drawn: another device recorded first,
-  nothing stored), ``"refused"`` (the rules, or a locked device: nothing stored), with the
-  session's document as it now stands; HTTP 503 ``"unavailable"`` when the store cannot be
-  reached (the device keeps the tap and sends it again: it may have been stored, and its id
-  makes the retry safe).
+  back, keeps its time, however long it waited; one more than :data:`CLOCK_SKEW` ahead of this
+  server's clock, or before the session began, is refused naming the field). The answer is
+  ``{"outcome", "message", "doc"}``: ``outcome`` is ``"recorded"`` (also for a tap stored
+  already under that id in this session: nothing stored twice), ``"conflict"`` (409: the
+  session moved on since the key was drawn: another device recorded first, nothing stored),
+  ``"refused"`` (409: the rules, a time or an id that cannot be this tap's; 400: a tap that
+  cannot be read; 403: a locked device; nothing stored), with the session's document as it now
+  stands; HTTP 503 ``"unavailable"`` with ``Retry-After`` when the store cannot answer (locked
+  by another program longer than an append waits, down, a full disk: only the rules refuse a
+  tap, so the device keeps it, and those after it, and sends them again in order: it may have
+  been stored, and its id makes the retry safe).
 - ``GET /api/pad?session=S&since=N``: ``{"seq"}`` and, when the session's last seq is not ``N``,
   its ``doc``; what the pad polls to show the connection and follow other devices.
 
@@ -23,11 +27,10 @@ cookie): 403 otherwise. One user's bad request is its own one-line answer, never
 
 from __future__ import annotations
 
-import json
 import threading
 import uuid
 from collections import OrderedDict
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from starlette.requests import Request
@@ -36,15 +39,26 @@ from starlette.routing import Route
 
 from dashboard import access, pad_doc, recorder
 from dashboard.gate import BY_COOKIE, TOKEN_COOKIE
+from dashboard.guard import read_json
 from dashboard.pad_doc import PadDocument
 from events.errors import BragError, ConcurrencyConflict
 from events.model import AnyEvent, is_derived
+from events.text import inert
 from present.replay import Replay
 
 __all__ = ["page_document", "read_json", "record_tap", "routes"]
 
 MAX_BODY = 16_384
-"""The largest tap request read (bytes): a tap is a few hundred."""
+"""The largest tap request read (bytes): a tap is a few hundred (bounded while it is read,
+:mod:`dashboard.guard`)."""
+
+CLOCK_SKEW = timedelta(minutes=5)
+"""How far a device's clock may be off this server's: a tap's ``at`` up to this far in the
+future, or this far before the session began, is taken as the device gave it."""
+
+RETRY_AFTER = 2
+"""Seconds the pad is told to wait (``Retry-After``) before it sends a tap again to a store that
+could not answer (503); the pad backs off further from there (``pad.js``)."""
 
 _folded: OrderedDict[tuple[str, str, int, str], tuple[Replay, PadDocument | None]] = OrderedDict()
 """The session replayed (and its pad's document, once made) per (store, session, last seq,
@@ -155,20 +169,42 @@ def _answer(outcome: str, message: str, doc: PadDocument | None, status: int = 2
     return JSONResponse({"outcome": outcome, "message": message, "doc": doc}, status_code=status)
 
 
-def _time(text: object) -> datetime:
-    """The tap's ``at``: an ISO 8601 time with its offset, to the second; else now here."""
+Answer = tuple[str, str, int]
+"""What :func:`record_tap` answers: ``(outcome, message, HTTP status)``."""
+
+
+def _not_at(text: object, why: str, status: int = 409) -> Answer:
+    shown = inert(text if isinstance(text, str) else repr(text))[:40]
+    return "refused", f"Not recorded: field 'at': {shown} {why}.", status
+
+
+def _when(tap: dict[str, Any], began: datetime | None) -> datetime | Answer:
+    """The tap's ``at`` (FORMAT.md ``at``: ISO 8601 with its UTC offset, kept to the second): the
+    time it was tapped on the device, however long it then waited offline; this server's time
+    when the tap gives none. Refused in one line naming the field: not such a time (400), more
+    than :data:`CLOCK_SKEW` ahead of this server's clock, or more than :data:`CLOCK_SKEW` before
+    the session ``began`` (409)."""
+    text = tap.get("at")
+    if text is None:
+        return recorder.now_in(None)
+    when = None
     if isinstance(text, str) and len(text) <= 40:
         try:
             when = datetime.fromisoformat(text)
         except ValueError:
             when = None
-        if when is not None and when.tzinfo is not None:
-            return when.replace(microsecond=0)
-    return recorder.now_in(None)
-
-
-Answer = tuple[str, str, int]
-"""What :func:`record_tap` answers: ``(outcome, message, HTTP status)``."""
+    if when is None or when.tzinfo is None:
+        return _not_at(text, "is not a time with its UTC offset (FORMAT.md at)", 400)
+    when = when.replace(microsecond=0)
+    now = datetime.now(UTC)
+    try:
+        if when - now > CLOCK_SKEW:
+            return _not_at(text, f"is in the future (this server's time is {now:%H:%M:%S} UTC)")
+        if began is not None and began - when > CLOCK_SKEW:
+            return _not_at(text, f"is before the session began ({began.isoformat()})")
+    except OverflowError:  # year 1 east of Greenwich
+        return _not_at(text, "is before the session began")
+    return when
 
 
 def _unreadable(tap: dict[str, Any]) -> Answer | None:
@@ -198,6 +234,9 @@ def _event(store: Any, session: str, tap: dict[str, Any], eid: str, who: str) ->
     the refusal (the pad, the rules, a name out of its bounds)."""
     spot = str(tap["spot"])
     events = list(store.events(session))
+    when = _when(tap, events[0].at if events else None)
+    if isinstance(when, tuple):
+        return when
     state = _replayed(store, session, events).final
     try:
         if spot == "undo":
@@ -212,10 +251,10 @@ def _event(store: Any, session: str, tap: dict[str, Any], eid: str, who: str) ->
         if event is None:
             return "refused", f"Not recorded: nothing to {spot} now.", 409
         data = event.model_dump(exclude_none=True)
-        data.update(id=eid, at=_time(tap.get("at")).isoformat())
+        data.update(id=eid, at=when.isoformat())
         return type(event).model_validate(data)
     except BragError as err:
-        return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
+        return _refusal(err)
     except ValueError as err:  # pydantic's errors: a name out of its bounds (FORMAT.md)
         return "refused", f"Not recorded: {_first_line(err)}", 400
 
@@ -226,29 +265,62 @@ def _stored(store: Any, session: str, event: AnyEvent, last: int, spot: str) -> 
     try:
         store.append(session, [event], last)
     except ConcurrencyConflict:
-        if store.recorder.find([eid]):
+        if _found(store, session, eid):
             return _recorded(store, session, eid)
         return "conflict", "Not recorded: another device recorded first.", 409
     except BragError as err:
-        return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
+        return _refusal(err)
     if spot == "undo":
         return _recorded(store, session, eid, word="")
     return _recorded(store, session, eid, "Recorded again: " if spot == "redo" else "Recorded: ")
 
 
+def _refusal(err: BragError) -> Answer:
+    """The answer to a tap the rules, the format or the store refuse for what it is (a
+    ``ValueError`` of the family, :mod:`events.errors`): 409, the sentence after its RULES
+    section. A store that could not answer (:class:`~events.errors.StoreUnavailable`: locked
+    longer than an append waits, down, a full disk; or another failure of the store itself) is
+    no refusal: raised again, for the route's 503 (the tap is kept and sent again)."""
+    if not isinstance(err, ValueError):
+        raise err
+    return "refused", f"Not recorded: {err.heading()}: {err.message}", 409
+
+
+def _found(store: Any, session: str, eid: str) -> bool:
+    """Whether the event ``eid`` is stored in ``session``; raises :class:`IdElsewhere` when it is
+    stored in another session (a tap is looked up in its own session only)."""
+    found = store.recorder.find([eid])
+    if any(f.session != session for f in found):
+        raise IdElsewhere(f"Not recorded: the tap's id {eid} is an event of another session.")
+    return bool(found)
+
+
+class IdElsewhere(recorder.TapRefused):
+    """A tap whose id is an event of another session (answered ``refused``, 409)."""
+
+
 def record_tap(store: Any, tap: dict[str, Any], by: str | None = None) -> Answer:
     """Takes one tap (the body of ``POST /api/tap``) into ``store``: ``(outcome, message,
     HTTP status)``. ``recorded`` when the tap's event is stored (now, or already under its
-    id); ``conflict`` when the session's last seq is no longer the tap's (nothing stored);
-    ``refused`` for a tap the rules or the pad refuse (the engine's sentence, RULES section
-    first). Raises what the store raises when it cannot be reached."""
+    id, in this session); ``conflict`` when the session's last seq is no longer the tap's
+    (nothing stored); ``refused`` for a tap the rules or the pad refuse (the engine's sentence,
+    RULES section first), whose id is an event of another session, or whose ``at`` is not
+    believable (:func:`_when`). Raises what the store raises when it cannot answer
+    (:class:`~events.errors.StoreUnavailable`): only the rules refuse a tap."""
+    try:
+        return _record(store, tap, by)
+    except IdElsewhere as err:
+        return "refused", str(err), 409
+
+
+def _record(store: Any, tap: dict[str, Any], by: str | None) -> Answer:
     refused = _unreadable(tap)
     if refused is not None:
         return refused
     session, seq, eid = str(tap["session"]), tap["seq"], str(uuid.UUID(str(tap["id"])))
     with _lock(session):
         last = int(store.last_seq(session) or 0)  # before the id: see the module's note
-        if store.recorder.find([eid]):
+        if _found(store, session, eid):
             return _recorded(store, session, eid)
         if last == 0:
             return "refused", f"Not recorded: no session {session} is stored.", 404
@@ -284,27 +356,18 @@ def _unlocked(request: Request) -> bool:
 LOCKED = "Not recorded: this device is locked. Unlock it with the organiser secret."
 
 
-async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any] | None:
-    """The request's body as a JSON object, or ``None`` (longer than ``limit`` bytes, not JSON,
-    not an object)."""
-    raw = await request.body()
-    if len(raw) > limit:
-        return None
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
 def _unavailable(err: Exception) -> JSONResponse:
+    """503: the store could not answer (nothing refused the tap); ``Retry-After``
+    :data:`RETRY_AFTER` seconds."""
     why = str(err).splitlines()[0][:200] if str(err) else type(err).__name__
-    return _answer(
+    answer = _answer(
         "unavailable",
         f"The store cannot be reached ({why}); the tap is kept on this device and sent again.",
         None,
         503,
     )
+    answer.headers["Retry-After"] = str(RETRY_AFTER)
+    return answer
 
 
 async def tap(request: Request) -> JSONResponse:
@@ -313,7 +376,7 @@ async def tap(request: Request) -> JSONResponse:
 
     if not _unlocked(request):
         return _answer("refused", LOCKED, None, 403)
-    body = await read_json(request)
+    body = await read_json(request, MAX_BODY)
     if body is None:
         return _answer("refused", "Not recorded: the tap could not be read.", None, 400)
     by = body.get("by") if isinstance(body.get("by"), str) else None
@@ -331,6 +394,8 @@ async def tap(request: Request) -> JSONResponse:
     try:
         outcome, message, status, doc = await run_in_threadpool(work)
     except BragError as err:
+        if not isinstance(err, ValueError):  # the store, not the tap: see _refusal
+            return _unavailable(err)
         return _answer("refused", f"Not recorded: {err.heading()}: {err.message}", None, 409)
     except Exception as err:
         return _unavailable(err)

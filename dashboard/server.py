@@ -11,7 +11,9 @@ the same request, whatever the page is doing meanwhile.
 Streamlit 1.67 checks ``server.allowedHosts`` only on its websocket and its agent routes; the
 :class:`AllowedHosts` middleware applies the same list to every request (the pages, the static
 files, ``/_stcore/health`` and our ``/api`` routes), so a page whose name was rebound to this
-machine (DNS rebinding) gets nothing from it. ``brag dashboard`` also writes its pid file
+machine (DNS rebinding) gets nothing from it. Inside it :class:`dashboard.guard.RequestGuard`
+bounds every request's body while it is read (413) and lets only JSON from the dashboard's own
+pages write (415, 403). ``brag dashboard`` also writes its pid file
 (``brag.db-dashboard``); this process removes it when it stops.
 """
 
@@ -34,6 +36,7 @@ if str(ROOT) not in sys.path:  # `streamlit run dashboard/server.py` from a chec
     sys.path.insert(0, str(ROOT))
 
 from dashboard import gate_api, notes_api, pad_api, share_api  # noqa: E402 - after the path is set
+from dashboard.guard import RequestGuard  # noqa: E402
 
 
 def _no_external_ip() -> None:
@@ -160,5 +163,17 @@ app = st.App(
     APP,
     lifespan=_lifespan,
     routes=[*pad_api.routes(), *gate_api.routes(), *notes_api.routes(), *share_api.routes()],
-    middleware=[Middleware(AllowedHosts), Middleware(share_api.PictureGate)],
+    middleware=[
+        Middleware(AllowedHosts),
+        Middleware(
+            RequestGuard,
+            limits={
+                "/api/tap": pad_api.MAX_BODY,
+                "/api/notes": notes_api.MAX_BODY,
+                "/api/notes/hide": notes_api.MAX_BODY,
+                "/api/device-cookie": gate_api.MAX_BODY,
+            },
+        ),
+        Middleware(share_api.PictureGate),
+    ],
 )

@@ -248,7 +248,9 @@ def test_a_hidden_note_is_shown_to_nobody_and_the_organiser_hides_one(
         every = {n.id: n.hidden for n in notes(store, _recorded(store), include_hidden=True)}
     assert every[gone.id] and every[kept.id]
     # The pad's body reader, shared with the notes' routes, still refuses what it cannot read.
-    junk = organiser.request.post(f"{url}/api/tap", data="{not json")
+    junk = organiser.request.post(
+        f"{url}/api/tap", data="{not json", headers={"Content-Type": "application/json"}
+    )
     assert junk.status == 400
     assert junk.json()["message"] == "Not recorded: the tap could not be read."
     organiser.close()
@@ -263,8 +265,8 @@ def test_the_notes_routes_refuse_in_one_line(served: tuple[str, str], browser: A
     plain = api.post(
         f"{url}/api/notes", data=json.dumps(body), headers={"Content-Type": "text/plain"}
     )
-    assert plain.status == 400
-    assert plain.json() == {"message": "Not stored: the note could not be read."}
+    assert plain.status == 415  # a write takes JSON only (dashboard/guard.py)
+    assert plain.json()["message"] == "Not taken: send the request as application/json."
     long = api.post(f"{url}/api/notes", data={**body, "text": "y" * 501})
     assert long.status == 400
     assert long.json()["message"] == "Not stored: the note is 501 characters; at most 500 are kept"

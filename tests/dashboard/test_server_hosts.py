@@ -42,7 +42,10 @@ def wait_answering(proc: subprocess.Popen[str], port: int) -> None:
 def status(port: int, path: str, host: str, method: str = "GET") -> int:
     c = http.client.HTTPConnection("localhost", port, timeout=10)
     try:
-        c.request(method, path, body=b"{}" if method == "POST" else None, headers={"Host": host})
+        sent = {"Host": host}
+        if method == "POST":  # a write takes JSON only (dashboard/guard.py)
+            sent["Content-Type"] = "application/json"
+        c.request(method, path, body=b"{}" if method == "POST" else None, headers=sent)
         return c.getresponse().status
     finally:
         c.close()

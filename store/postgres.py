@@ -17,6 +17,7 @@ from typing import Any, Final
 from sqlalchemy.engine import make_url
 
 from events.errors import StoreError, StoreMissing, StoreUnavailable
+from store.devices import DEVICES_DDL
 from store.port import CatalogueOf
 from store.records import Row
 from store.schema import (
@@ -139,7 +140,7 @@ class PostgresRecorder(SqlRecorder):
         return out
 
     def create(self, conn: Any) -> None:
-        for stmt in (*pg_ddl(), *CATALOGUE_DDL, FACETS_DDL, *pg_annotations_ddl()):
+        for stmt in (*pg_ddl(), *CATALOGUE_DDL, FACETS_DDL, DEVICES_DDL, *pg_annotations_ddl()):
             conn.execute(stmt)
 
     def __repr__(self) -> str:

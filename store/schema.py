@@ -27,8 +27,10 @@ stream ``brag_annotations`` (notes on a step, their hiding, a player's remembere
 :mod:`store.annotations`), append-only, created empty; 5, the listing's filter choices
 ``brag_facets``: every player, table and start date of the catalogue, one row each, written with
 a session's catalogue row, so that the Sessions page's filters do not read every session's seats
-(issue 22: 0.4 to 11 s at 122,727 sessions); the migration fills it from the catalogue. A new
-version adds its step to :data:`SQLITE_MIGRATIONS` and :data:`PG_MIGRATIONS`.
+(issue 22: 0.4 to 11 s at 122,727 sessions); the migration fills it from the catalogue; 6, the
+devices beside the log ``brag_devices`` (the organiser's devices' revocations and the dashboard
+that holds the store: :mod:`store.devices`, issue 33), created empty. A new version adds its step
+to :data:`SQLITE_MIGRATIONS` and :data:`PG_MIGRATIONS`.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
 from store.annotations import ANNOTATIONS
+from store.devices import DEVICES_DDL
 from store.records import SessionInfo, parse_stored_at
 
 if TYPE_CHECKING:
@@ -77,7 +80,7 @@ META: Final = "brag_meta"
 """The schema marker table: ``(key TEXT PRIMARY KEY, value TEXT NOT NULL)``."""
 STORE_SCHEMA: Final = "bragbook"
 """``brag_meta`` value of ``schema`` in a Bragbook store."""
-STORE_VERSION: Final = 5
+STORE_VERSION: Final = 6
 """``brag_meta`` value of ``version`` this code writes (see the module docstring's history)."""
 STORE_ID: Final = "store_id"
 """``brag_meta`` key of the store's id: a random UUID written once, when a writer makes the store
@@ -235,6 +238,12 @@ def create_facets(recorder: Any, conn: Any) -> None:
     fill_facets(recorder, conn)
 
 
+def create_devices(recorder: Any, conn: Any) -> None:
+    """Version 6: the devices beside the log (:mod:`store.devices`), empty: no device is revoked
+    and no dashboard holds the store until one does."""
+    conn.execute(DEVICES_DDL)
+
+
 def create_catalogue(recorder: Any, conn: Any) -> None:
     """Version 3: the catalogue, filled from the events already stored (inside the opening
     transaction: a store being migrated is never listed half-filled)."""
@@ -296,6 +305,7 @@ SQLITE_TRIGGERS_OF: Final = {
     3: tuple(SQLITE_TRIGGERS),
     4: tuple(SQLITE_TRIGGERS),
     5: tuple(SQLITE_TRIGGERS),
+    6: tuple(SQLITE_TRIGGERS),
 }
 """The triggers a SQLite store of each version has."""
 
@@ -382,6 +392,7 @@ SQLITE_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     2: create_catalogue,
     3: sqlite_v4,
     4: create_facets,
+    5: create_devices,
 }
 """Version ``n`` → the step that takes a store from ``n`` to ``n + 1`` (``(recorder, conn)``,
 inside the opening transaction; the version row is written after each step)."""
@@ -464,4 +475,5 @@ PG_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     2: create_catalogue,
     3: pg_v4,
     4: create_facets,
+    5: create_devices,
 }

@@ -144,13 +144,15 @@ def _forget_pid_file() -> None:
 
 @contextlib.asynccontextmanager
 async def _lifespan(_: Any) -> AsyncIterator[None]:
-    from dashboard import warm
+    from dashboard import instance, warm
 
     warm.start()  # Streamlit's runtime is up: its caches are the pages' caches
+    instance.start()  # the hold on the store, renewed (issue 33)
     try:
         yield None
     finally:
         _forget_pid_file()
+        instance.stop()
 
 
 atexit.register(_forget_pid_file)

@@ -20,6 +20,7 @@ device may see (:func:`device_unlocked`) reads the revocations at most
 from __future__ import annotations
 
 import copy
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -42,6 +43,7 @@ __all__ = [
     "revocations",
     "revoke",
     "revoke_all",
+    "store_answers",
     "unlocked_claims",
 ]
 
@@ -90,6 +92,17 @@ def _current(fresh: bool = False) -> tuple[str, Revocations]:
     found = (time.monotonic(), str(store.store_id), store.recorder.revocations())
     _seen[url] = found
     return found[1], found[2]
+
+
+def store_answers() -> None:
+    """Raises what opening or reading the store served raises (a store that cannot be reached:
+    :class:`~events.errors.StoreUnavailable`), so the Record page says so rather than ask for a
+    secret it could not take; a SQLite store not made yet is not made here."""
+    from store.sql import sqlite_file
+
+    path = sqlite_file(settings.db_url())
+    if path is None or os.path.exists(path):
+        _current()
 
 
 def revocations() -> Revocations:

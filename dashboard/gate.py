@@ -149,6 +149,7 @@ def organiser_unlocked() -> bool:
         f"unlocked for {recorder.TOKEN_HOURS} hours, or until it is locked.",
         icon=":material/lock:",
     )
+    access.store_answers()  # a store that cannot be reached: said in one line (faults.guarded)
     return False
 
 

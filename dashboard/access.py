@@ -83,13 +83,22 @@ def _secret() -> str | None:
 
 def _current(fresh: bool = False) -> tuple[str, Revocations]:
     """``(store id, revocations)`` of the store served, read at most :data:`FRESH_SECONDS` ago
-    (``fresh``: now). Raises what opening or reading the store raises."""
+    (``fresh``: now). A store that cannot be read now (locked by another program, down) answers
+    the revocations read last, unless ``fresh``: a write checks them again inside its own
+    transaction, which waits for the store. Raises what opening or reading the store raises
+    when nothing was read before."""
     url = settings.db_url()
     hit = _seen.get(url)
     if not fresh and hit is not None and time.monotonic() - hit[0] < FRESH_SECONDS:
         return hit[1], hit[2]
-    store = _store()
-    found = (time.monotonic(), str(store.store_id), store.recorder.revocations())
+    try:
+        store = _store()
+        found = (time.monotonic(), str(store.store_id), store.recorder.revocations())
+    except (BragError, OSError):
+        if fresh or hit is None:
+            raise
+        _seen[url] = (time.monotonic(), hit[1], hit[2])  # asked again in FRESH_SECONDS
+        return hit[1], hit[2]
     _seen[url] = found
     return found[1], found[2]
 

@@ -109,3 +109,40 @@ def test_every_checkpoint_records_the_stores_event(tmp_path: Path) -> None:
         with duckdb.connect(str(proj), read_only=True) as con:
             marked = con.execute("SELECT value FROM meta WHERE key = 'store_event'").fetchone()
         assert marked == (f"{last.position} {last.id}",)
+
+
+@pytest.mark.postgres
+def test_a_restored_copy_of_a_postgres_store_is_told_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A PostgreSQL store restored into another schema (a dump and restore keeps ``brag_meta``:
+    the same id, the same events at the same positions), then the two diverge."""
+    import psycopg
+    from store_helpers import drop_schema, new_schema, pg_url, require_pg
+
+    from log import open_store
+
+    require_pg()
+    schemas = [new_schema(), new_schema()]
+    try:
+        for schema in schemas:
+            with open_store(pg_url(), schema=schema) as s:
+                s.import_log(str(FIRST))
+        with open_store(pg_url(), schema=schemas[0]) as s:
+            sid = s.store_id
+        with psycopg.connect(pg_url(), autocommit=True) as c:  # as restored from a's dump
+            c.execute(f'UPDATE "{schemas[1]}".brag_meta SET value = %s WHERE key = %s',
+                      (sid, "store_id"))  # fmt: skip
+        a, b = (f"{pg_url()}?options=-csearch_path%3D{s}" for s in schemas)
+        proj = tmp_path / "club.duckdb"
+        assert _sessions_listed(["--db", a, "--analytics", str(proj)], capsys) == {_session(FIRST)}
+        assert _sessions_listed(["--db", b, "--analytics", str(proj)], capsys) == {
+            _session(FIRST)
+        }  # the same log so far: the same statistics
+        assert main(["import", "--db", a, str(SECOND)]) == 0
+        assert len(_sessions_listed(["--db", a, "--analytics", str(proj)], capsys)) == 2
+        said = _refused(["leaderboard", "--db", b, "--analytics", str(proj)])
+        assert "a copy that has diverged" in said and schemas[0] in said and schemas[1] in said
+    finally:
+        for schema in schemas:
+            drop_schema(schema)

@@ -174,11 +174,15 @@ def revoke(token: str | None) -> bool:
     return True
 
 
-def revoke_all() -> int:
+def revoke_all(by: str | None = None) -> int:
     """Revokes every device's token ("Lock every device") in the store served: its generation
-    moves on, for every dashboard of the store; returns the new generation."""
+    moves on, for every dashboard of the store; returns the new generation. Asked by a device
+    (``by``: its token), the token is checked in the same transaction: a device locked since
+    its button was drawn locks nobody (:class:`DeviceLocked`)."""
     store = _store()
     with store.recorder.transaction() as tx:
+        if by is not None:
+            check_in(tx, str(store.store_id), by)
         generation = int(tx.devices().revoke_all())
     _seen.pop(settings.db_url(), None)
     return generation

@@ -179,8 +179,14 @@ def lock() -> None:
 
 
 def lock_all() -> None:
-    """Locks every device unlocked so far, this one too (:func:`dashboard.access.revoke_all`)."""
-    access.revoke_all()
+    """Locks every device unlocked so far, this one too (:func:`dashboard.access.revoke_all`,
+    checked for this device's token in the same write: a device locked since the button was
+    drawn locks nobody, and is told so)."""
+    try:
+        access.revoke_all(by=device_token() or "")
+    except access.DeviceLocked as err:
+        locked_out(err.message)
+        return
     lock()
 
 

@@ -210,3 +210,17 @@ def test_no_token_or_a_forged_one_writes_nothing(record_url: str) -> None:
     good = access.issue_token()
     assert len(access.guarded_append(good, store, "s", made, 0)) == 2
     assert os.environ["BRAG_DB"] == record_url
+
+
+def test_lock_every_device_pressed_on_a_device_locked_since_locks_nobody(record_url: str) -> None:
+    from dashboard import stores
+
+    at = unlocked()
+    other = access.issue_token()  # another device, unlocked after this one
+    assert access.revoke(at.session_state["device_token"])  # this one locked elsewhere
+    generation = access.revocations().generation
+    at.button(key="lock_all").click().run()
+    assert access.revocations().generation == generation  # nobody locked by it
+    assert access.device_unlocked(other)
+    said_locked(at)
+    assert stores.writer().recorder.revocations().generation == generation

@@ -111,7 +111,7 @@ def store_answers() -> None:
 
     path = sqlite_file(settings.db_url())
     if path is None or os.path.exists(path):
-        _current()
+        _current(fresh=True)
 
 
 def revocations() -> Revocations:

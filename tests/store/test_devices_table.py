@@ -1,7 +1,8 @@
 """The devices beside the log (store version 6, issue 33 class 4): a table of the store, so every
 handle on the store (another folder, a symlink, another connection to the same PostgreSQL
 schema) reads the same revocations and the same dashboard holding it; a version 5 store gains
-the table when a writer opens it, and a reader of one sees no revocation."""
+the table when a writer opens it, and a reader of one sees no revocation. (The version that made
+the table is ``store.devices.VERSION``: the tests name the one before it as that minus one.)"""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from shared_paths import SCENARIOS
 
 from log import open_store
 from store.devices import DEVICES, Holder, Revocations
+from store.devices import VERSION as DEVICES_VERSION
 from store.schema import META, STORE_VERSION
 
 CARD = str(SCENARIOS / "card_example.jsonl")
@@ -47,7 +49,7 @@ def two_handles(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tupl
 
 def test_revocations_and_the_holder_are_the_stores_own(two_handles: tuple[Any, Any]) -> None:
     a, b = two_handles
-    assert a.store_id == b.store_id and a.version == b.version == STORE_VERSION == 6
+    assert a.store_id == b.store_id and a.version == b.version == STORE_VERSION == DEVICES_VERSION
     assert a.recorder.revocations() == b.recorder.revocations() == Revocations()
     with a.recorder.transaction() as tx:
         tx.devices().revoke("ab12", 2_000_000_000, 1_000)
@@ -87,27 +89,33 @@ def test_the_memory_store_keeps_them_too() -> None:
     assert store.reopen().recorder.revocations() == Revocations(1, {"ab12": 2_000_000_000})
 
 
-def test_a_version_5_store_gains_the_table_when_a_writer_opens_it(tmp_path: Path) -> None:
+PREVIOUS = DEVICES_VERSION - 1
+"""The store version before the devices table."""
+
+
+def test_a_store_of_the_previous_version_gains_the_table_when_a_writer_opens_it(
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "five.db"
     with open_store(str(db)) as s:
         s.import_log(CARD)
         sid = s.store_id
-    with sqlite3.connect(db) as c:  # the store as version 5 left it
+    with sqlite3.connect(db) as c:  # the store as the previous version left it
         c.execute(f"DROP TABLE {DEVICES}")
-        c.execute(f"UPDATE {META} SET value = '5' WHERE key = 'version'")
+        c.execute(f"UPDATE {META} SET value = '{PREVIOUS}' WHERE key = 'version'")
     with open_store(str(db), readonly=True) as r:
-        assert r.version == 5 and r.recorder.revocations() == Revocations()
-    with open_store(str(db)) as w:  # the writer migrates: 5 -> 6
-        assert w.version == 6 and w.store_id == sid
+        assert r.version == PREVIOUS and r.recorder.revocations() == Revocations()
+    with open_store(str(db)) as w:  # the writer migrates to the devices' version
+        assert w.version == DEVICES_VERSION and w.store_id == sid
         assert w.recorder.revocations() == Revocations()
         assert len(w.events("card-example")) == 16
     with sqlite3.connect(db) as c:
         assert c.execute(f"SELECT count(*) FROM {DEVICES}").fetchone() == (0,)
-        assert dict(c.execute(f"SELECT key, value FROM {META}"))["version"] == "6"
+        assert dict(c.execute(f"SELECT key, value FROM {META}"))["version"] == str(DEVICES_VERSION)
 
 
 @pytest.mark.postgres
-def test_a_version_5_postgres_store_gains_the_table() -> None:
+def test_a_postgres_store_of_the_previous_version_gains_the_table() -> None:
     import psycopg
     from store_helpers import pg_store, pg_url, require_pg
 
@@ -117,9 +125,9 @@ def test_a_version_5_postgres_store_gains_the_table() -> None:
         with psycopg.connect(pg_url(), autocommit=True) as c:
             c.execute(f'SET search_path TO "{s.schema}"')
             c.execute(f"DROP TABLE {DEVICES}")
-            c.execute(f"UPDATE {META} SET value = '5' WHERE key = 'version'")
+            c.execute(f"UPDATE {META} SET value = '{PREVIOUS}' WHERE key = 'version'")
         again = open_store(pg_url(), schema=s.schema)
-        assert again.version == 6 and again.recorder.revocations() == Revocations()
+        assert again.version == DEVICES_VERSION and again.recorder.revocations() == Revocations()
         with again.recorder.transaction() as tx:
             tx.devices().revoke_all()
         assert s.recorder.revocations().generation == 1

@@ -23,11 +23,11 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import duckdb
 
-from analytics.owner import ForeignProjection, recorded_store
+from analytics.owner import ForeignProjection, diverged, recorded_store
 from analytics.sources import is_default_projection
 from analytics.tables import SCHEMA_VERSION, checkpoint, connect
 
@@ -114,10 +114,11 @@ def _has_file(path: str) -> bool:
     return os.path.exists(path) and os.path.getsize(path) > 0
 
 
-def current_checkpoint(path: str, store_id: str | None = None) -> int | None:
+def current_checkpoint(path: str, store_id: str | None = None, source: Any = None) -> int | None:
     """The checkpoint of the projection at ``path`` read on a read-only connection; ``None``
     when there is none yet, it is of another schema version (a catch-up rebuilds it) or, given
-    ``store_id``, it does not record that store (a catch-up refuses or rebuilds it:
+    ``store_id``, it does not record that store, or, given the ``source`` store, that store is
+    a copy that has diverged from the one it was built from (a catch-up refuses or rebuilds it:
     :mod:`analytics.owner`)."""
     if not _has_file(path):
         return None
@@ -130,6 +131,8 @@ def current_checkpoint(path: str, store_id: str | None = None) -> int | None:
         if not found or found[0][0] != SCHEMA_VERSION:
             return None
         if store_id is not None and (recorded_store(con) or ("",))[0] != store_id:
+            return None
+        if source is not None and diverged(con, source) is not None:
             return None
         return checkpoint(con)[0]
     finally:

@@ -11,6 +11,13 @@ has rows but no store recorded (built before projections recorded their store), 
 beside its store: ``brag stats``, the dashboard) or refuses in one line (a projection the user
 named, ``--analytics PATH``). A rebuild starts from nothing and records the store it reads.
 
+A copy of a store file (``cp a.db b.db``) keeps the store's id; once the two diverge, the
+copy is told apart by the last event projected (issue 33): every checkpoint written also
+records the position and the id of the store's event it stands at (``meta`` key
+:data:`EVENT_KEY`, :func:`mark`), and a refresh (:func:`claim`) or a reading command
+(:func:`diverged`) finds that event at that position of the store, or refuses the projection
+naming both stores: the store's log is then not the one the statistics were built from.
+
 Sources without an id (the tests' :class:`~analytics.sources.MemorySource`, a ``.jsonl`` file)
 are not checked.
 """
@@ -24,12 +31,25 @@ import duckdb
 from analytics.errors import ProjectionError
 from store.address import shown_address
 
-__all__ = ["STORE_KEY", "WHERE_KEY", "ForeignProjection", "claim", "recorded_store"]
+__all__ = [
+    "EVENT_KEY",
+    "STORE_KEY",
+    "WHERE_KEY",
+    "ForeignProjection",
+    "claim",
+    "diverged",
+    "mark",
+    "mark_at",
+    "recorded_store",
+]
 
 STORE_KEY = "store_id"
 """``meta`` key: the id of the store the projection was built from."""
 WHERE_KEY = "store"
 """``meta`` key: that store's address as shown to people (no password)."""
+EVENT_KEY = "store_event"
+"""``meta`` key: ``"POSITION ID"``, the store's event the checkpoint stands at (its global
+position and its id), written with every checkpoint."""
 
 
 class ForeignProjection(ProjectionError):
@@ -83,6 +103,9 @@ def claim(con: duckdb.DuckDBPyConnection, source: Any) -> None:
         return
     have = recorded_store(con)
     if have is not None and have[0] == wanted[0]:
+        why = diverged(con, source)
+        if why is not None:
+            raise ForeignProjection(have, wanted, _copy_said(have, wanted, why))
         return
     if have is None and not _has_rows(con):
         con.execute(
@@ -97,3 +120,61 @@ def claim(con: duckdb.DuckDBPyConnection, source: Any) -> None:
     raise ForeignProjection(
         have, wanted, f"{said}, not to {wanted[1]} (id {wanted[0]}): its numbers are not mixed"
     )
+
+
+def _copy_said(have: tuple[str, str], wanted: tuple[str, str], why: str) -> str:
+    return (
+        f"belongs to the store {have[1]} (id {have[0]}); {wanted[1]} has that id but another "
+        f"log, a copy that has diverged ({why}): its numbers are not mixed"
+    )
+
+
+def mark(con: duckdb.DuckDBPyConnection, event: Any) -> None:
+    """Records ``event`` (a stored event: ``position``, ``id``) as the one the checkpoint stands
+    at (:data:`EVENT_KEY`), in the caller's transaction; an event without an id (a source that
+    is no store) records nothing."""
+    eid = getattr(event, "id", None)
+    if event is None or eid is None:
+        return
+    con.execute(
+        "INSERT OR REPLACE INTO meta VALUES ($k, $v)",
+        {"k": EVENT_KEY, "v": f"{int(event.position)} {eid}"},
+    )
+
+
+def mark_at(con: duckdb.DuckDBPyConnection, source: Any, position: int) -> None:
+    """:func:`mark` of the store's event at ``position`` (a rebuild's checkpoint)."""
+    if position <= 0 or _store_of(source) is None:
+        return
+    got = source.read_all(after=position - 1, limit=1)
+    if got and got[0].position == position:
+        mark(con, got[0])
+
+
+def _marked(con: duckdb.DuckDBPyConnection) -> tuple[int, str] | None:
+    try:
+        rows = con.execute("SELECT value FROM meta WHERE key = $k", {"k": EVENT_KEY}).fetchall()
+    except duckdb.CatalogException:
+        return None
+    if not rows:
+        return None
+    position, _, eid = str(rows[0][0]).partition(" ")
+    return (int(position), eid) if position.isdigit() and eid else None
+
+
+def diverged(con: duckdb.DuckDBPyConnection, source: Any) -> str | None:
+    """Why the store ``source`` reads is not the one the projection ``con`` was built from
+    although it has its id (a copy that has diverged: the event the checkpoint stands at is not
+    the store's at that position), in a few words; ``None`` when it is (or nothing says)."""
+    if _store_of(source) is None:
+        return None
+    marked = _marked(con)
+    if marked is None:
+        return None
+    position, eid = marked
+    got = source.read_all(after=position - 1, limit=1)
+    if got and got[0].position == position and str(got[0].id) == eid:
+        return None
+    if not got or got[0].position != position:
+        return f"it holds no event at position {position}, the statistics' last"
+    return f"its event at position {position} is not the one the statistics were built from"

@@ -42,7 +42,7 @@ from typing import Any
 import duckdb
 
 from analytics.building import REBUILD_PREFIX
-from analytics.owner import claim
+from analytics.owner import claim, mark_at
 from analytics.projector import Projector, RefreshReport
 from analytics.sources import Source
 from analytics.tables import checkpoint, drop_schema, ensure_schema, quietly_rolled_back
@@ -193,6 +193,7 @@ def _merge(
                 "INSERT OR REPLACE INTO checkpoint VALUES (1, $position, $events)",
                 {"position": upto, "events": applied},
             )
+            mark_at(con, source, upto)  # which event of the store the checkpoint is
             con.commit()
         except BaseException:
             quietly_rolled_back(con)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from analytics.errors import ProjectionError
-from analytics.owner import claim
+from analytics.owner import claim, mark
 from analytics.tables import (
     SCHEMA_VERSION,
     checkpoint,
@@ -140,6 +140,7 @@ class Projector:
         self._skipped: dict[str, str] = {}
         self._newly: dict[str, str] = {}
         self._pending_skips: list[tuple[str, int, str]] = []
+        self._anchor: Any = None
         if ensure_schema(con):
             self.folders.clear()
 
@@ -205,6 +206,7 @@ class Projector:
         docs/format.md's bounds) is left out, named with the reason in ``skipped_sessions``, and
         the batch is projected without it: one session never blocks the others' statistics."""
         events = list(events)
+        self._anchor = events[-1]  # recorded with the checkpoint (analytics.owner.mark)
         while True:
             todo = [e for e in events if e.session not in self._skipped]
             try:
@@ -318,6 +320,7 @@ class Projector:
         self.con.execute(
             _sql("write_checkpoint"), {"position": last_position, "events": self._count}
         )
+        mark(self.con, self._anchor)  # which event of the store the checkpoint is (issue 33)
 
     def _commit(self) -> None:
         self.con.commit()

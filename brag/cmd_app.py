@@ -319,6 +319,12 @@ def serve(
         ip = lan_address()
     if not env.get("BRAG_ORGANISER_SECRET"):
         print("Recording is off (read-only): set BRAG_ORGANISER_SECRET to record at the table.")
+    held, problem = hold_store(db, url)
+    if problem:
+        print(f"brag: {problem}", file=sys.stderr)
+        return 1
+    if held is not None:  # the server renews it (dashboard/instance.py)
+        env["BRAG_HOLDER"], env["BRAG_HOLDER_URL"] = held.holder, url
     # This process becomes the server (exec, the same pid): a `kill -9` of `brag dashboard`
     # stops the server too, and its pid file names it while it runs.
     where = pid_file(db, analytics)
@@ -332,6 +338,33 @@ def serve(
     command = streamlit_command(chosen, address, allowed_hosts(address, ip))
     os.execve(command[0], command, env)
     return 1  # pragma: no cover - execve does not return
+
+
+def hold_store(db: str, url: str) -> tuple[Any, str | None]:
+    """Takes the store at ``db`` for the dashboard about to serve it at ``url`` (a row of the
+    store itself, :mod:`log.holding`: whatever folder, symlink or address reaches the store):
+    ``(holder, None)``; ``(None, why)`` when another live dashboard holds it. A store not made
+    yet is taken by the server once it is; one that cannot be asked now is served all the same
+    (said on stderr)."""
+    from brag.projection import store_exists
+    from events.errors import BragError
+    from log import holding, open_store
+
+    if not store_exists(db):
+        return None, None
+    mine = holding.me(url)
+    try:
+        with open_store(db) as store:
+            other = holding.hold(store, mine)
+    except BragError as err:
+        print(f"brag: the store was not asked for another dashboard ({err})", file=sys.stderr)
+        return None, None
+    if other is not None:
+        return None, (
+            f"a dashboard (pid {other.pid} on {other.host}) already serves this store at "
+            f"{other.url}; stop it first"
+        )
+    return mine, None
 
 
 def _refusal(

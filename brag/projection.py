@@ -156,7 +156,7 @@ def _up_to_date(path: str, store: Any) -> bool:
     if store_id is None:
         return False
     try:
-        have = current_checkpoint(path, store_id)
+        have = current_checkpoint(path, store_id, store)
     except ProjectionBusy as err:
         raise CommandError(str(err)) from None
     except (duckdb.Error, OSError):
@@ -167,7 +167,7 @@ def _up_to_date(path: str, store: Any) -> bool:
 def _same_store(db: str, con: Any, path: str) -> None:
     """``--no-refresh``: the projection is shown as it is, but only for the store it belongs to
     (its recorded id, ``analytics.owner``); a store that cannot be asked now is not checked."""
-    from analytics.owner import recorded_store
+    from analytics.owner import diverged, recorded_store
     from analytics.sources import open_source
     from events.errors import StoreUnavailable
 
@@ -180,8 +180,17 @@ def _same_store(db: str, con: Any, path: str) -> None:
         return
     try:
         sid, where = getattr(store, "store_id", None), getattr(store, "where", db)
+        why = diverged(con, store) if sid == have[0] else None
     finally:
         close_store(store)
+    if why is not None:  # a copy of the store that has diverged (issue 33)
+        con.close()
+        raise CommandError(
+            f"the statistics file {path} belongs to the store {have[1]} (id {have[0]}); "
+            f"{where} has that id but another log, a copy that has diverged ({why}): its "
+            "numbers are not shown for it; name another file with --analytics, or rebuild "
+            "this one for this store with brag analytics refresh --rebuild"
+        )
     if sid is not None and sid != have[0]:
         con.close()
         raise CommandError(

@@ -1,100 +1,78 @@
-"""Who may record: one check shared by the Record page (:mod:`dashboard.gate`) and the pad's HTTP
-routes (:mod:`dashboard.pad_api`), so a device is unlocked or locked the same way for both.
+"""Who may record: one check shared by the Record page (:mod:`dashboard.gate`), its widgets'
+callbacks and the HTTP routes (:mod:`dashboard.pad_api`, :mod:`dashboard.notes_api`), so a device
+is unlocked or locked the same way for all of them (issue 33, classes 3 and 4).
 
-A device's token (:func:`dashboard.recorder.device_token`) carries an id and the generation of
-the devices it was issued in. The revocations live in a small JSON file beside the store
-(``brag.db-devices``; beside the analytics file for a server store), out of the event log, so
-that they survive a restart of the dashboard: the ids "Lock this device" revoked (each kept until
-its token would have expired anyway) and the generation "Lock every device" moved on to.
+A device's token (:func:`dashboard.recorder.device_token`) carries an id, the generation of the
+devices it was issued in and the store it unlocks (:func:`dashboard.recorder.store_tag` of the
+store's id). The revocations live in the store itself, beside the log (``brag_devices``, store
+version 6, :mod:`store.devices`): every dashboard and every path that reaches the store sees the
+same ones, and they survive a restart. "Lock this device" revokes the token's id (kept until the
+token would have expired anyway); "Lock every device" moves the generation on.
+
+Every write of the dashboard goes through :func:`guarded` (or :func:`guarded_append`): the token
+is checked against the store's revocations inside the write transaction that appends, so a widget
+drawn before "Lock every device" (Streamlit runs its callback before the page's gate) or a request
+that passed its route's check a moment before writes nothing (:class:`DeviceLocked`). What a
+device may see (:func:`device_unlocked`) reads the revocations at most
+:data:`FRESH_SECONDS` old.
 """
 
 from __future__ import annotations
 
-import json
+import copy
 import os
-import tempfile
-import threading
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
-from pathlib import Path
+from typing import Any, cast
 
 from dashboard import recorder, settings
+from events.errors import BragError, PlainError
 from present import secret as secret_rule
+from store.devices import Revocations
 
 __all__ = [
-    "Revocations",
+    "FRESH_SECONDS",
+    "DeviceLocked",
+    "check_in",
     "device_unlocked",
+    "guarded",
+    "guarded_append",
     "issue_token",
     "revocations",
     "revoke",
     "revoke_all",
+    "store_answers",
     "unlocked_claims",
 ]
 
-SUFFIX = "-devices"
+FRESH_SECONDS = 1.0
+"""How old the revocations a sight check reads may be (a pad polls every second); a write reads
+them inside its own transaction, never older."""
+
+LOCKED = (
+    "This device is locked (Lock every device, or Lock this device, was used): nothing was "
+    "stored. Unlock it with the organiser secret."
+)
 
 
-@dataclass(frozen=True, slots=True)
-class Revocations:
-    """The devices' revocations: the current ``generation`` (a token of another one is locked)
-    and the ``revoked`` token ids, each with the expiry of its token (Unix seconds)."""
+class DeviceLocked(PlainError):
+    """A write by a device whose token does not unlock this store now (revoked, of an earlier
+    generation, of another store or secret, expired, or none): nothing was stored."""
 
-    generation: int = 0
-    revoked: dict[str, int] = field(default_factory=dict)
+    rule_name = "DEVICE"
 
 
-_lock = threading.Lock()
-_cache: dict[str, tuple[tuple[int, int, int], Revocations]] = {}
+_seen: dict[str, tuple[float, str, Revocations]] = {}  # url -> (read at, store id, revocations)
 
 
-def path() -> Path:
-    """The revocations' file for the store the dashboard serves (``brag.db-devices``)."""
-    from log import beside_store
+def _store() -> Any:
+    """The store the dashboard serves, opened for writing (:func:`dashboard.stores.writer`):
+    its revocations table is made or migrated when it is opened."""
+    from dashboard import stores
 
-    return Path(beside_store(settings.db_url(), SUFFIX, settings.analytics_path()))
-
-
-def _read(where: Path) -> Revocations:
-    """The revocations in ``where``; none for a missing file. Raises ``OSError`` or
-    ``ValueError`` for one that cannot be read (the callers lock every device then)."""
-    try:
-        st = where.stat()
-    except FileNotFoundError:
-        return Revocations()
-    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-    hit = _cache.get(str(where))
-    if hit is not None and hit[0] == stamp:
-        return hit[1]
-    raw = json.loads(where.read_text(encoding="utf-8"))
-    found = Revocations(
-        int(raw.get("generation", 0)),
-        {str(k): int(v) for k, v in dict(raw.get("revoked", {})).items()},
-    )
-    _cache[str(where)] = (stamp, found)
-    return found
-
-
-def revocations() -> Revocations:
-    """The revocations now in force for this store."""
-    return _read(path())
-
-
-def _write(where: Path, value: Revocations) -> None:
-    """Replaces the file at once (a temporary file renamed over it), expired ids dropped."""
-    now = int(datetime.now(UTC).timestamp())
-    data = {
-        "generation": value.generation,
-        "revoked": {k: v for k, v in sorted(value.revoked.items()) if v > now},
-    }
-    where.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=where.name + ".", dir=where.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-        os.replace(tmp, where)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    return stores.writer()
 
 
 def _secret() -> str | None:
@@ -103,12 +81,59 @@ def _secret() -> str | None:
     return None if not secret or secret_rule.problem(secret) else secret
 
 
+def _current(fresh: bool = False) -> tuple[str, Revocations]:
+    """``(store id, revocations)`` of the store served, read at most :data:`FRESH_SECONDS` ago
+    (``fresh``: now). A store that cannot be read now (locked by another program, down) answers
+    the revocations read last, unless ``fresh``: a write checks them again inside its own
+    transaction, which waits for the store. Raises what opening or reading the store raises
+    when nothing was read before."""
+    url = settings.db_url()
+    hit = _seen.get(url)
+    if not fresh and hit is not None and time.monotonic() - hit[0] < FRESH_SECONDS:
+        return hit[1], hit[2]
+    try:
+        store = _store()
+        found = (time.monotonic(), str(store.store_id), store.recorder.revocations())
+    except (BragError, OSError):
+        if fresh or hit is None:
+            raise
+        _seen[url] = (time.monotonic(), hit[1], hit[2])  # asked again in FRESH_SECONDS
+        return hit[1], hit[2]
+    _seen[url] = found
+    return found[1], found[2]
+
+
+def store_answers() -> None:
+    """Raises what opening or reading the store served raises (a store that cannot be reached:
+    :class:`~events.errors.StoreUnavailable`), so the Record page says so rather than ask for a
+    secret it could not take; a SQLite store not made yet is not made here."""
+    from store.sql import sqlite_file
+
+    path = sqlite_file(settings.db_url())
+    if path is None or os.path.exists(path):
+        _current(fresh=True)
+
+
+def revocations() -> Revocations:
+    """The revocations now in force for the store served (read now)."""
+    return _current(fresh=True)[1]
+
+
 def issue_token() -> str:
-    """A new device token under the secret now configured, in the current generation."""
+    """A new device token under the secret now configured, for the store served, in its current
+    generation. Raises ``ValueError`` without a secret (the app is read-only)."""
     secret = _secret()
     if secret is None:
         raise ValueError("no organiser secret: the app is read-only")
-    return recorder.device_token(secret, generation=revocations().generation)
+    store_id, now = _current(fresh=True)
+    return recorder.device_token(
+        secret, generation=now.generation, store=recorder.store_tag(store_id)
+    )
+
+
+def _locks(claims: recorder.TokenClaims, store_id: str, now: Revocations) -> bool:
+    """Whether the store ``store_id`` with revocations ``now`` refuses a token of ``claims``."""
+    return claims.store != recorder.store_tag(store_id) or now.locks(claims.id, claims.generation)
 
 
 def unlocked_claims(token: str | None) -> recorder.TokenClaims | None:
@@ -117,39 +142,97 @@ def unlocked_claims(token: str | None) -> recorder.TokenClaims | None:
     if claims is None:
         return None
     try:
-        now = revocations()
-    except (OSError, ValueError):
+        store_id, now = _current()
+    except (BragError, OSError):  # the store cannot be read: locked
         return None
-    if claims.generation != now.generation or claims.id in now.revoked:
-        return None
-    return claims
+    return None if _locks(claims, store_id, now) else claims
 
 
 def device_unlocked(token: str | None) -> bool:
     """True when ``token`` (a device's ``brag_device`` cookie) is a valid unlock token under the
-    organiser secret now configured (:func:`dashboard.recorder.token_claims`), of the current
-    generation and not revoked; False without a secret (the app is read-only), a token, or when
-    the revocations cannot be read."""
+    organiser secret now configured (:func:`dashboard.recorder.token_claims`), for the store
+    served, of its current generation and not revoked (revocations read at most
+    :data:`FRESH_SECONDS` ago); False without a secret (the app is read-only), a token, or when
+    the store cannot be read."""
     return unlocked_claims(token) is not None
 
 
+def _now() -> int:
+    return int(datetime.now(UTC).timestamp())
+
+
 def revoke(token: str | None) -> bool:
-    """Revokes ``token`` ("Lock this device"), here and in every copy of it; True when it was a
-    valid token to revoke."""
+    """Revokes ``token`` ("Lock this device") in the store served, here and in every copy of it,
+    for every dashboard of the store; True when it was a valid token to revoke."""
     claims = recorder.token_claims(_secret(), token)
     if claims is None:
         return False
-    with _lock:
-        where = path()
-        now = _read(where)
-        _write(where, Revocations(now.generation, {**now.revoked, claims.id: claims.expiry}))
+    store = _store()
+    with store.recorder.transaction() as tx:
+        tx.devices().revoke(claims.id, claims.expiry, _now())
+    _seen.pop(settings.db_url(), None)
     return True
 
 
-def revoke_all() -> int:
-    """Revokes every device's token ("Lock every device"): the generation moves on; returns it."""
-    with _lock:
-        where = path()
-        now = _read(where)
-        _write(where, Revocations(now.generation + 1, now.revoked))
-        return now.generation + 1
+def revoke_all(by: str | None = None) -> int:
+    """Revokes every device's token ("Lock every device") in the store served: its generation
+    moves on, for every dashboard of the store; returns the new generation. Asked by a device
+    (``by``: its token), the token is checked in the same transaction: a device locked since
+    its button was drawn locks nobody (:class:`DeviceLocked`)."""
+    store = _store()
+    with store.recorder.transaction() as tx:
+        if by is not None:
+            check_in(tx, str(store.store_id), by)
+        generation = int(tx.devices().revoke_all())
+    _seen.pop(settings.db_url(), None)
+    return generation
+
+
+# --- the writes -----------------------------------------------------------------------------------
+
+
+def check_in(tx: Any, store_id: str, token: str | None) -> None:
+    """Inside a write transaction ``tx`` of the store ``store_id``: raises
+    :class:`DeviceLocked` unless ``token`` unlocks that store now (signed under the secret now
+    configured, unexpired, naming this store, of its current generation, not revoked: the
+    revocations read in ``tx``)."""
+    claims = recorder.token_claims(_secret(), token)
+    if claims is None or _locks(claims, store_id, tx.devices().revocations()):
+        raise DeviceLocked(LOCKED)
+
+
+class _Guarded:
+    """A recorder whose write transactions first check a device's token (:func:`check_in`);
+    everything else is the wrapped recorder's."""
+
+    def __init__(self, inner: Any, check: Callable[[Any], None]) -> None:
+        self.inner = inner
+        self.check = check
+
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        with self.inner.transaction() as tx:
+            self.check(tx)
+            yield tx
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def guarded(store: Any, token: str | None) -> Any:
+    """``store`` (a :class:`log.EventStore`) again, sharing its state cache, whose every write
+    (an append, a correction, an annotation) checks ``token`` inside its own transaction and
+    raises :class:`DeviceLocked` (nothing stored) when it does not unlock the store now."""
+    inner = store.recorder
+    store_id = str(inner.store_id)
+    out = copy.copy(store)
+    out.recorder = cast(Any, _Guarded(inner, lambda tx: check_in(tx, store_id, token)))
+    return out
+
+
+def guarded_append(
+    token: str | None, store: Any, session: str, events: Sequence[Any], expected_seq: int
+) -> list[Any]:
+    """``store.append(session, events, expected_seq)`` checked for ``token`` inside the append's
+    transaction (:func:`guarded`): the stored rows, or :class:`DeviceLocked` and nothing stored."""
+    return list(guarded(store, token).append(session, list(events), expected_seq))

@@ -1,7 +1,9 @@
 """The organiser's gate on the Record page: a device is unlocked by the organiser secret once and
 then keeps a signed, expiring token in a cookie (:mod:`dashboard.recorder` signs and checks it);
-"Lock this device" revokes it, "Lock every device" revokes them all; a second device joins by the
-QR code of the page's address; wrong secrets are counted and slowed (:mod:`dashboard.throttle`)."""
+"Lock this device" revokes it, "Lock every device" revokes them all (in the store, for every
+dashboard of it: :mod:`dashboard.access`); a write the token no longer allows is said above the
+secret's form (:func:`locked_out`); a second device joins by the QR code of the page's address;
+wrong secrets are counted and slowed (:mod:`dashboard.throttle`)."""
 
 from __future__ import annotations
 
@@ -122,9 +124,7 @@ def organiser_unlocked() -> bool:
     if problem:
         st.warning(f"**Read-only:** {md(problem)}; restart the dashboard.", icon=":material/lock:")
         return False
-    token = st.session_state.get(keys.DEVICE_TOKEN)
-    if token is None and not st.session_state.get(keys.LOCKED):
-        token = cookie(TOKEN_COOKIE)
+    token = device_token()
     if access.device_unlocked(token):
         st.session_state[keys.DEVICE_TOKEN] = token
         _hand_cookie(str(token))
@@ -132,6 +132,9 @@ def organiser_unlocked() -> bool:
     st.session_state.pop(keys.DEVICE_TOKEN, None)
     if st.session_state.get(keys.LOCKED):
         _hand_cookie(None)
+    refused = st.session_state.pop(keys.LOCKED_OUT, None)
+    if refused:
+        st.error(md(refused), icon=":material/lock:")
     with st.form(keys.UNLOCK_FORM):
         given = st.text_input("Organiser secret", type="password", key=keys.SECRET_INPUT)
         ok = st.form_submit_button("Unlock recording", type="primary")
@@ -146,7 +149,26 @@ def organiser_unlocked() -> bool:
         f"unlocked for {recorder.TOKEN_HOURS} hours, or until it is locked.",
         icon=":material/lock:",
     )
+    access.store_answers()  # a store that cannot be reached: said in one line (faults.guarded)
     return False
+
+
+def device_token() -> str | None:
+    """The token this device holds: the one unlocked in this session, else its ``brag_device``
+    cookie (unless the device was locked here)."""
+    token = st.session_state.get(keys.DEVICE_TOKEN)
+    if token is None and not st.session_state.get(keys.LOCKED):
+        token = cookie(TOKEN_COOKIE)
+    return str(token) if token else None
+
+
+def locked_out(message: str) -> None:
+    """A write this device's token no longer allowed (:class:`dashboard.access.DeviceLocked`,
+    nothing stored): the device is locked here, and the gate says ``message`` above the
+    secret's form on the page's next drawing. Safe inside a widget callback."""
+    st.session_state.pop(keys.DEVICE_TOKEN, None)
+    st.session_state[keys.LOCKED] = True
+    st.session_state[keys.LOCKED_OUT] = message
 
 
 def lock() -> None:
@@ -157,8 +179,14 @@ def lock() -> None:
 
 
 def lock_all() -> None:
-    """Locks every device unlocked so far, this one too (:func:`dashboard.access.revoke_all`)."""
-    access.revoke_all()
+    """Locks every device unlocked so far, this one too (:func:`dashboard.access.revoke_all`,
+    checked for this device's token in the same write: a device locked since the button was
+    drawn locks nobody, and is told so)."""
+    try:
+        access.revoke_all(by=device_token() or "")
+    except access.DeviceLocked as err:
+        locked_out(err.message)
+        return
     lock()
 
 

@@ -241,7 +241,10 @@ async def hide(request: Request) -> JSONResponse:
         shown = {n.id: n for n in notes(_writer(), rp)} if rp is not None else {}
         if note not in shown:
             return _said(f"Session {inert(session)!r} shows no note {note}.", 404)
-        hide_note(_writer(), note, who)
+        try:  # the device's token checked again inside the write (issue 33)
+            hide_note(access.guarded(_writer(), request.cookies.get(TOKEN_COOKIE)), note, who)
+        except access.DeviceLocked as err:
+            return _said(f"Not hidden: {err.message}", 403)
         return _answer(request, session, shown[note].deal, shown[note].step)
 
     return await _run(run_in_threadpool, work)

@@ -268,6 +268,8 @@ def _stored(store: Any, session: str, event: AnyEvent, last: int, spot: str) -> 
         if _found(store, session, eid):
             return _recorded(store, session, eid)
         return "conflict", "Not recorded: another device recorded first.", 409
+    except access.DeviceLocked:  # checked inside the append (dashboard.access.guarded)
+        return "refused", LOCKED, 403
     except BragError as err:
         return _refusal(err)
     if spot == "undo":
@@ -382,8 +384,10 @@ async def tap(request: Request) -> JSONResponse:
     by = body.get("by") if isinstance(body.get("by"), str) else None
     by = (by or request.cookies.get(BY_COOKIE) or "").strip() or None
 
+    token = request.cookies.get(TOKEN_COOKIE)
+
     def work() -> tuple[str, str, int, PadDocument | None]:
-        store = _writer()
+        store = access.guarded(_writer(), token)  # the token checked again inside the append
         outcome, message, status = record_tap(store, body, by)
         session = body.get("session")
         doc = None

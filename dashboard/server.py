@@ -147,14 +147,16 @@ def _forget_pid_file() -> None:
 
 @contextlib.asynccontextmanager
 async def _lifespan(_: Any) -> AsyncIterator[None]:
-    from dashboard import projection, warm
+    from dashboard import instance, projection, warm
 
     projection.remove_leftovers()  # Explore's copies a killed dashboard left (issue 33, 7)
     warm.start()  # Streamlit's runtime is up: its caches are the pages' caches
+    instance.start()  # the hold on the store, renewed (issue 33)
     try:
         yield None
     finally:
         _forget_pid_file()
+        instance.stop()
 
 
 atexit.register(_forget_pid_file)

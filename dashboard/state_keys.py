@@ -24,6 +24,7 @@ __all__ = [
     "LIVE",
     "LOCK",
     "LOCKED",
+    "LOCKED_OUT",
     "LOCK_ALL",
     "ME",
     "ME_THIS_SESSION",
@@ -154,6 +155,10 @@ DEVICE_TOKEN = "device_token"
 
 LOCKED = "locked"
 """``True`` once the device was locked here: its ``brag_device`` cookie is no longer taken."""
+
+LOCKED_OUT = "locked_out"
+"""The sentence of a write this device's token no longer allowed (issue 33: revoked since the
+page was drawn): shown by the gate above the secret's form, then dropped."""
 
 COOKIE_FOR = "cookie_for"
 """The token the browser was last asked to keep in its ``brag_device`` cookie (``None``: clear

@@ -75,7 +75,7 @@ def _catch_up(url: str, path: str) -> tuple[int, int]:
 
     with projection.LOCK:
         store = _store(url)
-        have = analytics.current_checkpoint(path, store.store_id)
+        have = analytics.current_checkpoint(path, store.store_id, store)
         if have is None or have < store.last_position():
             # A projection of another store: rebuilt when it is this store's default file, else
             # refused (the pages say why), never mixed (analytics.owner).

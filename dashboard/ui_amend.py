@@ -18,7 +18,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import cache, ui_record
+from dashboard import access, cache, gate, ui_record
 from dashboard import state_keys as keys
 from dashboard.ui import md
 from engine.legal import LegalAction, legal_actions
@@ -173,10 +173,15 @@ def _rows(rows: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
 
 
 def _store(plan: Amendment, summary: str) -> None:
-    """The button's one append (a widget callback, before the page is drawn again)."""
+    """The button's one append (a widget callback, before the page is drawn again, and before
+    the page's gate: the device's token is checked inside the append's transaction,
+    :func:`dashboard.access.guarded`; a device locked since stores nothing)."""
     session = plan.session
     try:
-        store_amendment(cache.writer(), plan)
+        store_amendment(access.guarded(cache.writer(), gate.device_token()), plan)
+    except access.DeviceLocked as err:
+        gate.locked_out(err.message)
+        return
     except ConcurrencyConflict:
         kind, text = (
             "warning",

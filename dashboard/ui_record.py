@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import cache, pad, pad_api, recorder
+from dashboard import access, cache, gate, pad, pad_api, recorder
 from dashboard import state_keys as keys
 from dashboard.gate import BY_COOKIE, SESSION_COOKIE, cookie
 from dashboard.recorder import Choice
@@ -131,11 +131,19 @@ def append(
     """Appends ``events`` after ``expected_seq`` (the last seq the organiser saw), each timed now
     in the organiser's time zone (:func:`device_now`, :func:`dashboard.recorder.stamped`), and
     leaves the confirmation for the next drawing of the page. True when stored. Safe inside a
-    widget callback."""
+    widget callback: the device's token is checked inside the append's transaction
+    (:func:`dashboard.access.guarded_append`), so a button drawn before the device was locked
+    stores nothing and the gate says why (:func:`dashboard.gate.locked_out`)."""
     from log import ConcurrencyConflict
 
+    stamped = recorder.stamped(events, device_now())
     try:
-        stored = cache.append(session, recorder.stamped(events, device_now()), expected_seq)
+        stored = access.guarded_append(
+            gate.device_token(), cache.writer(), session, stamped, expected_seq
+        )
+    except access.DeviceLocked as err:
+        gate.locked_out(err.message)
+        return False
     except ConcurrencyConflict:
         conflict(session)
         return False

@@ -17,6 +17,7 @@ from uuid import UUID, uuid4
 
 from events.errors import DuplicateId, SeqTaken
 from store.annotations import Annotation, AnnotationRow
+from store.devices import Holder, Revocations
 from store.records import (
     Facets,
     Listing,
@@ -41,6 +42,39 @@ class _Data:
     position: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
     store_id: str = field(default_factory=lambda: str(uuid4()))
+    revocations: Revocations = field(default_factory=Revocations)
+    holder: Holder | None = None
+
+
+class _MemoryDevices:
+    """The devices beside the log (:mod:`store.devices`) in a memory transaction: written to the
+    transaction, kept by its commit."""
+
+    def __init__(self, tx: _MemoryTx) -> None:
+        self.tx = tx
+
+    def revocations(self) -> Revocations:
+        return self.tx.revoked
+
+    def revoke(self, token_id: str, expiry: int, now: int) -> None:
+        r = self.tx.revoked
+        kept = {k: v for k, v in r.revoked.items() if v > now}
+        self.tx.revoked = Revocations(r.generation, {**kept, token_id: int(expiry)})
+
+    def revoke_all(self) -> int:
+        r = self.tx.revoked
+        self.tx.revoked = Revocations(r.generation + 1, r.revoked)
+        return r.generation + 1
+
+    def holder(self) -> Holder | None:
+        return self.tx.holder
+
+    def hold(self, holder: Holder) -> None:
+        self.tx.holder = holder
+
+    def let_go(self, holder: str) -> None:
+        if self.tx.holder is not None and self.tx.holder.holder == holder:
+            self.tx.holder = None
 
 
 class _MemoryTx:
@@ -48,6 +82,11 @@ class _MemoryTx:
         self.data = data
         self.pending: list[StoredEvent] = []
         self.notes: list[Annotation] = []
+        self.revoked = data.revocations
+        self.holder = data.holder
+
+    def devices(self) -> _MemoryDevices:
+        return _MemoryDevices(self)
 
     def annotations(self, session: str) -> list[Annotation]:
         every = [*self.data.annotations, *self.notes]
@@ -104,6 +143,8 @@ class _MemoryTx:
             d.by_session.setdefault(s.session, []).append(s)
             d.by_id[str(s.id)] = s
         d.annotations += self.notes
+        d.revocations = self.revoked
+        d.holder = self.holder
 
 
 class MemoryRecorder:
@@ -174,6 +215,10 @@ class MemoryRecorder:
     def annotations(self, session: str) -> list[Annotation]:
         with self._data.lock:
             return [a for a in self._data.annotations if a.session == session]
+
+    def revocations(self) -> Revocations:
+        with self._data.lock:
+            return self._data.revocations
 
     def summaries(self) -> list[SessionSummary]:
         with self._data.lock:

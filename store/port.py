@@ -15,6 +15,8 @@ The roles (each a protocol; a caller is typed against the one it uses):
 - :class:`Catalogue`: the sessions catalogue (one row per session, written by the append's
   transaction through :class:`CatalogueTx`): listing, count, facets, infos, its rewrite.
 - :class:`AnnotationRecorder`: the annotations beside the streams (:mod:`store.annotations`).
+- :class:`DeviceRecorder`: the devices beside the log (:mod:`store.devices`): the organiser's
+  devices' revocations and the dashboard holding the store, read and written in the store.
 - :class:`Backend`: the store itself (url, schema version, id, reopen, close).
 
 :class:`Recorder` is all of them, for the service that needs every role. What only one backend
@@ -31,6 +33,7 @@ from datetime import datetime
 from typing import Protocol
 
 from store.annotations import Annotation, AnnotationRow
+from store.devices import Holder, Revocations
 from store.records import (
     Facets,
     Listing,
@@ -48,6 +51,9 @@ __all__ = [
     "Catalogue",
     "CatalogueOf",
     "CatalogueTx",
+    "DeviceRecorder",
+    "DeviceTx",
+    "Devices",
     "EventRecorder",
     "EventTx",
     "Recorder",
@@ -101,7 +107,35 @@ class AnnotationTx(Protocol):
         ...
 
 
-class Tx(EventTx, CatalogueTx, AnnotationTx, Protocol):
+class Devices(Protocol):
+    """The devices beside the log inside the write transaction (:mod:`store.devices`)."""
+
+    def revocations(self) -> Revocations: ...
+
+    def revoke(self, token_id: str, expiry: int, now: int) -> None:
+        """Revokes one token id until ``expiry`` (ids expired at ``now`` are dropped)."""
+        ...
+
+    def revoke_all(self) -> int:
+        """Moves the devices' generation on; returns the new one."""
+        ...
+
+    def holder(self) -> Holder | None: ...
+
+    def hold(self, holder: Holder) -> None: ...
+
+    def let_go(self, holder: str) -> None:
+        """Removes the store's dashboard row when ``holder`` holds it."""
+        ...
+
+
+class DeviceTx(Protocol):
+    """The devices' part of the write transaction."""
+
+    def devices(self) -> Devices: ...
+
+
+class Tx(EventTx, CatalogueTx, AnnotationTx, DeviceTx, Protocol):
     """What a recorder does inside its write transaction: every role's part."""
 
 
@@ -201,7 +235,20 @@ class AnnotationRecorder(Protocol):
         ...
 
 
-class Recorder(Backend, EventRecorder, Catalogue, AnnotationRecorder, Protocol):
+class DeviceRecorder(Protocol):
+    """The devices beside the log (:mod:`store.devices`): read here, written in the write
+    transaction."""
+
+    def transaction(self) -> AbstractContextManager[DeviceTx]:
+        """The exclusive write transaction: committed when the block ends, else rolled back."""
+        ...
+
+    def revocations(self) -> Revocations:
+        """The devices' revocations now (none in a store older than version 7 read as it is)."""
+        ...
+
+
+class Recorder(Backend, EventRecorder, Catalogue, AnnotationRecorder, DeviceRecorder, Protocol):
     """A store's storage, every role: rows in, rows out, the sessions catalogue, the
     annotations. Thread-safe."""
 

@@ -18,6 +18,7 @@ from sqlalchemy.engine import make_url
 
 from events.errors import StoreError, StoreMissing, StoreUnavailable
 from store.address import shown_address
+from store.devices import DEVICES_DDL
 from store.port import CatalogueOf
 from store.records import Row
 from store.schema import (
@@ -140,7 +141,7 @@ class PostgresRecorder(SqlRecorder):
         return out
 
     def create(self, conn: Any) -> None:
-        for stmt in (*pg_ddl(), *CATALOGUE_DDL, FACETS_DDL, *pg_annotations_ddl()):
+        for stmt in (*pg_ddl(), *CATALOGUE_DDL, FACETS_DDL, DEVICES_DDL, *pg_annotations_ddl()):
             conn.execute(stmt)
 
     def __repr__(self) -> str:

@@ -31,7 +31,9 @@ a session's catalogue row, so that the Sessions page's filters do not read every
 annotations point at an event (issue 32): ``brag_annotations.event``, the id of a note's event or
 of the ``dealt`` of a player's remembered cards, so neither moves when steps are numbered again;
 the migration (:mod:`store.anchors`) gives each older row its event once, by the numbering it was
-written under. A new version adds its step to :data:`SQLITE_MIGRATIONS` and :data:`PG_MIGRATIONS`.
+written under; 7, the devices beside the log ``brag_devices`` (the organiser's devices'
+revocations and the dashboard that holds the store: :mod:`store.devices`, issue 33), created
+empty. A new version adds its step to :data:`SQLITE_MIGRATIONS` and :data:`PG_MIGRATIONS`.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from store.anchors import annotations_point_at_events
 from store.annotations import ANNOTATIONS
+from store.devices import DEVICES_DDL
 from store.records import SessionInfo, parse_stored_at
 
 if TYPE_CHECKING:
@@ -82,7 +85,7 @@ META: Final = "brag_meta"
 """The schema marker table: ``(key TEXT PRIMARY KEY, value TEXT NOT NULL)``."""
 STORE_SCHEMA: Final = "bragbook"
 """``brag_meta`` value of ``schema`` in a Bragbook store."""
-STORE_VERSION: Final = 6
+STORE_VERSION: Final = 7
 """``brag_meta`` value of ``version`` this code writes (see the module docstring's history)."""
 EVENT_COLUMN_VERSION: Final = 6
 """The store version from which ``brag_annotations`` has its ``event`` column (issue 32): an
@@ -243,6 +246,12 @@ def create_facets(recorder: Any, conn: Any) -> None:
     fill_facets(recorder, conn)
 
 
+def create_devices(recorder: Any, conn: Any) -> None:
+    """Version 6: the devices beside the log (:mod:`store.devices`), empty: no device is revoked
+    and no dashboard holds the store until one does."""
+    conn.execute(DEVICES_DDL)
+
+
 def create_catalogue(recorder: Any, conn: Any) -> None:
     """Version 3: the catalogue, filled from the events already stored (inside the opening
     transaction: a store being migrated is never listed half-filled)."""
@@ -305,6 +314,7 @@ SQLITE_TRIGGERS_OF: Final = {
     4: tuple(SQLITE_TRIGGERS),
     5: tuple(SQLITE_TRIGGERS),
     6: tuple(SQLITE_TRIGGERS),
+    7: tuple(SQLITE_TRIGGERS),
 }
 """The triggers a SQLite store of each version has."""
 
@@ -404,6 +414,7 @@ SQLITE_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     3: sqlite_v4,
     4: create_facets,
     5: sqlite_v6,
+    6: create_devices,
 }
 """Version ``n`` → the step that takes a store from ``n`` to ``n + 1`` (``(recorder, conn)``,
 inside the opening transaction; the version row is written after each step)."""
@@ -495,4 +506,5 @@ PG_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     3: pg_v4,
     4: create_facets,
     5: pg_v6,
+    6: create_devices,
 }

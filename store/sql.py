@@ -31,6 +31,7 @@ from store.annotations import (
     insert_params,
 )
 from store.catalogue import CatalogueReads
+from store.devices import DeviceReads, SqlDevices
 from store.noted import AnnotationReads
 from store.port import CatalogueOf
 from store.records import (
@@ -137,6 +138,10 @@ class SqlTx:
     def annotations(self, session: str) -> list[Annotation]:
         return self.recorder.annotations_on(self.conn, session)
 
+    def devices(self) -> SqlDevices:
+        """The devices beside the log (:mod:`store.devices`), inside this transaction."""
+        return SqlDevices(self.conn, self.recorder.sql)
+
     def annotation(self, position: int) -> Annotation | None:
         cur = self.conn.execute(self.recorder.sql(f"{SELECT} WHERE position = ?"), (position,))
         got = cur.fetchone()
@@ -162,7 +167,7 @@ class SqlTx:
 # --- the recorder ---------------------------------------------------------------------------------
 
 
-class SqlRecorder(CatalogueReads, AnnotationReads):
+class SqlRecorder(CatalogueReads, AnnotationReads, DeviceReads):
     """The base of :class:`~store.sqlite.SqliteRecorder` and
     :class:`~store.postgres.PostgresRecorder`: everything but the connection, the transaction, the
     schema's shape and the insert."""

@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from events.errors import DISK_FULL, StoreError, StoreMissing, StoreUnavailable, disk_full
+from store.devices import DEVICES_DDL
 from store.port import CatalogueOf
 from store.records import Row
 from store.schema import (
@@ -234,7 +235,7 @@ class SqliteRecorder(SqlRecorder):
         conn.execute(create_table_sql(sqlite.dialect()))
         for t in SQLITE_TRIGGERS.values():
             conn.execute(t)
-        for stmt in (*CATALOGUE_DDL, FACETS_DDL, *sqlite_annotations_ddl()):
+        for stmt in (*CATALOGUE_DDL, FACETS_DDL, DEVICES_DDL, *sqlite_annotations_ddl()):
             conn.execute(stmt)
 
     def __repr__(self) -> str:

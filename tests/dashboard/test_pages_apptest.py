@@ -656,17 +656,17 @@ def test_of_two_starts_of_one_name_the_second_is_told_it_is_taken(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another device stores the session between this form's check and its append."""
-    from dashboard import cache, recorder
+    from dashboard import access, cache, recorder
 
-    real = cache.append
+    real = access.guarded_append  # the page's one append (issue 33)
 
-    def first_elsewhere(session: str, new: Any, expected: int) -> Any:
+    def first_elsewhere(token: Any, into: Any, session: str, new: Any, expected: int) -> Any:
         with open_store(store_url) as store:
             store.append(session, recorder.start_events(session, ("Kim", "Lee"), "shown"), 0)
-        return real(session, new, expected)
+        return real(token, into, session, new, expected)
 
     monkeypatch.setattr(cache, "exists", lambda name: False)
-    monkeypatch.setattr(cache, "append", first_elsewhere)
+    monkeypatch.setattr(access, "guarded_append", first_elsewhere)
     at = start(unlocked(monkeypatch), "both")
     assert "There is already a session called both" in at.error[0].value
     with open_store(store_url) as store:

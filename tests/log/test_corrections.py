@@ -405,7 +405,12 @@ def test_the_panel_previews_and_stores_the_correction(
     deal, step = rp.labels[k].deal, rp.labels[k].step
     expected = fold(old[: next(n for n, e in enumerate(old) if e.seq == last)])
 
-    at = AppTest.from_function(_panel, args=("s",), default_timeout=60).run()
+    monkeypatch.setenv("BRAG_ORGANISER_SECRET", "open sesame please")
+    from dashboard import access
+
+    at = AppTest.from_function(_panel, args=("s",), default_timeout=60)
+    at.session_state["device_token"] = access.issue_token()  # an unlocked device (issue 33)
+    at.run()
     assert not at.exception, [e.value for e in at.exception]
     at.selectbox(key="amend-s-deal").set_value(deal).run()
     at.selectbox(key=f"amend-s-step-{deal}").set_value(step).run()

@@ -211,14 +211,14 @@ def test_view_as_a_player_of_a_live_deal_falls_back_for_a_visitor(live_store: st
 
 
 def test_the_organisers_unlocked_device_views_the_live_deal_as_asked(live_store: str) -> None:
-    from dashboard import recorder
+    from dashboard import access
 
     rp = Replay.of(live_session())
-    at = _replay_page(recorder.device_token(SECRET), session="sim-live", deal="2", view="Phil")
+    at = _replay_page(access.issue_token(), session="sim-live", deal="2", view="Phil")
     data = _sent(at)
     assert data["view"] == "Phil" and data["note"] == ""
     assert _leaks(
-        _sent(_replay_page(recorder.device_token(SECRET), session="sim-live", deal="2")),
+        _sent(_replay_page(access.issue_token(), session="sim-live", deal="2")),
         unshown(rp),
     ) == unshown(rp)
     forged = _replay_page("1.0", session="sim-live", deal="2")

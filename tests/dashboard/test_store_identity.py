@@ -1,0 +1,197 @@
+"""One store, one identity (issue 33, class 4): the devices' revocations and the hold of the
+dashboard serving a store are the store's own (``brag_devices``), so a dashboard reaching the
+same store by another path (a symlink to the SQLite file, another folder, another URL of the same
+PostgreSQL schema) sees "Lock every device" at once and is not started beside the first; a
+token names the store it unlocks, and a token signed with the same secret unlocks no other
+store. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_helpers import server_port
+from shared_paths import SCENARIOS
+
+from dashboard import access
+from events.model import DealerChosen, SessionStarted
+from log import holding, open_store
+from store.devices import Holder
+
+SECRET = "open sesame please"
+CARD = str(SCENARIOS / "card_example.jsonl")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def two_urls(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[str, str]]:
+    """Two addresses of one store, as two dashboards started from two folders name it: a
+    SQLite file and a symlink to it elsewhere, or two URLs of one PostgreSQL schema."""
+    monkeypatch.setenv("BRAG_ORGANISER_SECRET", SECRET)
+    monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))
+    monkeypatch.setattr(access, "FRESH_SECONDS", 0.0)  # every sight check reads the store
+    if request.param == "sqlite":
+        db = tmp_path / "club" / "brag.db"
+        db.parent.mkdir()
+        open_store(str(db)).close()
+        link = tmp_path / "other" / "brag.db"
+        link.parent.mkdir()
+        link.symlink_to(db)
+        yield str(db), str(link)
+        return
+    from store_helpers import pg_store, pg_url, require_pg
+
+    require_pg()
+    with pg_store() as store:
+        base = f"{pg_url()}?options=-csearch_path%3D{store.schema}"
+        yield base, base + "&application_name=other-folder"
+
+
+def as_dashboard(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    monkeypatch.setenv("BRAG_DB", url)
+
+
+def start_events(session: str) -> list[object]:
+    return [SessionStarted(session=session, seats=["Ann", "Bob"], cards="shown"),
+            DealerChosen(player="Bob")]  # fmt: skip
+
+
+def test_lock_every_device_on_one_dashboard_locks_the_other(
+    two_urls: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboard import stores
+
+    first, second = two_urls
+    as_dashboard(monkeypatch, first)
+    token = access.issue_token()
+    assert access.device_unlocked(token)
+    as_dashboard(monkeypatch, second)
+    assert access.device_unlocked(token)  # the same store: the same devices
+    access.revoke_all()  # "Lock every device" on the second dashboard
+    as_dashboard(monkeypatch, first)
+    assert not access.device_unlocked(token)
+    with pytest.raises(access.DeviceLocked):
+        access.guarded_append(token, stores.writer(), "friday", start_events("friday"), 0)
+    assert stores.writer().last_seq("friday") == 0
+    fresh = access.issue_token()  # unlocked again on the first: good on both
+    as_dashboard(monkeypatch, second)
+    assert len(access.guarded_append(fresh, stores.writer(), "friday", start_events("friday"), 0))
+    access.revoke(fresh)  # "Lock this device" on the second
+    as_dashboard(monkeypatch, first)
+    assert not access.device_unlocked(fresh)
+
+
+def test_a_token_of_one_store_unlocks_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboard import recorder, stores
+
+    monkeypatch.setenv("BRAG_ORGANISER_SECRET", SECRET)  # the same secret for both
+    monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    as_dashboard(monkeypatch, a)
+    token = access.issue_token()
+    claims = recorder.token_claims(SECRET, token)
+    assert claims is not None and claims.store == recorder.store_tag(stores.writer().store_id)
+    as_dashboard(monkeypatch, b)
+    assert not access.device_unlocked(token)
+    with pytest.raises(access.DeviceLocked):
+        access.guarded_append(token, stores.writer(), "s", start_events("s"), 0)
+    assert stores.writer().last_seq("s") == 0
+    assert access.device_unlocked(access.issue_token())  # b's own token
+
+
+# --- one dashboard per store ----------------------------------------------------------------------
+
+
+def dashboard_process(folder: Path, db: str, port: int) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("BRAG_DB", "BRAG_ANALYTICS")}
+    env["BRAG_ORGANISER_SECRET"] = SECRET
+    command = [sys.executable, "-m", "brag.cli", "dashboard", "--db", db, "--port", str(port)]
+    return subprocess.Popen(command, env=env, cwd=folder, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)  # fmt: skip
+
+
+def answering(proc: subprocess.Popen[str], port: int) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://localhost:{port}/_stcore/health", timeout=1):
+                return
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline, "did not start"
+            time.sleep(0.3)
+
+
+@pytest.mark.slow
+def test_a_second_dashboard_on_the_same_store_is_refused_by_any_path(
+    two_urls: tuple[str, str], tmp_path: Path
+) -> None:
+    first_url, second_url = two_urls
+    folders = [tmp_path / "one", tmp_path / "two"]
+    for f in folders:
+        f.mkdir()
+    port = server_port()
+    first = dashboard_process(folders[0], first_url, port)
+    try:
+        answering(first, port)
+        second = dashboard_process(folders[1], second_url, server_port())
+        out, _ = second.communicate(timeout=60)
+        assert second.returncode == 1, out
+        assert out.strip().splitlines()[-1] == (
+            f"brag: a dashboard (pid {first.pid} on {socket.gethostname()}) already serves "
+            f"this store at http://localhost:{port}; stop it first"
+        )
+        os.kill(first.pid, signal.SIGKILL)  # killed: its hold ends with its process
+        first.wait(timeout=10)
+        again_port = server_port()
+        again = dashboard_process(folders[1], second_url, again_port)
+        try:
+            answering(again, again_port)
+        finally:
+            again.terminate()
+            again.wait(timeout=20)
+        with open_store(first_url) as store, store.recorder.transaction() as tx:
+            assert tx.devices().holder() is None  # let go when it stopped
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait(timeout=10)
+
+
+def test_a_dead_or_expired_holder_frees_the_store(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "h.db"))
+    try:
+        dead = subprocess.Popen([sys.executable, "-c", "pass"])
+        dead.wait()
+        gone = Holder("old", dead.pid, socket.gethostname(), "http://localhost:1")
+        assert holding.hold(store, gone) is None
+        assert not holding.live(holding_row(store))  # its process ended on this host
+        mine = holding.me("http://localhost:8501")
+        assert holding.hold(store, mine) is None  # taken over at once
+        other = holding.me("http://localhost:8502")
+        assert holding.hold(store, other) == holding_row(store)  # mine is live: refused
+        elsewhere = Holder("far", 1, "another-host", "http://club:8501")
+        with store.recorder.transaction() as tx:
+            tx.devices().hold(Holder("far", 1, "another-host", "http://club:8501",
+                                     int(time.time()) + 5))  # fmt: skip
+        assert holding.hold(store, mine) is not None  # live elsewhere until its time
+        assert not holding.live(holding_row(store), now=time.time() + 6)
+        assert elsewhere.holder == "far"
+    finally:
+        store.close()
+
+
+def holding_row(store: object) -> Holder | None:
+    with store.recorder.transaction() as tx:  # type: ignore[attr-defined]
+        found: Holder | None = tx.devices().holder()
+        return found

@@ -7,13 +7,15 @@ import json
 from pathlib import Path
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 
 from brag.cli import main
 from log import add_note
 
 S = "card-example"
 HOSTILE = "\x1b[2J\x1b[31mred\r [bold]b[/bold] <script>alert(1)</script> **md** \u202eevil\nnext"
+
+pytestmark = needs_shared  # every test here reads the scenarios
 
 
 @pytest.fixture

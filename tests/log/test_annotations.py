@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 from store_helpers import pg_store, require_pg
 
 from events.cards import CardError
@@ -29,6 +29,8 @@ from log import (
 from log.annotations import CARDS_MAX, NOTE_MAX_CHARS, NOTES_MAX
 from store.annotations import ANNOTATIONS
 from store.schema import META, STORE_VERSION
+
+pytestmark = needs_shared  # every test here reads the scenarios
 
 CARD_EXAMPLE = SCENARIOS / "card_example.jsonl"
 """Deal 0: its 3 lines before ``dealt``; deal 1: its 12 lines from ``dealt`` and the ``pot_won`` the

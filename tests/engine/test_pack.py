@@ -46,7 +46,7 @@ def order_of(seats: str, dealer: str) -> str:
 
 def quiet(seats: str, dealer: str) -> list[Raw]:
     """A deal no card of which is shown: all look, the first to act bets, the others fold."""
-    first, *others = order_of(seats, dealer)
+    first, *others = list(order_of(seats, dealer))
     return [dealt(), *[look(p) for p in seats], bet(first, 1), *[fold(p) for p in others]]
 
 
@@ -59,7 +59,7 @@ def dealers(seats: str, first: str, deals: int) -> list[str]:
 def showdown(seats: str, dealer: str, shower: str, cards: str) -> list[Raw]:
     """A deal that ends in a showdown between the first two to act, where ``shower`` (one of
     them, the one seen) shows ``cards`` and the payer concedes: all look, the others fold."""
-    a, b, *others = order_of(seats, dealer)
+    a, b, *others = list(order_of(seats, dealer))
     out = [dealt(), *[look(p) for p in seats], bet(a, 1)]
     folds = [fold(p) for p in others]
     if shower == a:  # b sees a

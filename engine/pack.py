@@ -28,7 +28,7 @@ from engine.rules.common import viol
 from engine.state import CODE, TEXT, Hand, Sightings, State
 from events.errors import RuleViolation
 
-__all__ = ["NO_SIGHTINGS", "SHUFFLED", "possible_cards", "sighted"]
+__all__ = ["NO_SIGHTINGS", "SHUFFLED", "possible_cards", "sighted", "why_not"]
 
 SHUFFLED: tuple[int, ...] = tuple(range(52))
 """The slots of a freshly shuffled pack, top first (RULES 3.2)."""
@@ -139,6 +139,30 @@ def possible_cards(state: State, player: str, beside: tuple[str, ...] = ()) -> f
         if s is not None:
             out.update(c for c in range(52) if c not in out and _place(s, c, slots)[0] is not None)
     return frozenset(TEXT[c] for c in sorted(out))
+
+
+def why_not(state: State, player: str, card: str) -> str | None:
+    """Why ``player`` cannot show ``card`` (a canonical string) from their hand now, in the words
+    of the refusal a ``shown`` would get (RULES 3.3: "Qs went under the pack at deal 1's
+    showdown; ..."; RULES 3.4: shown by the other player), or ``None`` when the tracked pack
+    allows it. For a picker's greyed-out card; outside a deal, or where the pack is not tracked
+    by slots, only a card shown by another player is refused. Raises RuleViolation (RULES 1.3)
+    for a name not seated."""
+    i = state.seat(player)
+    if not state.in_deal or not state.players:
+        return None
+    code = CODE[card]
+    for k, p in enumerate(state.players):
+        if k != i and code in p.shown:
+            return f"RULES 3.4: {card} is already shown by {p.name}"
+    if code in state.players[i].shown:
+        return f"{player} has already shown {card}"
+    s, hands = state.sightings, state.players[i].hands
+    slots = _hand_slots(hands[0]) if len(hands) == 1 else None
+    if s is None or slots is None:
+        return None
+    new, before, visited = _place(s, code, slots)
+    return None if new is not None else str(_refusal(state, s, code, player, before, visited))
 
 
 # --- the refusal's words ---------------------------------------------------------------------

@@ -124,21 +124,31 @@ def possible_cards(state: State, player: str, beside: tuple[str, ...] = ()) -> f
     if not state.in_deal or not state.players:
         return frozenset()
     hands = state.players[i].hands
-    known = [h.cards for h in hands if h.cards is not None]
-    if known and len(known) == len(hands):
-        return frozenset(TEXT[c] for cards in known for c in cards)
+    if all(h.cards is not None for h in hands):
+        return frozenset(TEXT[c] for h in hands for c in h.cards or ())
+    s = state.sightings
+    if s is None or any(h.slots is None for h in hands):
+        return _not_shown_by_others(state, i)
     out: set[int] = set()
     for hand in hands:
-        slots = _hand_slots(hand)
-        s = state.sightings
-        if s is None or slots is None:
-            others = {c for k, p in enumerate(state.players) if k != i for c in p.shown}
-            return frozenset(TEXT[c] for c in range(52) if c not in others)
-        for card in beside:
-            s = _place(s, CODE[card], slots)[0] if s is not None else None
-        if s is not None:
-            out.update(c for c in range(52) if c not in out and _place(s, c, slots)[0] is not None)
+        out |= _fitting(s, frozenset(hand.slots or ()), beside)
     return frozenset(TEXT[c] for c in sorted(out))
+
+
+def _not_shown_by_others(state: State, seat: int) -> frozenset[str]:
+    """Where the pack is not tracked: every card no other player has shown in this deal."""
+    others = {c for k, p in enumerate(state.players) if k != seat for c in p.shown}
+    return frozenset(TEXT[c] for c in range(52) if c not in others)
+
+
+def _fitting(s: Sightings, slots: frozenset[int], beside: tuple[str, ...]) -> set[int]:
+    """The cards (codes) a hand of ``slots`` can hold beside the cards ``beside``."""
+    fit: Sightings | None = s
+    for card in beside:
+        fit = _place(fit, CODE[card], slots)[0] if fit is not None else None
+    if fit is None:
+        return set()
+    return {c for c in range(52) if _place(fit, c, slots)[0] is not None}
 
 
 def why_not(state: State, player: str, card: str) -> str | None:

@@ -45,8 +45,9 @@ def _augment(
 ) -> bool:
     """Kuhn's augmenting path: gives ``card`` a slot among ``places[card]``, moving other shown
     cards to other slots of theirs where needed (``slot_of``/``card_in`` changed in place);
-    ``False`` when there is none (``visited`` then holds the slots that were tried)."""
-    for slot in sorted(places[card]):
+    ``False`` when there is none (``visited`` then holds the slots that were tried). Which of
+    several assignments it finds does not matter: whether one exists is all the rules ask."""
+    for slot in places[card]:
         if slot in visited:
             continue
         visited.add(slot)
@@ -58,28 +59,43 @@ def _augment(
     return False
 
 
-def _place(
-    s: Sightings, card: int, slots: frozenset[int]
-) -> tuple[Sightings | None, frozenset[int], set[int]]:
-    """``s`` with ``card`` shown from a hand of ``slots``: the new sightings (``None`` when no
-    assignment exists), the slots the card could be in before, and the slots an augmenting path
-    tried (for the refusal's words)."""
-    before = s.places.get(card)
-    can = slots if before is None else before & slots
+def _fit(
+    places: dict[int, frozenset[int]],
+    slot_of: dict[int, int],
+    card_in: dict[int, int],
+    card: int,
+    slots: frozenset[int],
+) -> tuple[bool, frozenset[int], set[int]]:
+    """Shows ``card`` from a hand of ``slots``, changing ``places``, ``slot_of`` and ``card_in``
+    in place: whether an assignment exists, the slots the card could be in before, and the slots
+    an augmenting path tried (for the refusal's words). On ``False`` the dictionaries are left
+    to be thrown away."""
+    before = places.get(card) or frozenset()
+    can = before & slots if before else slots
     if not can:
-        return None, before or frozenset(), set()
-    current = s.slot_of.get(card)
-    places = dict(s.places)
+        return False, before, set()
     places[card] = can
-    if current is not None and current in can:  # its slot stays: nothing else moves
-        return Sightings(places, s.slot_of, s.card_in, s.last), before or frozenset(), set()
-    slot_of, card_in = dict(s.slot_of), dict(s.card_in)
+    current = slot_of.get(card)
     if current is not None:
+        if current in can:  # its slot stays: nothing else moves
+            return True, before, set()
         del slot_of[card], card_in[current]
+    for slot in can:  # a free slot first: the usual case, nothing else moves
+        if slot not in card_in:
+            slot_of[card] = slot
+            card_in[slot] = card
+            return True, before, set()
     visited: set[int] = set()
-    if not _augment(card, places, slot_of, card_in, visited):
-        return None, before or frozenset(), visited
-    return Sightings(places, slot_of, card_in, s.last), before or frozenset(), visited
+    return _augment(card, places, slot_of, card_in, visited), before, visited
+
+
+def _place(s: Sightings, card: int, slots: frozenset[int]) -> Sightings | None:
+    """``s`` with ``card`` shown from a hand of ``slots``, or ``None`` when no assignment exists
+    (``s`` itself never changes)."""
+    places, slot_of, card_in = dict(s.places), dict(s.slot_of), dict(s.card_in)
+    if not _fit(places, slot_of, card_in, card, slots)[0]:
+        return None
+    return Sightings(places, slot_of, card_in, s.last)
 
 
 def _hand_slots(hand: Hand) -> frozenset[int] | None:
@@ -101,14 +117,13 @@ def sighted(state: State, seat: int, cards: tuple[int, ...]) -> Sightings | None
     if slots is None:
         return s
     name = state.seats[seat]
+    new = Sightings(dict(s.places), dict(s.slot_of), dict(s.card_in), dict(s.last))
     for card in cards:
-        new, before, visited = _place(s, card, slots)
-        if new is None:
-            raise _refusal(state, s, card, name, before, visited)
-        last = dict(new.last)
-        last[card] = (state.deals, name)
-        s = Sightings(new.places, new.slot_of, new.card_in, last)
-    return s
+        fits, before, visited = _fit(new.places, new.slot_of, new.card_in, card, slots)
+        if not fits:
+            raise _refusal(state, new, card, name, before, visited)
+        new.last[card] = (state.deals, name)
+    return new
 
 
 def possible_cards(state: State, player: str, beside: tuple[str, ...] = ()) -> frozenset[str]:
@@ -145,10 +160,10 @@ def _fitting(s: Sightings, slots: frozenset[int], beside: tuple[str, ...]) -> se
     """The cards (codes) a hand of ``slots`` can hold beside the cards ``beside``."""
     fit: Sightings | None = s
     for card in beside:
-        fit = _place(fit, CODE[card], slots)[0] if fit is not None else None
+        fit = _place(fit, CODE[card], slots) if fit is not None else None
     if fit is None:
         return set()
-    return {c for c in range(52) if _place(fit, c, slots)[0] is not None}
+    return {c for c in range(52) if _place(fit, c, slots) is not None}
 
 
 def why_not(state: State, player: str, card: str) -> str | None:
@@ -171,8 +186,9 @@ def why_not(state: State, player: str, card: str) -> str | None:
     slots = _hand_slots(hands[0]) if len(hands) == 1 else None
     if s is None or slots is None:
         return None
-    new, before, visited = _place(s, code, slots)
-    return None if new is not None else str(_refusal(state, s, code, player, before, visited))
+    work = Sightings(dict(s.places), dict(s.slot_of), dict(s.card_in), s.last)
+    fits, before, visited = _fit(work.places, work.slot_of, work.card_in, code, slots)
+    return None if fits else str(_refusal(state, work, code, player, before, visited))
 
 
 # --- the refusal's words ---------------------------------------------------------------------

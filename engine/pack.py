@@ -32,19 +32,18 @@ __all__ = ["NO_SIGHTINGS", "SHUFFLED", "possible_cards", "sighted", "why_not"]
 
 SHUFFLED: tuple[int, ...] = tuple(range(52))
 """The slots of a freshly shuffled pack, top first (RULES 3.2)."""
-NO_SIGHTINGS = Sightings({}, {}, {}, {})
+NO_SIGHTINGS = Sightings({}, {}, {})
 """Nothing shown since the last shuffle."""
 
 
 def _augment(
     card: int,
     places: dict[int, frozenset[int]],
-    slot_of: dict[int, int],
     card_in: dict[int, int],
     visited: set[int],
 ) -> bool:
     """Kuhn's augmenting path: gives ``card`` a slot among ``places[card]``, moving other shown
-    cards to other slots of theirs where needed (``slot_of``/``card_in`` changed in place);
+    cards to other slots of theirs where needed (``card_in``, slot -> card, changed in place);
     ``False`` when there is none (``visited`` then holds the slots that were tried). Which of
     several assignments it finds does not matter: whether one exists is all the rules ask."""
     for slot in places[card]:
@@ -52,8 +51,7 @@ def _augment(
             continue
         visited.add(slot)
         other = card_in.get(slot)
-        if other is None or _augment(other, places, slot_of, card_in, visited):
-            slot_of[card] = slot
+        if other is None or _augment(other, places, card_in, visited):
             card_in[slot] = card
             return True
     return False
@@ -61,41 +59,40 @@ def _augment(
 
 def _fit(
     places: dict[int, frozenset[int]],
-    slot_of: dict[int, int],
     card_in: dict[int, int],
     card: int,
     slots: frozenset[int],
 ) -> tuple[bool, frozenset[int], set[int]]:
-    """Shows ``card`` from a hand of ``slots``, changing ``places``, ``slot_of`` and ``card_in``
-    in place: whether an assignment exists, the slots the card could be in before, and the slots
-    an augmenting path tried (for the refusal's words). On ``False`` the dictionaries are left
-    to be thrown away."""
+    """Shows ``card`` from a hand of ``slots``, changing ``places`` and ``card_in`` in place:
+    whether an assignment exists, the slots the card could be in before, and the slots an
+    augmenting path tried (for the refusal's words). On ``False`` the dictionaries are left to
+    be thrown away."""
     before = places.get(card) or frozenset()
     can = before & slots if before else slots
     if not can:
         return False, before, set()
     places[card] = can
-    current = slot_of.get(card)
-    if current is not None:
-        if current in can:  # its slot stays: nothing else moves
-            return True, before, set()
-        del slot_of[card], card_in[current]
+    for slot in before:  # shown before: its slot, if it stays, moves nothing
+        if card_in.get(slot) == card:
+            if slot in can:
+                return True, before, set()
+            del card_in[slot]
+            break
     for slot in can:  # a free slot first: the usual case, nothing else moves
         if slot not in card_in:
-            slot_of[card] = slot
             card_in[slot] = card
             return True, before, set()
     visited: set[int] = set()
-    return _augment(card, places, slot_of, card_in, visited), before, visited
+    return _augment(card, places, card_in, visited), before, visited
 
 
 def _place(s: Sightings, card: int, slots: frozenset[int]) -> Sightings | None:
     """``s`` with ``card`` shown from a hand of ``slots``, or ``None`` when no assignment exists
     (``s`` itself never changes)."""
-    places, slot_of, card_in = dict(s.places), dict(s.slot_of), dict(s.card_in)
-    if not _fit(places, slot_of, card_in, card, slots)[0]:
+    places, card_in = dict(s.places), dict(s.card_in)
+    if not _fit(places, card_in, card, slots)[0]:
         return None
-    return Sightings(places, slot_of, card_in, s.last)
+    return Sightings(places, card_in, s.last)
 
 
 def _hand_slots(hand: Hand) -> frozenset[int] | None:
@@ -117,9 +114,9 @@ def sighted(state: State, seat: int, cards: tuple[int, ...]) -> Sightings | None
     if slots is None:
         return s
     name = state.seats[seat]
-    new = Sightings(dict(s.places), dict(s.slot_of), dict(s.card_in), dict(s.last))
+    new = Sightings(dict(s.places), dict(s.card_in), dict(s.last))
     for card in cards:
-        fits, before, visited = _fit(new.places, new.slot_of, new.card_in, card, slots)
+        fits, before, visited = _fit(new.places, new.card_in, card, slots)
         if not fits:
             raise _refusal(state, new, card, name, before, visited)
         new.last[card] = (state.deals, name)
@@ -186,8 +183,8 @@ def why_not(state: State, player: str, card: str) -> str | None:
     slots = _hand_slots(hands[0]) if len(hands) == 1 else None
     if s is None or slots is None:
         return None
-    work = Sightings(dict(s.places), dict(s.slot_of), dict(s.card_in), s.last)
-    fits, before, visited = _fit(work.places, work.slot_of, work.card_in, code, slots)
+    work = Sightings(dict(s.places), dict(s.card_in), s.last)
+    fits, before, visited = _fit(work.places, work.card_in, code, slots)
     return None if fits else str(_refusal(state, work, code, player, before, visited))
 
 

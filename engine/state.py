@@ -127,13 +127,12 @@ class PlayerState:
 class Sightings:
     """What the cards shown since the last shuffle say of the pack at a ``cards: "shown"`` table
     (RULES 3.2-3.4; :mod:`engine.pack` decides with it). ``places``: card code -> the slots it can
-    be in (those of every hand it was shown from); ``slot_of`` and ``card_in``: one assignment of
-    every shown card to a slot of its own, both ways; ``last``: card code -> (deal, player) of its
-    latest showing. The dictionaries are never changed once a state holds them (a new showing
-    copies them)."""
+    be in (those of every hand it was shown from); ``card_in``: slot -> card code, one assignment
+    of every shown card to a slot of its own; ``last``: card code -> (deal, player) of its latest
+    showing. The dictionaries are never changed once a state holds them (a new showing copies
+    them)."""
 
     places: dict[int, frozenset[int]]
-    slot_of: dict[int, int]
     card_in: dict[int, int]
     last: dict[int, tuple[int, str]]
 

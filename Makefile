@@ -60,8 +60,11 @@ check: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The team's shared folder: $BRAG_SHARED, else ../shared beside the checkout (as the tests look).
+SHARED_DIR := $(or $(BRAG_SHARED),../shared)
+
 scenarios: install
-	$(BIN)/python ../shared/tools/check_scenarios.py "$(BIN)/brag" ../shared/scenarios
+	$(BIN)/python $(SHARED_DIR)/tools/check_scenarios.py "$(BIN)/brag" $(SHARED_DIR)/scenarios
 
 bench: install
 	$(BIN)/python bench/replay.py

@@ -260,6 +260,7 @@ function picker(S, doc) {
     cb.dataset.card = c.code;
     cb.setAttribute('aria-label', c.face);
     cb.disabled = !c.free;
+    if (!c.free && c.why) cb.title = c.why;  // why this hand cannot hold it (RULES 3.3)
     cb.onclick = () => {
       const at = S.picked.indexOf(c.code);
       if (at >= 0) { S.picked.splice(at, 1); cb.classList.remove('on'); }

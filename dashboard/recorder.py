@@ -35,7 +35,7 @@ from dashboard.viewmodels.pad_rows import (
     pad_keys,
     pad_rows,
 )
-from engine.legal import can_void
+from engine.legal import can_void, possible_cards
 from engine.state import State, card_texts
 from events.cards import FULL_PACK
 from events.errors import PlainError
@@ -112,12 +112,18 @@ def stamped(events: Sequence[_E], at: datetime | None = None) -> list[_E]:
     return out
 
 
-def free_cards(state: State) -> list[str]:
-    """Cards the organiser may still pick in this deal: not already shown at this showdown."""
+def free_cards(state: State, player: str | None = None) -> list[str]:
+    """Cards the organiser may still pick in this deal: not already shown at this showdown; for
+    ``player``'s ``shown``, only the cards the tracked pack lets their hand hold (RULES 3.3,
+    :func:`engine.legal.possible_cards`) and not yet shown by them."""
     taken: set[int] = set()
     for p in state.players:
         taken.update(p.shown)
-    return [str(c) for c in FULL_PACK if c.code not in taken]
+    free = [str(c) for c in FULL_PACK if c.code not in taken]
+    if player is None:
+        return free
+    allowed = possible_cards(state, player)
+    return [c for c in free if c in allowed]
 
 
 def dealt_cards_needed(state: State) -> list[str]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, NamedTuple
 
+from engine.pack import possible_cards
 from engine.rules.betting import bet_cost, can_see, level_bounds, may_look, see_cost, see_target
 from engine.rules.deal import deal_order, from_pack, next_dealer, pack_at_deal
 from engine.rules.showdown import both_blind, may_concede, next_to_turn
@@ -40,7 +41,15 @@ from events.model import (
     Thrown,
 )
 
-__all__ = ["LegalAction", "Option", "can_void", "describe_action", "legal_actions", "options"]
+__all__ = [
+    "LegalAction",
+    "Option",
+    "can_void",
+    "describe_action",
+    "legal_actions",
+    "options",
+    "possible_cards",
+]
 
 Need = Literal["cards", "order", "hands"]
 

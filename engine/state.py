@@ -32,6 +32,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "PlayerState",
+    "Sightings",
     "State",
     "card_codes",
     "card_texts",
@@ -80,10 +81,14 @@ class Hand:
 
     ``cards`` are card codes in the order dealt, or ``None`` when the log does not record them
     (``cards: "shown"``). ``origin`` is ``"old"`` for a retained hand and ``"new"`` for this deal's.
+    ``slots`` are the hand's places in the tracked pack, in the order dealt (RULES 3.3-3.4): the
+    cards themselves where a shuffle's order is recorded, the slots of :mod:`engine.pack` at a
+    ``cards: "shown"`` table, ``None`` where the pack is not tracked.
     """
 
     cards: tuple[int, int, int] | None
     origin: Literal["old", "new"] = "new"
+    slots: tuple[int, ...] | None = None
 
     def texts(self) -> tuple[str, ...] | None:
         return None if self.cards is None else card_texts(self.cards)
@@ -116,6 +121,20 @@ class PlayerState:
     @property
     def two_hands(self) -> bool:
         return len(self.hands) == 2
+
+
+@dataclass(frozen=True, slots=True)
+class Sightings:
+    """What the cards shown since the last shuffle say of the pack at a ``cards: "shown"`` table
+    (RULES 3.2-3.4; :mod:`engine.pack` decides with it). ``places``: card code -> the slots it can
+    be in (those of every hand it was shown from); ``card_in``: slot -> card code, one assignment
+    of every shown card to a slot of its own; ``last``: card code -> (deal, player) of its latest
+    showing. The dictionaries are never changed once a state holds them (a new showing copies
+    them)."""
+
+    places: dict[int, frozenset[int]]
+    card_in: dict[int, int]
+    last: dict[int, tuple[int, str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +177,7 @@ class State:
     shuffled_once: bool = False
     shuffle_due: bool = True
     pack: tuple[int, ...] | None = None
+    sightings: Sightings | None = None
     pot_t: int = 0
     paid_t: tuple[int, ...] = ()
     won_t: tuple[int, ...] = ()

@@ -5,6 +5,13 @@ streams (recorded events followed by the engine's derived events), with voids, u
 and rule parameters on request. Every event is checked by :func:`engine.apply.apply` as it is
 drawn, so every stream it returns is valid. The one random player the store, analytics and engine
 benchmarks and tests share.
+
+A ``cards: "shown"`` session is played as a real table plays it: with a real shuffled pack, dealt
+and put under as the rules say (the engine in ``cards: "all"`` mode with each shuffle's order
+recorded), then written down as an organiser records it, keeping only the shown cards
+(:func:`shown_only`). So its showdowns are always ones a pack can give (RULES 3.3), and the engine's
+check of them is tested, not assumed. :func:`next_event` on a ``cards: "shown"`` state, which has
+no pack to deal from, draws cards the tracked pack allows (:func:`engine.legal.possible_cards`).
 """
 
 from __future__ import annotations
@@ -15,12 +22,12 @@ from fractions import Fraction
 
 from engine.apply import apply
 from engine.fold import record
-from engine.legal import LegalAction, can_void, legal_actions
+from engine.legal import LegalAction, can_void, legal_actions, possible_cards
 from engine.state import State, initial_state
 from events.cards import FULL_PACK
-from events.model import AnyEvent, Rules, SessionStarted, Shown, Shuffled, Voided
+from events.model import AnyEvent, Dealt, Rules, SessionStarted, Shown, Shuffled, Voided
 
-__all__ = ["next_event", "random_session"]
+__all__ = ["next_event", "random_session", "shown_only"]
 
 _NAMES = ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
 
@@ -61,12 +68,14 @@ def _fill(rng: random.Random, action: LegalAction, state: State) -> AnyEvent:
         return Shuffled(order=tuple(order)) if state.cards_mode == "all" else Shuffled()
     if "cards" in action.needs:
         assert isinstance(event, Shown)
-        # A real table (cards: "shown"): invent cards not shown yet in this showdown.
-        taken: set[str] = set()
-        for p in state.players:
-            taken.update(str(FULL_PACK[c]) for c in p.shown)
-        free = [str(c) for c in FULL_PACK if str(c) not in taken]
-        return Shown(player=event.player, cards=tuple(rng.sample(free, len(event.cards))))
+        # A real table (cards: "shown") without a pack of its own: cards the tracked pack lets
+        # this hand hold (RULES 3.3), one at a time beside those drawn before.
+        mine = {str(FULL_PACK[c]) for c in state.players[state.seat(event.player)].shown}
+        cards: tuple[str, ...] = ()
+        for _ in event.cards:
+            fits = sorted(possible_cards(state, event.player, cards) - mine - set(cards))
+            cards += (rng.choice(fits),)
+        return Shown(player=event.player, cards=cards)
     return event
 
 
@@ -94,12 +103,14 @@ def random_session(
     """A complete valid stream (derived events included) of one random session.
 
     ``void_rate`` is the chance, after each recorded event, of voiding the latest recorded event in
-    force (FORMAT.md ``voided``); ``max_events`` stops early to give an unfinished session."""
+    force (FORMAT.md ``voided``); ``max_events`` stops early to give an unfinished session.
+    ``cards="shown"``: the session is played with a real pack and recorded with the shown cards
+    only (:func:`shown_only`)."""
     seats = tuple(_NAMES[:players]) if isinstance(players, int) else tuple(players)
     start = SessionStarted(
         session=session,
         seats=seats,
-        cards="all" if cards == "all" else "shown",
+        cards="all",
         rules=Rules(pots=pots, ante=Fraction(ante), blind_play=blind_play),
     )
     state = apply(initial_state(), start)
@@ -114,4 +125,20 @@ def random_session(
             event = drawn
         state, stream = record(state, event)
         out += stream
+    return out if cards == "all" else shown_only(out)
+
+
+def shown_only(events: Sequence[AnyEvent]) -> list[AnyEvent]:
+    """A ``cards: "all"`` stream as an organiser at a real table records it (FORMAT.md ``cards:
+    "shown"``): no shuffle's order, no dealt hands; every other event as it is (the showdown's
+    cards, the derived events, the envelope)."""
+    out: list[AnyEvent] = []
+    for e in events:
+        if isinstance(e, SessionStarted):
+            e = e.model_copy(update={"cards": "shown"})
+        elif isinstance(e, Shuffled):
+            e = e.model_copy(update={"order": None})
+        elif isinstance(e, Dealt):
+            e = e.model_copy(update={"hands": None})
+        out.append(e)
     return out

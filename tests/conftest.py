@@ -13,18 +13,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import HAVE_SHARED, NO_SHARED, SCENARIOS
 
 
 @pytest.fixture
 def scenarios_dir() -> Path:
-    """The team's scenarios folder (``../shared/scenarios``; :mod:`shared_paths` says how)."""
+    """The team's scenarios folder (``../shared/scenarios``; :mod:`shared_paths` says how); the
+    test skips (:data:`shared_paths.NO_SHARED`) where there is none."""
+    if not HAVE_SHARED:
+        pytest.skip(NO_SHARED)
     return SCENARIOS
 
 
 @pytest.fixture
 def store_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A fresh SQLite store holding three sessions; the dashboard pointed at it."""
+    """A fresh SQLite store holding three sessions; the dashboard pointed at it. One of them is a
+    scenario: the test skips (:data:`shared_paths.NO_SHARED`) where there is none."""
+    if not HAVE_SHARED:
+        pytest.skip(NO_SHARED)
     from apptest_helpers import LOGS
 
     from log import open_store

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from engine import Phase, State, apply, initial_state
-from engine.legal import can_void, legal_actions
+from engine.legal import can_void, legal_actions, possible_cards
 from events.cards import FULL_PACK
 from events.codec import dumps
 from events.model import (
@@ -65,20 +65,32 @@ def rule_sets(draw: st.DrawFn) -> Rules:
 
 
 @st.composite
-def showdown_cards(draw: st.DrawFn, state: State, count: int) -> tuple[str, ...]:
-    """Cards for a ``shown`` at a ``cards: "shown"`` table: none already shown in this showdown;
-    now and then a prial (so the shuffle of RULES 3.2 comes up)."""
-    taken = {ALL_CARDS[c] for p in state.players for c in p.shown}
-    free = [c for c in ALL_CARDS if c not in taken]
+def showdown_cards(draw: st.DrawFn, state: State, player: str, count: int) -> tuple[str, ...]:
+    """Cards for ``player``'s ``shown`` at a ``cards: "shown"`` table: cards the tracked pack lets
+    that hand hold (:func:`engine.legal.possible_cards`, RULES 3.3), drawn one at a time beside
+    the ones drawn before; now and then a prial (so the shuffle of RULES 3.2 comes up)."""
+    mine = {ALL_CARDS[c] for c in state.players[state.seat(player)].shown}
     if count == 3 and draw(st.integers(0, 4)) == 0:
+        free = possible_cards(state, player)
         ranks = Counter(c[0] for c in free)
         full = sorted(r for r, k in ranks.items() if k >= 3)
         if full:
             rank = draw(st.sampled_from(full))
-            suits = [c for c in free if c[0] == rank]
-            return tuple(draw(st.permutations(suits))[:3])
-    picked = draw(st.lists(st.sampled_from(free), min_size=count, max_size=count, unique=True))
-    return tuple(picked)
+            prial: tuple[str, ...] = ()
+            for _ in range(3):
+                fits = sorted(
+                    c for c in possible_cards(state, player, prial) - set(prial) if c[0] == rank
+                )
+                if not fits:
+                    break
+                prial += (draw(st.sampled_from(fits)),)
+            if len(prial) == 3:
+                return prial
+    picked: tuple[str, ...] = ()
+    for _ in range(count):
+        fits = sorted(possible_cards(state, player, picked) - set(picked) - mine)
+        picked += (draw(st.sampled_from(fits)),)
+    return picked
 
 
 @st.composite
@@ -117,7 +129,7 @@ def sessions(draw: st.DrawFn, max_events: int = MAX_EVENTS) -> Session:
             event = Shuffled(order=tuple(draw(st.permutations(ALL_CARDS))))
         if "cards" in action.needs:
             assert isinstance(event, Shown)
-            cards = draw(showdown_cards(state, len(event.cards)))
+            cards = draw(showdown_cards(state, event.player, len(event.cards)))
             event = Shown(player=event.player, cards=cards)
         assert "hands" not in action.needs  # every "all" shuffle records its order
         push(event)
@@ -126,7 +138,9 @@ def sessions(draw: st.DrawFn, max_events: int = MAX_EVENTS) -> Session:
 
 def places(state: State) -> Counter[int]:
     """Where the 52 cards are (RULES 3.3): the tracked pack, the hands of the players still in the
-    deal (the blind survivor's after a carried pot), and a retained hand."""
+    deal (the blind survivor's after a carried pot), and a retained hand; by their slots (the cards
+    themselves where the shuffle's order is recorded, :mod:`engine.pack`'s slots at a ``cards:
+    "shown"`` table)."""
     where: Counter[int] = Counter(state.pack or ())
     hands = []
     if state.phase in (Phase.BETTING, Phase.SHOWDOWN):
@@ -137,8 +151,8 @@ def places(state: State) -> Counter[int]:
     elif state.phase is Phase.BETWEEN and state.retained is not None:
         hands = [state.retained[1]]
     for h in hands:
-        assert h.cards is not None
-        where.update(h.cards)
+        assert h.slots is not None
+        where.update(h.slots)
     return where
 
 

@@ -1,6 +1,11 @@
 """Where the tests find the team's shared folder (the rules' scenarios): ``$BRAG_SHARED``, else
-``shared/`` beside the checkout (``../shared``, as in CI's clone), else ``/work/shared`` (a
-checkout laid out otherwise on the team's machines). Worked out once here, not in each test file."""
+``shared/`` beside the checkout (``../shared``, as in CI's clone); ``data/make_examples.py`` looks
+in the same two places. Worked out once here, not in each test file.
+
+No other place is tried: a checkout with neither (a fresh clone with nothing beside it, or
+``BRAG_SHARED`` naming a folder without ``scenarios/``) has no scenarios, and every test that
+needs them skips with the one line :data:`NO_SHARED` (:data:`needs_shared`, or the
+``scenarios_dir`` and ``store_url`` fixtures of ``tests/conftest.py``); nothing else reads them."""
 
 from __future__ import annotations
 
@@ -9,6 +14,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 """The checkout."""
 
@@ -16,12 +23,17 @@ ROOT = Path(__file__).resolve().parents[1]
 def _shared() -> Path:
     if os.environ.get("BRAG_SHARED"):
         return Path(os.environ["BRAG_SHARED"])
-    beside = ROOT.parent / "shared"
-    return beside if beside.is_dir() else Path("/work/shared")
+    return ROOT.parent / "shared"
 
 
 SHARED = _shared()
 SCENARIOS = SHARED / "scenarios"
+HAVE_SHARED = SCENARIOS.is_dir()
+"""Whether the scenarios are there (``$BRAG_SHARED/scenarios`` or ``../shared/scenarios``)."""
+NO_SHARED = "needs ../shared/scenarios: not beside this checkout"
+"""The one line a test that needs the scenarios skips with when they are not there."""
+needs_shared = pytest.mark.skipif(not HAVE_SHARED, reason=NO_SHARED)
+"""The mark of a test that reads the scenarios (a file outside the checkout)."""
 
 
 def valid_scenarios() -> list[str]:

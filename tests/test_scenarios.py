@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 
 from engine import summary, verify_events
 from events.amounts import parse_amount
@@ -21,9 +21,7 @@ from events.errors import BragError
 
 CASES = sorted(SCENARIOS.glob("*.jsonl")) if SCENARIOS.is_dir() else []
 
-pytestmark = pytest.mark.skipif(
-    not CASES, reason=f"no shared scenarios at {SCENARIOS} (set BRAG_SHARED to the shared folder)"
-)
+pytestmark = needs_shared
 
 
 def amount(x: Any) -> Fraction:

@@ -29,6 +29,7 @@ from dashboard import recorder
 from dashboard.viewmodels.pad_rows import Tone
 from engine.fold import record
 from engine.legal import can_void
+from engine.pack import why_not
 from engine.state import Phase, State
 from events.amounts import amount_text
 from events.cards import FULL_PACK, SUITS
@@ -52,12 +53,15 @@ __all__ = [
 
 class PadCard(TypedDict):
     """One card of the showdown's picker: its ``code`` (``"Ah"``), its ``face`` as drawn
-    (``"A♥"``), whether it is ``red`` and whether it is ``free`` (not shown already)."""
+    (``"A♥"``), whether it is ``red``, whether it is ``free`` (not shown already, and a card the
+    tracked pack lets this hand hold, RULES 3.3) and, when it is not, ``why`` in words (the key's
+    title); every card keeps its place whether free or not."""
 
     code: str
     face: str
     red: bool
     free: bool
+    why: str
 
 
 class PadCards(TypedDict):
@@ -134,15 +138,20 @@ def status_line(state: State) -> str:
     return f"Between deals · {pot}"
 
 
-def _pack(free: Sequence[str]) -> list[PadCard]:
-    """The 52 cards for the picker, a suit a row (spades, hearts, diamonds, clubs), ace high."""
+def _pack(state: State, player: str | None) -> list[PadCard]:
+    """The 52 cards for ``player``'s picker, a suit a row (spades, hearts, diamonds, clubs), ace
+    high, always in these places; the ones that cannot be in that hand greyed out with the
+    engine's reason (:func:`engine.pack.why_not`)."""
+    free = set(recorder.free_cards(state, player))
     out = []
     for suit in reversed(SUITS):
         for c in reversed(FULL_PACK):
             code = str(c)
             if code[1] == suit:
+                ok = code in free
+                why = "" if ok or player is None else why_not(state, player, code) or ""
                 out.append(
-                    PadCard(code=code, face=pretty_card(code), red=suit in "hd", free=code in free)
+                    PadCard(code=code, face=pretty_card(code), red=suit in "hd", free=ok, why=why)
                 )
     return out
 
@@ -153,7 +162,7 @@ def _keys(state: State) -> dict[str, PadKey]:
         key = PadKey(label=k.label, sub=k.sub, tone=k.tone, title=k.title)
         if k.choice is not None and k.choice.needs == ("cards",):
             key["cards"] = PadCards(
-                count=k.choice.card_count, pack=_pack(recorder.free_cards(state))
+                count=k.choice.card_count, pack=_pack(state, k.choice.action.player)
             )
         elif k.choice is not None and k.choice.needs == ("hands",):
             key["input"] = "hands"  # the page's picker below records it

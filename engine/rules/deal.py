@@ -21,17 +21,19 @@ _NEW_PLAYER = PlayerState(name="")
 
 
 def under(pack: tuple[int, ...] | None, hands: tuple[Hand, ...]) -> tuple[int, ...] | None:
-    """RULES 3.3: cards go face down under the pack, in the order they were dealt."""
+    """RULES 3.3: cards go face down under the pack, in the order they were dealt (``hands`` in
+    the order they go under). ``pack`` and each hand's ``slots`` are the cards where a shuffle's
+    order is recorded, the slots of :mod:`engine.pack` at a ``cards: "shown"`` table."""
     if pack is None:
         return None
     if len(hands) == 1:
-        cards = hands[0].cards
-        return None if cards is None else pack + cards
+        slots = hands[0].slots
+        return None if slots is None else pack + slots
     add: list[int] = []
     for h in hands:
-        if h.cards is None:
+        if h.slots is None:
             return None
-        add.extend(h.cards)
+        add.extend(h.slots)
     return pack + tuple(add)
 
 
@@ -71,10 +73,12 @@ def dealt(state: State, e: Dealt) -> State:
     dealer = next_dealer(state)
     order = deal_order(state, dealer)
     hands: list[tuple[int, int, int] | None] = [None] * len(order)
+    slots = hands
     if state.cards_mode == "all":
         hands = _recorded_hands(state, e, order, retained)
         if pack is not None:
             _check_from_pack(state, pack, order, hands)
+            slots = hands  # the order is recorded: the slots are the cards
             pack = pack[3 * len(order) :]
     elif e.hands is not None:
         raise FormatError(
@@ -82,7 +86,12 @@ def dealt(state: State, e: Dealt) -> State:
             event=e.type,
             field="hands",
         )
-    return _start_deal(state, dealer, order[0], pack, hands, retained)
+    elif pack is not None:  # cards: "shown": each hand's slots, as the pack gives them (3.4)
+        slots = [None] * len(order)
+        for k, i in enumerate(order):
+            slots[i] = from_pack(pack, order, k)
+        pack = pack[3 * len(order) :]
+    return _start_deal(state, dealer, order[0], pack, (hands, slots), retained)
 
 
 def _check_may_deal(state: State) -> None:
@@ -165,19 +174,23 @@ def _start_deal(
     dealer: int,
     first: int,
     pack: tuple[int, ...] | None,
-    hands: list[tuple[int, int, int] | None],
+    dealt: tuple[list[tuple[int, int, int] | None], list[tuple[int, int, int] | None]],
     retained: tuple[int, Hand] | None,
 ) -> State:
-    """Everyone antes (RULES 4.1) and holds the fresh hand, beside a retained one (RULES 6.3)."""
+    """Everyone antes (RULES 4.1) and holds the fresh hand (``dealt``: each seat's cards and
+    slots, either ``None``), beside a retained one (RULES 6.3)."""
     n = len(state.seats)
     ante = amount_ticks(state.rules.ante, state.scale) or 0
     blind_play = state.rules.blind_play
     players = []
+    hands, slots = dealt
     for i, name in enumerate(state.seats):
-        h = hands[i]
-        held: tuple[Hand, ...] = (Hand(h, "new"),) if h is not None else _UNKNOWN_NEW
+        h, s = hands[i], slots[i]
+        held: tuple[Hand, ...] = (
+            (Hand(h, "new", s),) if h is not None or s is not None else _UNKNOWN_NEW
+        )
         if retained is not None and retained[0] == i:
-            held = (Hand(retained[1].cards, "old"), Hand(h, "new"))
+            held = (Hand(retained[1].cards, "old", retained[1].slots), Hand(h, "new", s))
         players.append(replace(_NEW_PLAYER, name=name, hands=held, seen=not blind_play, paid=ante))
     return replace(
         state,

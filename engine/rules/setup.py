@@ -5,6 +5,7 @@ prial).
 
 from __future__ import annotations
 
+from engine.pack import NO_SIGHTINGS, SHUFFLED
 from engine.rules.common import viol
 from engine.state import DEFAULT_RULES, Phase, State, card_codes, replace
 from events.errors import FormatError
@@ -102,4 +103,7 @@ def shuffled(state: State, e: Shuffled) -> State:
                 field="order",
             )
         pack = codes
-    return replace(state, shuffle_due=False, shuffled_once=True, pack=pack)
+    sightings = None
+    if state.cards_mode == "shown":  # the pack tracked by its slots (engine.pack, RULES 3.3)
+        pack, sightings = SHUFFLED, NO_SIGHTINGS
+    return replace(state, shuffle_due=False, shuffled_once=True, pack=pack, sightings=sightings)

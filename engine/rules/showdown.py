@@ -9,6 +9,7 @@ pot (5.9, :func:`award`, also used for a seen survivor, 5.6); two hands are redu
 from __future__ import annotations
 
 from engine.hands import Category, category_of_strength, strength_codes
+from engine.pack import sighted
 from engine.rules.common import add, set_player, viol
 from engine.rules.deal import under
 from engine.state import TEXT, Outcome, Phase, PlayerState, State, card_codes, card_texts, replace
@@ -138,10 +139,11 @@ def shown(state: State, e: Shown) -> State:
     else:
         _check_shown_whole(state, i, p, e.player, cards)
     _check_cards(state, i, p, e.player, cards)
+    sightings = sighted(state, i, cards)  # RULES 3.3: where the tracked pack puts this hand
     q = replace(p, shown=p.shown + cards)
     players = set_player(state.players, i, q)
     pi, oi = state.payer, state.opponent
-    state = replace(state, players=players, both_blind=blind)
+    state = replace(state, players=players, both_blind=blind, sightings=sightings)
     payer, opp = players[pi], players[oi]
     if len(payer.shown) == 3 and len(opp.shown) == 3:
         ks_pay = strength_codes(*payer.shown)

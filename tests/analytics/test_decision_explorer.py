@@ -26,7 +26,7 @@ import duckdb
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from shared_paths import VALID_SCENARIOS
+from shared_paths import VALID_SCENARIOS, needs_shared
 
 import analytics
 from analytics import building, spots
@@ -208,6 +208,7 @@ def test_the_fixture_has_what_the_tests_need(con: duckdb.DuckDBPyConnection) -> 
     assert set(spots.winning_players(con, min_deals=MIN_DEALS)) == won
 
 
+@needs_shared
 @pytest.mark.slow
 def test_scenarios_drill_down_lists_each_cell(tmp_path: Any) -> None:
     """Every shared scenario: each cell of every decision's own spot (players in, actor, the
@@ -492,6 +493,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> str:
     return db
 
 
+@needs_shared
 def test_cli_json_equals_the_api(store: str, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert main(["decisions", "--db", store, "--spot", "actor=seen", "--player", "B",
@@ -522,6 +524,7 @@ def test_cli_json_equals_the_api(store: str, capsys: pytest.CaptureFixture[str])
 BRAG = "import sys; from brag.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
+@needs_shared
 @pytest.mark.slow
 def test_reading_commands_at_once_all_answer(store: str) -> None:
     # Three brag processes on one store at once, each refreshing the projection (a copy taken
@@ -547,6 +550,7 @@ def test_reading_commands_at_once_all_answer(store: str) -> None:
             assert out == alone[k].stdout
 
 
+@needs_shared
 def test_a_projection_held_too_long_names_the_process_holding_it(
     store: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -589,6 +593,7 @@ def test_a_projection_held_too_long_names_the_process_holding_it(
          "--spot 'players=3'"),
     ],
 )  # fmt: skip
+@needs_shared
 def test_cli_errors_are_one_line(store: str, argv: list[str], says: str) -> None:
     with pytest.raises(SystemExit) as err:
         main(["decisions", "--db", store, *argv])

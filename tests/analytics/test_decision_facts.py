@@ -26,7 +26,7 @@ import duckdb
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from shared_paths import VALID_SCENARIOS
+from shared_paths import VALID_SCENARIOS, needs_shared
 
 import analytics
 from analytics import api, queries
@@ -145,6 +145,7 @@ def scenarios() -> tuple[duckdb.DuckDBPyConnection, dict[str, list[AnyEvent]]]:
     return con, streams
 
 
+@needs_shared
 def test_every_scenario_recounted(
     scenarios: tuple[duckdb.DuckDBPyConnection, dict[str, list[AnyEvent]]],
 ) -> None:
@@ -218,6 +219,7 @@ def test_random_sessions_recounted(
 # --- hand-worked context --------------------------------------------------------------------------
 
 
+@needs_shared
 def test_card_example_context(
     scenarios: tuple[duckdb.DuckDBPyConnection, dict[str, list[AnyEvent]]],
 ) -> None:
@@ -392,6 +394,7 @@ def test_void_of_a_deal_end_drops_its_rows() -> None:
 # --- the same counts everywhere -------------------------------------------------------------------
 
 
+@needs_shared
 @pytest.mark.slow
 def test_show_api_and_lake_agree(
     scenarios: tuple[duckdb.DuckDBPyConnection, dict[str, list[AnyEvent]]],
@@ -432,6 +435,7 @@ def test_show_api_and_lake_agree(
     assert len(old.fetchall()) == len(now.fetchall()) > 0
 
 
+@needs_shared
 def test_brag_analytics_show_decisions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``brag analytics show decisions --format json`` on a store: per player and action, the
     recount's numbers; ``--player`` narrows it to one player."""

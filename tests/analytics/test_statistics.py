@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from shared_paths import VALID_SCENARIOS
+from shared_paths import VALID_SCENARIOS, needs_shared
 
 import analytics
 from analytics import queries
@@ -56,6 +56,7 @@ def _pd(con: duckdb.DuckDBPyConnection, session: str) -> dict[tuple[int, str], d
     return {(r[1], r[3]): dict(zip(names, r, strict=True)) for r in cur.fetchall()}
 
 
+@needs_shared
 def test_scenarios_are_there() -> None:
     assert len(VALID) >= 15
 
@@ -63,6 +64,7 @@ def test_scenarios_are_there() -> None:
 # --- RULES 5.10, the card's worked example --------------------------------------------------------
 
 
+@needs_shared
 def test_card_example(con: duckdb.DuckDBPyConnection) -> None:
     s = _stats(con, "card-example")
     # B +9 (won 12, paid 3), A -7, C -1, D -1 (RULES 5.10).
@@ -98,6 +100,7 @@ def test_card_example(con: duckdb.DuckDBPyConnection) -> None:
 # --- RULES 5.3, 5.7: a blind player pays half and sees a seen one for the level -------------------
 
 
+@needs_shared
 def test_blind_pays_half(con: duckdb.DuckDBPyConnection) -> None:
     s = _stats(con, "blind-half")
     assert {p: r["net"] for p, r in s.items()} == {"A": -16, "B": 21, "C": -5}
@@ -124,6 +127,7 @@ def test_blind_pays_half(con: duckdb.DuckDBPyConnection) -> None:
 # --- RULES 6.1, 6.2: a blind survivor's pot is carried --------------------------------------------
 
 
+@needs_shared
 def test_blind_survivor_pot_carried(con: duckdb.DuckDBPyConnection) -> None:
     s = _stats(con, "carry-simple")
     assert {p: r["net"] for p, r in s.items()} == {"A": 5, "B": -3, "C": -2}
@@ -160,6 +164,7 @@ def test_blind_survivor_pot_carried(con: duckdb.DuckDBPyConnection) -> None:
 # --- RULES 6.3, 6.4: two hands, keep the new one --------------------------------------------------
 
 
+@needs_shared
 def test_two_hands_keep_new(con: duckdb.DuckDBPyConnection) -> None:
     s = _stats(con, "keep-new")
     assert {p: r["net"] for p, r in s.items()} == {
@@ -183,6 +188,7 @@ def test_two_hands_keep_new(con: duckdb.DuckDBPyConnection) -> None:
 # --- RULES 5.8: both blind, cards turned one at a time --------------------------------------------
 
 
+@needs_shared
 def test_two_blind_showdown(con: duckdb.DuckDBPyConnection) -> None:
     s = _stats(con, "two-blind")
     assert {p: r["net"] for p, r in s.items()} == {"A": 9, "B": -6, "C": -3}
@@ -200,6 +206,7 @@ def test_two_blind_showdown(con: duckdb.DuckDBPyConnection) -> None:
 # --- RULES 1.4, 1.5: the shared win ---------------------------------------------------------------
 
 
+@needs_shared
 def test_leaderboard_shared_win(con: duckdb.DuckDBPyConnection) -> None:
     rows = queries.leaderboard(con, session="eight")
     assert [(r["player"], r["net"], r["place"], r["winner"], r["shared_by"]) for r in rows] == [
@@ -220,6 +227,7 @@ def test_leaderboard_shared_win(con: duckdb.DuckDBPyConnection) -> None:
     assert eight["A"]["winner"] and eight["B"]["winner"]
 
 
+@needs_shared
 def test_winners_agree_with_the_engine(con: duckdb.DuckDBPyConnection) -> None:
     engine = {
         (s, p): w
@@ -231,6 +239,7 @@ def test_winners_agree_with_the_engine(con: duckdb.DuckDBPyConnection) -> None:
     assert engine and all(sql[k] == v for k, v in engine.items())
 
 
+@needs_shared
 def test_showdown_hands_beside_rules_2_8(con: duckdb.DuckDBPyConnection) -> None:
     rows = queries.showdown_hands(con, session="card-example")
     by = {r["category"]: r for r in rows}
@@ -248,6 +257,7 @@ def test_showdown_hands_beside_rules_2_8(con: duckdb.DuckDBPyConnection) -> None
     assert by["prial"]["shown"] == 0 and by["prial"]["win_rate"] is None
 
 
+@needs_shared
 def test_pot_sizes_and_deal_lengths(con: duckdb.DuckDBPyConnection) -> None:
     pots = {r["kind"]: r for r in queries.pot_sizes(con, session="carry-simple")}
     assert (pots["carried"]["deals"], pots["carried"]["pot_mean"]) == (1, 4)
@@ -416,6 +426,7 @@ def test_money_is_exact_for_thirds() -> None:
     assert c.execute("SELECT DISTINCT den FROM player_deals").fetchall() == [(6,)]
 
 
+@needs_shared
 def test_schema_readonly_and_parquet(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
     tables = {t["table"]: t for t in analytics.schema(con)}
     assert {"events", "deals", "player_deals", "sessions"} <= set(tables)
@@ -475,6 +486,7 @@ def test_hand_categories_table_is_rules_2_8(con: duckdb.DuckDBPyConnection) -> N
 # --- the command line -----------------------------------------------------------------------------
 
 
+@needs_shared
 @pytest.mark.slow
 def test_cli_stats_json_and_refresh(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from brag.cli import main

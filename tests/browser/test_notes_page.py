@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
-from shared_paths import SCENARIOS
+from shared_paths import HAVE_SHARED, NO_SHARED, SCENARIOS
 
 from log import add_note, hide_note, notes, open_store
 from present.replay import Replay
@@ -56,6 +56,8 @@ COVERED = """() => {
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    if not HAVE_SHARED:
+        pytest.skip(NO_SHARED)
     chromium()
     tmp = tmp_path_factory.mktemp("notes")
     db = str(tmp / "brag.db")

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 
 from brag.cli import main
 from log import open_store
@@ -22,6 +22,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+@needs_shared
 def test_import_export_sessions_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "club.db")
     good = str(SCENARIOS / "card_example.jsonl")
@@ -87,6 +88,7 @@ def test_import_export_sessions_replay(tmp_path: Path, capsys: pytest.CaptureFix
         (["--db", "/no/such/dir/x.db", "import", "x.jsonl"], "no directory"),
     ],
 )
+@needs_shared
 def test_errors_are_one_line(
     argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -121,6 +123,7 @@ def test_reading_commands_do_not_create_a_store(
     assert list(tmp_path.iterdir()) == []
 
 
+@needs_shared
 def test_an_import_that_stores_nothing_makes_no_store(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -140,6 +143,7 @@ def test_an_import_that_stores_nothing_makes_no_store(
         assert [s.session for s in store.sessions()] == ["card-example"]
 
 
+@needs_shared
 def test_export_to_a_missing_folder_names_the_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -151,6 +155,7 @@ def test_export_to_a_missing_folder_names_the_folder(
     assert not (tmp_path / "no").exists()
 
 
+@needs_shared
 @pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
 def test_an_exported_file_gets_the_mode_open_would_give(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], umask: int, mode: int
@@ -206,6 +211,7 @@ def test_import_of_a_session_stored_under_other_ids_says_so(
     assert f"unchanged ({n} events already stored; {n} under other ids, which are kept)" in out
 
 
+@needs_shared
 def test_replay_of_a_deal_whose_pot_was_voided_says_it_is_in_progress(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 
 from brag.cli import main
 from log import add_note
@@ -23,6 +23,8 @@ def _recorded(store: Any) -> Replay:
 
 
 HOSTILE = "\x1b[2J\x1b[31mred\r [bold]b[/bold] <script>alert(1)</script> **md** \u202eevil\nnext"
+
+pytestmark = needs_shared  # every test here reads the scenarios
 
 
 @pytest.fixture

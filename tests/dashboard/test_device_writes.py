@@ -186,7 +186,6 @@ def test_hiding_a_note_checks_the_device_inside_the_write(record_url: str) -> No
     token = at.session_state["device_token"]
     fill_start(at, "friday").click().run()
     from dashboard import stores
-
     from present.replay import Replay
 
     store = stores.writer()

@@ -7,7 +7,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 
 from dashboard import recorder
 from engine import complete, record
@@ -43,6 +43,7 @@ def at_event(rp: Replay, predicate: object) -> int:
 # --- deals, positions, moves --------------------------------------------------------------------
 
 
+@needs_shared
 def test_deals_are_cut_at_each_dealt() -> None:
     rp = Replay.of(stream("blind_survivor_pot_carried"))
     assert [s.deal for s in rp.slices] == [0, 1, 2]
@@ -52,6 +53,7 @@ def test_deals_are_cut_at_each_dealt() -> None:
     assert sum(s.steps for s in rp.slices) == len(rp.events)
 
 
+@needs_shared
 def test_position_from_a_link_is_clamped() -> None:
     rp = Replay.of(stream("card_example"))
     assert rp.position(None, None) == view.Position(1, 1, 3, 13)
@@ -61,6 +63,7 @@ def test_position_from_a_link_is_clamped() -> None:
     assert rp.position("0", "2").index == 1
 
 
+@needs_shared
 def test_next_and_previous_cross_deals() -> None:
     rp = Replay.of(stream("blind_survivor_pot_carried"))
     end_of_1 = rp.position(1, 10**6)
@@ -75,6 +78,7 @@ def test_next_and_previous_cross_deals() -> None:
     assert rp.move(last, "next") == last
 
 
+@needs_shared
 def test_corrected_leaves_out_voided_and_what_it_withdrew() -> None:
     base = stream("card_example")[:9]  # up to A's bet
     bet_seq = len(base)
@@ -93,12 +97,14 @@ def test_corrected_leaves_out_voided_and_what_it_withdrew() -> None:
 # --- sentences ----------------------------------------------------------------------------------
 
 
+@needs_shared
 def test_the_sentence_of_a_blind_see() -> None:
     rp = Replay.of(stream("blind_pays_half"))
     k = at_event(rp, lambda e: e.type == "saw")
     assert rp.sentence(k) == "B sees A: pays 6, the level, being blind"
 
 
+@needs_shared
 def test_sentences_of_the_card_example() -> None:
     rp = Replay.of(stream("card_example"))
     texts = [rp.sentence(k) for k in range(len(rp.events))]
@@ -109,6 +115,7 @@ def test_sentences_of_the_card_example() -> None:
     assert texts[-1] == "B wins the pot of 12 at the showdown with a run (5♠ 6♥ 7♦)"
 
 
+@needs_shared
 def test_the_pot_leaves_the_table_on_the_pot_won_step() -> None:
     # The engine moves the money at B's last shown card (pot_won pending); the picture and the
     # step list keep the pot on the table until the pot_won step (State.pot_on_table).
@@ -146,6 +153,7 @@ def _faces(rp: Replay, k: int, viewer: str | None) -> dict[str, tuple[str | None
     return {s.name: tuple(c for h in s.hands for c in h.cards) for s in tv.seats}
 
 
+@needs_shared
 def test_view_as_hides_what_a_player_could_not_know() -> None:
     rp = Replay.of(stream("random_all_11"))  # every card recorded
     first = rp.slices[1]
@@ -164,6 +172,7 @@ def test_view_as_hides_what_a_player_could_not_know() -> None:
     assert all(c is None for c in _faces(rp, k, "Ann")["Cal"])
 
 
+@needs_shared
 def test_shown_cards_are_known_to_everyone() -> None:
     rp = Replay.of(stream("random_all_11"))
     k = at_event(rp, lambda e: isinstance(e, Shown))
@@ -172,6 +181,7 @@ def test_shown_cards_are_known_to_everyone() -> None:
         assert None not in _faces(rp, k, viewer)[shower]
 
 
+@needs_shared
 def test_cards_not_in_the_log_stay_face_down_even_for_everyone() -> None:
     rp = Replay.of(stream("card_example"))  # cards: "shown"
     k = at_event(rp, lambda e: e.type == "saw")
@@ -228,6 +238,7 @@ def test_a_holder_of_two_hands_sees_only_the_one_looked_at() -> None:
 # --- the table picture --------------------------------------------------------------------------
 
 
+@needs_shared
 def test_the_picture_shows_pot_dealer_turn_and_seats() -> None:
     rp = Replay.of(stream("card_example"))
     pos = rp.position(1, 6)  # after A's bet
@@ -254,6 +265,7 @@ def test_the_picture_escapes_names() -> None:
 # --- the recorder -------------------------------------------------------------------------------
 
 
+@needs_shared
 def test_choices_are_the_legal_actions_with_their_cost() -> None:
     rp = Replay.of(stream("card_example")[:8])  # everyone has looked; A to act
     labels = [c.label for c in recorder.choices(rp.final)]
@@ -266,6 +278,7 @@ def test_choices_are_the_legal_actions_with_their_cost() -> None:
     assert saw[0].label == "B sees A: pays 6, the level, being blind"
 
 
+@needs_shared
 def test_complete_fills_in_the_cards_shown() -> None:
     rp = Replay.of(stream("card_example")[:13])  # after A sees B
     (show,) = recorder.choices(rp.final)
@@ -275,6 +288,7 @@ def test_complete_fills_in_the_cards_shown() -> None:
     apply(rp.final, event)  # the engine takes it
 
 
+@needs_shared
 def test_undo_is_a_voided_of_the_latest_recorded_event() -> None:
     rp = Replay.of(stream("card_example")[:9], recorded=True)
     undo = recorder.undo(rp.final)
@@ -286,6 +300,7 @@ def test_undo_is_a_voided_of_the_latest_recorded_event() -> None:
     assert recorder.undo(start.final) is None
 
 
+@needs_shared
 def test_recorded_events_are_timed_unless_they_already_are() -> None:
     """FORMAT.md ``at``: the Record page times what it records (with the device's UTC offset), so
     a session recorded live keeps its times through export and import."""

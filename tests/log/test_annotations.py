@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 from store_helpers import pg_store, require_pg
 
 from events.cards import CardError
@@ -29,6 +29,8 @@ from log.annotations import CARDS_MAX, NOTE_MAX_CHARS, NOTES_MAX
 from present.replay import Replay
 from store.annotations import ANNOTATIONS
 from store.schema import META, STORE_VERSION
+
+pytestmark = needs_shared  # every test here reads the scenarios
 
 
 def _rp(store: EventStore, session: str = "card-example") -> Replay:

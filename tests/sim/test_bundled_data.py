@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from shared_paths import ROOT, SCENARIOS
+from shared_paths import ROOT, needs_shared
 
 from brag.cli import main
 from engine import verify_events
@@ -19,7 +19,6 @@ from events.codec import read_file
 
 DATA = ROOT / "data"
 FILES = sorted(DATA.rglob("*.jsonl"))
-SHARED = SCENARIOS
 
 
 def test_there_are_bundled_sessions() -> None:
@@ -64,7 +63,7 @@ def test_season_command_remakes_the_files(tmp_path: Path) -> None:
         assert (tmp_path / name).read_bytes() == (DATA / "season" / name).read_bytes(), name
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="needs ../shared/scenarios")
+@needs_shared
 def test_examples_script_remakes_the_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "argv", ["make_examples.py", str(tmp_path)])
     with pytest.raises(SystemExit) as done:

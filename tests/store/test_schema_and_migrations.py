@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 from store_helpers import pg_store, pg_url, require_pg
 
 from brag.cli import main
@@ -85,6 +85,7 @@ def legacy_store(path: Path) -> None:
 # --- the marker and the version -------------------------------------------------------------------
 
 
+@needs_shared
 def test_a_new_sqlite_store_is_marked(club: Path) -> None:
     with sqlite3.connect(club) as c:
         meta = dict(c.execute(f"SELECT key, value FROM {META}"))
@@ -100,6 +101,7 @@ def test_a_new_sqlite_store_is_marked(club: Path) -> None:
     }  # fmt: skip
 
 
+@needs_shared
 @pytest.mark.postgres
 def test_a_new_postgres_store_is_marked_and_refuses_upsert() -> None:
     require_pg()
@@ -202,6 +204,7 @@ def test_a_postgres_look_alike_table_is_refused() -> None:
         "UPDATE OR REPLACE events SET payload = :payload WHERE seq = :seq",
     ],
 )
+@needs_shared
 def test_no_statement_rewrites_a_stored_event(club: Path, sql: str) -> None:
     before = dump(club)
     position, session, seq, id_ = before[-1][:4]
@@ -222,6 +225,7 @@ def test_no_statement_rewrites_a_stored_event(club: Path, sql: str) -> None:
         assert [e.type for e in s.export("card-example")][-1] == "pot_won"
 
 
+@needs_shared
 def test_a_tampered_stream_is_one_line_on_every_reading_command(
     club: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -248,6 +252,7 @@ def test_a_tampered_stream_is_one_line_on_every_reading_command(
     assert not (club.parent / "out.jsonl").exists()
 
 
+@needs_shared
 def test_a_row_that_is_not_json_is_one_line(club: Path, capsys: pytest.CaptureFixture[str]) -> None:
     c = sqlite3.connect(club, isolation_level=None)
     c.execute("DROP TRIGGER events_no_overwrite")
@@ -270,6 +275,7 @@ def test_a_row_that_is_not_json_is_one_line(club: Path, capsys: pytest.CaptureFi
 # --- old stores, foreign tables, other programs' databases ----------------------------------------
 
 
+@needs_shared
 def test_an_old_store_is_read_as_it_is_and_migrated_by_a_writer(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -364,6 +370,7 @@ def test_a_file_that_is_not_sqlite_makes_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notsqlite.db"]
 
 
+@needs_shared
 @pytest.mark.slow
 def test_reading_commands_work_for_a_user_who_may_not_write() -> None:
     """``brag sessions``/``export``/``replay`` on a store its user may read but not write (the

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 from store_helpers import (
     advance,
     choose,
@@ -401,6 +401,7 @@ def scenario_files() -> list[Path]:
     return sorted(SCENARIOS.glob("*.jsonl"))
 
 
+@needs_shared
 def test_every_scenario_imports_or_is_refused_whole(store: EventStore) -> None:
     files = scenario_files()
     assert len(files) >= 30
@@ -436,6 +437,7 @@ def test_every_scenario_imports_or_is_refused_whole(store: EventStore) -> None:
     assert len(store.sessions()) == valid
 
 
+@needs_shared
 def test_import_export_import_is_a_fixed_point(store: EventStore, tmp_path: Path) -> None:
     src = SCENARIOS / "random_all_11.jsonl"
     session = store.import_log(src).session
@@ -456,6 +458,7 @@ def test_import_export_import_is_a_fixed_point(store: EventStore, tmp_path: Path
     assert end["type"] == "session_ended" and list(end["nets"]) == ["Ann", "Bob", "Cal"]
 
 
+@needs_shared
 def test_every_backend_keeps_the_text_it_was_given(store: EventStore) -> None:
     src = open_store("memory://")
     session = src.import_log(SCENARIOS / "random_all_12.jsonl").session
@@ -464,6 +467,7 @@ def test_every_backend_keeps_the_text_it_was_given(store: EventStore) -> None:
     assert list(store.export_lines(session)) == lines
 
 
+@needs_shared
 def test_import_appends_to_a_stored_prefix_and_refuses_a_different_log(
     store: EventStore, tmp_path: Path
 ) -> None:
@@ -478,6 +482,7 @@ def test_import_appends_to_a_stored_prefix_and_refuses_a_different_log(
     assert store.last_position() == n
 
 
+@needs_shared
 def test_import_of_the_same_events_under_other_ids_changes_nothing(store: EventStore) -> None:
     # An earlier export from another device, or the bundled season of an earlier version (its ids
     # were version 5): the same events under other ids are already stored; the stored ids stay.
@@ -507,6 +512,7 @@ def result_events(lines: list[str]) -> list[Any]:
     return [s.event for s in complete(read_events(lines))]
 
 
+@needs_shared
 def test_an_invalid_import_names_line_event_and_rule(store: EventStore) -> None:
     with pytest.raises(RuleViolation) as err:
         store.import_log(SCENARIOS / "bet_below_level.jsonl")

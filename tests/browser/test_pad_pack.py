@@ -1,0 +1,89 @@
+"""The pad's card picker at a ``cards: "shown"`` table, in Debian's Chromium on a phone (issue 32,
+item 4): the cards the tracked pack cannot put in the showing player's hand (RULES 3.3) are
+disabled, their title the engine's reason, and every card key stays where it is.
+
+It skips, saying why, where Chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import PAD, chromium, dashboard, unlock
+from test_pad_trust import SECRET, open_pad, pad_eval, touch_page
+
+from log import open_store
+
+pytestmark = pytest.mark.browser
+
+SESSION = "pack-check"
+
+
+def _log() -> list[dict[str, Any]]:
+    """A, B, C, D (D deals first): B shows Qs 7h 2d at deal 1's showdown; deal 2 ends with no
+    showdown; in deal 3 D sees C, who is to show."""
+    looks = [{"type": "looked", "player": p} for p in "ABCD"]
+
+    def bet(p: str) -> dict[str, Any]:
+        return {"type": "bet", "player": p, "level": 1}
+
+    def fold(p: str) -> dict[str, Any]:
+        return {"type": "folded", "player": p}
+
+    return [
+        {"type": "session_started", "session": SESSION, "seats": list("ABCD"), "cards": "shown"},
+        {"type": "dealer_chosen", "player": "D"},
+        {"type": "shuffled"},
+        {"type": "dealt"},
+        *looks,
+        *[bet("A"), bet("B"), fold("C"), fold("D"), {"type": "saw", "player": "A"}],
+        {"type": "shown", "player": "B", "cards": ["Qs", "7h", "2d"]},
+        {"type": "conceded", "player": "A"},
+        {"type": "dealt"},
+        *looks,
+        *[bet("B"), fold("C"), fold("D"), fold("A")],
+        {"type": "dealt"},
+        *looks,
+        *[bet("C"), bet("D"), fold("A"), fold("B"), bet("C"), {"type": "saw", "player": "D"}],
+    ]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    chromium()
+    tmp = tmp_path_factory.mktemp("pack")
+    db = str(tmp / "brag.db")
+    log = tmp / "log.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in _log()))
+    with open_store(db) as store:
+        store.import_log(str(log))
+    env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
+    env["BRAG_ORGANISER_SECRET"] = SECRET
+    with dashboard(tmp, env) as url:
+        yield url
+
+
+def test_the_picker_greys_out_what_the_pack_rules_out(served: str, tmp_path: Path) -> None:
+    with touch_page() as (_, page):
+        unlock(page, served, SECRET)
+        open_pad(page, served, SESSION)
+        page.wait_for_function(
+            f"() => {{ const p = ({PAD})(); return p && "
+            "p.querySelectorAll('.cards button').length === 52; }",
+            timeout=30_000,
+        )
+        cards = pad_eval(
+            page,
+            "(pad) => [...pad.querySelectorAll('.cards button')].map(b => "
+            "[b.dataset.card, b.disabled, b.title])",
+        )
+        page.screenshot(path=str(tmp_path / "picker.png"), full_page=True)
+    assert len(cards) == 52
+    grey = {code: title for code, off, title in cards if off}
+    assert set(grey) == {"Qs", "7h", "2d"}
+    assert grey["Qs"].startswith("RULES 3.3: Qs went under the pack at deal 1's showdown")
+    assert all(title == "" for _, off, title in cards if not off)

@@ -36,6 +36,7 @@ __all__ = [
     "FRESH_SECONDS",
     "DeviceLocked",
     "check_in",
+    "checked_unlocked",
     "device_unlocked",
     "guarded",
     "guarded_append",
@@ -134,6 +135,20 @@ def issue_token() -> str:
 def _locks(claims: recorder.TokenClaims, store_id: str, now: Revocations) -> bool:
     """Whether the store ``store_id`` with revocations ``now`` refuses a token of ``claims``."""
     return claims.store != recorder.store_tag(store_id) or now.locks(claims.id, claims.generation)
+
+
+def checked_unlocked(token: str | None) -> bool:
+    """Whether ``token`` unlocks a device now (:func:`device_unlocked`), for the pad's routes:
+    a token signed under the secret that cannot be checked, because the store has never been read
+    and cannot be read now (down, locked by another program), raises what reading the store
+    raised (:class:`~events.errors.StoreUnavailable`), never answers "locked": a store that
+    cannot answer refuses no tap (issue 33, class 2; the route says 503 and the pad keeps the
+    tap queued)."""
+    claims = recorder.token_claims(_secret(), token)
+    if claims is None:
+        return False
+    store_id, now = _current()
+    return not _locks(claims, store_id, now)
 
 
 def unlocked_claims(token: str | None) -> recorder.TokenClaims | None:

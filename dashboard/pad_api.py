@@ -351,8 +351,13 @@ def _first_line(err: Exception) -> str:
     return str(err).splitlines()[0]
 
 
-def _unlocked(request: Request) -> bool:
-    return access.device_unlocked(request.cookies.get(TOKEN_COOKIE))
+def _device(request: Request) -> bool | Exception:
+    """Whether the request's device is unlocked, or the store's error when that cannot be told
+    (:func:`dashboard.access.checked_unlocked`): the route answers it 503, never 403."""
+    try:
+        return access.checked_unlocked(request.cookies.get(TOKEN_COOKIE))
+    except (BragError, OSError) as err:
+        return err
 
 
 LOCKED = "Not recorded: this device is locked. Unlock it with the organiser secret."
@@ -376,7 +381,10 @@ async def tap(request: Request) -> JSONResponse:
     """``POST /api/tap``: see the module's docstring."""
     from starlette.concurrency import run_in_threadpool
 
-    if not _unlocked(request):
+    device = _device(request)
+    if isinstance(device, Exception):
+        return _unavailable(device)
+    if not device:
         return _answer("refused", LOCKED, None, 403)
     body = await read_json(request, MAX_BODY)
     if body is None:
@@ -410,7 +418,10 @@ async def pad(request: Request) -> JSONResponse:
     """``GET /api/pad?session=S&since=N``: see the module's docstring."""
     from starlette.concurrency import run_in_threadpool
 
-    if not _unlocked(request):
+    device = _device(request)
+    if isinstance(device, Exception):
+        return _unavailable(device)
+    if not device:
         return JSONResponse({"locked": True, "message": LOCKED}, status_code=403)
     session = request.query_params.get("session") or ""
     try:

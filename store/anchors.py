@@ -6,11 +6,12 @@ numbering it was written under (:func:`store.annotations.v5_anchors`)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from store.annotations import ANNOTATIONS, StreamEntry, v5_anchors
 
-__all__ = ["annotations_point_at_events"]
+__all__ = ["annotations_point_at_events", "pg_v6", "sqlite_v6"]
 
 
 def _stream(store: Any, conn: Any, table: str, session: str) -> list[StreamEntry]:
@@ -52,3 +53,24 @@ def annotations_point_at_events(store: Any, conn: Any, table: str) -> None:
         conn.cursor().executemany(
             store.sql(f"UPDATE {ANNOTATIONS} SET event = ? WHERE position = ?"), updates
         )
+
+
+def sqlite_v6(
+    store: Any, conn: Any, *, table: str, annotations_ddl: Callable[[], list[str]]
+) -> None:
+    """Version 6 (:mod:`store.anchors`), the UPDATE trigger lifted to fill the new column."""
+    cols = {r[1] for r in conn.execute(f"PRAGMA table_info({ANNOTATIONS})")}
+    if "event" not in cols:
+        conn.execute(f"ALTER TABLE {ANNOTATIONS} ADD COLUMN event TEXT")
+    conn.execute(f"DROP TRIGGER IF EXISTS {ANNOTATIONS}_no_update")
+    annotations_point_at_events(store, conn, table)
+    for stmt in annotations_ddl()[2:]:
+        conn.execute(stmt)
+
+
+def pg_v6(store: Any, conn: Any, *, table: str) -> None:
+    """Version 6 (:mod:`store.anchors`), the UPDATE trigger lifted to fill the new column."""
+    conn.execute(f"ALTER TABLE {ANNOTATIONS} ADD COLUMN IF NOT EXISTS event TEXT")
+    conn.execute(f"ALTER TABLE {ANNOTATIONS} DISABLE TRIGGER {ANNOTATIONS}_no_update_delete")
+    annotations_point_at_events(store, conn, table)
+    conn.execute(f"ALTER TABLE {ANNOTATIONS} ENABLE TRIGGER {ANNOTATIONS}_no_update_delete")

@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
-from store.anchors import annotations_point_at_events
+from store.anchors import pg_v6, sqlite_v6
 from store.annotations import ANNOTATIONS
 from store.devices import DEVICES_DDL
 from store.records import SessionInfo, parse_stored_at
@@ -397,23 +397,12 @@ def sqlite_v4(store: Any, conn: Any) -> None:
         conn.execute(stmt)
 
 
-def sqlite_v6(store: Any, conn: Any) -> None:
-    """Version 6 (:mod:`store.anchors`), the UPDATE trigger lifted to fill the new column."""
-    cols = {r[1] for r in conn.execute(f"PRAGMA table_info({ANNOTATIONS})")}
-    if "event" not in cols:
-        conn.execute(f"ALTER TABLE {ANNOTATIONS} ADD COLUMN event TEXT")
-    conn.execute(f"DROP TRIGGER IF EXISTS {ANNOTATIONS}_no_update")
-    annotations_point_at_events(store, conn, TABLE)
-    for stmt in sqlite_annotations_ddl()[2:]:
-        conn.execute(stmt)
-
-
 SQLITE_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     1: sqlite_v2,
     2: create_catalogue,
     3: sqlite_v4,
     4: create_facets,
-    5: sqlite_v6,
+    5: functools.partial(sqlite_v6, table=TABLE, annotations_ddl=sqlite_annotations_ddl),
     6: create_devices,
 }
 """Version ``n`` → the step that takes a store from ``n`` to ``n + 1`` (``(recorder, conn)``,
@@ -492,19 +481,11 @@ def pg_v4(store: Any, conn: Any) -> None:
         conn.execute(stmt)
 
 
-def pg_v6(store: Any, conn: Any) -> None:
-    """Version 6 (:mod:`store.anchors`), the UPDATE trigger lifted to fill the new column."""
-    conn.execute(f"ALTER TABLE {ANNOTATIONS} ADD COLUMN IF NOT EXISTS event TEXT")
-    conn.execute(f"ALTER TABLE {ANNOTATIONS} DISABLE TRIGGER {ANNOTATIONS}_no_update_delete")
-    annotations_point_at_events(store, conn, TABLE)
-    conn.execute(f"ALTER TABLE {ANNOTATIONS} ENABLE TRIGGER {ANNOTATIONS}_no_update_delete")
-
-
 PG_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     1: pg_v2,
     2: create_catalogue,
     3: pg_v4,
     4: create_facets,
-    5: pg_v6,
+    5: functools.partial(pg_v6, table=TABLE),
     6: create_devices,
 }

@@ -139,15 +139,21 @@ def test_a_note_the_store_refuses_gives_its_place_back(app: tuple[Starlette, Any
 def test_hidden_notes_do_not_count_toward_the_sessions_limit(
     app: tuple[Starlette, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    api, (store, _, _) = app
+    api, (store, _, db) = app
     monkeypatch.setattr("log.annotations.NOTES_MAX", 3)
     for k in range(3):
         assert call(api, "/api/notes", note(4, f"V{k}", "spam"), f"10.0.3.{k}")[0] == 200
     status, _, got = call(api, "/api/notes", note(4, "Ann", "a real note"), "10.0.4.1")
     assert status == 400 and "has 3 notes, the most a session keeps" in got["message"]
-    monkeypatch.setattr(notes_api, "_organiser", lambda request: True)
+    from dashboard import access
+
+    monkeypatch.setenv("BRAG_DB", db)  # the organiser's device, unlocked for this store: the
+    monkeypatch.setenv("BRAG_ORGANISER_SECRET", "a long organiser secret for the test")
+    cookie = f"brag_device={access.issue_token()}"  # token is checked inside the hiding
     first = notes(store, _rp(store))[0]
-    status, _, got = call(api, "/api/notes/hide", {"session": S, "id": first.id}, "10.0.0.9")
+    status, _, got = call(
+        api, "/api/notes/hide", {"session": S, "id": first.id}, "10.0.0.9", cookie
+    )
     assert status == 200 and [n["text"] for n in got["notes"]] == ["spam", "spam"]
     status, _, got = call(api, "/api/notes", note(4, "Ann", "a real note"), "10.0.4.1")
     assert status == 200 and [n["text"] for n in got["notes"]][-1] == "a real note"

@@ -288,7 +288,7 @@ def _client(monkeypatch: pytest.MonkeyPatch) -> Client:
     import present.share
     from dashboard import gate_api, notes_api, pad_api, share_api
 
-    monkeypatch.setattr(present.share, "png", lambda svg, width=0: svg.encode("utf-8"))
+    monkeypatch.setattr(share_api, "_raster", lambda svg: svg.encode("utf-8"))
     routes = [*pad_api.routes(), *gate_api.routes(), *notes_api.routes(), *share_api.routes()]
     return Client(Starlette(routes=routes))
 

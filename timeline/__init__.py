@@ -3,7 +3,19 @@ with numbers that never move, and the state after each (:class:`Timeline`). Pure
 and the event models, below the log service that caches it."""
 
 from timeline.core import Timeline
+from timeline.deals import DealSlice, slices_of
 from timeline.labels import Label, letters, parse_step
 from timeline.steps import Record, Step, Unfit, Vec
 
-__all__ = ["Label", "Record", "Step", "Timeline", "Unfit", "Vec", "letters", "parse_step"]
+__all__ = [
+    "DealSlice",
+    "Label",
+    "Record",
+    "Step",
+    "Timeline",
+    "Unfit",
+    "Vec",
+    "letters",
+    "parse_step",
+    "slices_of",
+]

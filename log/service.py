@@ -2,9 +2,9 @@
 before any write, stored through a recorder (:class:`store.port.Recorder`).
 
 ``append(session, events, expected_seq)``: ``expected_seq`` is the seq of the last event the caller
-saw (0 for a new session). The store takes the state at that seq (cached per session, else rebuilt
-from the stream), folds the batch through :func:`engine.apply.apply`, inserts the engine's derived
-events right after their cause, and writes the whole batch in one transaction, or nothing:
+saw (0 for a new session). The store extends the session's :class:`~timeline.Timeline` at that
+seq (cached, else folded from the stream) by the batch, the engine's derived events right after
+their cause, and writes the whole batch in one transaction, or nothing:
 
 - another writer got there first: :class:`ConcurrencyConflict` (``session``, ``expected``,
   ``actual``), never a driver error and never an append at a later seq;
@@ -14,8 +14,7 @@ events right after their cause, and writes the whole batch in one transaction, o
   returning the stored rows (their original seqs), also after a restart; the same ``id`` with other
   content: :class:`IdConflict`.
 
-``append_state`` is the same append, answering the rows and the state after them
-(:class:`~log.rows.Appended`) from the fold that checked the batch.
+``append_state`` also answers the state and the timeline after them (:class:`~log.rows.Appended`).
 """
 
 from __future__ import annotations
@@ -79,9 +78,8 @@ class EventStore:
     and the ids (the table's unique constraints), and only a refusal reads the stream again."""
 
     cache_size: int = 16
-    """Sessions whose latest :class:`~timeline.Timeline` is kept (every state of the session,
-    ~2 KB an event): an append extends it by the batch, a reader shares it; a session not kept
-    is folded once from its log when next asked."""
+    """Sessions whose latest :class:`~timeline.Timeline` is kept (~2 KB an event): an append
+    extends it, a reader shares it; a session not kept is folded again when next asked."""
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
@@ -173,10 +171,9 @@ class EventStore:
         return self.timeline(session).state
 
     def timeline(self, session: str) -> Timeline:
-        """The session's :class:`~timeline.Timeline` as stored now: its log, the steps in force
-        with their labels, the state after each (an empty timeline for an unknown session).
-        Cached per (session, last seq): an append extends it, nothing folds the stream again;
-        :class:`CorruptSession` if the stored stream no longer folds."""
+        """The session's :class:`~timeline.Timeline` as stored now (empty for an unknown one),
+        cached per (session, last seq): an append extends it; :class:`CorruptSession` if the
+        stored stream no longer folds."""
         return self._timeline_at(session, self.last_seq(session))
 
     def export(self, session: str) -> list[AnyEvent]:
@@ -258,7 +255,7 @@ class EventStore:
         through the engine instead (a withdrawn event's conclusions do not count)."""
         from log.folds import recomputed
 
-        return recomputed(self.recorder, self._state_at)
+        return recomputed(self.recorder, lambda s, seq: self._timeline_at(s, seq).state)
 
     def rebuild_catalogue(self) -> int:
         """Writes the catalogue again from the events (one transaction): for rows written
@@ -266,10 +263,6 @@ class EventStore:
         return self.recorder.rewrite_catalogue(self.recomputed_sessions)
 
     # -- the timeline cache ------------------------------------------------------------------------
-
-    def _state_at(self, session: str, seq: int) -> State:
-        """The corrected state after the session's first ``seq`` events (its timeline's)."""
-        return self._timeline_at(session, seq).state
 
     def _timeline_at(self, session: str, seq: int) -> Timeline:
         """The timeline of the session's first ``seq`` events (cached by ``(session, seq)``).

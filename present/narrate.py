@@ -44,7 +44,6 @@ from timeline.labels import letters
 __all__ = [
     "StepLabel",
     "names",
-    "numbered",
     "pretty_card",
     "pretty_cards",
     "sentence",
@@ -274,13 +273,3 @@ def step_in_deal(last: tuple[int, int] | None, deal: int) -> int:
     (1, 8, 1)
     """
     return last[1] + 1 if last is not None and last[0] == deal else 1
-
-
-def numbered(events: Sequence[AnyEvent], states: Sequence[State] | None = None) -> list[StepLabel]:
-    """The step number and sentence of every event of a stored stream as recorded, for ``brag
-    replay`` and the dashboard alike: the labels of its :class:`timeline.Timeline`
-    (:func:`present.steps.recorded_labels`). ``states`` is not needed (kept for old callers)."""
-    from present.steps import recorded_labels
-    from timeline import Timeline
-
-    return recorded_labels(Timeline.of(events))

@@ -4,6 +4,8 @@ what they withdrew included); a correction worded by the step it corrects."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.state import State
 from events.model import AnyEvent, Voided
 from present.narrate import StepLabel, sentence
@@ -12,6 +14,7 @@ from timeline import Record, Step, Timeline
 __all__ = [
     "correction_text",
     "in_force_labels",
+    "numbered",
     "recorded_labels",
     "recorded_view",
     "step_text",
@@ -80,3 +83,10 @@ def recorded_labels(t: Timeline) -> list[StepLabel]:
 def recorded_view(t: Timeline) -> tuple[list[AnyEvent], list[State], list[StepLabel]]:
     """The log as recorded: its events, the state after each, their labels."""
     return [r.event for r in t.log], [r.state for r in t.log], recorded_labels(t)
+
+
+def numbered(events: Sequence[AnyEvent], states: Sequence[State] | None = None) -> list[StepLabel]:
+    """The step number and sentence of every event of a stored stream as recorded, for ``brag
+    replay`` and the dashboard alike: the labels of its :class:`timeline.Timeline`
+    (:func:`recorded_labels`). ``states`` is not needed (kept for old callers)."""
+    return recorded_labels(Timeline.of(events))

@@ -47,21 +47,18 @@ def _packed(items: list[str], width: int, sep: str = "; ") -> list[str]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from log import stored_states
     from present.replay import Replay, step_table
 
     with open_event_store(args) as store:
-        rows = store.read(args.session)
-    if not rows:
+        t = store.timeline(args.session)  # a tampered stream: one line, session and seq
+    if not t.last_seq:
         raise UnknownSession(args.session)
-    events = [r.event for r in rows]
-    states = stored_states(args.session, rows)  # a tampered stream: one line, session and seq
-    last = states[-1]
+    last = t.state
     if args.deal is not None and not 1 <= args.deal <= last.deals:
         raise StoreError(
             f"session {args.session!r} has {last.deals} deal(s); there is no deal {args.deal}"
         )
-    table = step_table(Replay.of(events, recorded=True, states=states), args.deal)
+    table = step_table(Replay.from_timeline(t, recorded=True), args.deal)
     console = store_console()
     _print_steps(console, table)
     console.print(table.summary)

@@ -170,11 +170,11 @@ class EventStore:
         initial state when the session has no event yet)."""
         return self.timeline(session).state
 
-    def timeline(self, session: str) -> Timeline:
-        """The session's :class:`~timeline.Timeline` as stored now (empty for an unknown one),
-        cached per (session, last seq): an append extends it; :class:`CorruptSession` if the
-        stored stream no longer folds."""
-        return self._timeline_at(session, self.last_seq(session))
+    def timeline(self, session: str, upto: int | None = None) -> Timeline:
+        """The session's :class:`~timeline.Timeline` as stored now, or of its first ``upto``
+        events (empty for an unknown session), cached per (session, last seq): an append extends
+        it; :class:`CorruptSession` if the stored stream no longer folds."""
+        return self._timeline_at(session, self.last_seq(session) if upto is None else upto)
 
     def export(self, session: str) -> list[AnyEvent]:
         """The session as FORMAT.md events, envelope included; :class:`UnknownSession` if none,

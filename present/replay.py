@@ -102,6 +102,8 @@ class Replay:
     recorded: bool
     corrections: int
     labels: tuple[StepLabel, ...] = ()
+    timeline: Timeline | None = None
+    """The timeline it was built from (a correction names its steps)."""
 
     @classmethod
     def of(
@@ -137,6 +139,7 @@ class Replay:
             recorded,
             fixes,
             tuple(labels),
+            t,
         )
 
     @property

@@ -27,6 +27,7 @@ __all__ = [
     "known_ids",
     "plan_of",
     "rows_of",
+    "stored_elsewhere",
 ]
 
 
@@ -229,3 +230,13 @@ def plan_of(session: str, events: list[AnyEvent], expected_seq: int, timeline: T
     caller = {str(i) for i in map(lambda e: e.id, events) if i is not None}
     given = {k: v for k, v in given.items() if k in caller}
     return Plan(session, expected_seq, rows, after.state, given, after)
+
+
+def stored_elsewhere(s: StoredEvent) -> IdConflict:
+    """An import's event id found stored (``s``) when the session was not where it was compared."""
+    return IdConflict(
+        s.id,
+        s.session,
+        s.seq,
+        f"event id {s.id} is already stored in session {s.session!r} (seq {s.seq})",
+    )

@@ -46,6 +46,7 @@ from log.rows import (
     known_ids,
     plan_of,
     rows_of,
+    stored_elsewhere,
 )
 from store.port import Recorder
 from store.records import (
@@ -264,6 +265,10 @@ class EventStore:
 
     # -- the timeline cache ------------------------------------------------------------------------
 
+    def cached_timeline(self, session: str, seq: int) -> Timeline | None:
+        """The session's timeline at ``seq`` if this store keeps it (no I/O), else ``None``."""
+        return self._cache.get(session, seq)
+
     def _timeline_at(self, session: str, seq: int) -> Timeline:
         """The timeline of the session's first ``seq`` events (cached by ``(session, seq)``).
 
@@ -378,7 +383,7 @@ class EventStore:
                         found = tx.find(list(plan.given_ids)) if plan.given_ids else []
                         if found:
                             if not retry:
-                                raise _stored_elsewhere(found[0])
+                                raise stored_elsewhere(found[0])
                             again = self._retry(plan.session, [r.event for r in plan.rows], found)
                             if again.stored is not None:
                                 return again.stored, None
@@ -488,13 +493,3 @@ class EventStore:
         return ImportResult(
             session, len(stored), n_old, len(events), len(events), other_ids, other_envelope
         )
-
-
-def _stored_elsewhere(s: StoredEvent) -> IdConflict:
-    """An import's event id found stored (``s``) when the session was not where it was compared."""
-    return IdConflict(
-        s.id,
-        s.session,
-        s.seq,
-        f"event id {s.id} is already stored in session {s.session!r} (seq {s.seq})",
-    )

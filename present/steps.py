@@ -16,6 +16,7 @@ __all__ = [
     "in_force_labels",
     "numbered",
     "recorded_labels",
+    "record_text",
     "recorded_view",
     "step_text",
 ]
@@ -90,3 +91,13 @@ def numbered(events: Sequence[AnyEvent], states: Sequence[State] | None = None) 
     replay`` and the dashboard alike: the labels of its :class:`timeline.Timeline`
     (:func:`recorded_labels`). ``states`` is not needed (kept for old callers)."""
     return recorded_labels(Timeline.of(events))
+
+
+def record_text(t: Timeline, seq: int) -> str:
+    """The sentence of the log's event at ``seq`` as :func:`recorded_labels` words it (O(1): the
+    Record page's pad words its last step, its Undo and its Redo without a replay)."""
+    r = t.log[seq - 1]
+    if r.correction:
+        return correction_text(r)
+    before = t.log[seq - 2].state if seq > 1 else State()
+    return sentence(before, r.event, r.state)

@@ -53,7 +53,8 @@ class Vec(Generic[T], Sequence[T]):
     def __getitem__(self, k: slice) -> list[T]: ...
     def __getitem__(self, k: int | slice) -> T | list[T]:
         if isinstance(k, slice):
-            return self._items[: self._n][k]
+            start, stop, step = k.indices(self._n)
+            return self._items[start:stop:step]  # no copy of the rest of the list
         if k < 0:
             k += self._n
         if not 0 <= k < self._n:

@@ -33,7 +33,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "amend",
         parents=[common],
-        help="correct a recorded step of a stored session (remove it, replace it, insert before)",
+        help="correct a recorded step of a stored session (remove, replace, insert before)",
         description="Correct step K of deal N of SESSION (numbered as brag replay numbers it, "
         "e.g. 7 or 7a) with one amended event: withdraw it (--remove), record another event in "
         "its place (--as) or just before it (--insert). The later steps are decided again by "

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "checked_log",
+    "corrected_log",
     "fold_rows",
     "recomputed",
     "session_row",
@@ -72,11 +73,11 @@ def checked_log(source: str | os.PathLike[str] | Iterable[str]) -> list[Step]:
     if not lines:
         raise FormatError("the log is empty: a session log starts with session_started")
     if any(e.type == "amended" for _, e in lines):
-        return _corrected_log(lines)
+        return corrected_log(lines)
     return list(complete(lines))
 
 
-def _corrected_log(lines: list[tuple[int, AnyEvent]]) -> list[Step]:
+def corrected_log(lines: list[tuple[int, AnyEvent]]) -> list[Step]:
     """:func:`checked_log` of a log holding ``amended`` corrections: folded by its
     :class:`~timeline.Timeline` (each step the event and the corrected end state after it), the
     derived events a log leaves out added; errors name the file's line."""

@@ -52,13 +52,10 @@ class Appended:
     - ``rows``: the stored rows, derived events included, in seq order (what
       :meth:`~log.service.EventStore.append` returns: for a retry of events stored already, the
       rows stored then; empty for an empty batch);
-    - ``state``: the engine's :class:`~engine.state.State` after the last of ``rows``
-      (``state.seq == rows[-1].seq``; after ``expected_seq`` for an empty batch), as the append
-      folded it: what :meth:`~log.service.EventStore.state` would fold then, but for its undo
-      chain, which may be cut (:func:`engine.state.without_history`: a holder that applies a
-      ``voided`` to it folds the stream again), and its ``last_event``, the event as given to the
-      append (envelope ``seq``, and ``id`` if none was given, not filled in; the stored one is
-      ``rows[-1].event``).
+    - ``state``: the engine's corrected end :class:`~engine.state.State` after the last of
+      ``rows`` (``state.seq == rows[-1].seq``; after ``expected_seq`` for an empty batch), with
+      its undo chain, as the append's timeline holds it (its ``last_event`` is the event as the
+      timeline took it: seq and id filled in, a derived event's ``at`` not).
     """
 
     rows: list[StoredEvent]

@@ -15,8 +15,8 @@ __all__ = [
     "correction_text",
     "in_force_labels",
     "numbered",
-    "recorded_labels",
     "record_text",
+    "recorded_labels",
     "recorded_view",
     "step_text",
 ]

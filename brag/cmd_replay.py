@@ -92,12 +92,17 @@ def _print_steps(console: Any, tab: StepTable) -> None:
         for r in tab.rows
     ]
     for r, row in zip(tab.rows, cells, strict=True):
-        t.add_row(*row, style="bold" if r.derived else None)
+        t.add_row(*row, style=_style(r))
     # rich's own measure of the table took ~90 ms (every cell through Padding and Measurement).
     if plain_width([c for c, _ in cols] + ["turn", *tab.seats], cells) <= console.width:
         console.print(t)
         return
     _print_stacked(console, tab)
+
+
+def _style(r: Any) -> str | None:
+    """A withdrawn step struck through (it keeps its place and number); a conclusion in bold."""
+    return "strike dim" if r.withdrawn else "bold" if r.derived else None
 
 
 def _print_stacked(console: Any, tab: StepTable) -> None:
@@ -111,7 +116,7 @@ def _print_stacked(console: Any, tab: StepTable) -> None:
         if whole and r.deal != deal_shown:
             deal_shown = r.deal
             console.print(f"deal {r.deal}" if r.deal else "before the first deal")
-        console.print(f"{r.step:>4}  {r.text}", style="bold" if r.derived else None)
+        console.print(f"{r.step:>4}  {r.text}", style=_style(r))
         where = f"pot {r.pot}" + (f", level {r.level}" if r.level else "")
         where += f", {r.turn} to act" if r.turn else ""
         console.print(f"      {where}")

@@ -321,7 +321,8 @@ class StepRow:
     """One step of the replay table: its ``deal``, ``step`` label (``"14"``, ``"↺14"``) and
     sentence, the ``pot`` on the table, the ``level`` and whose ``turn`` (in a deal only), and
     each seat's :func:`seat_text` (``""`` before the player is dealt in); ``derived`` marks an
-    event the engine added."""
+    event the engine added, ``withdrawn`` a step a later correction took out of force (it keeps
+    its place and number)."""
 
     deal: int
     step: str
@@ -331,6 +332,7 @@ class StepRow:
     turn: str
     seats: tuple[str, ...]
     derived: bool
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +376,7 @@ def step_table(rp: Replay, deal: int | None = None) -> StepTable:
                 turn=(st.turn_name or "") if in_deal else "",
                 seats=tuple(seat_text(by_name[n], st) if n in by_name else "" for n in first.seats),
                 derived=is_derived(ev),
+                withdrawn=lab.withdrawn,
             )
         )
     return StepTable(title, tuple(first.seats), tuple(rows), _summary(rp, deal, ended), deal)

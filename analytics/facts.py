@@ -58,11 +58,11 @@ from analytics.rows import DECISION_CONTEXT as DECISION_CONTEXT  # importable fr
 from analytics.rows import DECISION_FOLLOWED as DECISION_FOLLOWED
 from analytics.rows import HAND_COLUMNS as HAND_COLUMNS
 from engine.apply import apply
-from engine.corrections import in_force
 from engine.rules.betting import can_see
 from engine.state import Hand, Outcome, Phase, State, initial_state
 from events.model import (
     DERIVED_TYPES,
+    Amended,
     AnyEvent,
     Bet,
     Conceded,
@@ -84,6 +84,7 @@ from events.model import (
 )
 from events.text import normal
 from present.narrate import step_in_deal
+from timeline import Timeline, Unfit
 
 __all__ = [
     "DEAL_COLUMNS",
@@ -125,6 +126,12 @@ class SessionFolder:
         (:func:`present.narrate.step_in_deal`)."""
         self._seq_of: list[int] | None = None
         """For a re-fold of the events in force: the stored seq of each (1-based) event."""
+        self._labels: list[tuple[int, int]] | None = None
+        """For a re-fold of the events in force: each step's ``(deal, step)`` (the timeline's
+        number for good; an inserted step's letters are not kept in the ``step`` column)."""
+        self._deferred = False
+        """An ``amended`` of a correction whose later ``amended`` events (its repairs) are
+        still to come: the rows wait for the whole correction."""
         self._keys: dict[str, str] = {}
         self.luck = LuckTracker()
 
@@ -148,6 +155,11 @@ class SessionFolder:
                 f"session {self.session}: event seq {seq} at position {position} does not follow "
                 f"seq {self.last_seq}"
             )
+        if self._deferred or isinstance(event, Amended):
+            self.history.append((position, seq, event))
+            self.last_position, self.last_seq = position, seq
+            self._corrected(position, seq, event, out)
+            return
         before = self.state
         try:
             after = apply(before, event)
@@ -163,8 +175,11 @@ class SessionFolder:
         if isinstance(event, Voided):
             self._refold(out)
             return
-        number = max(self.step_at[0] if self.step_at else 0, after.deals)
-        self.step_at = (number, step_in_deal(self.step_at, number))
+        if self._labels is not None:
+            self.step_at = self._labels[seq - 1]
+        else:
+            number = max(self.step_at[0] if self.step_at else 0, after.deals)
+            self.step_at = (number, step_in_deal(self.step_at, number))
         self._note_decision(position, seq, event, before, after)
         if self.deal is not None and before.phase in _IN_DEAL:
             self.deal.events += 1  # events from ``dealt`` to the one that ends the deal
@@ -190,7 +205,7 @@ class SessionFolder:
             case Retained():
                 if self.carry is not None:
                     self._settle_carry(retained=True, out=out)
-            case SessionStarted() | DealerChosen() | Thrown() | Voided():
+            case SessionStarted() | DealerChosen() | Thrown() | Voided() | Amended():
                 pass  # no deal ends here
             case PotWon() | PotCarried() | SessionEnded():
                 pass  # derived: the deal ended at the recorded event they follow
@@ -227,28 +242,59 @@ class SessionFolder:
             else:
                 self.carry = (outcome, after, deal, position)
 
-    def _refold(self, out: Rows) -> None:
-        """After a void: fold the log as corrected (withdrawn events and their conclusions left
-        out, :func:`engine.corrections.in_force`) from the start; rows of deals that no longer
-        ended go. The engine's own state (which has seen the void) is kept: its ``seq`` counts
-        every event, voids included."""
-        history = self.history
-        # in_force matches a void's seq with each event's envelope seq: the seq it was applied at
-        events = [
-            e if isinstance(e, Voided) or e.seq == seq else e.model_copy(update={"seq": seq})
-            for _, seq, e in history
-        ]
-        kept = [history[k] for k in in_force(events)]
+    def _corrected(self, position: int, seq: int, event: AnyEvent, out: Rows) -> None:
+        """An ``amended`` (or an event of a correction not whole yet: nothing changes until its
+        repairs come): the steps in force folded again (:meth:`_refold`)."""
+        try:
+            t = self._timeline()
+        except Unfit:
+            self._deferred = True
+            self._event_row(position, seq, event, self.state, self.state, out)
+            return
+        self._deferred = False
+        before = self.state
+        self._refold(out, t, from_deal=max(1, _corrected_deal(t)))
+        self.state = t.state
+        self._event_row(position, seq, event, before, t.state, out)
+
+    def _timeline(self) -> Timeline:
+        """The session's timeline of the events applied so far."""
+        try:
+            return Timeline.of([e for _, _, e in self.history])
+        except Unfit:
+            raise
+        except ValueError as err:
+            raise ProjectionError(
+                f"session {self.session}: the engine refuses the corrected stream: {err}"
+            ) from err
+
+    def _refold(self, out: Rows, t: Timeline | None = None, from_deal: int | None = None) -> None:
+        """After a correction: fold the steps in force (:class:`timeline.Timeline`: a
+        ``voided``'s withdrawn events and their conclusions left out, each ``amended`` applied)
+        from the start. After a void, rows of deals that no longer ended go; after an
+        ``amended``, those of deals from ``from_deal`` on are written again. The engine's own
+        state (which has seen the correction) is kept: its ``seq`` counts every event."""
+        if t is None:
+            t = self._timeline()
+        steps = list(t.steps)
+        where = {seq: pos for pos, seq, _ in self.history}
         fresh = SessionFolder(self.session)
-        fresh._seq_of = [seq for _, seq, _ in kept]  # the decisions keep their stored seq
+        fresh._seq_of = [s.row for s in steps]  # the decisions keep their stored seq
+        fresh._labels = [(s.label.deal, s.label.step) for s in steps]
         sink = Rows()
-        for k, (pos, _, e) in enumerate(kept, start=1):
-            fresh.apply(pos, k, e, sink)
-        if fresh.emitted < self.emitted:
-            out.drop_after(self.session, fresh.emitted)
+        for k, s in enumerate(steps, start=1):
+            fresh.apply(where.get(s.row, self.last_position), k, s.event, sink)
+        if from_deal is None:
+            if fresh.emitted < self.emitted:
+                out.drop_after(self.session, fresh.emitted)
+        else:
+            keep = min(from_deal - 1, self.emitted)
+            out.drop_after(self.session, keep)
+            out.take_after(sink, self.session, keep)
         self.deal, self.carry, self.emitted = fresh.deal, fresh.carry, fresh.emitted
         self.step_at = fresh.step_at
         self.luck = fresh.luck
+        self._labels = None
 
     def _note_decision(
         self, position: int, seq: int, event: AnyEvent, before: State, after: State
@@ -438,3 +484,17 @@ class SessionFolder:
             }
             for i, name in enumerate(s.seats)
         ]
+
+
+def _corrected_deal(t: Timeline) -> int:
+    """The earliest deal the correction at the end of ``t``'s log (its ``amended`` events)
+    names: the rows of that deal and later ones are written again."""
+    deals: list[int] = []
+    for r in reversed(list(t.log)):
+        if r.event.type != "amended":
+            if deals:
+                break
+            continue
+        deals += [s.label.deal for s in (*r.withdrew, *((r.put,) if r.put else ()))]
+        deals.append(r.label.deal)
+    return min(deals, default=t.state.deals)

@@ -350,11 +350,10 @@ def deals_behind_total(
 
 def renumber(rows: list[dict[str, Any]], events_of: Any) -> None:
     """Gives the rows of :func:`deals_behind` from sessions with a correction (``corrected``)
-    the step every replay shows (``present.narrate.numbered``: only the events in force are
+    the step every replay shows (``present.steps.numbered``: only the events in force are
     counted, so a withdrawn event does not shift the steps after it). ``events_of(session)``:
     the session's stored events in seq order (the store's ``events``)."""
-    from engine.fold import replay
-    from present.narrate import numbered
+    from present.steps import numbered
 
     labels: dict[str, list[Any]] = {}
     for r in rows:
@@ -363,7 +362,7 @@ def renumber(rows: list[dict[str, Any]], events_of: Any) -> None:
         session = str(r["session"])
         if session not in labels:
             events = list(events_of(session))
-            labels[session] = numbered(events, replay(events))
+            labels[session] = numbered(events)  # the session's timeline: one fold
         found = labels[session]
         k = int(r["seq"]) - 1  # stored seqs are 1, 2, 3... in order
         if 0 <= k < len(found):

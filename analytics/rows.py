@@ -200,6 +200,16 @@ class Rows:
         prior = self.retract.get(session)
         self.retract[session] = deal if prior is None else min(prior, deal)
 
+    def take_after(self, other: Rows, session: str, deal: int) -> None:
+        """``other``'s rows of ``session`` for deals after ``deal`` (a correction's re-fold),
+        added to these."""
+        for mine, theirs in ((self.deals, other.deals), (self.player_deals, other.player_deals)):
+            for k, (s, d) in enumerate(zip(theirs["session"], theirs["deal"], strict=True)):
+                if s == session and d > deal:
+                    for col, values in theirs.items():
+                        mine[col].append(values[k])
+        self.decision_rows += [r for r in other.decision_rows if r[0] == session and r[1] > deal]
+
 
 def _by_column(names: tuple[str, ...], rows: list[tuple[Any, ...]]) -> dict[str, list[Any]]:
     if not rows:

@@ -44,7 +44,7 @@ COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
         (
             (
                 "amend",
-                "correct a recorded step of a stored session (remove it or record another event)",
+                "correct a recorded step of a stored session (remove, replace, insert before)",
             ),
         ),
     ),

@@ -1,13 +1,16 @@
-"""``brag amend SESSION --deal N --step K (--remove | --as JSON) [--yes] [--by NAME]``: correct
-any recorded step of a stored session (issue 19, item 4).
+"""``brag amend SESSION --deal N --step K (--remove | --as JSON | --insert JSON) [--yes [--repair]]
+[--by NAME]``: correct any recorded step of a stored session (issue 19, item 4; issue 32).
 
-The step is numbered as ``brag replay`` and the Replay page number it. The command prints the
-plan (:mod:`log.amend`, worded by :mod:`present.amend`): what is withdrawn (FORMAT.md ``voided``,
-from the last recorded event back to the step), what is recorded in its place, the later events
-recorded again and those that no longer fit (left out, with the engine's reason), then the
+The step is numbered as ``brag replay`` and the Replay page number it (``7``, ``7a``). The command
+prints the plan (:mod:`log.amend`, worded by :mod:`present.amend`): the one ``amended`` event
+(docs/format.md) that withdraws the step, replaces it or inserts an event before it; the later
+steps the rules now refuse, numbered, each with the repair proposed (a shuffle inserted where one
+is now due, RULES 3.2; else the step withdrawn); the conclusions the corrected end draws; then the
 impact: the deals whose outcome changes, every player's net before and after, the standings
 (RULES 1.5). Only with ``--yes`` is it stored: one append, one transaction, refused if anyone
-recorded in the session meanwhile. Errors are one line and exit 1 (:func:`brag.cli.main`).
+recorded in the session meanwhile; a plan with repairs is stored only with ``--repair`` (the
+organiser chooses them all; without it the command refuses, naming them). Errors are one line and
+exit 1 (:func:`brag.cli.main`).
 """
 
 from __future__ import annotations
@@ -20,10 +23,8 @@ from events.codec import parse_line
 from events.errors import FormatError
 from events.model import AnyEvent
 from log import UnknownSession
-from log.amend import plan_amendment, store_amendment
-from log.folds import stored_states
-from present.amend import AmendView, Line, describe, target_seq
-from present.replay import Replay
+from log.amend import AmendRefused, plan_amendment, store_amendment
+from present.amend import AmendView, Line, describe, target_step
 
 __all__ = ["cmd_amend", "register"]
 
@@ -32,16 +33,17 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "amend",
         parents=[common],
-        help="correct a recorded step of a stored session (remove it or record another event)",
-        description="Correct step K of deal N of SESSION (numbered as brag replay numbers it): "
-        "withdraw the recorded events from the last back to that step (FORMAT.md voided), record "
-        "the replacement (--as) or nothing (--remove), then the later events again where the "
-        "rules still allow them. Prints the plan and its impact (changed deals, nets, standings "
-        "before and after); stores it, in one transaction, only with --yes.",
+        help="correct a recorded step of a stored session (remove, replace, insert before)",
+        description="Correct step K of deal N of SESSION (numbered as brag replay numbers it, "
+        "e.g. 7 or 7a) with one amended event: withdraw it (--remove), record another event in "
+        "its place (--as) or just before it (--insert). The later steps are decided again by "
+        "the rules; those refused are listed with the repair proposed. Prints the plan and its "
+        "impact (changed deals, nets, standings before and after); stores it, in one "
+        "transaction, only with --yes (and its repairs only with --repair).",
     )
     p.add_argument("session", help="the session id (see brag sessions)")
     p.add_argument("--deal", type=int, required=True, metavar="N", help="the deal (0: before it)")
-    p.add_argument("--step", type=int, required=True, metavar="K", help="the step in that deal")
+    p.add_argument("--step", required=True, metavar="K", help="the step in that deal (7, 7a)")
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--remove", action="store_true", help="withdraw the step, record nothing")
     what.add_argument(
@@ -51,40 +53,53 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help='record this event instead, one FORMAT.md line, e.g. \'{"type": "folded", '
         '"player": "Ann"}\'',
     )
+    what.add_argument(
+        "--insert", metavar="JSON", help="record this event just before the step (one line)"
+    )
     p.add_argument("--yes", action="store_true", help="store the correction (else only show it)")
+    p.add_argument(
+        "--repair", action="store_true", help="with --yes: store the repairs the plan proposes too"
+    )
     p.add_argument("--by", metavar="NAME", help="who makes the correction (the events' by)")
     p.add_argument(
-        "--list", action="store_true", help="list every event withdrawn and recorded again"
+        "--list", action="store_true", help="list the conclusions the corrected end draws"
     )
     p.set_defaults(func=cmd_amend)
 
 
-def _replacement(text: str | None) -> AnyEvent | None:
+def _replacement(text: str | None, flag: str = "--as") -> AnyEvent | None:
     if text is None:
         return None
     try:
         return parse_line(text)
     except FormatError as err:
-        raise FormatError(f"--as: {err.message}", event=err.event, field=None) from None
+        raise FormatError(f"{flag}: {err.message}", event=err.event, field=None) from None
 
 
 def cmd_amend(args: argparse.Namespace) -> int:
-    replacement = _replacement(args.replacement)
+    insert = args.insert is not None
+    replacement = (
+        _replacement(args.insert, "--insert") if insert else _replacement(args.replacement)
+    )
     with open_event_store(args, write=args.yes) as store:
-        rows = store.read(args.session)
-        if not rows:
+        t = store.timeline(args.session)
+        if not t.last_seq:
             raise UnknownSession(args.session)
-        events = [r.event for r in rows]
-        states = stored_states(args.session, rows)
-        seq = target_seq(Replay.of(events), args.deal, args.step)
-        plan = plan_amendment(events, seq, replacement, by=args.by, states=states)
-        view = describe(events, plan)
+        step = target_step(t, args.deal, args.step)
+        plan = plan_amendment(t, step, replacement, insert=insert, by=args.by)
+        view = describe(plan)
         console = store_console()
         _print(console, args.session, view, every=args.list)
         if not args.yes:
             console.print("Nothing stored: run again with --yes to store this correction.")
             return 0
-        stored = store_amendment(store, plan)
+        if view.repairs and not args.repair:
+            raise AmendRefused(
+                f"the correction needs the {len(view.repairs)} repair(s) listed above; nothing "
+                "was stored: run again with --yes --repair to store them with it, or correct "
+                "those steps first"
+            )
+        stored = store_amendment(store, plan, repair=args.repair)
     first, last = stored[0].seq, stored[-1].seq
     console.print(f"Stored {len(stored)} events (seq {first} to {last}) in {store.where}.")
     console.print(view.summary)
@@ -116,37 +131,22 @@ def _table(console: Any, title: str, rows: tuple[dict[str, Any], ...]) -> None:
 
 def _print(console: Any, session: str, v: AmendView, *, every: bool) -> None:
     console.print(f"Correction of session {session}, {v.target.where}: {v.target.text}")
-    later = len(v.withdrawn) - 1
-    after = (
-        f" and the {later} recorded event(s) after it, up to {v.withdrawn[0].where}"
-        if later
-        else " (the last recorded event)"
-    )
-    console.print(
-        f"Withdrawn: {v.target.where}{after}: {len(v.withdrawn)} voided, the last first; "
-        "their conclusions go with them"
-    )
-    if every:
-        _lines(console, "  withdrawn:", tuple(reversed(v.withdrawn)), "nothing")
-    if v.replacement is not None:
+    if v.action == "withdraw":
+        console.print(f"Withdrawn: {v.target.where} (it keeps its number, shown withdrawn)")
+    elif v.replacement is not None and v.action == "replace":
         console.print(f"In its place: {v.replacement.where}: {v.replacement.text}")
+    elif v.replacement is not None:
+        console.print(f"Inserted before it: {v.replacement.where}: {v.replacement.text}")
+    console.print("Every later step keeps its number; the rules decide each again.")
+    if v.repairs:
+        console.print("No longer fit (each with the repair proposed; --yes --repair stores them):")
+        for n, ln in enumerate(v.repairs, start=1):
+            console.print(f"  {n}. {ln.where}: {ln.text}  [{ln.why}] -> {ln.repair}")
     else:
-        console.print("In its place: nothing (the step is removed)")
+        console.print("No longer fit: none")
     if every:
-        _lines(console, "Recorded again:", v.recorded, "nothing")
-    elif v.recorded:
-        console.print(
-            f"Recorded again: {v.again} later event(s), with the engine's conclusions, "
-            f"{v.recorded[0].where} to {v.recorded[-1].where} (--list shows each)"
-        )
-    else:
-        console.print("Recorded again: nothing")
-    _lines(
-        console,
-        "No longer fit (left out; record them again if they did happen):",
-        v.dropped,
-        "none",
-    )
+        _lines(console, "The corrected end concludes:", v.concluded, "nothing new")
+    console.print(f"Stored with it: {v.stored} event(s) (the correction, its repairs, conclusions)")
     if v.deals:
         _table(console, "Deals whose outcome changes", v.deals)
     else:

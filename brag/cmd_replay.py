@@ -47,21 +47,18 @@ def _packed(items: list[str], width: int, sep: str = "; ") -> list[str]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from log import stored_states
     from present.replay import Replay, step_table
 
     with open_event_store(args) as store:
-        rows = store.read(args.session)
-    if not rows:
+        t = store.timeline(args.session)  # a tampered stream: one line, session and seq
+    if not t.last_seq:
         raise UnknownSession(args.session)
-    events = [r.event for r in rows]
-    states = stored_states(args.session, rows)  # a tampered stream: one line, session and seq
-    last = states[-1]
+    last = t.state
     if args.deal is not None and not 1 <= args.deal <= last.deals:
         raise StoreError(
             f"session {args.session!r} has {last.deals} deal(s); there is no deal {args.deal}"
         )
-    table = step_table(Replay.of(events, recorded=True, states=states), args.deal)
+    table = step_table(Replay.from_timeline(t, recorded=True), args.deal)
     console = store_console()
     _print_steps(console, table)
     console.print(table.summary)
@@ -95,12 +92,17 @@ def _print_steps(console: Any, tab: StepTable) -> None:
         for r in tab.rows
     ]
     for r, row in zip(tab.rows, cells, strict=True):
-        t.add_row(*row, style="bold" if r.derived else None)
+        t.add_row(*row, style=_style(r))
     # rich's own measure of the table took ~90 ms (every cell through Padding and Measurement).
     if plain_width([c for c, _ in cols] + ["turn", *tab.seats], cells) <= console.width:
         console.print(t)
         return
     _print_stacked(console, tab)
+
+
+def _style(r: Any) -> str | None:
+    """A withdrawn step struck through (it keeps its place and number); a conclusion in bold."""
+    return "strike dim" if r.withdrawn else "bold" if r.derived else None
 
 
 def _print_stacked(console: Any, tab: StepTable) -> None:
@@ -114,7 +116,7 @@ def _print_stacked(console: Any, tab: StepTable) -> None:
         if whole and r.deal != deal_shown:
             deal_shown = r.deal
             console.print(f"deal {r.deal}" if r.deal else "before the first deal")
-        console.print(f"{r.step:>4}  {r.text}", style="bold" if r.derived else None)
+        console.print(f"{r.step:>4}  {r.text}", style=_style(r))
         where = f"pot {r.pot}" + (f", level {r.level}" if r.level else "")
         where += f", {r.turn} to act" if r.turn else ""
         console.print(f"      {where}")

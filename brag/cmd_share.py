@@ -22,7 +22,7 @@ from brag.console import shown
 from brag.errors import CommandError
 from brag.output import write_output
 from brag.store_access import open_event_store
-from log import UnknownSession, stored_states
+from log import UnknownSession
 from present.replay import Replay
 from present.share import FORMATS, share, sight_of
 
@@ -60,12 +60,10 @@ def cmd_share(args: argparse.Namespace) -> int:
             f"{args.output}: a picture's file ends in .svg, .png or .gif", command="share"
         )
     with open_event_store(args) as store:
-        rows = store.read(args.session)
-    if not rows:
+        t = store.timeline(args.session)  # a tampered stream: one line, session and seq
+    if not t.last_seq:
         raise UnknownSession(args.session)
-    events = [r.event for r in rows]
-    stored_states(args.session, rows)  # a tampered stream: one line, session and seq
-    rp = Replay.of(events)  # as corrected, as the Replay page shows it by default
+    rp = Replay.from_timeline(t)  # as corrected, as the Replay page shows it by default
     sight = sight_of(rp, args.deal, args.view)  # the one rule, as for a visitor of the page
     data = share(sight, args.step, fmt)
     write_output(args.output, data, command="share")

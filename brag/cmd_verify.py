@@ -29,13 +29,23 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     v.set_defaults(func=cmd_verify)
 
 
+def _verified(events: list[Any]) -> Any:
+    """The final state of a log, every rule checked: the engine's fold, or for a log holding
+    ``amended`` corrections (docs/format.md) its timeline's corrected end state."""
+    if any(e.type == "amended" for _, e in events):
+        from log.folds import corrected_log
+
+        return corrected_log(events)[-1].state
+    return verify_events(events)
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     try:
         events = read_file(args.file)
         if not events:
             raise FormatError("the log is empty: a session log starts with session_started", line=1)
         with paused_gc():
-            state = verify_events(events)
+            state = _verified(events)
     except BragError as err:
         if args.json:
             print(json.dumps({"error": err.to_json()}, ensure_ascii=False))

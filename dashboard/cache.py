@@ -215,19 +215,9 @@ def exists(session: str) -> bool:
 
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _replay(url: str, session: str, version: int, recorded: bool) -> Replay:
-    from events.errors import BragError
-    from log import CorruptSession
-
-    events = _store(url).events(session)  # the whole stream from seq 1: line k is seq k
-    try:
-        return Replay.of(events, recorded=recorded)
-    except BragError as err:  # the store was changed outside Bragbook
-        raise CorruptSession(
-            session,
-            err.line,
-            err.event,
-            f"the stored stream no longer folds ({err.heading()}: {err.message})",
-        ) from None
+    # The store's timeline (extended by each append, folded once otherwise); CorruptSession for
+    # a stream changed outside Bragbook.
+    return Replay.from_timeline(_store(url).timeline(session, version), recorded=recorded)
 
 
 def last_seq(session: str) -> int:

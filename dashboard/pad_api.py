@@ -45,6 +45,8 @@ from events.errors import BragError, ConcurrencyConflict
 from events.model import AnyEvent, is_derived
 from events.text import inert
 from present.replay import Replay
+from present.steps import record_text
+from timeline import Timeline
 
 __all__ = ["page_document", "read_json", "record_tap", "routes"]
 
@@ -60,12 +62,15 @@ RETRY_AFTER = 2
 """Seconds the pad is told to wait (``Retry-After``) before it sends a tap again to a store that
 could not answer (503); the pad backs off further from there (``pad.js``)."""
 
-_folded: OrderedDict[tuple[str, str, int, str], tuple[Replay, PadDocument | None]] = OrderedDict()
-"""The session replayed (and its pad's document, once made) per (store, session, last seq,
-last event's id: two stores of one URL, as in-memory ones, never share an entry): a tap
-folds the stream once for its state, its sentence and the document of its answer, and the Record
-page's next drawing takes that document (:func:`page_document`)."""
-_folded_lock = threading.Lock()
+_docs: OrderedDict[tuple[str, str, int, str], PadDocument] = OrderedDict()
+"""The pad's document per (store URL, session, last seq, last event's id: two in-memory stores
+never share one), made once from the store's
+timeline (:func:`dashboard.viewmodels.pad_doc.timeline_document`): a tap's answer and the polls
+after it share it; the store's cached timeline is extended by each append, so a tap costs one
+fold of its own event, never a fold of the stream (issue 32, item 5)."""
+_docs_lock = threading.Lock()
+_latest: dict[tuple[str, str], Timeline] = {}
+"""Per (store URL, session): the timeline the last tap through this server left."""
 _session_locks: dict[str, threading.Lock] = {}
 _locks_lock = threading.Lock()
 
@@ -91,78 +96,66 @@ def _lock(session: str) -> threading.Lock:
         return _session_locks.setdefault(session, threading.Lock())
 
 
-def _key(store: Any, session: str, events: list[AnyEvent]) -> tuple[str, str, int, str]:
-    return (str(store.url), session, len(events), str(events[-1].id) if events else "")
+def _timeline(store: Any, session: str, last: int | None = None) -> Timeline:
+    """The session's timeline at ``last`` or later (default: as stored now): the one this
+    server's last tap of the session left (no I/O: the append extended the writer's) when it is
+    that recent, else ``store``'s."""
+    with _docs_lock:
+        kept = _latest.get((str(store.url), session))
+    if kept is not None and last is not None and kept.last_seq >= last:
+        return kept
+    t: Timeline = store.timeline(session, last)
+    return t
 
 
-def _entry(store: Any, session: str, events: list[AnyEvent]) -> tuple[Replay, PadDocument | None]:
-    key = _key(store, session, events)
-    with _folded_lock:
-        if key in _folded:
-            _folded.move_to_end(key)
-            return _folded[key]
-    entry: tuple[Replay, PadDocument | None] = (Replay.of(events, recorded=True), None)
-    with _folded_lock:
-        entry = _folded.setdefault(key, entry)
-        _trim()
-    return entry
+def _remember(store: Any, session: str) -> Timeline:
+    """The writer's timeline of ``session`` after a tap, kept for the polls (the newest wins)."""
+    t: Timeline = store.timeline(session)
+    key = (str(store.url), session)
+    if key[0].startswith("memory"):  # every in-memory store has one URL: none is kept
+        return t
+    with _docs_lock:
+        old = _latest.get(key)
+        if old is None or old.last_seq <= t.last_seq:
+            _latest[key] = t
+    return t
 
 
-def _trim() -> None:
-    """Drops the oldest entries beyond 64 (under ``_folded_lock``)."""
-    while len(_folded) > 64:
-        _folded.popitem(last=False)
-
-
-def _replayed(store: Any, session: str, events: list[AnyEvent]) -> Replay:
-    """``events`` (the session's whole stream as stored) replayed as recorded, kept per last seq."""
-    return _entry(store, session, events)[0]
-
-
-def _document(store: Any, session: str, events: list[AnyEvent] | None = None) -> PadDocument:
-    """The pad's document of ``session`` as stored now, kept per (store, session, last seq)."""
-    if events is None:
-        events = list(store.events(session))
-    rp, doc = _entry(store, session, events)
-    if doc is None:
-        doc = pad_doc.document(rp)
-        with _folded_lock:
-            _folded[_key(store, session, events)] = (rp, doc)
+def _document(store: Any, session: str, last: int | None = None) -> PadDocument:
+    """The pad's document of ``session`` at ``last`` (default: as stored now), kept per (store,
+    session, last seq)."""
+    t = _timeline(store, session, last)
+    key = (str(store.url), session, t.last_seq, str(t.log[-1].event.id) if t.last_seq else "")
+    with _docs_lock:
+        doc = _docs.get(key)
+        if doc is not None:
+            _docs.move_to_end(key)
+            return doc
+    doc = pad_doc.timeline_document(t)
+    with _docs_lock:
+        _docs[key] = doc
+        while len(_docs) > 64:
+            _docs.popitem(last=False)
     return doc
 
 
 def page_document(rp: Replay) -> PadDocument:
     """The pad's document of the session replayed as recorded in ``rp`` (the Record page's
-    drawing, :func:`dashboard.pad_doc.document`), kept with the routes' documents per (store,
-    session, last seq, last event's id): after a tap the page draws the document the tap's
-    answer made, without making it again; ``rp`` is kept for the routes' next tap when they
-    have not folded that stream yet."""
-    store = _store()
-    events = list(rp.events)
-    key = _key(store, rp.session, events)
-    with _folded_lock:
-        hit = _folded.get(key)
-    if hit is not None and hit[1] is not None:
-        return hit[1]
-    doc = pad_doc.document(rp)
-    with _folded_lock:
-        _folded[key] = (hit[0] if hit is not None else rp, doc)
-        _folded.move_to_end(key)
-        _trim()
-    return doc
+    drawing, :func:`dashboard.pad_doc.document`)."""
+    return pad_doc.document(rp)
 
 
-def _said(rp: Replay, eid: str) -> str:
+def _said(t: Timeline, eid: str) -> str:
     """The sentences of the stored event with the id ``eid`` and of the derived events that
-    followed it (a pot won, a session ended), in the replay's step numbering."""
-    events = rp.events
-    at = next((k for k, e in enumerate(events) if str(e.id) == eid), None)
+    followed it (a pot won, a session ended), as the replay words them (latest first found)."""
+    n = t.last_seq
+    at = next((k for k in range(n, 0, -1) if str(t.log[k - 1].event.id) == eid), None)
     if at is None:
         return ""
     end = at + 1
-    while end < len(events) and is_derived(events[end]):
+    while end <= n and is_derived(t.log[end - 1].event):
         end += 1
-    return "; ".join(rp.labels[k].text for k in range(at, end))
+    return "; ".join(record_text(t, k) for k in range(at, end))
 
 
 def _answer(outcome: str, message: str, doc: PadDocument | None, status: int = 200) -> JSONResponse:
@@ -225,24 +218,23 @@ def _unreadable(tap: dict[str, Any]) -> Answer | None:
 
 def _recorded(store: Any, session: str, eid: str, word: str = "Recorded: ") -> Answer:
     """A tap stored under the id ``eid`` (now, or already): its sentences after ``word``."""
-    events = list(store.events(session))
-    return "recorded", word + _said(_replayed(store, session, events), eid), 200
+    return "recorded", word + _said(store.timeline(session), eid), 200
 
 
 def _event(store: Any, session: str, tap: dict[str, Any], eid: str, who: str) -> AnyEvent | Answer:
     """The event the tap records after the session as stored, with the tap's id and time; or
     the refusal (the pad, the rules, a name out of its bounds)."""
     spot = str(tap["spot"])
-    events = list(store.events(session))
-    when = _when(tap, events[0].at if events else None)
+    t = store.timeline(session)
+    when = _when(tap, t.log[0].event.at if t.last_seq else None)
     if isinstance(when, tuple):
         return when
-    state = _replayed(store, session, events).final
+    state = t.state
     try:
         if spot == "undo":
             event: AnyEvent | None = recorder.undo(state, by=who)
         elif spot == "redo":
-            event = recorder.redo(events, by=who)
+            event = _redo(t, who)
         else:
             cards = tap.get("cards") or []
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
@@ -257,6 +249,17 @@ def _event(store: Any, session: str, tap: dict[str, Any], eid: str, who: str) ->
         return _refusal(err)
     except ValueError as err:  # pydantic's errors: a name out of its bounds (FORMAT.md)
         return "refused", f"Not recorded: {_first_line(err)}", 400
+
+
+def _redo(t: Timeline, who: str) -> AnyEvent | None:
+    """:func:`dashboard.recorder.redo` of the log's last event and the one it withdrew."""
+    n = t.last_seq
+    if not n or t.log[n - 1].event.type != "voided":
+        return None
+    gone = int(t.log[n - 1].event.seq or 0)
+    if not 0 < gone <= n:
+        return None
+    return recorder.redo([t.log[gone - 1].event, t.log[n - 1].event], by=who)
 
 
 def _stored(store: Any, session: str, event: AnyEvent, last: int, spot: str) -> Answer:
@@ -400,7 +403,7 @@ async def tap(request: Request) -> JSONResponse:
         session = body.get("session")
         doc = None
         if isinstance(session, str) and status != 404 and store.last_seq(session):
-            doc = _document(store, session)
+            doc = _document(store, session, _remember(store, session).last_seq)
         return outcome, message, status, doc
 
     try:
@@ -433,9 +436,11 @@ async def pad(request: Request) -> JSONResponse:
         from dashboard import cache
 
         last = cache.polled_last_seq(session)
+        if last:  # a tap through this server may be newer than the poller knows
+            last = _timeline(_store(), session, last).last_seq
         out: dict[str, Any] = {"seq": last}
         if last and last != since:
-            out["doc"] = _document(_store(), session)
+            out["doc"] = _document(_store(), session, last)
         return out
 
     try:

@@ -13,6 +13,7 @@ from dashboard.viewmodels.pad_doc import (
     document,
     state_document,
     status_line,
+    timeline_document,
 )
 
 __all__ = [
@@ -25,4 +26,5 @@ __all__ = [
     "document",
     "state_document",
     "status_line",
+    "timeline_document",
 ]

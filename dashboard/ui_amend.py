@@ -1,14 +1,17 @@
 """The Record page's "Correct a step" panel: any recorded step of the session, removed or replaced
 by another legal action at that point, with the impact shown before anything is stored
-(issue 19, item 4; the plan is :mod:`log.amend`, its words :mod:`present.amend`).
+(issue 19, item 4; issue 32: one ``amended`` event; the plan is :mod:`log.amend`, its words
+:mod:`present.amend`).
 
 The organiser picks the deal and the step (each with its sentence, numbered as the Replay page
-and ``brag replay`` number them), then "Remove this step" or one of the actions the engine allows
-at that point (:func:`engine.legal.legal_actions` on the state before the step). A showdown's
-cards at a real table and a deal's hands are not picked here (use ``brag amend --as``). The
-panel shows the steps withdrawn, recorded again and those that no longer fit, the deals whose
+and ``brag replay`` number them, ``7`` or ``7a``), then "Remove this step" or one of the actions
+the engine allows at that point (:func:`engine.legal.legal_actions` on the state before the
+step). A showdown's cards at a real table and a deal's hands are not picked here (use ``brag
+amend --as``). The panel shows the later steps the rules now refuse, each with the repair
+proposed (a shuffle inserted where one is now due, else the step withdrawn), the deals whose
 outcome changes, the nets and standings before and after; "Store the correction" is one append
-of the plan shown (refused if another device recorded meanwhile).
+of the plan shown (refused if another device recorded meanwhile), with its repairs only when the
+organiser ticks "Store the repairs too".
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from engine.legal import LegalAction, legal_actions
 from events.errors import BragError, ConcurrencyConflict
 from events.model import AnyEvent, content
 from log.amend import Amendment, AmendRefused, plan_amendment, store_amendment
-from present.amend import AmendView, describe, step_choices, target_seq
+from present.amend import AmendView, describe, step_choices, target_step
 from present.replay import Replay
+from timeline import Step
 
 __all__ = ["REMOVE", "amend_panel"]
 
@@ -37,12 +41,12 @@ SKIPPED_NEEDS = frozenset({"cards", "hands"})
 DONE = keys.AMEND_DONE
 
 
-def _replacements(rp: Replay, index: int) -> list[LegalAction]:
+def _replacements(step: Step) -> list[LegalAction]:
     """The legal actions at the step's place other than the one recorded there."""
-    recorded = rp.events[index]
+    recorded = step.event
     return [
         a
-        for a in legal_actions(rp.before(index))
+        for a in legal_actions(step.before)
         if not (SKIPPED_NEEDS & set(a.needs))
         and not (type(a.event) is type(recorded) and content(a.event) == content(recorded))
     ]
@@ -75,33 +79,41 @@ def amend_panel(session: str, recorded: Replay | None = None) -> None:
     picked = _pick_step(rp, key)
     if picked is None:
         return
-    deal, step = picked
-    seq = target_seq(rp, deal, step)
-    replacement = _pick_replacement(rp, seq, f"{key}-as-{deal}-{step}")
+    deal, number = picked
+    try:
+        step = target_step(rp, deal, number)
+    except AmendRefused as err:
+        st.error(md(err.message))
+        return
+    replacement = _pick_replacement(step, f"{key}-as-{deal}-{number}")
     st.caption(
         "A showdown's cards at a real table and a deal's hands are not offered here: "
         "use `brag amend --as`."
     )
-    events = list(recorded.events)
+    source = rp.timeline if rp.timeline is not None else list(recorded.events)
     try:
         plan = plan_amendment(
-            events, seq, replacement, by=ui_record.who(), now=ui_record.device_now()
+            source, step, replacement, by=ui_record.who(), now=ui_record.device_now()
         )
     except AmendRefused as err:
         st.error(md(err.message))
         return
-    view = describe(events, plan)
+    view = describe(plan)
     _show(view)
+    repair = bool(view.repairs) and st.checkbox(
+        "Store the repairs too", key=f"{key}-repair-{deal}-{number}"
+    )
     st.button(
         "Store the correction",
         type="primary",
         key=f"{key}-store",
         on_click=_store,
-        args=(plan, view.summary),  # the plan shown, made from the seq shown
+        args=(plan, view.summary, repair),  # the plan shown, made from the seq shown
+        disabled=bool(view.repairs) and not repair,
     )
 
 
-def _pick_step(rp: Replay, key: str) -> tuple[int, int] | None:
+def _pick_step(rp: Replay, key: str) -> tuple[int, str] | None:
     """The deal and the step of it to correct, as picked; ``None`` until a step is picked."""
     deals = [s.deal for s in rp.slices]
     deal = st.selectbox(
@@ -122,10 +134,9 @@ def _pick_step(rp: Replay, key: str) -> tuple[int, int] | None:
     return None if step is None else (deal, step)
 
 
-def _pick_replacement(rp: Replay, seq: int, key: str) -> AnyEvent | None:
-    """What to record in place of the step at ``seq``: ``None`` to remove it."""
-    index = next(i for i, e in enumerate(rp.events) if e.seq == seq)
-    actions = _replacements(rp, index)
+def _pick_replacement(step: Step, key: str) -> AnyEvent | None:
+    """What to record in place of ``step``: ``None`` to remove it."""
+    actions = _replacements(step)
     labels = [REMOVE, *(a.label or a.event.type for a in actions)]
     # a radio's labels are Markdown: the names in them are shown as written (md)
     choice = st.radio("Instead", labels, format_func=md, key=key)
@@ -136,20 +147,21 @@ def _pick_replacement(rp: Replay, seq: int, key: str) -> AnyEvent | None:
 
 def _show(v: AmendView) -> None:
     # our labels in bold, the log's text (names) escaped: shown as written, never Markdown
-    more = f" and the {len(v.withdrawn) - 1} recorded after it" if len(v.withdrawn) > 1 else ""
-    st.markdown("**Withdrawn:** " + md(f"{v.target.where} ({v.target.text}){more}"))
-    instead = f"{v.replacement.where}: {v.replacement.text}" if v.replacement else "nothing"
-    st.markdown("**In its place:** " + md(instead))
-    if v.recorded:
-        with st.popover(f"Recorded again: {v.again} later event(s)"):
-            st.dataframe(
-                [{"step": ln.where, "event": ln.text} for ln in v.recorded], hide_index=True
-            )
-    if v.dropped:
+    if v.replacement is not None and v.action == "insert":
+        st.markdown("**Inserted before it:** " + md(f"{v.replacement.where}: {v.replacement.text}"))
+    elif v.replacement is not None:
+        st.markdown("**In its place:** " + md(f"{v.replacement.where}: {v.replacement.text}"))
+    else:
+        st.markdown("**Withdrawn:** " + md(f"{v.target.where} ({v.target.text})"))
+    st.caption("Every later step keeps its number; the rules decide each again.")
+    if v.repairs:
         st.warning(
             md(
-                "No longer fit, left out (record them again if they did happen): "
-                + "; ".join(f"{ln.where} ({ln.text}): {ln.why}" for ln in v.dropped)
+                "No longer fit; the repair proposed for each: "
+                + "; ".join(
+                    f"{n}. {ln.where} ({ln.text}): {ln.why} -> {ln.repair}"
+                    for n, ln in enumerate(v.repairs, start=1)
+                )
             )
         )
     if v.deals:
@@ -172,13 +184,14 @@ def _rows(rows: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
-def _store(plan: Amendment, summary: str) -> None:
+def _store(plan: Amendment, summary: str, repair: bool = False) -> None:
     """The button's one append (a widget callback, before the page is drawn again, and before
     the page's gate: the device's token is checked inside the append's transaction,
-    :func:`dashboard.access.guarded`; a device locked since stores nothing)."""
+    :func:`dashboard.access.guarded`; a device locked since stores nothing). ``repair``: the
+    plan's repairs are stored with the correction (the organiser chose them)."""
     session = plan.session
     try:
-        store_amendment(access.guarded(cache.writer(), gate.device_token()), plan)
+        store_amendment(access.guarded(cache.writer(), gate.device_token()), plan, repair=repair)
     except access.DeviceLocked as err:
         gate.locked_out(err.message)
         return

@@ -24,6 +24,7 @@ from engine.state import Phase, State, _evolve, replace
 from events.errors import FormatError
 from events.model import (
     DERIVED_CLASSES,
+    Amended,
     AnyEvent,
     Bet,
     Conceded,
@@ -108,6 +109,12 @@ def _outside_rules(state: State, event: AnyEvent) -> State:
         return replace(session_started(state, event), seq=state.seq + 1, last_event=event)
     if type(event) is Voided:
         return voided(state, event)
+    if type(event) is Amended:
+        raise FormatError(
+            "an amended event corrects an earlier step: it is applied to the session's timeline "
+            "(timeline.Timeline, docs/format.md), not to one state",
+            event=event.type,
+        )
     if state.phase is Phase.OVER:
         raise viol(
             "1.4",
@@ -230,5 +237,7 @@ def _describe_derived(e: DerivedEvent) -> str:
     return f"the session ends (nets {nets}; winners {', '.join(e.winners)})"
 
 
-if set(HANDLERS) | {Voided} != set(RecordedEvent.__args__):  # the table covers every recorded event
+if set(HANDLERS) | {Voided, Amended} != set(
+    RecordedEvent.__args__
+):  # the table covers every recorded event
     raise AssertionError("engine.apply.HANDLERS does not handle every recorded event type")

@@ -31,64 +31,26 @@ from pydantic import (
     model_validator,
 )
 
-from events.amounts import AmountError, format_amount, parse_amount
+from events.amounts import format_amount, parse_amount
+from events.bounds import (
+    ANTE_DENOMINATORS,
+    MAX_ANTE,
+    MAX_LEVEL,
+    MAX_NAME,
+    MAX_OPEN,
+    MAX_POTS,
+    MAX_SEQ,
+    MAX_SESSION_ID,
+    _ante_bound,
+    _at_most_open,
+    _at_most_pots,
+    _level_bound,
+    _name,
+    _session_id,
+    _stored,
+)
 from events.cards import canonical
 from events.text import inert, normal
-
-# --- bounds (docs/format.md "Bounds") ------------------------------------------------------------
-# Every value a log may hold is stored exactly by the store and the analytics projection (32-bit
-# counts and levels, 64-bit ticks of 1/den stake units, den = 2 x the ante's denominator).
-MAX_NAME: Final = 64
-"""Characters in a player's name, a table's name or a recorder (``by``)."""
-MAX_SESSION_ID: Final = 128
-"""Characters in a session id."""
-MAX_POTS: Final = 1000
-"""``rules.pots``: 1 to 1,000 resolved pots."""
-MAX_OPEN: Final = 1000
-"""``rules.open_min``, ``open_max`` and ``raise_max``: at most 1,000 seen units."""
-MAX_LEVEL: Final = 10**6
-"""A bet's ``level``: at most 1,000,000 seen units."""
-MAX_ANTE: Final = 10**6
-"""``rules.ante``: at most 1,000,000 stake units."""
-ANTE_DENOMINATORS: Final = 25200
-"""``rules.ante``'s denominator divides 25,200 (1 to 10, 12, 16, 20, 25, 100 ... all do): the
-statistics over many sessions use a common denominator, which then divides 50,400."""
-MAX_SEQ: Final = 2**31 - 1
-"""``seq``, ``deal`` and a ``voided`` event's ``seq``: what a 32-bit column holds."""
-
-
-def _stored(info: ValidationInfo) -> bool:
-    """Validation of a row the store already holds (``context={"stored": True}``): its values
-    were checked when they were written, or by an older version; they are read as they are and
-    shown inert (:func:`events.text.inert`), never refused for a bound added since."""
-    ctx = info.context
-    return isinstance(ctx, dict) and bool(ctx.get("stored"))
-
-
-def _printable(value: str, limit: int, what: str) -> str:
-    if not value or value.isspace():
-        raise ValueError(f"{what} cannot be empty")
-    if len(value) > limit:
-        raise ValueError(
-            f'{what} is {len(value)} characters long; at most {limit} (docs/format.md "Bounds")'
-        )
-    if not value.isprintable():
-        bad = next(ch for ch in value if not ch.isprintable())
-        raise ValueError(
-            f"{what} holds U+{ord(bad):04X}, which is not printable: names and ids are "
-            "printable text (no control, format or bidi characters, no lone surrogates; "
-            'docs/format.md "Bounds")'
-        )
-    return value
-
-
-def _name(value: str, info: ValidationInfo) -> str:
-    return value if _stored(info) else _printable(value, MAX_NAME, "a name")
-
-
-def _session_id(value: str, info: ValidationInfo) -> str:
-    return value if _stored(info) else _printable(value, MAX_SESSION_ID, "a session id")
-
 
 Name = Annotated[str, AfterValidator(_name)]
 """A player's, table's or recorder's name: printable text of 1 to :data:`MAX_NAME` characters."""
@@ -149,41 +111,6 @@ class _Event(BaseModel):
 
 
 # --- recorded events ---------------------------------------------------------------------------
-
-
-def _ante_bound(x: Fraction, info: ValidationInfo) -> Fraction:
-    if _stored(info):
-        return x
-    if abs(x) > MAX_ANTE or ANTE_DENOMINATORS % x.denominator:
-        raise AmountError(
-            f"the ante {format_amount(x)} is out of bounds: at most {MAX_ANTE:,} stake units, "
-            f'its denominator dividing {ANTE_DENOMINATORS:,} (docs/format.md "Bounds")'
-        )
-    return x
-
-
-def _at_most(value: int, limit: int, info: ValidationInfo) -> int:
-    if value > limit and not _stored(info):
-        text = str(value) if value < 10**40 else f"{str(value)[:20]}…"
-        raise ValueError(f'{text} is out of bounds: at most {limit} (docs/format.md "Bounds")')
-    return value
-
-
-def _at_most_open(value: int, info: ValidationInfo) -> int:
-    return _at_most(value, MAX_OPEN, info)
-
-
-def _at_most_pots(value: int, info: ValidationInfo) -> int:
-    return _at_most(value, MAX_POTS, info)
-
-
-def _level_bound(x: Fraction, info: ValidationInfo) -> Fraction:
-    if not _stored(info) and abs(x) > MAX_LEVEL:
-        raise AmountError(
-            f"the level {format_amount(x)} is out of bounds: at most {MAX_LEVEL:,} "
-            '(docs/format.md "Bounds")'
-        )
-    return x
 
 
 class Rules(BaseModel):
@@ -351,6 +278,51 @@ class Voided(_Event):
     seq: Annotated[int, Field(ge=1, le=MAX_SEQ)]
 
 
+CorrectableEvent: TypeAlias = Annotated[
+    DealerChosen
+    | Shuffled
+    | Dealt
+    | Looked
+    | Kept
+    | Thrown
+    | Bet
+    | Folded
+    | Saw
+    | Shown
+    | Conceded
+    | Retained,
+    Field(discriminator="type"),
+]
+"""What an ``amended`` may record in place of an event, or before it: an action at the table
+(never the session's start, a correction, or an engine's conclusion)."""
+
+AmendAction = Literal["withdraw", "replace", "insert"]
+
+
+class Amended(_Event):
+    """docs/format.md ``amended`` (FORMAT.md "Corrections of an earlier step"): one correction of
+    an earlier recorded event still in force, named by its ``target`` id and ``target_seq``.
+
+    ``action`` ``withdraw``: the target is no longer in force; ``replace``: ``event`` stands in
+    its place (and takes its step number); ``insert``: ``event`` is put just before the target.
+    ``event`` carries an ``id`` of its own (a later correction or a note may name it); it is
+    absent for ``withdraw``. Unlike ``voided``, the envelope ``seq`` is this event's own place in
+    the stream; the target's seq is ``target_seq``, checked against the target."""
+
+    type: Literal["amended"] = "amended"
+    action: AmendAction
+    target: UUID
+    target_seq: Annotated[int, Field(ge=1, le=MAX_SEQ)]
+    event: CorrectableEvent | None = None
+
+    @model_validator(mode="after")
+    def _event_given(self) -> Amended:
+        if (self.event is None) != (self.action == "withdraw"):
+            need = "no event" if self.action == "withdraw" else "the event it records"
+            raise ValueError(f"an amended {self.action} carries {need} (docs/format.md)")
+        return self
+
+
 # --- derived events ----------------------------------------------------------------------------
 
 
@@ -403,6 +375,7 @@ RecordedEvent: TypeAlias = (
     | Conceded
     | Retained
     | Voided
+    | Amended
 )
 DerivedEvent: TypeAlias = PotWon | PotCarried | SessionEnded
 Event: TypeAlias = Annotated[RecordedEvent | DerivedEvent, Field(discriminator="type")]
@@ -453,11 +426,14 @@ __all__ = [
     "MAX_SEQ",
     "MAX_SESSION_ID",
     "RECORDED_TYPES",
+    "AmendAction",
+    "Amended",
     "Amount",
     "AnyEvent",
     "Bet",
     "CardText",
     "Conceded",
+    "CorrectableEvent",
     "DealerChosen",
     "Dealt",
     "DerivedEvent",

@@ -1,67 +1,58 @@
-"""Correcting any recorded step of a session (issue 19, item 4): a plan made of ordinary events,
-and its impact, before anything is stored. Pure but for :func:`plan_stored` and
-:func:`store_amendment`, which read and write through :class:`~log.service.EventStore`.
+"""Correcting any recorded step of a session (issue 19, item 4; issue 32, item 2): one
+``amended`` event (docs/format.md) and its impact, planned before anything is stored. Pure but for
+:func:`plan_stored` and :func:`store_amendment`, which read and write through
+:class:`~log.service.EventStore`.
 
-FORMAT.md ``voided`` withdraws only the latest recorded event in force (its derived events go with
-it). To correct an earlier one, :func:`plan_amendment` chains them: a ``voided`` of every recorded
-event in force from the last back to and including the target, then the replacement (if any),
-then the later recorded events again, as new events (no ``id`` or ``seq``; their ``at`` and ``by``
-kept: FORMAT.md ``at`` is when it happened at the table, and ``by`` who recorded it, both still
-true). A later event the engine now refuses is left out and listed with the engine's reason, for
-the organiser to decide. Nothing here decides a rule: every event goes through
-:func:`engine.fold.record`, and the store folds the batch again when it is appended.
+The plan is made by extending the session's :class:`~timeline.Timeline` with the organiser's
+``amended``: the engine decides every later step again, from the target on. Where it refuses a
+later step (:class:`~timeline.Unfit`), the plan lists it with the rule and proposes the repair the
+rules call for (:class:`Repair`): a ``shuffled`` inserted before a deal where one is now due (RULES
+3.2: a showdown now won by a prial), else the step withdrawn; and goes on until every later step
+fits. Nothing is dropped without the organiser choosing it: :func:`store_amendment` stores the
+repairs only when asked (``repair=True``), else refuses naming them. The correction and its
+repairs are one append (consecutive ``amended`` events are one correction), one transaction:
+removing one early step stores ONE event (and the conclusions the corrected end now draws, at most
+three); every later event keeps its id and seq.
 
 The :class:`Impact` compares the state before and after: each player's net (RULES 1.5), the pot
-on the table, the deals whose outcome changes (winner, amount, carried) and the winners
-(:attr:`engine.state.State.winners`, the shared win of RULES 1.5). The whole correction is one
-:meth:`~log.service.EventStore.append` after the seq the plan was made from: one transaction, and
-a :class:`~events.errors.ConcurrencyConflict` if anyone recorded meanwhile.
+on the table, the deals whose outcome changes (winner, amount, carried) and the winners.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
+from typing import Literal
+from uuid import UUID
 
-from engine.apply import apply
-from engine.fold import record, replay
-from engine.state import Outcome, Phase, State
+from engine.state import Outcome, State
 from events.errors import BragError, PlainError, UnknownSession
-from events.model import AnyEvent, SessionStarted, Voided, content, is_derived
-from log.folds import stored_states
+from events.model import Amended, AnyEvent, SessionStarted, Shuffled, Voided, content, is_derived
 from log.service import EventStore
 from store.records import StoredEvent
+from timeline import Step, Timeline, Unfit
 
 __all__ = [
     "AmendRefused",
     "Amendment",
     "DealChange",
     "Impact",
-    "Later",
-    "in_force",
+    "Repair",
     "plan_amendment",
     "plan_stored",
     "store_amendment",
 ]
 
+MAX_REPAIRS = 2000
+"""A correction that needs more repairs than this is refused (withdraw the steps by hand)."""
+
 
 class AmendRefused(PlainError):
     """A correction that cannot be planned (a step that is not a recorded event in force, a
-    replacement the rules refuse): one sentence."""
+    replacement the rules refuse) or stored (repairs not chosen): one sentence."""
 
     rule_name = "AMEND"
-
-
-@dataclass(frozen=True, slots=True)
-class Later:
-    """A recorded event in force after the target: ``seq`` in the stored stream, the stored
-    ``event``; ``refused`` is the engine's reason when it no longer fits (then it is left out)."""
-
-    seq: int
-    event: AnyEvent
-    refused: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,16 +93,9 @@ class Impact:
             if _key(old.get(d)) != _key(new.get(d))
         )
         return cls(
-            before.nets,
-            after.nets,
-            before.pot,
-            after.pot,
-            before.winners,
-            after.winners,
-            before.finished,
-            after.finished,
-            changed,
-        )
+            before.nets, after.nets, before.pot, after.pot, before.winners, after.winners,
+            before.finished, after.finished, changed,
+        )  # fmt: skip
 
     @property
     def net_changes(self) -> dict[str, Fraction]:
@@ -124,114 +108,50 @@ class Impact:
 
 
 @dataclass(frozen=True, slots=True)
-class Amendment:
-    """A planned correction of the recorded event at seq ``target`` of ``session``.
+class Repair:
+    """A later step the correction leaves refused (``step``, the engine's ``rule`` and
+    ``reason``) and the repair the plan proposes: ``"insert"`` a ``shuffled`` just before it
+    (RULES 3.2), or ``"withdraw"`` it. ``event`` is the ``amended`` that makes the repair."""
 
-    ``events`` is the batch to append after ``expected_seq`` (the last seq the plan was made
-    from): the ``voided`` events, the replacement, the later events ``kept``; the store adds the
-    engine's derived events. ``withdrawn`` are the seqs voided, latest first; ``dropped`` the
-    later events that no longer fit (left out). ``before`` and ``after`` are the engine's states
-    before and after the batch (with its derived events)."""
+    step: Step
+    rule: str
+    reason: str
+    action: Literal["insert", "withdraw"]
+    event: Amended
+
+
+@dataclass(frozen=True, slots=True)
+class Amendment:
+    """A planned correction of the step ``step`` of ``session`` (``target`` its seq).
+
+    ``correction`` is the organiser's ``amended``; ``repairs`` those the rules call for (see the
+    module). ``events`` is the batch to append after ``expected_seq`` with the repairs;
+    ``timeline`` the session's timeline once it is stored (the conclusions the corrected end
+    draws included: ``preview``, the events the append stores). ``before``/``after`` are the
+    corrected end states."""
 
     session: str
     target: int
     expected_seq: int
-    withdrawn: tuple[int, ...]
+    step: Step
+    correction: Amended
     replacement: AnyEvent | None
-    kept: tuple[Later, ...]
-    dropped: tuple[Later, ...]
-    events: tuple[AnyEvent, ...]
+    repairs: tuple[Repair, ...]
     before: State
     after: State
     impact: Impact
-    preview: tuple[AnyEvent, ...] = ()
-    """The events the append will store, in order: ``events`` with the engine's derived events
-    after their cause, each (but a ``voided``, whose ``seq`` names what it withdraws) with the
-    ``seq`` it will have."""
+    timeline_before: Timeline
+    timeline: Timeline
 
+    @property
+    def events(self) -> tuple[AnyEvent, ...]:
+        """The correction and its repairs: what :func:`store_amendment` appends."""
+        return (self.correction, *(r.event for r in self.repairs))
 
-def in_force(state: State) -> list[int]:
-    """The seqs of the recorded events in force in ``state``, latest first (the engine's undo
-    chain: each one a ``voided`` could withdraw in turn; never the session's start)."""
-    out: list[int] = []
-    s: State | None = state
-    while s is not None and s.undo is not None and s.recorded_seq is not None:
-        if s.undo.phase is Phase.NEW:
-            break
-        out.append(s.recorded_seq)
-        s = s.undo
-    return out
-
-
-def _again(event: AnyEvent) -> AnyEvent:
-    """``event`` as a new event to record: without ``id`` and ``seq`` (the store gives new ones),
-    its ``at`` and ``by`` kept."""
-    data = event.model_dump(exclude_none=True, exclude={"id", "seq"})
-    return type(event).model_validate(data)
-
-
-def _refusal(err: BragError) -> str:
-    return f"{err.heading()}: {err.message}" if err.rule != "AMEND" else err.message
-
-
-def plan_amendment(
-    events: Sequence[AnyEvent],
-    target: int,
-    replacement: AnyEvent | None = None,
-    *,
-    by: str | None = None,
-    now: datetime | None = None,
-    states: Sequence[State] | None = None,
-) -> Amendment:
-    """The correction of the recorded event at seq ``target`` of the stored stream ``events``
-    (envelope ``seq`` filled in, seq order): removed (``replacement`` ``None``) or replaced.
-
-    ``by`` records who corrects (the ``voided`` events; the replacement too, else it keeps the
-    target's); ``now`` is the ``voided`` events' time (default: now, UTC). The replacement keeps
-    the target's ``at`` unless it has its own: it is what happened at the table then. ``states``
-    (the fold of ``events``) saves folding again. Raises :class:`AmendRefused`."""
-    if not events:
-        raise AmendRefused("the session has no events")
-    session = events[0].session if isinstance(events[0], SessionStarted) else ""
-    if states is None:
-        states = replay(events)
-    before = states[-1]
-    # The whole stream from seq 1: event k is seq k (a voided's own seq field names its target,
-    # never its place, docs/format.md)
-    expected = len(events)
-    chain = in_force(before)
-    by_seq = dict(enumerate(events, start=1))
-    if target not in chain:
-        raise _not_correctable(by_seq.get(target), target)
-    when = now or datetime.now(UTC)
-    b = _Batch(before, expected)
-    for seq in chain:
-        b.void(Voided(seq=seq, at=when, by=by) if by else Voided(seq=seq, at=when))
-        if seq == target:
-            break
-    old = by_seq[target]
-    new: AnyEvent | None = None
-    if replacement is not None:
-        new = _replacement(old, replacement, by)
-        try:
-            b.record(new)
-        except BragError as err:
-            raise AmendRefused(f"the replacement {new.type} is refused: {_refusal(err)}") from None
-    kept, dropped = b.again([(seq, by_seq[seq]) for seq in reversed(b.withdrawn[:-1])])
-    return Amendment(
-        session,
-        target,
-        expected,
-        tuple(b.withdrawn),
-        new,
-        tuple(kept),
-        tuple(dropped),
-        tuple(b.batch),
-        before,
-        b.state,
-        Impact.of(before, b.state),
-        tuple(b.preview),
-    )
+    @property
+    def preview(self) -> tuple[AnyEvent, ...]:
+        """The events the append will store, in order, each with the seq it will have."""
+        return tuple(r.event for r in self.timeline.log[self.expected_seq :])
 
 
 def _not_correctable(e: AnyEvent | None, target: int) -> AmendRefused:
@@ -243,57 +163,28 @@ def _not_correctable(e: AnyEvent | None, target: int) -> AmendRefused:
         why = "the session's start cannot be corrected"
     elif is_derived(e):
         why = f"it is the engine's conclusion ({e.type}); correct the action that caused it"
-    elif isinstance(e, Voided):
+    elif isinstance(e, Voided | Amended):
         why = "it is a correction already"
     else:
         why = "it was withdrawn already"
     return AmendRefused(f"seq {target} cannot be corrected: {why}")
 
 
-class _Batch:
-    """A correction's batch as it is folded: the events to append (``batch``), what the session
-    will show after seq ``expected`` (``preview``: derived events with the seq they will have),
-    the seqs withdrawn, and the state after them."""
-
-    def __init__(self, state: State, expected: int) -> None:
-        self.state = state
-        self.expected = expected
-        self.batch: list[AnyEvent] = []
-        self.preview: list[AnyEvent] = []
-        self.withdrawn: list[int] = []
-
-    def void(self, v: Voided) -> None:
-        """Withdraws the recorded event in force at seq ``v.seq``."""
-        self.state = apply(self.state, v)
-        self.batch.append(v)
-        self.preview.append(v)
-        self.withdrawn.append(v.seq)
-
-    def record(self, e: AnyEvent) -> None:
-        """Folds ``e`` (and its conclusions) in; a refusal (:class:`BragError`) changes nothing."""
-        s, stored = record(self.state, e)
-        for d in stored:
-            self.preview.append(d.model_copy(update={"seq": self.expected + len(self.preview) + 1}))
-        self.batch.append(e)
-        self.state = s
-
-    def again(self, later: list[tuple[int, AnyEvent]]) -> tuple[list[Later], list[Later]]:
-        """Records the ``later`` stored events (seq, event) again, as new events, in order: those
-        kept and those the engine now refuses (left out, with its reason)."""
-        kept: list[Later] = []
-        dropped: list[Later] = []
-        for seq, e in later:
-            try:
-                self.record(_again(e))
-            except BragError as err:
-                dropped.append(Later(seq, e, _refusal(err)))
-                continue
-            kept.append(Later(seq, e))
-        return kept, dropped
+def _target(t: Timeline, target: Step | int) -> Step:
+    if isinstance(target, Step):
+        found = next((s for s in t.steps if s.key == target.key), None)
+        if found is None:
+            raise AmendRefused("that step is no longer in force")
+        return found
+    found = next((s for s in t.steps if s.row == target and not s.derived), None)
+    if found is None or isinstance(found.event, SessionStarted) or found.id is None:
+        e = t.log[target - 1].event if 0 < target <= t.last_seq else None
+        raise _not_correctable(found.event if found is not None else e, target)
+    return found
 
 
 def _replacement(old: AnyEvent, replacement: AnyEvent, by: str | None) -> AnyEvent:
-    if isinstance(replacement, Voided | SessionStarted) or is_derived(replacement):
+    if isinstance(replacement, Voided | Amended | SessionStarted) or is_derived(replacement):
         raise AmendRefused(f"a replacement is an action at the table, not {replacement.type}")
     if type(replacement) is type(old) and content(replacement) == content(old):
         raise AmendRefused(f"the replacement is the {old.type} already recorded at seq {old.seq}")
@@ -302,31 +193,116 @@ def _replacement(old: AnyEvent, replacement: AnyEvent, by: str | None) -> AnyEve
     who = by or old.by
     if who and "by" not in data:
         data["by"] = who
-    data = {k: v for k, v in data.items() if v is not None}
+    data["id"] = _new_id()
     return type(replacement).model_validate(data)
+
+
+def _new_id() -> UUID:
+    from uuid_utils.compat import uuid7
+
+    return uuid7()
+
+
+def _refusal(err: BragError) -> str:
+    return f"{err.heading()}: {err.message}" if err.rule != "AMEND" else err.message
+
+
+def _repair(unfit: Unfit, when: datetime, by: str | None) -> Repair:
+    """The repair the rules call for at the step ``unfit`` names (see the module)."""
+    step = unfit.step
+    assert step.id is not None  # a stored step in force
+    env = {"at": when, "by": by} if by else {"at": when}
+    if unfit.shuffle_due and step.before.cards_mode == "shown":
+        shuffle = Shuffled(id=_new_id(), at=step.event.at)
+        fix = Amended(action="insert", target=step.id, target_seq=step.row, event=shuffle, **env)
+        action: Literal["insert", "withdraw"] = "insert"
+    else:
+        fix = Amended(action="withdraw", target=step.id, target_seq=step.row, **env)
+        action = "withdraw"
+    return Repair(step, unfit.cause.rule, unfit.cause.message, action, fix)
+
+
+def plan_amendment(
+    source: Timeline | list[AnyEvent],
+    target: Step | int,
+    replacement: AnyEvent | None = None,
+    *,
+    insert: bool = False,
+    by: str | None = None,
+    now: datetime | None = None,
+) -> Amendment:
+    """The correction of ``target`` (a step in force of ``source``, or the seq of a recorded
+    event in force) of a stored session's timeline (or its stored events): withdrawn
+    (``replacement`` ``None``), replaced, or, with ``insert``, ``replacement`` put just before it.
+
+    ``by`` records who corrects; ``now`` is the correction's time (default: now, UTC). The
+    replacement keeps the target's ``at`` unless it has its own. Raises :class:`AmendRefused`
+    (a target not in force, a replacement the rules refuse, more than :data:`MAX_REPAIRS`)."""
+    t = source if isinstance(source, Timeline) else Timeline.of(source)
+    if not t.last_seq:
+        raise AmendRefused("the session has no events")
+    step = _target(t, target)
+    assert step.id is not None
+    when = now or datetime.now(UTC)
+    new = _replacement(step.event, replacement, by) if replacement is not None else None
+    action: Literal["withdraw", "replace", "insert"] = (
+        "withdraw" if new is None else "insert" if insert else "replace"
+    )
+    env = {"at": when, "by": by} if by else {"at": when}
+    fix = Amended(action=action, target=step.id, target_seq=step.row, event=new, **env)
+    repairs: list[Repair] = []
+    while True:
+        try:
+            after = t.extend_all([fix, *(r.event for r in repairs)], new_id=_new_id)
+            break
+        except Unfit as unfit:
+            if len(repairs) >= MAX_REPAIRS:
+                raise AmendRefused(
+                    f"the correction leaves more than {MAX_REPAIRS} later steps refused"
+                ) from None
+            repairs.append(_repair(unfit, when, by))
+        except BragError as err:
+            what = f"the replacement {new.type}" if new is not None else "the correction"
+            raise AmendRefused(f"{what} is refused: {_refusal(err)}") from None
+    return Amendment(
+        t.session, step.row, t.last_seq, step, fix, new, tuple(repairs), t.state, after.state,
+        Impact.of(t.state, after.state), t, after,
+    )  # fmt: skip
 
 
 def plan_stored(
     store: EventStore,
     session: str,
-    target: int,
+    target: Step | int,
     replacement: AnyEvent | None = None,
     *,
+    insert: bool = False,
     by: str | None = None,
     now: datetime | None = None,
 ) -> Amendment:
-    """:func:`plan_amendment` of the session as stored now (:class:`UnknownSession` if none;
-    :class:`~events.errors.CorruptSession` if the stored stream no longer folds)."""
-    rows = store.read(session)
-    if not rows:
+    """:func:`plan_amendment` of the session as stored now (its cached timeline;
+    :class:`UnknownSession` if none; :class:`~events.errors.CorruptSession` if the stored stream
+    no longer folds)."""
+    t = store.timeline(session)
+    if not t.last_seq:
         raise UnknownSession(session)
-    states = stored_states(session, rows)
-    return plan_amendment(
-        [r.event for r in rows], target, replacement, by=by, now=now, states=states
-    )
+    return plan_amendment(t, target, replacement, insert=insert, by=by, now=now)
 
 
-def store_amendment(store: EventStore, plan: Amendment) -> list[StoredEvent]:
+def store_amendment(
+    store: EventStore, plan: Amendment, *, repair: bool | None = None
+) -> list[StoredEvent]:
     """Stores the whole correction: ONE append after ``plan.expected_seq`` (one transaction, or
-    nothing; :class:`~events.errors.ConcurrencyConflict` if the session grew meanwhile)."""
+    nothing; :class:`~events.errors.ConcurrencyConflict` if the session grew meanwhile). A plan
+    with repairs is stored only with ``repair=True`` (the organiser chose them); ``False`` or
+    ``None`` refuses it (:class:`AmendRefused`, naming the steps that no longer fit)."""
+    if plan.repairs and not repair:
+        steps = "; ".join(
+            f"deal {r.step.label.deal}, step {r.step.label.text} ({r.step.event.type}): "
+            f"RULES {r.rule}" for r in plan.repairs
+        )  # fmt: skip
+        raise AmendRefused(
+            f"the correction needs {len(plan.repairs)} repair(s) the organiser has not chosen "
+            f"({steps}); nothing was stored"
+        )
     return store.append(plan.session, list(plan.events), expected_seq=plan.expected_seq)

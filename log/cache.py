@@ -1,5 +1,5 @@
-"""The session log service's state cache: each session's latest folded state, without its undo
-chain (:func:`engine.state.without_history`), for the next append to fold onto."""
+"""The session log service's timeline cache: each session's latest
+:class:`~timeline.Timeline`, for the next append to extend and every reader to share."""
 
 from __future__ import annotations
 
@@ -8,40 +8,41 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from engine.state import State
+    from timeline import Timeline
 
-__all__ = ["StateCache"]
+__all__ = ["TimelineCache"]
 
 
-class StateCache:
-    """At most ``size`` sessions' latest states, the least recently used dropped first.
-    Thread-safe. The stream's prefix never changes, so a state kept is never wrong, only stale
+class TimelineCache:
+    """At most ``size`` sessions' latest timelines, the least recently used dropped first.
+    Thread-safe. The log's prefix never changes, so a timeline kept is never wrong, only stale
     (:meth:`get` answers only for the very seq asked)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._states: OrderedDict[str, State] = OrderedDict()
+        self._timelines: OrderedDict[str, Timeline] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, session: str, seq: int) -> State | None:
-        """The kept state of ``session`` if it is the one after seq ``seq``, else ``None``."""
+    def get(self, session: str, seq: int) -> Timeline | None:
+        """The kept timeline of ``session`` if its last seq is ``seq``, else ``None``."""
         with self._lock:
-            st = self._states.get(session)
-            if st is not None and st.seq == seq:
-                self._states.move_to_end(session)
-                return st
+            t = self._timelines.get(session)
+            if t is not None and t.last_seq == seq:
+                self._timelines.move_to_end(session)
+                return t
         return None
 
-    def remember(self, session: str, state: State) -> None:
-        """Keeps ``state`` (without its undo chain) unless a later one of the session is kept."""
-        from engine.state import without_history
-
-        state = without_history(state)
+    def remember(self, session: str, timeline: Timeline) -> None:
+        """Keeps ``timeline`` unless a later one of the session is kept."""
         with self._lock:
-            old = self._states.get(session)
-            if old is not None and old.seq > state.seq:
+            old = self._timelines.get(session)
+            if old is not None and old.last_seq > timeline.last_seq:
                 return  # keep the newer one
-            self._states[session] = state
-            self._states.move_to_end(session)
-            while len(self._states) > self.size:
-                self._states.popitem(last=False)
+            self._timelines[session] = timeline
+            self._timelines.move_to_end(session)
+            while len(self._timelines) > self.size:
+                self._timelines.popitem(last=False)
+
+    def forget(self, session: str) -> None:
+        with self._lock:
+            self._timelines.pop(session, None)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from engine.apply import apply
 from engine.fold import Step, complete
 from engine.state import State, initial_state
 from events.codec import read_events, read_file
@@ -15,33 +15,50 @@ from events.errors import BragError, CorruptSession, FormatError
 from store.port import Recorder
 from store.records import Row, SessionInfo, StoredEvent
 
-__all__ = ["checked_log", "fold_rows", "recomputed", "session_row", "stored_states"]
+if TYPE_CHECKING:
+    from events.model import AnyEvent
+    from timeline import Timeline
+
+__all__ = [
+    "checked_log",
+    "corrected_log",
+    "fold_rows",
+    "recomputed",
+    "session_row",
+    "stored_states",
+    "stored_timeline",
+]
+
+
+def stored_timeline(session: str, rows: Sequence[StoredEvent]) -> Timeline:
+    """The :class:`~timeline.Timeline` of a stored session read from seq 1;
+    :class:`CorruptSession` naming the session and the seq of the first row the rules refuse (a
+    store changed outside Bragbook), never the engine's error about a "line"."""
+    from timeline import Timeline
+
+    try:
+        return Timeline.of([r.event for r in rows])
+    except BragError as err:
+        k = (err.line or 1) - 1
+        r = rows[k] if 0 <= k < len(rows) else rows[-1]
+        raise CorruptSession(
+            session,
+            r.seq,
+            r.type,
+            f"the stored stream no longer folds ({err.heading()}: {err.message})",
+        ) from None
 
 
 def stored_states(session: str, rows: Sequence[StoredEvent]) -> list[State]:
-    """The state after each stored row of a session read from seq 1 (``engine.fold.replay`` of
-    their events); :class:`CorruptSession` naming the session and the seq of the first row the
-    rules refuse (a store changed outside Bragbook), never the engine's error about a "line"."""
-    st = initial_state()
-    out: list[State] = []
-    for r in rows:
-        try:
-            st = apply(st, r.event)
-        except BragError as err:
-            raise CorruptSession(
-                session,
-                r.seq,
-                r.type,
-                f"the stored stream no longer folds ({err.heading()}: {err.message})",
-            ) from None
-        out.append(st)
-    return out
+    """The state after each stored row of a session read from seq 1 (the timeline's log: each
+    the corrected end state as it stood then); :class:`CorruptSession` as
+    :func:`stored_timeline`."""
+    return [r.state for r in stored_timeline(session, rows).log]
 
 
 def fold_rows(session: str, rows: Sequence[StoredEvent]) -> State:
-    """The state after the stored ``rows``; :class:`CorruptSession` as :func:`stored_states`."""
-    states = stored_states(session, rows)
-    return states[-1] if states else initial_state()
+    """The state after the stored ``rows``; :class:`CorruptSession` as :func:`stored_timeline`."""
+    return stored_timeline(session, rows).state if rows else initial_state()
 
 
 def checked_log(source: str | os.PathLike[str] | Iterable[str]) -> list[Step]:
@@ -55,7 +72,25 @@ def checked_log(source: str | os.PathLike[str] | Iterable[str]) -> list[Step]:
         lines = list(read_events(source))
     if not lines:
         raise FormatError("the log is empty: a session log starts with session_started")
+    if any(e.type == "amended" for _, e in lines):
+        return corrected_log(lines)
     return list(complete(lines))
+
+
+def corrected_log(lines: list[tuple[int, AnyEvent]]) -> list[Step]:
+    """:func:`checked_log` of a log holding ``amended`` corrections: folded by its
+    :class:`~timeline.Timeline` (each step the event and the corrected end state after it), the
+    derived events a log leaves out added; errors name the file's line."""
+    from timeline import Timeline
+
+    events = [e for _, e in lines]
+    try:
+        t = Timeline().extend_all(events, conclude=True, fill=False)
+    except BragError as err:
+        k = (err.line or 1) - 1
+        raise err.at(line=lines[k][0] if 0 <= k < len(lines) else None) from None
+    line_of = {id(e): n for n, e in lines}
+    return [Step(line_of.get(id(r.event)), r.event, r.state) for r in t.log]
 
 
 _Counts = tuple[str | None, tuple[str, ...], int, int, int, bool, tuple[str, ...], str]

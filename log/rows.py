@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from engine.fold import Step
     from engine.state import State
     from events.model import AnyEvent
+    from timeline import Timeline
 
 __all__ = [
     "Appended",
@@ -26,6 +27,7 @@ __all__ = [
     "known_ids",
     "plan_of",
     "rows_of",
+    "stored_elsewhere",
 ]
 
 
@@ -39,6 +41,8 @@ class Plan:
     state: State
     given_ids: dict[str, int] = field(default_factory=dict)
     """ids the caller gave → index in ``rows`` (checked against the store in the transaction)."""
+    timeline: Timeline | None = None
+    """The session's timeline after the rows (an import's plan has none: the cache forgets)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,17 +52,17 @@ class Appended:
     - ``rows``: the stored rows, derived events included, in seq order (what
       :meth:`~log.service.EventStore.append` returns: for a retry of events stored already, the
       rows stored then; empty for an empty batch);
-    - ``state``: the engine's :class:`~engine.state.State` after the last of ``rows``
-      (``state.seq == rows[-1].seq``; after ``expected_seq`` for an empty batch), as the append
-      folded it: what :meth:`~log.service.EventStore.state` would fold then, but for its undo
-      chain, which may be cut (:func:`engine.state.without_history`: a holder that applies a
-      ``voided`` to it folds the stream again), and its ``last_event``, the event as given to the
-      append (envelope ``seq``, and ``id`` if none was given, not filled in; the stored one is
-      ``rows[-1].event``).
+    - ``state``: the engine's corrected end :class:`~engine.state.State` after the last of
+      ``rows`` (``state.seq == rows[-1].seq``; after ``expected_seq`` for an empty batch), with
+      its undo chain, as the append's timeline holds it (its ``last_event`` is the event as the
+      timeline took it: seq and id filled in, a derived event's ``at`` not).
     """
 
     rows: list[StoredEvent]
     state: State
+    timeline: Timeline | None = None
+    """The session's :class:`~timeline.Timeline` after the rows (``state`` is its end state):
+    what the store keeps for the next append, and every reader's replay."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,21 +189,19 @@ def known_ids(session: str, events: list[AnyEvent], found: list[StoredEvent]) ->
     return known
 
 
-def plan_of(session: str, events: list[AnyEvent], expected_seq: int, state: State) -> Plan:
-    """Folds the batch onto ``state`` (the session's state at ``expected_seq``) through
-    :func:`engine.apply.apply`, the engine's derived events inserted after their cause; builds the
-    rows (no I/O). A broken rule: the engine's error, with ``line`` = 1-based index in the batch.
+def plan_of(session: str, events: list[AnyEvent], expected_seq: int, timeline: Timeline) -> Plan:
+    """Extends ``timeline`` (the session's at ``expected_seq``) by the batch
+    (:meth:`timeline.Timeline.extend_all`: the engine's derived events added after their cause,
+    each event given its seq and, where it has none, a new id) and builds the rows (no I/O). A
+    broken rule: the engine's error, with ``line`` = 1-based index in the batch. An id given
+    twice in the batch is one event (the same content) or a FormatError."""
+    from uuid_utils.compat import uuid7
 
-    This loop runs for every event appended; it tests classes with ``type(e) is ...`` rather
-    than pydantic's ``isinstance`` (a Python-level check, several per event otherwise)."""
-    from engine.apply import apply
-    from engine.fold import conclude
-    from events.model import DERIVED_CLASSES, SessionStarted, Voided
+    from events.model import SessionStarted
 
-    out: list[AnyEvent] = []
+    batch: list[AnyEvent] = []
     seen: dict[int, AnyEvent] = {}
     for k, e in enumerate(events, start=1):
-        cls = type(e)
         eid = e.id
         try:
             if eid is not None:
@@ -216,20 +218,22 @@ def plan_of(session: str, events: list[AnyEvent], expected_seq: int, state: Stat
                 raise FormatError(
                     f"this batch is for session {session!r}, not {e.session!r}", field="session"
                 )
-            if cls not in DERIVED_CLASSES and state.pending:
-                state, derived = conclude(state)
-                out += derived
-            state = apply(state, e)
-            expect = expected_seq + len(out) + 1
-            if e.seq is not None and cls is not Voided and e.seq != expect:
-                raise FormatError(
-                    f"seq {e.seq} given, but this event would be seq {expect}", field="seq"
-                )
         except BragError as err:
             raise err.at(line=k, event=e.type) from None
-        out.append(e)
-    if state.pending:
-        state, derived = conclude(state)
-        out += derived
+        batch.append(e)
+    after = timeline.extend_all(batch, new_id=uuid7)
+    out = [r.event for r in after.log[expected_seq:]]
     rows, given = rows_of(session, expected_seq, out)
-    return Plan(session, expected_seq, rows, state, given)
+    caller = {str(i) for i in map(lambda e: e.id, events) if i is not None}
+    given = {k: v for k, v in given.items() if k in caller}
+    return Plan(session, expected_seq, rows, after.state, given, after)
+
+
+def stored_elsewhere(s: StoredEvent) -> IdConflict:
+    """An import's event id found stored (``s``) when the session was not where it was compared."""
+    return IdConflict(
+        s.id,
+        s.session,
+        s.seq,
+        f"event id {s.id} is already stored in session {s.session!r} (seq {s.seq})",
+    )

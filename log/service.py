@@ -2,9 +2,9 @@
 before any write, stored through a recorder (:class:`store.port.Recorder`).
 
 ``append(session, events, expected_seq)``: ``expected_seq`` is the seq of the last event the caller
-saw (0 for a new session). The store takes the state at that seq (cached per session, else rebuilt
-from the stream), folds the batch through :func:`engine.apply.apply`, inserts the engine's derived
-events right after their cause, and writes the whole batch in one transaction, or nothing:
+saw (0 for a new session). The store extends the session's :class:`~timeline.Timeline` at that
+seq (cached, else folded from the stream) by the batch, the engine's derived events right after
+their cause, and writes the whole batch in one transaction, or nothing:
 
 - another writer got there first: :class:`ConcurrencyConflict` (``session``, ``expected``,
   ``actual``), never a driver error and never an append at a later seq;
@@ -14,8 +14,7 @@ events right after their cause, and writes the whole batch in one transaction, o
   returning the stored rows (their original seqs), also after a restart; the same ``id`` with other
   content: :class:`IdConflict`.
 
-``append_state`` is the same append, answering the rows and the state after them
-(:class:`~log.rows.Appended`) from the fold that checked the batch.
+``append_state`` also answers the state and the timeline after them (:class:`~log.rows.Appended`).
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ from events.errors import (
     UnknownSession,
 )
 from events.text import inert
-from log.cache import StateCache
+from log.cache import TimelineCache
 from log.names import Namesakes
 from log.rows import (
     Appended,
@@ -47,6 +46,7 @@ from log.rows import (
     known_ids,
     plan_of,
     rows_of,
+    stored_elsewhere,
 )
 from store.port import Recorder
 from store.records import (
@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from engine.fold import Step
     from engine.state import State
     from events.model import AnyEvent
+    from timeline import Timeline
 
 __all__ = ["EventStore"]
 
@@ -77,15 +78,13 @@ class EventStore:
     lock against the (immutable) prefix the caller saw; inside it the insert itself checks the seq
     and the ids (the table's unique constraints), and only a refusal reads the stream again."""
 
-    cache_size: int = 64
-    """Sessions whose latest state is kept, without its undo chain
-    (:func:`engine.state.without_history`): a batch that holds a ``voided`` folds the session
-    again from the log. Keeping every session's chain (~2 KB per event) made the garbage
-    collector's passes a sixth of an append's time."""
+    cache_size: int = 16
+    """Sessions whose latest :class:`~timeline.Timeline` is kept (~2 KB an event): an append
+    extends it, a reader shares it; a session not kept is folded again when next asked."""
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
-        self._cache = StateCache(self.cache_size)
+        self._cache = TimelineCache(self.cache_size)
         self._names = Namesakes(recorder)
 
     def __repr__(self) -> str:
@@ -168,20 +167,24 @@ class EventStore:
         return self.last_seq(session) > 0
 
     def state(self, session: str) -> State:
-        """The folded current state (``state.seq`` is the last seq; the initial state when the
-        session has no event yet)."""
-        last = self.last_seq(session)
-        return self._state_at(session, last, history=True)
+        """The folded current state, corrections applied (``state.seq`` is the last seq; the
+        initial state when the session has no event yet)."""
+        return self.timeline(session).state
+
+    def timeline(self, session: str, upto: int | None = None) -> Timeline:
+        """The session's :class:`~timeline.Timeline` as stored now, or of its first ``upto``
+        events (empty for an unknown session), cached per (session, last seq): an append extends
+        it; :class:`CorruptSession` if the stored stream no longer folds."""
+        return self._timeline_at(session, self.last_seq(session) if upto is None else upto)
 
     def export(self, session: str) -> list[AnyEvent]:
         """The session as FORMAT.md events, envelope included; :class:`UnknownSession` if none,
         :class:`CorruptSession` if the stored stream no longer folds (never a tampered log)."""
-        from log.folds import fold_rows
-
         rows = self.recorder.load(session)
         if not rows:
             raise UnknownSession(session)
-        fold_rows(session, rows)
+        if self._cache.get(session, rows[-1].seq) is None:
+            self._timeline_rows(session, rows)
         return [r.event for r in rows]
 
     def export_lines(self, session: str) -> Iterator[str]:
@@ -253,36 +256,43 @@ class EventStore:
         through the engine instead (a withdrawn event's conclusions do not count)."""
         from log.folds import recomputed
 
-        return recomputed(self.recorder, self._state_at)
+        return recomputed(self.recorder, lambda s, seq: self._timeline_at(s, seq).state)
 
     def rebuild_catalogue(self) -> int:
         """Writes the catalogue again from the events (one transaction): for rows written
         around Bragbook (a bulk copy). Returns the number of sessions."""
         return self.recorder.rewrite_catalogue(self.recomputed_sessions)
 
-    # -- the state cache ---------------------------------------------------------------------------
+    # -- the timeline cache ------------------------------------------------------------------------
 
-    def _state_at(self, session: str, seq: int, *, history: bool = False) -> State:
-        """The state after the session's first ``seq`` events (cached by ``(session, seq)``).
+    def cached_timeline(self, session: str, seq: int) -> Timeline | None:
+        """The session's timeline at ``seq`` if this store keeps it (no I/O), else ``None``."""
+        return self._cache.get(session, seq)
+
+    def _timeline_at(self, session: str, seq: int) -> Timeline:
+        """The timeline of the session's first ``seq`` events (cached by ``(session, seq)``).
 
         The stream's prefix never changes, so the cache is never wrong, only stale; a stream
-        shorter than ``seq`` is a :class:`ConcurrencyConflict`. With ``history`` the state keeps
-        its undo chain (what a ``voided`` needs): folded from the log, never from the cache."""
-        from engine.state import initial_state
-        from log.folds import fold_rows
+        shorter than ``seq`` is a :class:`ConcurrencyConflict`."""
+        from timeline import Timeline
 
         if seq == 0:
-            return initial_state()
-        if not history:
-            st = self._cache.get(session, seq)
-            if st is not None:
-                return st
+            return Timeline()
+        t = self._cache.get(session, seq)
+        if t is not None:
+            return t
         rows = self.recorder.load(session, upto=seq)
         if len(rows) < seq:
             raise ConcurrencyConflict(session, seq, len(rows))
-        st = fold_rows(session, rows)
-        self._cache.remember(session, st)
-        return st
+        return self._timeline_rows(session, rows)
+
+    def _timeline_rows(self, session: str, rows: Sequence[StoredEvent]) -> Timeline:
+        """The timeline of the stored ``rows`` (from seq 1), kept."""
+        from log.folds import stored_timeline
+
+        t = stored_timeline(session, rows)
+        self._cache.remember(session, t)
+        return t
 
     def namesake(self, session: str) -> str | None:
         """The stored session whose id is another spelling of ``session`` (the same
@@ -317,16 +327,16 @@ class EventStore:
         (the fold that checked the batch: no second read or fold; for a retry of a batch stored
         already, or an empty batch, the state at that seq is read as :meth:`state` reads it, but
         from the cache when it can). The same errors as :meth:`append`."""
-        rows, state = self._append(session, events, expected_seq)
-        if state is None:
-            state = self._state_at(session, rows[-1].seq if rows else expected_seq)
-        return Appended(rows, state)
+        rows, t = self._append(session, events, expected_seq)
+        if t is None:
+            t = self._timeline_at(session, rows[-1].seq if rows else expected_seq)
+        return Appended(rows, t.state, t)
 
     def _append(
         self, session: str, events: Sequence[AnyEvent], expected_seq: int
-    ) -> tuple[list[StoredEvent], State | None]:
-        """:meth:`append`'s rows, and the state after them when this append folded it (``None``:
-        nothing new was stored)."""
+    ) -> tuple[list[StoredEvent], Timeline | None]:
+        """:meth:`append`'s rows, and the timeline after them when this append extended it
+        (``None``: nothing new was stored)."""
         if not isinstance(expected_seq, int) or expected_seq < 0:
             raise ValueError(
                 f"expected_seq must be a seq (0 for a new session), not {expected_seq!r}"
@@ -351,7 +361,7 @@ class EventStore:
             plan = self._plan(session, retry.rest, expected_seq)
         return self._write(plan, retry=True)
 
-    def _write(self, plan: Plan, *, retry: bool) -> tuple[list[StoredEvent], State | None]:
+    def _write(self, plan: Plan, *, retry: bool) -> tuple[list[StoredEvent], Timeline | None]:
         """The write transaction: insert the rows, all or nothing; a taken seq or id means look.
         Returns the rows stored and the state after them (``None``: stored before, a retry).
 
@@ -373,7 +383,7 @@ class EventStore:
                         found = tx.find(list(plan.given_ids)) if plan.given_ids else []
                         if found:
                             if not retry:
-                                raise _stored_elsewhere(found[0])
+                                raise stored_elsewhere(found[0])
                             again = self._retry(plan.session, [r.event for r in plan.rows], found)
                             if again.stored is not None:
                                 return again.stored, None
@@ -381,7 +391,7 @@ class EventStore:
                         if actual != plan.expected:
                             raise ConcurrencyConflict(plan.session, plan.expected, actual)
                     if not plan.rows:
-                        return [], plan.state
+                        return [], plan.timeline
                     now = utc_now()
                     positions = tx.insert(plan.rows, now)
                     info = session_row(plan.session, plan.state, plan.rows, positions, now)
@@ -393,21 +403,19 @@ class EventStore:
                         f"session {plan.session!r}: a row was stored concurrently by a writer "
                         "that does not take the store's lock; nothing was stored"
                     ) from None
-        self._cache.remember(plan.session, plan.state)
+        if plan.timeline is not None:
+            self._cache.remember(plan.session, plan.timeline)
+        else:
+            self._cache.forget(plan.session)
         written = StoredEvent._written
         rows = [written(r, p, now) for r, p in zip(plan.rows, positions, strict=True)]
-        return rows, plan.state
+        return rows, plan.timeline
 
     def _plan(self, session: str, events: list[AnyEvent], expected_seq: int) -> Plan:
-        """Folds the batch onto the state at ``expected_seq`` (:func:`log.rows.plan_of`); no I/O
-        but reading the prefix when the cache is stale (or the batch holds a ``voided``, which
-        needs the undo chain)."""
-        from events.model import Voided
-
-        history = any(type(e) is Voided for e in events)
-        return plan_of(
-            session, events, expected_seq, self._state_at(session, expected_seq, history=history)
-        )
+        """Extends the timeline at ``expected_seq`` by the batch (:func:`log.rows.plan_of`): one
+        apply per event (a correction folds again from its target only); no I/O but reading the
+        prefix when the cache is stale."""
+        return plan_of(session, events, expected_seq, self._timeline_at(session, expected_seq))
 
     def _retry(self, session: str, events: list[AnyEvent], found: list[StoredEvent]) -> Retry:
         """What to do about a batch some of whose ids are stored (``found``): every recorded
@@ -485,13 +493,3 @@ class EventStore:
         return ImportResult(
             session, len(stored), n_old, len(events), len(events), other_ids, other_envelope
         )
-
-
-def _stored_elsewhere(s: StoredEvent) -> IdConflict:
-    """An import's event id found stored (``s``) when the session was not where it was compared."""
-    return IdConflict(
-        s.id,
-        s.session,
-        s.seq,
-        f"event id {s.id} is already stored in session {s.session!r} (seq {s.seq})",
-    )

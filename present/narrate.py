@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeAlias, assert_never
 
-from engine.corrections import withdrawals
 from engine.hands import describe
 from engine.state import State
 from events.cards import card
 from events.model import (
+    Amended,
     AnyEvent,
     Bet,
     Conceded,
@@ -39,11 +39,11 @@ from events.model import (
     Voided,
 )
 from present.numbers import amount, signed
+from timeline.labels import letters
 
 __all__ = [
     "StepLabel",
     "names",
-    "numbered",
     "pretty_card",
     "pretty_cards",
     "sentence",
@@ -92,6 +92,11 @@ def sentence(before: State, event: AnyEvent, after: State) -> str:
         case Voided():
             return (
                 "Undone: the latest recorded action is withdrawn; the table goes back to before it"
+            )
+        case Amended():
+            done = {"withdraw": "withdrawn", "replace": "replaced", "insert": "preceded by"}
+            return f"Correction: an earlier step is {done[event.action]}" + (
+                f" {event.event.type}" if event.event is not None else ""
             )
         case Looked() | Kept() | Thrown() | Bet() | Folded() | Saw() | Shown() | Conceded():
             return _acts(before, event, after)
@@ -234,84 +239,37 @@ def _concluded(event: DerivedEvent) -> str:
 class StepLabel:
     """The number and the words of one event of a stream, as every replay shows them.
 
-    ``deal`` is the deal the event belongs to (0: before the first deal); ``step`` its place in
-    that deal counting only the events in force at that moment (1-based), so a step keeps its
-    number whether the log is shown as recorded or as corrected. ``withdrawn``: a later
-    ``voided`` took this event back; ``correction``: this event is a ``voided``, and ``step`` is
-    the first step it withdrew. ``text`` is the sentence (a correction names the step it
-    withdrew and that step's sentence, then the derived steps withdrawn with it, never a seq)."""
+    ``deal`` is the deal the event belongs to (0: before the first deal); ``step`` and ``sub`` its
+    number for good (:class:`timeline.Label`: given when the event was recorded, ``"7"``, or
+    ``"7a"`` for an event a correction inserted). ``withdrawn``: a later correction took this
+    event back (it keeps its number); ``correction``: this event is a ``voided`` or an
+    ``amended``, and ``step`` the step it corrects. ``text`` is the sentence (a correction names
+    the step it corrects and that step's sentence, never a seq)."""
 
     deal: int
     step: int
     text: str
     withdrawn: bool = False
     correction: bool = False
+    sub: int = 0
+
+    @property
+    def number(self) -> str:
+        """The step's number as printed: ``"14"``, ``"14a"``."""
+        return f"{self.step}{letters(self.sub)}"
 
     @property
     def label(self) -> str:
-        """The step as printed: ``"14"``, or ``"↺14"`` for the correction of step 14."""
-        return f"↺{self.step}" if self.correction else str(self.step)
+        """The step as printed: ``"14"``, ``"14a"``, or ``"↺14"`` for a correction of step 14."""
+        return f"↺{self.number}" if self.correction else self.number
 
 
 def step_in_deal(last: tuple[int, int] | None, deal: int) -> int:
     """The step number of an event in force of ``deal``, after the event in force ``last``
     (its ``(deal, step)``, ``None`` at the start): one more than ``last``'s step in the same deal,
-    else 1. The one rule :func:`numbered` and :mod:`analytics.facts` (the ``decisions`` rows'
-    ``step``) number by.
+    else 1 (:meth:`timeline.Label.next_after`).
 
     >>> step_in_deal(None, 0), step_in_deal((2, 7), 2), step_in_deal((2, 7), 3)
     (1, 8, 1)
     """
     return last[1] + 1 if last is not None and last[0] == deal else 1
-
-
-def numbered(events: Sequence[AnyEvent], states: Sequence[State]) -> list[StepLabel]:
-    """The step number and sentence of every event of a replayed stream (``states[k]`` follows
-    ``events[k]``), for ``brag replay`` and the dashboard alike.
-
-    FORMAT.md: a ``voided`` withdraws the latest recorded event still in force and the derived
-    events after it (matched by envelope ``seq``, else by 1-based position:
-    :func:`engine.corrections.withdrawals`); the steps it withdrew are numbered again by the
-    events that replace them."""
-    out: list[StepLabel] = []
-    kept: list[int] = []  # the indices of the events in force, in stream order
-    withdrawn: set[int] = set()
-    deal = 0
-    for k, (e, after, gone) in enumerate(zip(events, states, withdrawals(events), strict=True)):
-        before = states[k - 1] if k else State()
-        text = sentence(before, e, after)
-        if isinstance(e, Voided):
-            out.append(_correction(deal, [out[i] for i in gone], text))
-            withdrawn.update(gone)
-            kept = [i for i in kept if i not in withdrawn]
-            continue
-        deal = max(deal, after.deals)
-        last = out[kept[-1]] if kept else None
-        kept.append(k)
-        out.append(
-            StepLabel(deal, step_in_deal((last.deal, last.step) if last else None, deal), text)
-        )
-    return [
-        StepLabel(s.deal, s.step, s.text, withdrawn=True) if k in withdrawn else s
-        for k, s in enumerate(out)
-    ]
-
-
-def _correction(deal: int, gone: Sequence[StepLabel], text: str) -> StepLabel:
-    """The label of a ``voided`` in ``deal`` that withdrew ``gone`` (latest first): the step it
-    withdrew first and what goes with it; ``text``, its own sentence, when it withdrew nothing."""
-    if not gone:
-        return StepLabel(deal, 0, text, correction=True)
-    first = gone[-1]
-    back = (
-        f"the table goes back to step {first.step - 1}"
-        if first.step > 1
-        else "the table goes back to before that step"
-    )
-    also = "".join(f", with step {g.step} ({g.text})" for g in reversed(gone[:-1]))
-    return StepLabel(
-        first.deal,
-        first.step,
-        f"Correction: step {first.step} ({first.text}) is withdrawn{also}; {back}",
-        correction=True,
-    )

@@ -1,7 +1,7 @@
 """Where a replayer stands in a session's stream: a position is ``(deal, step)`` with ``step``
 1-based inside the deal (:class:`Position`), found from a link's junk-tolerant ``(deal, step)``
 (:func:`clamp`) and moved by the replayer's controls (:func:`move`), over the deals
-:func:`log.steps.deal_slices` cuts the stream into.
+:func:`timeline.slices_of` cuts the stream into.
 
 Deal 0 holds what happens before the first deal (session start, the lot for the dealer, the first
 shuffle); deal ``d`` starts with its ``dealt`` event and runs to the next one.
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from log.steps import DealSlice
+from timeline import DealSlice, parse_step
 
-__all__ = ["Position", "clamp", "link_number", "move"]
+__all__ = ["Position", "clamp", "link_number", "move", "step_index"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +86,35 @@ def move(slices: Sequence[DealSlice], pos: Position, how: str) -> Position:
     if how == "prev_deal":
         return clamp(slices, deals[max(i - 1, 0)], 1)
     raise ValueError(f"unknown move {how!r}")
+
+
+class _Numbered(Protocol):
+    """A step's label as :class:`present.narrate.StepLabel` carries it."""
+
+    @property
+    def step(self) -> int: ...
+    @property
+    def sub(self) -> int: ...
+    @property
+    def withdrawn(self) -> bool: ...
+    @property
+    def correction(self) -> bool: ...
+
+
+def step_index(
+    slices: Sequence[DealSlice], labels: Sequence[_Numbered], deal: int, step: Any
+) -> int | None:
+    """Where in ``deal`` (1-based) the step numbered ``step`` (``7``, ``"7a"``) stands: the event
+    in force with that number, else a withdrawn one or a correction with it; ``None`` when no
+    step of the deal has that number (or ``step`` is junk)."""
+    want = parse_step(step)
+    sl = next((s for s in slices if s.deal == deal), None)
+    if want is None or sl is None:
+        return None
+    found = [i for i in range(sl.start, sl.stop) if (labels[i].step, labels[i].sub) == want]
+    if not found:
+        return None
+    best = next(
+        (i for i in found if not labels[i].withdrawn and not labels[i].correction), found[-1]
+    )
+    return best - sl.start + 1

@@ -30,13 +30,12 @@ from events.model import (
     PotWon,
     SessionStarted,
     Shuffled,
-    Voided,
     is_derived,
 )
-from log.steps import DealSlice, corrected, deal_slices
-from present.narrate import StepLabel, numbered, sentence
+from log.steps import corrected, deal_slices
+from present.narrate import StepLabel, sentence
 from present.numbers import amount
-from present.positions import Position, clamp, link_number, move
+from present.positions import Position, clamp, link_number, move, step_index
 from present.rows import EventRow, deal_rows, event_rows, leaderboard, net_history
 from present.sight import DealSight, sight_for
 from present.table import (
@@ -53,6 +52,7 @@ from present.table import (
     status,
     table_view,
 )
+from timeline import DealSlice, Timeline, slices_of
 
 __all__ = [
     "EVERYONE",
@@ -91,8 +91,10 @@ __all__ = [
 class Replay:
     """A session's stream replayed once: ``events[k]`` is followed by ``states[k]``.
 
-    ``recorded`` is the log as recorded (corrections and what they withdrew included); otherwise
-    the stream is :func:`corrected`. Build with :meth:`of`; the states are the engine's."""
+    ``recorded`` is the log as recorded (corrections and what they withdrew included, each event
+    with the corrected end state as it stood then); otherwise the steps in force of its
+    :class:`~timeline.Timeline` (``voided`` and ``amended`` applied). Build with :meth:`of` or
+    :meth:`from_timeline`; the states are the engine's, the labels the timeline's."""
 
     session: str
     events: tuple[AnyEvent, ...]
@@ -101,6 +103,8 @@ class Replay:
     recorded: bool
     corrections: int
     labels: tuple[StepLabel, ...] = ()
+    timeline: Timeline | None = None
+    """The timeline it was built from (a correction names its steps)."""
 
     @classmethod
     def of(
@@ -110,22 +114,33 @@ class Replay:
         recorded: bool = False,
         states: Sequence[State] | None = None,
     ) -> Replay:
-        """``states``: the states after each of ``events`` when they are known already (the
-        store's fold of a stored stream, ``recorded`` then)."""
-        from engine.fold import replay as engine_replay
+        """The replay of a complete stored stream (folded once into its
+        :class:`~timeline.Timeline`). ``states`` is not needed (kept for old callers): the
+        timeline holds them; a store's reader passes its timeline to :meth:`from_timeline`."""
+        return cls.from_timeline(Timeline.of(events), recorded=recorded)
 
-        stream = list(events) if recorded else corrected(events)
-        states = list(states) if states is not None and recorded else engine_replay(stream)
-        voids = sum(1 for e in events if isinstance(e, Voided))
-        session = states[0].session if states else ""
+    @classmethod
+    def from_timeline(cls, t: Timeline, *, recorded: bool = False) -> Replay:
+        """The replay of a session's timeline (:meth:`log.service.EventStore.timeline`): the
+        steps in force, or with ``recorded`` the log as recorded. No fold."""
+        from present.steps import in_force_labels, recorded_view
+
+        if recorded:
+            events, states, labels = recorded_view(t)
+        else:
+            events = [s.event for s in t.steps]
+            states = [s.after for s in t.steps]
+            labels = in_force_labels(t)
+        fixes = sum(1 for r in t.log if r.correction)
         return cls(
-            session,
-            tuple(stream),
+            t.session,
+            tuple(events),
             tuple(states),
-            tuple(deal_slices(states)),
+            tuple(slices_of([lab.deal for lab in labels])),
             recorded,
-            voids,
-            tuple(numbered(stream, states)),
+            fixes,
+            tuple(labels),
+            t,
         )
 
     @property
@@ -141,22 +156,14 @@ class Replay:
 
     def position(self, deal: Any, step: Any) -> Position:
         """The position of a link's ``(deal, step)``: ``step`` is the step number every replay
-        shows (:func:`present.narrate.numbered`), resolved to the event in force with that number
-        (a withdrawn event or a correction only when no event in force has it); junk, ``None`` or
-        a step out of range lands on a real step as :func:`clamp` says."""
+        shows (``7``, ``"7a"``: :class:`timeline.Label`), resolved to the event in force with that
+        number (a withdrawn event or a correction only when no event in force has it); junk,
+        ``None`` or a step out of range lands on a real step as :func:`clamp` says."""
         pos = clamp(self.slices, deal, step)
-        k = link_number(step)
-        if k is None or not self.labels:
+        if not self.labels:
             return pos
-        sl = self.slice(pos.deal)
-        found = [i for i in range(sl.start, sl.stop) if self.labels[i].step == k]
-        if not found:
-            return pos
-        best = next(
-            (i for i in found if not self.labels[i].withdrawn and not self.labels[i].correction),
-            found[-1],
-        )
-        return clamp(self.slices, pos.deal, best - sl.start + 1)
+        k = step_index(self.slices, self.labels, pos.deal, step)
+        return pos if k is None else clamp(self.slices, pos.deal, k)
 
     def at_seq(self, seq: Any) -> Position | None:
         """The position of the event with envelope ``seq`` (the numbering ``brag replay`` printed
@@ -267,7 +274,8 @@ class StepRow:
     """One step of the replay table: its ``deal``, ``step`` label (``"14"``, ``"↺14"``) and
     sentence, the ``pot`` on the table, the ``level`` and whose ``turn`` (in a deal only), and
     each seat's :func:`seat_text` (``""`` before the player is dealt in); ``derived`` marks an
-    event the engine added."""
+    event the engine added, ``withdrawn`` a step a later correction took out of force (it keeps
+    its place and number)."""
 
     deal: int
     step: str
@@ -277,6 +285,7 @@ class StepRow:
     turn: str
     seats: tuple[str, ...]
     derived: bool
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +329,7 @@ def step_table(rp: Replay, deal: int | None = None) -> StepTable:
                 turn=(st.turn_name or "") if in_deal else "",
                 seats=tuple(seat_text(by_name[n], st) if n in by_name else "" for n in first.seats),
                 derived=is_derived(ev),
+                withdrawn=lab.withdrawn,
             )
         )
     return StepTable(title, tuple(first.seats), tuple(rows), _summary(rp, deal, ended), deal)

@@ -10,9 +10,9 @@ from typing import Any, TypedDict
 
 from engine.state import State
 from events.model import AnyEvent
-from log.steps import DealSlice
 from present.narrate import pretty_cards, sentence
 from present.numbers import amount, signed
+from timeline import DealSlice
 
 __all__ = ["EventRow", "deal_rows", "event_rows", "leaderboard", "net_history"]
 

@@ -26,7 +26,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from engine.corrections import in_force, withdrawals
 from engine.state import State
 from events.model import AnyEvent, PotWon, Shown, Shuffled
 from log.steps import DealSlice
@@ -78,6 +77,8 @@ class ReplayLike(Protocol):
     @property
     def recorded(self) -> bool: ...
     @property
+    def timeline(self) -> Any: ...
+    @property
     def seats(self) -> tuple[str, ...]: ...
     @property
     def final(self) -> State: ...
@@ -86,6 +87,22 @@ class ReplayLike(Protocol):
     def slice(self, deal: int) -> DealSlice: ...
     def position(self, deal: Any, step: Any) -> Position: ...
     def deal_label(self, deal: int, *, spoilers: bool = True) -> str: ...
+
+
+def in_force(rp: ReplayLike) -> list[int]:
+    """The indices of ``rp``'s events still in force: neither a correction nor a step one took
+    out of force (the labels the timeline gives, :mod:`present.steps`)."""
+    return [k for k, lab in enumerate(rp.labels) if not lab.withdrawn and not lab.correction]
+
+
+def withdrawals(rp: ReplayLike) -> tuple[tuple[int, ...], ...]:
+    """For each event of ``rp``, the indices of the events it took out of force (a ``voided`` or
+    an ``amended`` of the log as recorded; ``()`` elsewhere): the timeline's
+    :attr:`timeline.Record.withdrew`, each step at the log row that carries it."""
+    t = rp.timeline
+    if t is None or not rp.recorded or len(t.log) != len(rp.events):
+        return tuple(() for _ in rp.events)
+    return tuple(tuple(s.seq - 1 for s in r.withdrew) for r in t.log)
 
 
 def guarded_from(rp: ReplayLike) -> int | None:
@@ -97,7 +114,7 @@ def guarded_from(rp: ReplayLike) -> int | None:
     if rp.final.finished:
         return None
     first = 1
-    for k in in_force(rp.events):
+    for k in in_force(rp):
         if isinstance(rp.events[k], Shuffled):
             first = rp.states[k].deals + 1
     return first
@@ -118,7 +135,7 @@ def public_cards(rp: ReplayLike) -> dict[int, frozenset[tuple[str, str]]]:
     card)`` pairs, canonical card text. What a spectator of that deal saw; a ``shown`` withdrawn
     by a correction is not in them."""
     out: dict[int, set[tuple[str, str]]] = {}
-    for k in in_force(rp.events):
+    for k in in_force(rp):
         e = rp.events[k]
         if isinstance(e, Shown):
             out.setdefault(rp.states[k].deals, set()).update((e.player, c) for c in e.cards)
@@ -139,7 +156,7 @@ class DealSight:
     guarded: bool = False
     public: Mapping[int, frozenset[tuple[str, str]]] = field(default_factory=dict)
     gone: tuple[tuple[int, ...], ...] = ()
-    """Then, what each event withdrew (:func:`engine.corrections.withdrawals`)."""
+    """Then, what each event withdrew (:func:`withdrawals`)."""
 
     @property
     def viewer(self) -> str | None:
@@ -229,7 +246,7 @@ def sight_for(
     if guards(rp, deal):
         note = _guarded_note(rp, deal, who)
         sight = Sight(SPECTATOR, secret, note)
-        return DealSight(rp, deal, sight, True, public_cards(rp), tuple(withdrawals(rp.events)))
+        return DealSight(rp, deal, sight, True, public_cards(rp), withdrawals(rp))
     held = _held(rp, deal, secret)
     note = ""
     if held and who != SPECTATOR:

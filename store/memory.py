@@ -236,7 +236,7 @@ class MemoryRecorder:
                     deals=types.count("dealt"),
                     won=types.count("pot_won"),
                     carried=types.count("pot_carried"),
-                    voided=types.count("voided"),
+                    voided=types.count("voided") + types.count("amended"),
                     first_at=rows[0].at,
                     stored_at=rows[0].stored_at,
                     first_position=rows[0].position,

@@ -343,8 +343,9 @@ def facets_of(infos: Iterable[SessionInfo]) -> Facets:
 @dataclass(frozen=True, slots=True)
 class SessionSummary:
     """One session as its stored events tell it, without the rules: what a recorder counts for
-    the listing of a store without a catalogue (and for filling one). ``voided`` > 0 means the
-    counts may include withdrawn conclusions: the log service folds that session instead."""
+    the listing of a store without a catalogue (and for filling one). ``voided`` > 0 (the
+    corrections: ``voided`` and ``amended`` events) means the counts may include withdrawn
+    conclusions: the log service folds that session instead."""
 
     session: str
     last_seq: int

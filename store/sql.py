@@ -448,7 +448,7 @@ class SqlRecorder(CatalogueReads, AnnotationReads, DeviceReads):
                    sum(CASE WHEN type = 'dealt' THEN 1 ELSE 0 END),
                    sum(CASE WHEN type = 'pot_won' THEN 1 ELSE 0 END),
                    sum(CASE WHEN type = 'pot_carried' THEN 1 ELSE 0 END),
-                   sum(CASE WHEN type = 'voided' THEN 1 ELSE 0 END),
+                   sum(CASE WHEN type IN ('voided', 'amended') THEN 1 ELSE 0 END),
                    max(CASE WHEN type = 'session_ended' THEN {p} END),
                    max(CASE WHEN seq = 1 THEN {p} END),
                    max(CASE WHEN seq = 1 THEN at END),

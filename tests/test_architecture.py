@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("analytics", "sim"),
     ("present",),
     ("log",),
+    ("timeline",),
     ("engine", "store"),
     ("events",),
 )

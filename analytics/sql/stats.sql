@@ -362,7 +362,7 @@ SELECT DISTINCT den FROM sessions;
 -- col: event | type | FORMAT.md | The event's type.
 -- col: counted | count | RULES 5 | What the deal adds to the statistic's count.
 -- col: hits | count | RULES 5 | What the deal adds to the numerator (e.g. sees of see_rate).
--- col: corrected | yes/no | FORMAT.md | The session holds a voided event: its steps are numbered by the events in force (queries.renumber).
+-- col: corrected | yes/no | FORMAT.md | The session holds a voided or amended event: its steps are numbered by its timeline (queries.renumber).
 WITH pd AS (
     SELECT p.*, d.end_position, d.events AS deal_events
     FROM player_deals p JOIN deals d USING (session, deal)
@@ -399,9 +399,9 @@ own AS (
 ),
 voiding AS (
     -- Sessions with a correction: their voided events (voids_seq is set on those alone, so the
-    -- row groups without one are skipped by their statistics).
+    -- row groups without one are skipped by their statistics) and amended ones (issue 32).
     SELECT DISTINCT session FROM events
-    WHERE voids_seq IS NOT NULL AND session IN (SELECT session FROM picked)
+    WHERE (voids_seq IS NOT NULL OR type = 'amended') AND session IN (SELECT session FROM picked)
 )
 SELECT p.session, p.deal,
        coalesce(o.step, p.deal_events) AS step,

@@ -37,6 +37,8 @@ from events.errors import BragError
 from events.model import AnyEvent
 from present.narrate import pretty_card
 from present.replay import Replay
+from present.steps import record_text
+from timeline import Timeline
 
 __all__ = [
     "AHEAD_BUDGET",
@@ -48,6 +50,7 @@ __all__ = [
     "document",
     "state_document",
     "status_line",
+    "timeline_document",
 ]
 
 
@@ -266,3 +269,20 @@ def document(rp: Replay, *, budget: int = AHEAD_BUDGET) -> PadDocument:
     if can_void(state) is None:
         undo = None
     return state_document(rp.session, state, last=last, undo=undo, redo=redo, budget=budget)
+
+
+def timeline_document(t: Timeline, *, budget: int = AHEAD_BUDGET) -> PadDocument:
+    """:func:`document` of a session's :class:`~timeline.Timeline` (the store's, extended by each
+    tap) without a replay: the last step, the Undo and the Redo worded from the log's records
+    (O(1) whatever the session's length, issue 32 item 5)."""
+    state = t.state
+    n = t.last_seq
+    last = f"Last: {record_text(t, n)}" if n else ""
+    target = can_void(state)
+    undo = record_text(t, target) if target is not None and 0 < target <= n else None
+    redo = None
+    if n and t.log[n - 1].event.type == "voided":
+        gone = int(t.log[n - 1].event.seq or 0)
+        if 0 < gone <= n and recorder.redo([t.log[gone - 1].event, t.log[n - 1].event]):
+            redo = record_text(t, gone)
+    return state_document(t.session, state, last=last, undo=undo, redo=redo, budget=budget)

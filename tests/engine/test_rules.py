@@ -787,6 +787,6 @@ def test_one_dispatch_table_covers_every_recorded_event() -> None:
     from typing import get_args
 
     from engine.apply import HANDLERS
-    from events.model import RecordedEvent, Voided
+    from events.model import Amended, RecordedEvent, Voided
 
-    assert set(HANDLERS) | {Voided} == set(get_args(RecordedEvent))
+    assert set(HANDLERS) | {Voided, Amended} == set(get_args(RecordedEvent))

@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 from apptest_helpers import APP
-
 from engine.corrections import in_force
+
 from engine.legal import legal_actions
 from engine.state import Phase, State
 from events.model import (
@@ -285,7 +285,6 @@ def _client(monkeypatch: pytest.MonkeyPatch) -> Client:
     drawn from: its text is what is scanned)."""
     from starlette.applications import Starlette
 
-    import present.share
     from dashboard import gate_api, notes_api, pad_api, share_api
 
     monkeypatch.setattr(share_api, "_raster", lambda svg: svg.encode("utf-8"))

@@ -1,17 +1,18 @@
-"""Correcting any recorded step (issue 19, item 4): ``log.amend``, ``brag amend``, the Record
-page's "Correct a step" panel.
+"""Correcting any recorded step (issue 19, item 4; issue 32: one ``amended`` event): ``log.amend``,
+``brag amend``, the Record page's "Correct a step" panel.
 
 - Property: over random sessions (``sim.randplay``, both card modes, 2 to 5 players, 1 to 3 pots,
   some corrections already in the log) and a random step removed or replaced by another legal
   action at that point, the plan's impact equals the fold of the stream stored by its one append
   (nets, pot, winners, finished, the deals whose outcome changes); nets plus the pot are 0; the
-  stream in force is the prefix, the replacement and the later events kept, and every later event
-  left out is refused by the engine where it would go.
+  append stores the correction, its repairs and at most three conclusions; every earlier row keeps
+  its seq and id, every recorded step in force keeps its number.
 - The last action of a finished session can be withdrawn (``session_ended`` goes with it).
 - Atomicity: a transaction that fails, or a process SIGKILLed, after the correction's rows are
   inserted leaves the old stream; a correction planned before another device recorded is a
   ConcurrencyConflict.
-- ``brag amend`` shows the plan, stores only with ``--yes``, errors in one line.
+- ``brag amend`` shows the plan, stores only with ``--yes`` (and repairs only with ``--repair``),
+  errors in one line.
 """
 
 from __future__ import annotations
@@ -30,18 +31,20 @@ from hypothesis import strategies as st
 from store_helpers import PROCESSES, faulty
 
 from brag.cli import main
-from engine.fold import fold, replay
+from engine.fold import fold
 from engine.legal import legal_actions
 from engine.state import State
 from events.cards import FULL_PACK
-from events.errors import BragError, ConcurrencyConflict
-from events.model import AnyEvent, Dealt, Shown, Shuffled, content, is_derived
+from events.errors import ConcurrencyConflict
+from events.model import AnyEvent, Shown, Shuffled, content, is_derived
 from log import EventStore, open_store
-from log.amend import AmendRefused, in_force, plan_amendment, plan_stored, store_amendment
-from present.amend import describe, step_choices, target_seq
+from log.amend import AmendRefused, plan_amendment, plan_stored, store_amendment
+from present.amend import describe, step_choices, target_seq, target_step
 from present.numbers import signed
-from present.replay import Replay, corrected
+from present.replay import Replay
+from present.steps import step_text
 from sim.randplay import random_session
+from timeline import Step, Timeline
 
 EXAMPLES = 100
 
@@ -101,90 +104,63 @@ def test_the_preview_is_what_the_stored_correction_folds_to(seed: int, data: st.
     store = _stored(_session(seed))
     rows = store.read("s")
     old = [r.event for r in rows]
-    rp = Replay.of(old)
-    targets = [(d, k) for d in (s.deal for s in rp.slices) for k, _ in step_choices(rp, d)]
+    t = store.timeline("s")
+    targets = [(s.label.deal, n) for s in t.steps for n, _ in step_choices(t, s.label.deal)]
     if not targets:
         return
-    deal, step = data.draw(st.sampled_from(targets), label="deal, step")
-    seq = target_seq(rp, deal, step)
-    i = next(k for k, e in enumerate(rp.events) if e.seq == seq)
-    target = rp.events[i]
-    assert rp.labels[i].deal == deal and rp.labels[i].step == step
+    deal, number = data.draw(st.sampled_from(sorted(set(targets))), label="deal, step")
+    target = target_step(t, deal, number)
+    assert target.label.deal == deal and target.label.text == number
     rng = random.Random(seed)
     others = [
         a.event
-        for a in legal_actions(rp.before(i))
-        if "hands" not in a.needs and content(a.event) != content(target)
+        for a in legal_actions(target.before)
+        if "hands" not in a.needs and content(a.event) != content(target.event)
     ]
     replacement: AnyEvent | None = None
-    replace: bool = data.draw(st.booleans(), label="replace")
-    if others and replace:
-        replacement = _fill(rp.before(i), data.draw(st.sampled_from(others)), rng)
+    if others and data.draw(st.booleans(), label="replace"):
+        replacement = _fill(target.before, data.draw(st.sampled_from(others)), rng)
         # A template's cards filled at random can be the very cards recorded (a one-card show,
         # RULES 5.8): that is no correction, and plan_amendment refuses it (tested below).
-        assume(content(replacement) != content(target))
-    plan = plan_stored(store, "s", seq, replacement, by="organiser")
+        assume(replacement is not None and content(replacement) != content(target.event))
+    plan = plan_stored(store, "s", target, replacement, by="organiser")
     imp = plan.impact
     event("replaced" if replacement is not None else "removed")
-    event(f"finished before: {imp.finished_before}, after: {imp.finished_after}")
-    event("some later events left out" if plan.dropped else "every later event kept")
+    event("some later steps repaired" if plan.repairs else "every later step fits")
     event("an outcome changes" if imp.changed else "no outcome changes")
 
-    # The stream in force before: its recorded events, the target, those after it.
-    in_force_old = corrected(old)
-    t = next(k for k, e in enumerate(in_force_old) if e.seq == seq)
-    later_old = [e for e in in_force_old[t + 1 :] if not is_derived(e)]
-    assert [x.seq for x in plan.kept] == sorted(x.seq for x in plan.kept)
-    assert sorted(x.seq for x in (*plan.kept, *plan.dropped)) == [e.seq for e in later_old]
-    assert list(plan.withdrawn) == sorted([seq, *(e.seq or 0 for e in later_old)], reverse=True)
-
-    stored = store_amendment(store, plan)
+    stored = store_amendment(store, plan, repair=True)
     assert stored[0].seq == rows[-1].seq + 1  # one append, right after the stream planned from
+    assert len(stored) <= 1 + len(plan.repairs) + 3  # one fact a repair, the new conclusions
     new = store.events("s")
     assert len(new) == len(old) + len(stored)
+    assert [(r.seq, r.id) for r in store.read("s")[: len(rows)]] == [(r.seq, r.id) for r in rows]
     # What the preview said would be stored is what was stored (envelope aside).
     assert [(e.type, content(e)) for e in plan.preview] == [
         (r.event.type, content(r.event)) for r in stored
     ]
-
-    # Recomputed from the streams alone.
-    before, after = fold(old), fold(new)
+    # Recomputed from the stored streams alone.
+    before, after = Timeline.of(old).state, Timeline.of(new).state
     assert imp.nets_before == before.nets and imp.pot_before == before.pot
     assert imp.nets_after == after.nets and imp.pot_after == after.pot
     assert sum(imp.nets_after.values()) + imp.pot_after == 0
-    assert sum(imp.nets_before.values()) + imp.pot_before == 0
     assert imp.winners_after == after.winners and imp.finished_after == after.finished
     ob, oa = _outcomes(before), _outcomes(after)
     assert {c.deal for c in imp.changed} == {
         d for d in ob.keys() | oa.keys() if ob.get(d) != oa.get(d)
     }
-
-    # The stream in force after: the prefix, the replacement, the later events kept (in order).
-    in_force_new = corrected(new)
-    expect = in_force_old[:t] + ([replacement] if replacement is not None else [])
-    expect += [e for e in later_old if e.seq in {x.seq for x in plan.kept}]
-    assert _recorded_content(in_force_new) == _recorded_content(expect)
-    kept_at = [e.at for e in in_force_new[t:] if not is_derived(e)]
-    assert kept_at[1 if replacement is not None else 0 :] == [x.event.at for x in plan.kept]
-
-    # Each later event left out is refused by the engine where it would have gone.
-    states = replay(in_force_new)
-    kept_seqs = [x.seq for x in plan.kept]
-    new_recorded = [k for k, e in enumerate(in_force_new) if k >= t and not is_derived(e)]
-    new_recorded = new_recorded[1:] if replacement is not None else new_recorded
-    for d in plan.dropped:
-        nxt = next((n for n, q in enumerate(kept_seqs) if q > d.seq), None)
-        at = states[new_recorded[nxt] - 1] if nxt is not None else states[-1]
-        with pytest.raises(BragError):
-            fold([d.event.model_copy(update={"id": None, "seq": None})], at)
-
-    # The step keeps its number: the replacement is the same step of the same deal.
-    moves_deal = isinstance(target, Dealt | Shuffled) or isinstance(replacement, Dealt | Shuffled)
-    if replacement is not None and not moves_deal:
-        fixed = Replay.of(new)  # as corrected: the replacement is at the target's place t
-        assert (fixed.labels[t].deal, fixed.labels[t].step) == (deal, step)
-    # And the log as recorded replays (corrections shown as steps, numbering kept).
-    shown = Replay.of(new, recorded=True)
+    # Every recorded step in force before keeps its number, and stays in force unless it was
+    # the target or a repair withdrew it.
+    gone = {target.key} | {r.step.key for r in plan.repairs if r.action == "withdraw"}
+    now = {s.key: s.label for s in store.timeline("s").steps}
+    for s in t.steps:
+        if not s.derived and s.key not in gone:
+            assert now[s.key] == s.label
+    # The replacement takes its target's number; the log as recorded replays.
+    if replacement is not None:
+        put = store.timeline("s").log[plan.expected_seq].put
+        assert put is not None and put.label == target.label
+    shown = Replay.from_timeline(store.timeline("s"), recorded=True)
     assert shown.final.nets == after.nets
     assert sum(1 for lab in shown.labels if lab.correction) == shown.corrections
 
@@ -199,42 +175,48 @@ def _finished(seed: int = 7) -> list[AnyEvent]:
     return events
 
 
+def _last_step(store: EventStore) -> Step:
+    t = store.timeline("s")
+    return next(x for x in reversed(list(t.steps)) if not x.derived)
+
+
 def test_the_last_action_of_a_finished_session_can_be_withdrawn() -> None:
     events = _finished()
     store = _stored(events)
     old = store.events("s")
-    last = in_force(fold(old))[0]
+    last = _last_step(store)
     # Independently: the stream without the last recorded event and what it concluded.
-    k = next(n for n, e in enumerate(old) if e.seq == last)
+    k = last.row - 1
     expected = fold(old[:k])
     assert [e.type for e in old[k + 1 :]][-1] == "session_ended"
     plan = plan_stored(store, "s", last)
-    assert plan.withdrawn == (last,) and not plan.kept and not plan.dropped
-    store_amendment(store, plan)
-    now = fold(store.events("s"))
+    assert not plan.repairs and plan.correction.action == "withdraw"
+    stored = store_amendment(store, plan)
+    assert [r.type for r in stored] == ["amended"]
+    now = store.state("s")
     assert not now.finished and now.nets == expected.nets and now.pot == expected.pot
     assert plan.impact.finished_before and not plan.impact.finished_after
     assert [c.deal for c in plan.impact.changed] == [fold(old).deals]
     info = store.session_info("s")
     assert info is not None and not info.finished
-    assert store.events("s")[-1].type == "voided"
 
 
 def test_what_cannot_be_corrected_is_refused_in_one_sentence() -> None:
-    old = _stored(_finished()).events("s")
-    rp = Replay.of(old)
+    store = _stored(_finished())
+    old = store.events("s")
+    t = store.timeline("s")
     derived = next(e for e in old if is_derived(e))
     with pytest.raises(AmendRefused, match="conclusion"):
-        plan_amendment(old, derived.seq or 0)
+        plan_amendment(t, derived.seq or 0)
     with pytest.raises(AmendRefused, match="start"):
-        plan_amendment(old, 1)
+        plan_amendment(t, 1)
     with pytest.raises(AmendRefused, match="no step 999"):
-        target_seq(rp, 1, 999)
+        target_seq(t, 1, 999)
     with pytest.raises(AmendRefused, match="no deal 99"):
-        target_seq(rp, 99, 1)
-    last = in_force(fold(old))[0]
+        target_seq(t, 99, 1)
+    last = _last_step(store)
     with pytest.raises(AmendRefused, match="already recorded"):
-        plan_amendment(old, last, old[last - 1])
+        plan_amendment(t, last, last.event)
 
 
 # --- atomicity ------------------------------------------------------------------------------------
@@ -245,7 +227,7 @@ class Boom(Exception):
 
 
 def _middle_target(store: EventStore) -> int:
-    chain = in_force(store.state("s"))
+    chain = [x.row for x in store.timeline("s").steps if not x.derived][1:]
     return chain[len(chain) // 2]
 
 
@@ -255,24 +237,24 @@ def test_a_failure_inside_the_transaction_leaves_the_old_stream(tmp_path: Path) 
     store = open_store(url)
     before = [(r.seq, r.id, r.type) for r in store.read("s")]
     plan = plan_stored(store, "s", _middle_target(store))
-    assert len(plan.events) > 2
 
     def boom(info: Any) -> None:
         raise Boom
 
     with pytest.raises(Boom):
-        store_amendment(faulty(store, boom), plan)
+        store_amendment(faulty(store, boom), plan, repair=True)
     again = open_store(url)
     assert [(r.seq, r.id, r.type) for r in again.read("s")] == before
     assert again.session_info("s").finished  # type: ignore[union-attr]
-    store_amendment(again, plan)  # the same plan still applies: nothing was half stored
+    store_amendment(again, plan, repair=True)  # the same plan applies: nothing half stored
     assert len(again.read("s")) == len(before) + len(plan.preview)
 
 
 def _kill_inside(url: str, target: int) -> None:
     store = open_store(url)
     plan = plan_stored(store, "s", target)
-    store_amendment(faulty(store, lambda info: os.kill(os.getpid(), signal.SIGKILL)), plan)
+    killer = faulty(store, lambda info: os.kill(os.getpid(), signal.SIGKILL))
+    store_amendment(killer, plan, repair=True)
 
 
 def test_a_process_killed_inside_the_transaction_leaves_the_old_stream(tmp_path: Path) -> None:
@@ -288,8 +270,8 @@ def test_a_process_killed_inside_the_transaction_leaves_the_old_stream(tmp_path:
     again = open_store(url)
     assert [(r.seq, r.id, r.type) for r in again.read("s")] == before
     plan = plan_stored(again, "s", target)
-    store_amendment(again, plan)
-    assert fold(again.events("s")).nets == plan.impact.nets_after
+    store_amendment(again, plan, repair=True)
+    assert again.state("s").nets == plan.impact.nets_after
 
 
 def test_a_correction_planned_before_another_device_recorded_is_a_conflict() -> None:
@@ -302,7 +284,7 @@ def test_a_correction_planned_before_another_device_recorded_is_a_conflict() -> 
     store.append("s", [legal_actions(state)[0].event], state.seq)  # another device, meanwhile
     n = len(store.read("s"))
     with pytest.raises(ConcurrencyConflict):
-        store_amendment(store, plan)
+        store_amendment(store, plan, repair=True)
     assert len(store.read("s")) == n
 
 
@@ -316,17 +298,14 @@ def test_brag_amend_shows_the_plan_and_stores_only_with_yes(
     store = _stored(_finished(), url)
     old = store.events("s")
     store.close()
-    rp = Replay.of(old)
-    last = in_force(fold(old))[0]
-    k = next(n for n, e in enumerate(rp.events) if e.seq == last)
-    deal, step = rp.labels[k].deal, rp.labels[k].step
-    k_old = next(n for n, e in enumerate(old) if e.seq == last)
-    expected = fold(old[:k_old])  # without the last recorded event and its conclusions
+    last = _last_step(open_store(url))
+    deal, step = last.label.deal, last.label.text
+    expected = fold(old[: last.row - 1])  # without the last recorded event and its conclusions
 
-    args = ["amend", "s", "--deal", str(deal), "--step", str(step), "--remove", "--db", url]
+    args = ["amend", "s", "--deal", str(deal), "--step", step, "--remove", "--db", url]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "Nothing stored" in out and rp.labels[k].text in out
+    assert "Nothing stored" in out and step_text(last) in out
     for p, v in expected.nets.items():
         assert signed(v) in out and p in out
     assert len(open_store(url).read("s")) == len(old)
@@ -335,8 +314,8 @@ def test_brag_amend_shows_the_plan_and_stores_only_with_yes(
     out = capsys.readouterr().out
     assert "Corrected:" in out
     stored = open_store(url).events("s")
-    assert len(stored) == len(old) + 1 and stored[-1].type == "voided" and stored[-1].by == "Org"
-    assert fold(stored).nets == expected.nets
+    assert len(stored) == len(old) + 1 and stored[-1].type == "amended" and stored[-1].by == "Org"
+    assert open_store(url).state("s").nets == expected.nets
 
     assert main(["amend", "s", "--deal", "99", "--step", "1", "--remove", "--db", url]) == 1
     err = capsys.readouterr().err.strip()
@@ -346,23 +325,22 @@ def test_brag_amend_shows_the_plan_and_stores_only_with_yes(
 def test_brag_amend_replaces_a_step(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     url = str(tmp_path / "r.db")
     store = _stored(_finished(3), url)
-    old = store.events("s")
-    rp = Replay.of(old)
+    t = store.timeline("s")
     # The first bet of deal 1 replaced by the acting player's fold.
-    k = next(n for n, e in enumerate(rp.events) if e.type == "bet")
-    bettor = rp.events[k].player  # type: ignore[union-attr]
+    bet = next(x for x in t.steps if x.event.type == "bet")
+    bettor = bet.event.player  # type: ignore[union-attr]
     fold_line = f'{{"type": "folded", "player": "{bettor}"}}'
-    deal, step = rp.labels[k].deal, rp.labels[k].step
-    args = ["amend", "s", "--deal", str(deal), "--step", str(step), "--as", fold_line]
-    assert main([*args, "--db", url, "--yes"]) == 0
+    deal, step = bet.label.deal, bet.label.text
+    args = ["amend", "s", "--deal", str(deal), "--step", step, "--as", fold_line]
+    assert main([*args, "--db", url, "--yes", "--repair"]) == 0
     out = capsys.readouterr().out
     assert f"{bettor} folds" in out
-    new = open_store(url).events("s")
-    fixed = corrected(new)
-    t = next(n for n, e in enumerate(corrected(old)) if e.seq == rp.events[k].seq)
-    assert fixed[t].type == "folded" and fixed[t].player == bettor  # type: ignore[union-attr]
-    view = describe(new, plan_stored(open_store(url), "s", in_force(fold(new))[0]))
-    assert view.target.text  # the amended stream can be corrected again
+    fixed = open_store(url).timeline("s")
+    now = fixed.find(deal, step)
+    assert now is not None and now.event.type == "folded"
+    assert now.event.player == bettor  # type: ignore[union-attr]
+    again = plan_stored(open_store(url), "s", _last_step(open_store(url)))
+    assert describe(again).target.text  # the amended stream can be corrected again
 
 
 def test_brag_amend_refuses_an_illegal_replacement(
@@ -399,11 +377,9 @@ def test_the_panel_previews_and_stores_the_correction(
     old = _stored(_finished(), url).events("s")
     monkeypatch.setenv("BRAG_DB", url)
     monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "p.duckdb"))
-    rp = Replay.of(old)
-    last = in_force(fold(old))[0]
-    k = next(n for n, e in enumerate(rp.events) if e.seq == last)
-    deal, step = rp.labels[k].deal, rp.labels[k].step
-    expected = fold(old[: next(n for n, e in enumerate(old) if e.seq == last)])
+    last = _last_step(open_store(url))
+    deal, step = last.label.deal, last.label.text
+    expected = fold(old[: last.row - 1])
 
     monkeypatch.setenv("BRAG_ORGANISER_SECRET", "open sesame please")
     from dashboard import access
@@ -424,5 +400,5 @@ def test_the_panel_previews_and_stores_the_correction(
     at.button(key="amend-s-store").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.success and at.success[0].value.startswith("Corrected:")
-    stored = open_store(url).events("s")
-    assert len(stored) == len(old) + 1 and fold(stored).nets == expected.nets
+    stored = open_store(url)
+    assert len(stored.read("s")) == len(old) + 1 and stored.state("s").nets == expected.nets

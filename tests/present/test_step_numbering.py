@@ -23,9 +23,9 @@ from events.model import (
     Shuffled,
 )
 from log import open_store
-from present.narrate import numbered
 from present.replay import Replay
 from present.sight import sight_for
+from present.steps import numbered
 
 ROOT = Path(__file__).resolve().parents[2]
 SEASON = ROOT / "data" / "season" / "2026-09-24-top-1.jsonl"

@@ -1,0 +1,169 @@
+"""A correction is one fact (issue 32, items 2 and 3): ``brag amend`` removing an early step of an
+8-deal session stores one ``amended`` event (and at most the conclusions the corrected end draws),
+every later event keeps its id and seq, ``brag replay`` of every later deal is byte-identical, and
+the nets are those of the log without that step; on SQLite and PostgreSQL. A correction that makes
+a shuffle due (RULES 3.2) proposes the shuffle, keeps the later deals, and is stored only when the
+organiser chooses the repair."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from store_helpers import pg_store, pg_url, require_pg
+
+from brag.cli import main
+from engine.fold import record
+from engine.state import initial_state
+from events.model import AnyEvent, Folded, Looked, PotWon, Shown, is_derived
+from log import EventStore, open_store
+from log.amend import AmendRefused, plan_stored, store_amendment
+from present.amend import describe
+from sim.randplay import random_session
+from timeline import Step, Timeline
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=BACKENDS)
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield str(tmp_path / "brag.db")
+        return
+    require_pg()
+    with pg_store() as s:
+        yield f"{pg_url()}?options=-csearch_path%3D{s.schema}"
+
+
+def _look_then_fold(t: Timeline, deal: int) -> Step | None:
+    """A look in ``deal`` by a player whose next action is to fold (so nothing after it changes:
+    a blind player pays half, RULES 5.3)."""
+    steps = list(t.steps)
+    for k, s in enumerate(steps):
+        if isinstance(s.event, Looked) and s.label.deal == deal:
+            who = s.event.player
+            mine = [x for x in steps[k + 1 :] if getattr(x.event, "player", None) == who]
+            if mine and isinstance(mine[0].event, Folded) and mine[0].label.deal == deal:
+                return s
+    return None
+
+
+def _eight_deals() -> tuple[list[AnyEvent], Step]:
+    """A finished session of at least 8 deals (4 players, shown cards) with such a look in deal
+    1."""
+    for seed in range(200):
+        events = random_session(random.Random(seed), "night", players=4, cards="shown", pots=8)
+        t = Timeline.of(events)
+        look = _look_then_fold(t, 1)
+        if look is not None and t.state.deals >= 8:
+            return events, look
+    raise AssertionError("no seed gives such a session")
+
+
+def _replay(url: str, deal: int, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["replay", "night", "--deal", str(deal), "--db", url]) == 0
+    return capsys.readouterr().out
+
+
+def test_brag_amend_removing_an_early_step_stores_one_fact(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events, look = _eight_deals()
+    with open_store(url) as store:
+        store.append("night", events, 0)
+        before = store.read("night")
+        deals = store.state("night").deals
+    shown = {d: _replay(url, d, capsys) for d in range(2, deals + 1)}
+    argv = ["amend", "night", "--deal", "1", "--step", look.label.text, "--remove", "--yes"]
+    assert main([*argv, "--db", url]) == 0
+    out = capsys.readouterr().out
+    assert "Stored 1 events" in out
+    with open_store(url) as store:
+        after = store.read("night")
+        state = store.state("night")
+    assert 1 <= len(after) - len(before) <= 3
+    assert [(r.seq, r.id, r.type) for r in after[: len(before)]] == [
+        (r.seq, r.id, r.type) for r in before
+    ]
+    assert after[len(before)].type == "amended"
+    for d, text in shown.items():
+        assert _replay(url, d, capsys) == text, f"deal {d} changed"
+    # The nets are those of the log without that step, written out plainly.
+    plain = initial_state()
+    for e in events:
+        if not is_derived(e) and e is not look.event:
+            plain, _ = record(plain, e)
+    assert state.nets == plain.nets
+    assert state.finished and plain.finished
+    # The withdrawn step keeps its number, and deal 1 no longer has it in force.
+    one = _replay(url, 1, capsys)
+    assert f"step {look.label.text}" in one and "is withdrawn" in one
+
+
+def _prial_showdown(t: Timeline) -> tuple[Step, tuple[str, ...]] | None:
+    """The winner's ``shown`` at a showdown before the last deal, and a prial of a rank never
+    shown in the session to show instead (RULES 2.2, 3.2)."""
+    seen = {c[0] for s in t.steps if isinstance(s.event, Shown) for c in s.event.cards}
+    free = [r for r in "3AKQJT98765432" if r not in seen]
+    if not free:
+        return None
+    last = t.state.deals
+    for k, s in enumerate(t.steps):
+        e = s.event
+        if isinstance(e, PotWon) and e.showdown and e.hand != "prial" and e.deal < last - 1:
+            shown = [
+                x for x in list(t.steps)[:k]
+                if isinstance(x.event, Shown) and x.event.player == e.player
+                and x.label.deal == e.deal and len(x.event.cards) == 3
+            ]  # fmt: skip
+            if shown:
+                r = free[0]
+                return shown[-1], (f"{r}c", f"{r}d", f"{r}h")
+    return None
+
+
+def test_a_correction_that_makes_a_shuffle_due_proposes_it_and_keeps_the_later_deals(
+    tmp_path: Path,
+) -> None:
+    for seed in range(300):
+        events = random_session(random.Random(seed), "night", players=3, cards="shown", pots=8)
+        t = Timeline.of(events)
+        found = _prial_showdown(t)
+        if found is not None:
+            break
+    else:
+        raise AssertionError("no seed gives such a session")
+    step, prial = found
+    store: EventStore = open_store(str(tmp_path / "brag.db"))
+    store.append("night", events, 0)
+    t = store.timeline("night")
+    target = next(s for s in t.steps if s.label == step.label)
+    assert isinstance(target.event, Shown)
+    plan = plan_stored(store, "night", target, Shown(player=target.event.player, cards=prial))
+    inserted = [r for r in plan.repairs if r.action == "insert"]
+    assert inserted, [(r.step.label, r.rule, r.action) for r in plan.repairs]
+    first = inserted[0]
+    assert first.rule == "3.2" and first.step.event.type == "dealt"
+    assert first.step.label.deal == step.label.deal + 1
+    view = describe(plan)
+    assert any("insert a shuffle" in ln.repair for ln in view.repairs)
+    # Nothing is dropped unless the organiser chooses the repairs.
+    with pytest.raises(AmendRefused, match="repair"):
+        store_amendment(store, plan)
+    assert store.last_seq("night") == t.last_seq
+    rows = store_amendment(store, plan, repair=True)
+    assert len(rows) <= 1 + len(plan.repairs) + 3
+    after = store.timeline("night")
+    deals_before = [s.label for s in t.steps if s.event.type == "dealt"]
+    deals_after = [s.label for s in after.steps if s.event.type == "dealt"]
+    withdrawn = {r.step.label for r in plan.repairs if r.action == "withdraw"}
+    assert deals_after == [d for d in deals_before if d not in withdrawn]
+    assert len(deals_after) >= len(deals_before) - 1
+    # The shuffle sits at the end of the deal of the prial, with a letter.
+    shuffle = next(s for s in after.steps if s.key == (t.last_seq + 2, 1))
+    assert shuffle.event.type == "shuffled"
+    assert shuffle.label.deal == step.label.deal and shuffle.label.sub == 1
+    assert after.state.deals == t.state.deals - len([d for d in withdrawn])
+    store.close()

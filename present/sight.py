@@ -102,7 +102,7 @@ def withdrawals(rp: ReplayLike) -> tuple[tuple[int, ...], ...]:
     t = rp.timeline
     if t is None or not rp.recorded or len(t.log) != len(rp.events):
         return tuple(() for _ in rp.events)
-    return tuple(tuple(s.seq - 1 for s in r.withdrew) for r in t.log)
+    return tuple(tuple(s.row - 1 for s in r.withdrew if s.row > 0) for r in t.log)
 
 
 def guarded_from(rp: ReplayLike) -> int | None:

@@ -23,8 +23,15 @@ __all__ = [
 
 
 def step_text(s: Step) -> str:
-    """The sentence of a step, from the states either side of it."""
-    return sentence(s.before, s.event, s.after)
+    """The sentence of a step, from the states either side of it. A step a correction left
+    unfit (:class:`timeline.Unfit`: its states are the one it was refused at) is worded from
+    its event alone: the player and what was recorded."""
+    try:
+        return sentence(s.before, s.event, s.after)
+    except (IndexError, KeyError, ValueError):
+        who = getattr(s.event, "player", None)
+        what = s.event.type.replace("_", " ")
+        return f"{who}: {what}" if isinstance(who, str) else what
 
 
 def in_force_labels(t: Timeline) -> list[StepLabel]:

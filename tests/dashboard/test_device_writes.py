@@ -121,8 +121,10 @@ def test_a_correction_drawn_before_lock_every_device_stores_nothing(record_url: 
     tap(record_url, "friday", "shuffle", "deal", "bet-0")
     at.run()
     before = events(record_url, "friday")
+    at.selectbox(key="amend-friday-deal").set_value(1).run()  # deal 1, with Ann's bet
     deal = at.selectbox(key="amend-friday-deal").value
-    step = next(iter(at.selectbox(key=f"amend-friday-step-{deal}").options))
+    # the latest step (Ann's bet): a correction that needs no repair, so its button is live
+    step = list(at.selectbox(key=f"amend-friday-step-{deal}").options)[-1]
     at.selectbox(key=f"amend-friday-step-{deal}").set_value(step).run()
     store_it = at.button(key="amend-friday-store")
     assert store_it.label == "Store the correction"

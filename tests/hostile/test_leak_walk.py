@@ -26,7 +26,6 @@ from typing import Any
 
 import pytest
 from apptest_helpers import APP
-from engine.corrections import in_force
 
 from engine.legal import legal_actions
 from engine.state import Phase, State
@@ -45,6 +44,7 @@ from events.model import (
 from log import open_store
 from log.amend import plan_stored, store_amendment
 from log.service import EventStore
+from log.steps import in_force
 
 SESSION = "leak-walk"
 SEATS = ("Ann", "Bob", "Cy")

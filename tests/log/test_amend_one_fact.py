@@ -162,8 +162,13 @@ def test_a_correction_that_makes_a_shuffle_due_proposes_it_and_keeps_the_later_d
     assert deals_after == [d for d in deals_before if d not in withdrawn]
     assert len(deals_after) >= len(deals_before) - 1
     # The shuffle sits at the end of the deal of the prial, with a letter.
-    shuffle = next(s for s in after.steps if s.key == (t.last_seq + 2, 1))
+    dealt = next(k for k, s in enumerate(after.steps) if s.id == first.step.id)
+    shuffle = after.steps[dealt - 1]  # inserted just before the deal that needed it
     assert shuffle.event.type == "shuffled"
-    assert shuffle.label.deal == step.label.deal and shuffle.label.sub == 1
+    assert shuffle.event.type == "shuffled"
+    # a letter after a number of the prial's deal ("10a", or "10b" when the corrected showdown's
+    # own new conclusion took "10a"): no other step's number moved
+    assert shuffle.label.deal == step.label.deal and shuffle.label.sub >= 1
+    assert shuffle.label.step == after.steps[dealt - 2].label.step
     assert after.state.deals == t.state.deals - len([d for d in withdrawn])
     store.close()

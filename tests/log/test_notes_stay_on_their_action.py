@@ -17,7 +17,6 @@ import pytest
 from shared_paths import SCENARIOS
 from store_helpers import pg_store, require_pg
 
-from engine.corrections import withdrawals
 from engine.legal import legal_actions
 from events.codec import read_file
 from events.model import AnyEvent, Conceded, Dealt, Folded, Voided
@@ -31,6 +30,7 @@ from log.annotations import (
     step_of,
     touched,
 )
+from log.steps import withdrawals
 from present.replay import Replay
 
 S = "card-example"

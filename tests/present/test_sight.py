@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.corrections import in_force
 from engine.legal import legal_actions
 from events.model import (
     AnyEvent,
@@ -23,6 +22,7 @@ from events.model import (
 )
 from log import open_store
 from log.service import EventStore
+from log.steps import in_force
 from present.narrate import pretty_card
 from present.replay import SPECTATOR, Replay
 from present.sight import guarded_from, guards, names_a_card, sight_for

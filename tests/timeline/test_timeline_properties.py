@@ -88,7 +88,7 @@ def corrections(draw: st.DrawFn) -> tuple[Session, list[AnyEvent], Amended]:
         else:
             new = draw(st.sampled_from(options))
             if isinstance(new, Shown):
-                cards = draw(showdown_cards(target.before, len(new.cards)))
+                cards = draw(showdown_cards(target.before, new.player, len(new.cards)))
                 new = Shown(player=new.player, cards=cards)
     if new is not None:
         new = new.model_copy(update={"id": uuid.uuid4()})

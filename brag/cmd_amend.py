@@ -23,7 +23,7 @@ from events.codec import parse_line
 from events.errors import FormatError
 from events.model import AnyEvent
 from log import UnknownSession
-from log.amend import AmendRefused, plan_amendment, store_amendment
+from log.amend import AmendRefused, plan_amendment, store_amendment, touched_by
 from present.amend import AmendView, Line, describe, target_step
 
 __all__ = ["cmd_amend", "register"]
@@ -87,7 +87,7 @@ def cmd_amend(args: argparse.Namespace) -> int:
             raise UnknownSession(args.session)
         step = target_step(t, args.deal, args.step)
         plan = plan_amendment(t, step, replacement, insert=insert, by=args.by)
-        view = describe(plan)
+        view = describe(plan, touched=touched_by(store, plan))
         console = store_console()
         _print(console, args.session, view, every=args.list)
         if not args.yes:
@@ -144,6 +144,7 @@ def _print(console: Any, session: str, v: AmendView, *, every: bool) -> None:
             console.print(f"  {n}. {ln.where}: {ln.text}  [{ln.why}] -> {ln.repair}")
     else:
         console.print("No longer fit: none")
+    _lines(console, "Notes and remembered cards on the steps withdrawn:", v.touched, "none")
     if every:
         _lines(console, "The corrected end concludes:", v.concluded, "nothing new")
     console.print(f"Stored with it: {v.stored} event(s) (the correction, its repairs, conclusions)")

@@ -27,7 +27,7 @@ from dashboard.ui import md
 from engine.legal import LegalAction, legal_actions
 from events.errors import BragError, ConcurrencyConflict
 from events.model import AnyEvent, content
-from log.amend import Amendment, AmendRefused, plan_amendment, store_amendment
+from log.amend import Amendment, AmendRefused, plan_amendment, store_amendment, touched_by
 from present.amend import AmendView, describe, step_choices, target_step
 from present.replay import Replay
 from timeline import Step
@@ -98,7 +98,7 @@ def amend_panel(session: str, recorded: Replay | None = None) -> None:
     except AmendRefused as err:
         st.error(md(err.message))
         return
-    view = describe(plan)
+    view = describe(plan, touched=touched_by(cache.store(), plan))
     _show(view)
     repair = bool(view.repairs) and st.checkbox(
         "Store the repairs too", key=f"{key}-repair-{deal}-{number}"
@@ -162,6 +162,13 @@ def _show(v: AmendView) -> None:
                     f"{n}. {ln.where} ({ln.text}): {ln.why} -> {ln.repair}"
                     for n, ln in enumerate(v.repairs, start=1)
                 )
+            )
+        )
+    if v.touched:
+        st.info(
+            md(
+                "Notes and remembered cards on the steps withdrawn (they stay on their action, "
+                "shown withdrawn): " + "; ".join(f"{t.where}: {t.text}" for t in v.touched)
             )
         )
     if v.deals:

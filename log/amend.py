@@ -29,6 +29,7 @@ from uuid import UUID
 from engine.state import Outcome, State
 from events.errors import BragError, PlainError, UnknownSession
 from events.model import Amended, AnyEvent, SessionStarted, Shuffled, Voided, content, is_derived
+from log.annotations import Touched, touched
 from log.service import EventStore
 from store.records import StoredEvent
 from timeline import Step, Timeline, Unfit
@@ -42,6 +43,7 @@ __all__ = [
     "plan_amendment",
     "plan_stored",
     "store_amendment",
+    "touched_by",
 ]
 
 MAX_REPAIRS = 2000
@@ -306,3 +308,13 @@ def store_amendment(
             f"({steps}); nothing was stored"
         )
     return store.append(plan.session, list(plan.events), expected_seq=plan.expected_seq)
+
+
+def touched_by(store: EventStore, plan: Amendment) -> list[Touched]:
+    """The notes and players' remembered cards on the steps ``plan`` takes out of force (its
+    target, when withdrawn or replaced, and the steps its repairs withdraw), for the preview:
+    they stay on their action, which then shows withdrawn (:func:`log.annotations.touched`)."""
+    gone = [plan.step] if plan.correction.action != "insert" else []
+    gone += [r.step for r in plan.repairs if r.action == "withdraw"]
+    ids = [str(s.id) for s in gone if s.id is not None]
+    return touched(store, plan.session, ids)

@@ -7,12 +7,14 @@ standings). Wording only; the plan is the log's, the rules the engine's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.state import Outcome, State
 from events.model import AnyEvent, SessionStarted, is_derived
 from log.amend import Amendment, AmendRefused, Impact
+from log.annotations import Touched
 from present.numbers import amount, signed
 from present.replay import Replay
 from present.rows import leaderboard
@@ -122,6 +124,9 @@ class AmendView:
     stored: int
     """How many events the append stores."""
     corrected: Replay
+    touched: tuple[Line, ...] = ()
+    """The notes and remembered cards on the steps the correction takes out of force
+    (:func:`log.amend.touched_by`): they stay on their action, shown withdrawn."""
 
     @property
     def summary(self) -> str:
@@ -150,8 +155,10 @@ def _winners(state: State) -> str:
     return who + (" (shared win)" if len(state.winners) > 1 else "")
 
 
-def describe(plan: Amendment, events: object = None) -> AmendView:
-    """The plan in words (``events``, the stored stream, is not needed: kept for old callers)."""
+def describe(plan: Amendment, events: object = None, touched: Sequence[Touched] = ()) -> AmendView:
+    """The plan in words (``events``, the stored stream, is not needed: kept for old callers);
+    ``touched``: the annotations on the steps it takes out of force
+    (:func:`log.amend.touched_by`), listed by the step they are on."""
     after = plan.timeline
     put = after.log[plan.expected_seq].put
     repairs = tuple(
@@ -184,7 +191,20 @@ def describe(plan: Amendment, events: object = None) -> AmendView:
         _winners(plan.after),
         after.last_seq - plan.expected_seq,
         Replay.from_timeline(after),
+        tuple(_touched_line(plan, a) for a in touched),
     )
+
+
+def _touched_line(plan: Amendment, a: Touched) -> Line:
+    """One annotation the correction touches: on which step, whose, what."""
+    on = plan.step if plan.step.id is not None and str(plan.step.id) == a.event else None
+    on = on or next(
+        (r.step for r in plan.repairs if r.step.id is not None and str(r.step.id) == a.event),
+        None,
+    )
+    where = _where(on) if on is not None else f"deal {a.deal}, step {a.step}"
+    what = f"{a.by}'s note: {a.text}" if a.kind == "note" else f"{a.by}'s remembered cards"
+    return Line(where, what, "stays on this action, shown withdrawn")
 
 
 def _changed_deals(imp: Impact) -> tuple[dict[str, Any], ...]:

@@ -190,3 +190,31 @@ def test_notes_and_cards_follow_an_undo_and_a_redo(store: EventStore) -> None:
     assert rp.events[-1].type == "dealt" and event_at(rp, 2, 1) == redealt
     got = touched(store, S, [redealt])
     assert [(t.kind, t.by, t.text, t.event) for t in got] == [("cards", "C", "2h 3h 4h", redealt)]
+
+
+def test_notes_stay_on_their_action_through_an_amended_correction(store: EventStore) -> None:
+    """``brag amend`` withdrawing C's look (deal 1, step 4: C folds later, so nothing after it
+    changes): one ``amended`` is stored, the note on "B bets level 2" stays on that bet with its
+    number 7, the note on C's look stays listed on its step, withdrawn, and the correction's
+    preview lists that note before anything is stored."""
+    from log.amend import plan_amendment, store_amendment, touched_by
+    from present.amend import describe, target_step
+
+    store.import_log(CARD_EXAMPLE)
+    bet = add_note(store, _rp(store), 1, 7, "too much", "Ann")
+    look = add_note(store, _rp(store), 1, 4, "C peeked", "Bo")
+    t = store.timeline(S)
+    plan = plan_amendment(t, target_step(t, 1, 4), None)
+    view = describe(plan, touched=touched_by(store, plan))
+    assert [(ln.where, ln.text) for ln in view.touched] == [
+        ("deal 1, step 4", "Bo's note: C peeked")
+    ]
+    before = store.last_seq(S)
+    store_amendment(store, plan)
+    assert store.last_seq(S) == before + 1  # one fact, no event recorded again
+    rp = _rp(store)
+    got = {n.id: n for n in notes(store, rp)}
+    assert (got[bet.id].deal, str(got[bet.id].step), got[bet.id].withdrawn) == (1, "7", False)
+    assert step_of(rp, got[bet.id].event) is not None
+    assert "bets" in got[bet.id].action and "B" in got[bet.id].action
+    assert got[look.id].withdrawn and "C" in got[look.id].action

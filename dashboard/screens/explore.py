@@ -9,6 +9,10 @@ from dashboard import state_keys as keys
 st.title("Explore")
 st.caption("One SELECT at a time over the analytics projection (DuckDB); nothing can be written.")
 
+# The store asked every run (one small query): this page reads only the statistics, which a
+# refresh checked less than stats_cache.REFRESH_EVERY seconds ago may answer without the store,
+# yet a store that cannot be reached is every page's one line (dashboard.faults).
+cache.store().last_position()
 ui.analytics_or_stop(cache.refresh_statistics)  # the projection caught up, then read
 tables = ui.analytics_or_stop(cache.schema)
 

@@ -148,7 +148,8 @@ class Walk:
         old = events[k]
         assert isinstance(old, Bet)
         plan = plan_stored(self.store, SESSION, k + 1, Bet(player=old.player, level=level))
-        store_amendment(self.store, plan)
+        # the later steps the raise leaves unfit are withdrawn: the organiser ticks the repairs
+        store_amendment(self.store, plan, repair=True)
 
 
 def script() -> list[tuple[str, Callable[[Walk], None]]]:

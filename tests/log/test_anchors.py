@@ -8,13 +8,16 @@ from dataclasses import dataclass
 from uuid import UUID
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import HAVE_SHARED, NO_SHARED, SCENARIOS
 
 from engine.fold import replay
 from engine.state import State
 from events.codec import read_file
 from events.model import AnyEvent
 from log.anchors import AnnotationRefused, dealt_at, event_at, step_of
+
+if not HAVE_SHARED:  # the module reads a scenario as it is imported
+    pytest.skip(NO_SHARED, allow_module_level=True)
 
 EVENTS = [
     e.model_copy(update={"id": UUID(int=k + 1), "seq": k + 1})

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import HAVE_SHARED, NO_SHARED, SCENARIOS
 from store_helpers import pg_store, require_pg
 
 from events.codec import read_file
@@ -22,6 +22,9 @@ from log.annotations import notes, private_cards
 from present.replay import Replay
 from store.annotations import ANNOTATIONS
 from store.schema import META, STORE_VERSION
+
+if not HAVE_SHARED:  # the module reads a scenario as it is imported
+    pytest.skip(NO_SHARED, allow_module_level=True)
 
 S = "card-example"
 EVENTS = [e for _, e in read_file(str(SCENARIOS / "card_example.jsonl"))]

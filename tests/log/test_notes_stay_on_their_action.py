@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import HAVE_SHARED, NO_SHARED, SCENARIOS
 from store_helpers import pg_store, require_pg
 
 from engine.legal import legal_actions
@@ -32,6 +32,9 @@ from log.annotations import (
 )
 from log.steps import withdrawals
 from present.replay import Replay
+
+if not HAVE_SHARED:  # the module reads a scenario as it is imported
+    pytest.skip(NO_SHARED, allow_module_level=True)
 
 S = "card-example"
 CARD_EXAMPLE = SCENARIOS / "card_example.jsonl"

@@ -136,7 +136,7 @@ class Replay:
             t.session,
             tuple(events),
             tuple(states),
-            tuple(slices_of([lab.deal for lab in labels])),
+            tuple(slices_of(_contiguous([lab.deal for lab in labels], recorded))),
             recorded,
             fixes,
             tuple(labels),
@@ -350,3 +350,16 @@ def _summary(rp: Replay, deal: int | None, ended: str | None) -> str:
         f"after step {at.step} of deal {at.deal}: {last.resolved} of {last.rules.pots} pots "
         f"resolved; pot on the table {amount(last.pot)}"
     )
+
+
+def _contiguous(deals: list[int], recorded: bool) -> list[int]:
+    """The deal each event is shown under: its label's deal; in the log as recorded the highest
+    deal so far, so each deal is one run of events even where an Undo took a deal back and
+    later steps of the deal before it were recorded again (their labels keep their own deal)."""
+    if not recorded:
+        return deals
+    out, top = [], 0
+    for d in deals:
+        top = max(top, d)
+        out.append(top)
+    return out

@@ -152,7 +152,7 @@ class Timeline:
             gone = tuple(reversed(steps[j:]))
             rec = Record(e, seq, after, steps[j].label, withdrew=gone)
             return _dc_replace(self, session=session, log=self.log.plus(rec), steps=steps.cut(j))
-        deal = max(self.deal, after.deals)
+        deal = after.deals  # the deal the step belongs to in force (an undone deal is left)
         last = steps[-1] if len(steps) else None
         due = self.due
         if cls in DERIVED_CLASSES:

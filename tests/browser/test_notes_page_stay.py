@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 
 from events.codec import read_file
 from events.model import Folded, Voided
@@ -23,7 +23,7 @@ from present.replay import Replay
 
 SESSION = "card-example"
 NOTE = "B should have folded here"
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, needs_shared]  # needs_shared: it reads a scenario
 
 
 @pytest.fixture(scope="module")

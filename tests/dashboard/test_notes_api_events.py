@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 from starlette.applications import Starlette
 
 from dashboard import notes_api
@@ -23,6 +23,8 @@ from events.codec import read_file
 from events.model import Folded, Voided
 from log import EventStore, open_store
 from present.replay import Replay
+
+pytestmark = needs_shared  # the tests here read a scenario
 
 S = "card-example"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 from starlette.applications import Starlette
 
 from brag.cli import main
@@ -29,6 +29,8 @@ from dashboard.notes_limits import (
 from log import EventStore, open_store
 from log.annotations import notes
 from present.replay import Replay
+
+pytestmark = needs_shared  # the tests here read a scenario
 
 S = "card-example"
 

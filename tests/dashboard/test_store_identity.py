@@ -19,12 +19,14 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import server_port
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 
 from dashboard import access
 from events.model import DealerChosen, SessionStarted
 from log import holding, open_store
 from store.devices import Holder
+
+pytestmark = needs_shared  # the tests here read a scenario
 
 SECRET = "open sesame please"
 CARD = str(SCENARIOS / "card_example.jsonl")

@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_paths import SCENARIOS
+from shared_paths import SCENARIOS, needs_shared
 
 from log import open_store
 from store.devices import DEVICES, Holder, Revocations
 from store.devices import VERSION as DEVICES_VERSION
 from store.schema import META, STORE_VERSION
+
+pytestmark = needs_shared  # the tests here read a scenario
 
 CARD = str(SCENARIOS / "card_example.jsonl")
 

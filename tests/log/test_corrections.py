@@ -32,7 +32,7 @@ from store_helpers import PROCESSES, faulty
 
 from brag.cli import main
 from engine.fold import fold
-from engine.legal import legal_actions
+from engine.legal import legal_actions, possible_cards
 from engine.state import State
 from events.cards import FULL_PACK
 from events.errors import ConcurrencyConflict
@@ -76,9 +76,16 @@ def _fill(state: State, event: AnyEvent, rng: random.Random) -> AnyEvent | None:
         rng.shuffle(order)
         return Shuffled(order=tuple(order))
     if isinstance(event, Shown) and state.cards_mode == "shown":
-        taken = {str(FULL_PACK[c]) for p in state.players for c in p.shown}
-        free = [str(c) for c in FULL_PACK if str(c) not in taken]
-        return Shown(player=event.player, cards=tuple(rng.sample(free, len(event.cards))))
+        # cards the tracked pack lets this hand hold (RULES 3.3), one at a time beside those
+        # drawn before, as a recorder at a real table can only show (engine.legal.possible_cards)
+        mine = {str(FULL_PACK[c]) for c in state.players[state.seat(event.player)].shown}
+        cards: tuple[str, ...] = ()
+        for _ in event.cards:
+            fits = sorted(possible_cards(state, event.player, cards) - mine - set(cards))
+            if not fits:
+                return None
+            cards += (rng.choice(fits),)
+        return Shown(player=event.player, cards=cards)
     return event
 
 

@@ -18,7 +18,7 @@ from engine.hands import category_of_strength, strength_codes
 from engine.state import Outcome, PlayerState, State, card_codes, card_texts
 from events.text import normal
 
-__all__ = ["DealInProgress", "PendingDecision", "write_deal"]
+__all__ = ["DealInProgress", "PendingDecision", "hides", "write_deal"]
 
 
 @dataclass(slots=True)
@@ -79,13 +79,28 @@ def write_deal(
     *,
     retained: bool | None,
     out: Rows,
+    veiled: bool = False,
 ) -> None:
-    """The rows of one ended deal: ``state`` is the engine's state as the deal ended."""
+    """The rows of one ended deal: ``state`` is the engine's state as the deal ended.
+
+    ``veiled``: the rows as a spectator of the deal could have written them (issue 33.1,
+    :mod:`present.sight`): no luck term (it ranks every hand dealt, :mod:`analytics.luck`) and a
+    decision's hand category only from the cards its maker showed at the showdown (RULES 3.5),
+    never from the cards dealt; what the rows are while the deal is guarded
+    (:meth:`analytics.facts.SessionFolder.hides`)."""
     pot_t = int(outcome.amount * state.scale)
     _deal_row(session, outcome, state, deal, position, pot_t, retained, out)
     for i in range(len(state.players)):
-        _player_deal_row(session, outcome, state, deal, i, pot_t, retained, out)
-    _decision_rows(outcome, state, deal, pot_t, retained, out)
+        _player_deal_row(session, outcome, state, deal, i, pot_t, retained, out, veiled)
+    _decision_rows(outcome, state, deal, pot_t, retained, out, veiled)
+
+
+def hides(deal: DealInProgress) -> bool:
+    """Whether the rows of ``deal`` written in full differ from its veiled rows
+    (:func:`write_deal`): it has a luck term or a decision made with cards the log knew."""
+    return (deal.luck_t is not None and any(t is not None for t in deal.luck_t)) or any(
+        d.codes is not None for d in deal.decisions
+    )
 
 
 def _deal_row(
@@ -137,8 +152,10 @@ def _player_deal_row(
     pot_t: int,
     retained: bool | None,
     out: Rows,
+    veiled: bool = False,
 ) -> None:
-    """The ``player_deals`` row of the player at seat ``i`` in an ended deal."""
+    """The ``player_deals`` row of the player at seat ``i`` in an ended deal (``veiled``: no
+    luck term, :func:`write_deal`)."""
     p = state.players[i]
     name = p.name
     won_t = pot_t if outcome.winner == name else 0
@@ -164,7 +181,7 @@ def _player_deal_row(
     pd["paid_t"].append(p.paid)
     pd["won_t"].append(won_t)
     pd["net_t"].append(won_t - p.paid)
-    luck = None if deal.luck_t is None else deal.luck_t[i]
+    luck = None if deal.luck_t is None or veiled else deal.luck_t[i]
     pd["luck_t"].append(luck)
     pd["adjusted_net_t"].append(None if luck is None else won_t - p.paid - luck)
     pd["won"].append(outcome.winner == name)
@@ -217,18 +234,20 @@ def _decision_rows(
     pot_t: int,
     retained: bool | None,
     out: Rows,
+    veiled: bool = False,
 ) -> None:
     """The ``decisions`` rows of an ended deal, with what followed: the player's net in the
     deal and whether they won it, and the category of the hand decided with where the log
-    knows it (dealt cards, ``cards: "all"``; else the hand shown at the showdown, RULES 3.5),
-    but for a retained hand, still in play (RULES 6.2; :func:`present.replay.in_play`)."""
+    knows it (dealt cards, ``cards: "all"``, unless ``veiled``; else the hand shown at the
+    showdown, RULES 3.5), but for a retained hand, still in play (RULES 6.2;
+    :func:`present.replay.in_play`)."""
     rows = out.decision_rows
     winner = outcome.winner
     categories: dict[tuple[int, ...], str] = {}
     for dec in deal.decisions:
         p = state.players[dec.seat]
         name = p.name
-        codes = dec.codes
+        codes = None if veiled else dec.codes
         if codes is None and dec.one_hand and len(p.shown) == 3:
             codes = p.shown
         if retained and outcome.blind == name:

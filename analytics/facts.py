@@ -41,7 +41,7 @@ from collections.abc import Iterable
 from typing import TypeAlias, assert_never
 
 from analytics.context import context_values, decision_context, options_text
-from analytics.deals import DealInProgress, PendingDecision, write_deal
+from analytics.deals import DealInProgress, PendingDecision
 from analytics.errors import ProjectionError
 from analytics.luck import LuckTracker
 from analytics.rows import (
@@ -57,6 +57,7 @@ from analytics.rows import (
 from analytics.rows import DECISION_CONTEXT as DECISION_CONTEXT  # importable from here too
 from analytics.rows import DECISION_FOLLOWED as DECISION_FOLLOWED
 from analytics.rows import HAND_COLUMNS as HAND_COLUMNS
+from analytics.veil import Written
 from engine.apply import apply
 from engine.rules.betting import can_see
 from engine.state import Hand, Outcome, Phase, State, initial_state
@@ -109,15 +110,15 @@ DecisionEvent: TypeAlias = Looked | Bet | Saw | Folded | Conceded | Retained | K
 class SessionFolder:
     """Folds one session's events into rows (see the module doc).
 
-    ``emitted`` is the number of deals whose rows have been written (deals end in order, so they
-    are deals 1..emitted); ``last_position``/``last_seq`` the last event applied."""
+    ``written`` holds the deals whose rows have been written, in full or veiled while guarded
+    (:mod:`analytics.veil`); ``last_position``/``last_seq`` the last event applied."""
 
     def __init__(self, session: str) -> None:
         self.session = session
         self.state: State = initial_state()
         self.deal: DealInProgress | None = None
         self.carry: tuple[Outcome, State, DealInProgress, int] | None = None
-        self.emitted = 0
+        self.written = Written(session)
         self.last_position = 0
         self.last_seq = 0
         self.history: list[tuple[int, int, AnyEvent]] = []
@@ -184,6 +185,8 @@ class SessionFolder:
         if self.deal is not None and before.phase in _IN_DEAL:
             self.deal.events += 1  # events from ``dealt`` to the one that ends the deal
         self._follow(position, event, before, after, out)
+        if after.finished or isinstance(event, Shuffled):
+            self.written.open(out)  # the deals veiled so far open (analytics.veil)
 
     def _follow(
         self, position: int, event: AnyEvent, before: State, after: State, out: Rows
@@ -238,7 +241,7 @@ class SessionFolder:
             deal = self.deal
             assert deal is not None
             if outcome.result == "won":
-                self._emit(outcome, after, deal, position, retained=None, out=out)
+                self.written.emit(outcome, after, deal, position, retained=None, out=out)
             else:
                 self.carry = (outcome, after, deal, position)
 
@@ -284,14 +287,8 @@ class SessionFolder:
         sink = Rows()
         for k, s in enumerate(steps, start=1):
             fresh.apply(where.get(s.row, self.last_position), k, s.event, sink)
-        if from_deal is None:
-            if fresh.emitted < self.emitted:
-                out.drop_after(self.session, fresh.emitted)
-        else:
-            keep = min(from_deal - 1, self.emitted)
-            out.drop_after(self.session, keep)
-            out.take_after(sink, self.session, keep)
-        self.deal, self.carry, self.emitted = fresh.deal, fresh.carry, fresh.emitted
+        self.written.after_refold(fresh.written, sink, out, from_deal)
+        self.deal, self.carry = fresh.deal, fresh.carry
         self.step_at = fresh.step_at
         self.luck = fresh.luck
         self._labels = None
@@ -308,7 +305,7 @@ class SessionFolder:
         self, position: int, seq: int, event: DecisionEvent, before: State, after: State
     ) -> None:
         """Notes a decision of the deal in progress, its context from ``before`` (the row is
-        written when the deal ends, :meth:`_emit`)."""
+        written when the deal ends, :meth:`analytics.veil.Written.emit`)."""
         assert self.deal is not None and self.step_at is not None
         action = DECISION_ACTIONS[event.type]
         name = event.player
@@ -378,7 +375,7 @@ class SessionFolder:
         assert self.carry is not None
         outcome, state, deal, position = self.carry
         self.carry = None
-        self._emit(outcome, state, deal, position, retained=retained, out=out)
+        self.written.emit(outcome, state, deal, position, retained=retained, out=out)
 
     # --- rows ----------------------------------------------------------------------------------
 
@@ -422,19 +419,10 @@ class SessionFolder:
             )
         )
 
-    def _emit(
-        self,
-        outcome: Outcome,
-        state: State,
-        deal: DealInProgress,
-        position: int,
-        *,
-        retained: bool | None,
-        out: Rows,
-    ) -> None:
-        """The rows of one ended deal (:func:`analytics.deals.write_deal`)."""
-        self.emitted = outcome.deal
-        write_deal(self.session, outcome, state, deal, position, retained=retained, out=out)
+    @property
+    def emitted(self) -> int:
+        """The number of deals whose rows have been written (deals ``1 .. emitted``)."""
+        return self.written.emitted
 
     # --- the session's standing ----------------------------------------------------------------
 

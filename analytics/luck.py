@@ -148,6 +148,8 @@ def luck_note(rows: Sequence[dict[str, Any]]) -> str | None:
         return None
     if not any(r.get("luck_deals") for r in rows):
         return LUCK_ABSENT
-    return "The luck-adjusted net counts only the deals of sessions that record every card. " + (
-        LUCK_ABSENT
+    return (
+        "The luck-adjusted net counts only the deals of sessions that record every card, and of a "
+        "session still in play only the deals before its last shuffle: the others open when it "
+        "ends (their hands are hidden until then, docs/luck.md). " + LUCK_ABSENT
     )

@@ -157,7 +157,8 @@ def cards_choice() -> str | None:
                                                      or "any"), cell=None),
         help="A hand category is known for every hand where every card is recorded; where only "
         "the cards shown are, for the hands shown at a showdown (RULES 3.5), which players chose "
-        "to show.",
+        "to show. Of a session still in play, a hand not shown counts only once its deal opens "
+        "(the pack shuffled after it, or the session ended).",
     )  # fmt: skip
     return CARDS.get(str(chosen or "any"))
 

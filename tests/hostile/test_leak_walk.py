@@ -2,7 +2,9 @@
 of a deal and its Redo, a correction of an earlier step, an Undo of a card shown at a showdown
 among them), and after every step every route and page a visitor (no cookie) can reach is
 fetched and every byte scanned for a hole card the one rule hides (:mod:`present.sight`): the
-Replay page's frames of every deal in both ``log`` views and every ``view=`` (what the
+statistics any visitor can query on Explore (the projection caught up as the pages do; besides
+the card scan, no luck term and no category of a hand not shown of a guarded deal), the Replay
+page's frames of every deal in both ``log`` views and every ``view=`` (what the
 websocket carries to the replayer, made by the page's own ``dashboard.cache._frames``), the
 pictures of ``GET /api/picture.png`` (their SVG, scanned before it is made a PNG), ``GET
 /api/notes`` of every step, ``/api/pad`` and ``/api/tap``, and at the turning points the
@@ -419,15 +421,61 @@ def test_a_visitor_receives_no_hidden_card_at_any_step(
         move(walk)
         cards = hidden(store.events(SESSION))
         sent = [*frames_sent(url), *pictures_sent(url, client), *routes_sent(url, client)]
+        stats = dict(statistics_sent())
+        sent += [(where, json.dumps(rows, default=str)) for where, rows in stats.items()]
+        leaks += [f"after {name!r}: {line}" for line in veils_broken(store.events(SESSION), stats)]
         if name in TURNS:
             sent += list(pages_sent(walk.state.deals))
         for where, text in sent:
             scanned += len(text)
             if got := found(text, cards):
                 leaks.append(f"after {name!r}: {where}: {sorted(got)}")
-        _controls(name, url, client, cards)
+        _controls(name, url, client, cards, stats)
     assert not leaks, _summary(leaks)
     assert walk.state.phase is Phase.OVER and scanned > 1_000_000
+
+
+def statistics_sent() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """The statistics' fact tables as a visitor's Explore query receives them (the projection
+    caught up first, as the Explore page does), the walk's session's rows."""
+    from dashboard import cache
+
+    cache.refresh_statistics(now=True)
+    for table in ("deals", "player_deals", "decisions", "player_session_summary"):
+        got = cache.run_sql(f"SELECT * FROM {table} WHERE session = '{SESSION}'")
+        yield f"Explore {table}", [dict(zip(got.columns, r, strict=True)) for r in got.rows]
+
+
+def veils_broken(events: list[AnyEvent], stats: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """The oracle of the statistics, from the stream alone: until the session ends, a deal dealt
+    since the last shuffle in force has no luck term (it ranks the hidden hands) and a decision
+    of it no hand category unless its maker showed three cards in force at the showdown."""
+    kept = _forced(events)
+    if any(e.type == "session_ended" for e in kept):
+        return []
+    deals = first = 0
+    showed: set[tuple[int, str]] = set()
+    for e in kept:
+        if isinstance(e, Dealt):
+            deals += 1
+        elif isinstance(e, Shuffled):
+            first = deals + 1
+        elif isinstance(e, Shown) and len(e.cards) == 3:
+            showed.add((deals, e.player))
+    out = [
+        f"Explore player_deals: deal {r['deal']} {r['player']}'s luck term {r['luck_t']}"
+        for r in stats["Explore player_deals"]
+        if r["deal"] >= first and (r["luck_t"] is not None or r["adjusted_net_t"] is not None)
+    ]
+    out += [
+        f"Explore decisions: deal {r['deal']} seq {r['seq']} {r['player']}'s hand "
+        f"{r['hand_category']}"
+        for r in stats["Explore decisions"]
+        if r["deal"] >= first
+        and r["hand_category"] is not None
+        and (r["deal"], r["player"]) not in showed
+    ]
+    return out
 
 
 def _summary(leaks: list[str]) -> str:
@@ -460,9 +508,22 @@ def test_no_channel_draws_a_table_but_through_the_rule() -> None:
     assert _calls(r"\bsight_for\(") >= {"dashboard/cache.py", "present/share.py"}
 
 
-def _controls(name: str, url: str, client: Any, cards: set[str]) -> None:
+def _luck_deals(stats: dict[str, list[dict[str, Any]]]) -> set[int]:
+    return {r["deal"] for r in stats["Explore player_deals"] if r["luck_t"] is not None}
+
+
+def _controls(
+    name: str, url: str, client: Any, cards: set[str], stats: dict[str, list[dict[str, Any]]]
+) -> None:
     """What shows that the scan could have found a card: the hidden cards are in the
-    organiser's frames; a deal opens after the shuffle and at the session's end."""
+    organiser's frames; a deal opens after the shuffle and at the session's end, in the
+    statistics too (deals 1 and 2 come first after a shuffle, so they have luck terms)."""
+    if name == "show: the prial wins":
+        assert _luck_deals(stats) == set()
+    if name == "shuffle 2":
+        assert _luck_deals(stats) == {1}
+    if name == "fold: the session ends":
+        assert _luck_deals(stats) >= {1, 2}
     deal_2 = set(LATER[:9])
     if name == "undo the deal":  # the issue's case: no deal in play, deal 2 withdrawn
         assert found(_organiser_frames(url, 2, True), cards) == deal_2

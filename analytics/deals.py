@@ -79,20 +79,40 @@ def write_deal(
     *,
     retained: bool | None,
     out: Rows,
-    veiled: bool = False,
+    veiled: Rows | None = None,
 ) -> None:
-    """The rows of one ended deal: ``state`` is the engine's state as the deal ended.
+    """The rows of one ended deal into ``out``: ``state`` is the engine's state as the deal
+    ended.
 
-    ``veiled``: the rows as a spectator of the deal could have written them (issue 33.1,
-    :mod:`present.sight`): no luck term (it ranks every hand dealt, :mod:`analytics.luck`) and a
-    decision's hand category only from the cards its maker showed at the showdown (RULES 3.5),
-    never from the cards dealt; what the rows are while the deal is guarded
-    (:meth:`analytics.facts.SessionFolder.hides`)."""
+    ``veiled``: the same deal's rows also as a spectator of it could have written them, into
+    that buffer (issue 33.1, :mod:`present.sight`, :mod:`analytics.veil`): no luck term (it
+    ranks every hand dealt, :mod:`analytics.luck`) and a decision's hand category only from the
+    cards its maker showed at the showdown (RULES 3.5), never from the cards dealt."""
     pot_t = int(outcome.amount * state.scale)
+    d0, p0 = len(out.deals["session"]), len(out.player_deals["session"])
     _deal_row(session, outcome, state, deal, position, pot_t, retained, out)
     for i in range(len(state.players)):
-        _player_deal_row(session, outcome, state, deal, i, pot_t, retained, out, veiled)
+        _player_deal_row(session, outcome, state, deal, i, pot_t, retained, out)
     _decision_rows(outcome, state, deal, pot_t, retained, out, veiled)
+    if veiled is not None:
+        _copy_from(out.deals, d0, veiled.deals)
+        _copy_from(out.player_deals, p0, veiled.player_deals, blank=_LUCK_COLUMNS)
+
+
+_LUCK_COLUMNS = frozenset({"luck_t", "adjusted_net_t"})
+
+
+def _copy_from(
+    source: dict[str, list[Any]],
+    start: int,
+    into: dict[str, list[Any]],
+    blank: frozenset[str] = frozenset(),
+) -> None:
+    """The rows of ``source`` from ``start`` on appended to ``into``, the ``blank`` columns
+    ``None``."""
+    for col, values in source.items():
+        tail = values[start:]
+        into[col] += [None] * len(tail) if col in blank else tail
 
 
 def hides(deal: DealInProgress) -> bool:
@@ -152,10 +172,8 @@ def _player_deal_row(
     pot_t: int,
     retained: bool | None,
     out: Rows,
-    veiled: bool = False,
 ) -> None:
-    """The ``player_deals`` row of the player at seat ``i`` in an ended deal (``veiled``: no
-    luck term, :func:`write_deal`)."""
+    """The ``player_deals`` row of the player at seat ``i`` in an ended deal."""
     p = state.players[i]
     name = p.name
     won_t = pot_t if outcome.winner == name else 0
@@ -181,7 +199,7 @@ def _player_deal_row(
     pd["paid_t"].append(p.paid)
     pd["won_t"].append(won_t)
     pd["net_t"].append(won_t - p.paid)
-    luck = None if deal.luck_t is None or veiled else deal.luck_t[i]
+    luck = None if deal.luck_t is None else deal.luck_t[i]
     pd["luck_t"].append(luck)
     pd["adjusted_net_t"].append(None if luck is None else won_t - p.paid - luck)
     pd["won"].append(outcome.winner == name)
@@ -234,29 +252,32 @@ def _decision_rows(
     pot_t: int,
     retained: bool | None,
     out: Rows,
-    veiled: bool = False,
+    veiled: Rows | None = None,
 ) -> None:
     """The ``decisions`` rows of an ended deal, with what followed: the player's net in the
     deal and whether they won it, and the category of the hand decided with where the log
-    knows it (dealt cards, ``cards: "all"``, unless ``veiled``; else the hand shown at the
-    showdown, RULES 3.5), but for a retained hand, still in play (RULES 6.2;
-    :func:`present.replay.in_play`)."""
-    rows = out.decision_rows
+    knows it (dealt cards, ``cards: "all"``; else the hand shown at the showdown, RULES 3.5),
+    but for a retained hand, still in play (RULES 6.2; :func:`present.replay.in_play`); into
+    ``veiled`` too, with a category only from the hand shown (:func:`write_deal`)."""
     winner = outcome.winner
     categories: dict[tuple[int, ...], str] = {}
+
+    def category(codes: tuple[int, ...] | None) -> str | None:
+        if not codes:
+            return None
+        label = categories.get(codes)
+        if label is None:
+            label = categories[codes] = category_of_strength(strength_codes(*codes)).label
+        return label
+
     for dec in deal.decisions:
         p = state.players[dec.seat]
         name = p.name
-        codes = None if veiled else dec.codes
-        if codes is None and dec.one_hand and len(p.shown) == 3:
-            codes = p.shown
-        if retained and outcome.blind == name:
-            codes = None
-        category = None
-        if codes:
-            category = categories.get(codes)
-            if category is None:
-                category = category_of_strength(strength_codes(*codes)).label
-                categories[codes] = category
+        shown = p.shown if dec.one_hand and len(p.shown) == 3 else None
+        held = not (retained and outcome.blind == name)  # else still in play (RULES 6.2)
         won = winner == name
-        rows.append((*dec.row, category, (pot_t if won else 0) - p.paid, won))
+        followed = ((pot_t if won else 0) - p.paid, won)
+        full = category(dec.codes if dec.codes is not None else shown) if held else None
+        out.decision_rows.append((*dec.row, full, *followed))
+        if veiled is not None:
+            veiled.decision_rows.append((*dec.row, category(shown) if held else None, *followed))

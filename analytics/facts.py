@@ -147,6 +147,7 @@ class SessionFolder:
         sink = Rows()
         for position, seq, event in events:
             folder.apply(position, seq, event, sink)
+        folder.written.flush(sink)  # its veiled rows were stored with those events
         return folder
 
     def apply(self, position: int, seq: int, event: AnyEvent, out: Rows) -> None:

@@ -262,6 +262,8 @@ class Projector:
             except Exception as err:  # this session only: left out, the batch goes on
                 raise _Refused(e.session, e.position, _one_line(err)) from None
             touched[e.session] = folder
+        for folder in touched.values():
+            folder.written.flush(rows)  # the batch's veiled rows (analytics.veil)
         con = self.con
         con.begin()
         if dry:

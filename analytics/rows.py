@@ -197,8 +197,20 @@ class Rows:
         self.decision_rows = [
             r for r in self.decision_rows if r[0] != session or r[1] <= deal
         ]  # session, deal lead every decision row
+        self.retract_after(session, deal)
+
+    def retract_after(self, session: str, deal: int) -> None:
+        """The stored rows of ``session`` for deals after ``deal`` no longer hold (the buffered
+        rows are left: the caller knows none of them is such a row)."""
         prior = self.retract.get(session)
         self.retract[session] = deal if prior is None else min(prior, deal)
+
+    def extend(self, other: Rows) -> None:
+        """``other``'s deal, player and decision rows appended to these."""
+        for mine, theirs in ((self.deals, other.deals), (self.player_deals, other.player_deals)):
+            for col, values in theirs.items():
+                mine[col] += values
+        self.decision_rows += other.decision_rows
 
     def take_after(self, other: Rows, session: str, deal: int) -> None:
         """``other``'s rows of ``session`` for deals after ``deal`` (a correction's re-fold),

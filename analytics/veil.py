@@ -33,16 +33,21 @@ def guarded(state: State) -> bool:
 
 class Written:
     """The deals of one session whose rows have been written: deals ``1 .. emitted`` (deals end
-    in order), the first ``open_through`` of them in full, the later ones veiled, their full rows
-    kept in :attr:`hidden`."""
+    in order), the first ``open_through`` of them in full, the later ones veiled. Of those, the
+    full rows wait in :attr:`hidden`, and the veiled rows of this batch in :attr:`staged` until
+    the batch ends (:meth:`flush`): a deal that opens in the batch it ended in is written once,
+    and nothing already buffered is searched to take it back."""
 
-    __slots__ = ("emitted", "hidden", "open_through", "session")
+    __slots__ = ("emitted", "hidden", "open_through", "session", "staged", "veils_stored")
 
     def __init__(self, session: str) -> None:
         self.session = session
         self.emitted = 0
         self.open_through = 0
         self.hidden = Rows()
+        self.staged = Rows()
+        self.veils_stored = False
+        """Veiled rows of this session may be in the tables (flushed in an earlier batch)."""
 
     def emit(
         self,
@@ -54,13 +59,14 @@ class Written:
         retained: bool | None,
         out: Rows,
     ) -> None:
-        """The rows of one ended deal (``state``: as it ended) into ``out``: veiled while the deal
-        is :func:`guarded` (full into :attr:`hidden`) when its full rows differ (:func:`hides`) or
-        an earlier deal is veiled; in full otherwise, the earlier veiled deals opened first."""
+        """The rows of one ended deal (``state``: as it ended): veiled while the deal is
+        :func:`guarded` (its full rows into :attr:`hidden`) when its full rows differ
+        (:func:`hides`) or an earlier deal is veiled; else in full into ``out``, the earlier
+        veiled deals opened first."""
         s = self.session
         if guarded(state) and (self.open_through < self.emitted or hides(deal)):
-            write_deal(s, outcome, state, deal, position, retained=retained, out=self.hidden)
-            write_deal(s, outcome, state, deal, position, retained=retained, out=out, veiled=True)
+            write_deal(s, outcome, state, deal, position, retained=retained, out=self.hidden,
+                       veiled=self.staged)  # fmt: skip
             self.emitted = outcome.deal
             return
         self.open(out)  # the deal that ends the session opens the others
@@ -69,28 +75,41 @@ class Written:
 
     def open(self, out: Rows) -> None:
         """The deals written veiled open (a shuffle in force, or the session ended): their full
-        rows replace the veiled ones in ``out`` (and in the tables, :attr:`Rows.retract`)."""
-        if self.open_through < self.emitted:
-            out.drop_after(self.session, self.open_through)
-            out.take_after(self.hidden, self.session, self.open_through)
-            self.hidden = Rows()
-            self.open_through = self.emitted
+        rows go into ``out``, in place of the veiled ones (those still staged are dropped, those
+        in the tables retracted, :attr:`Rows.retract`)."""
+        if self.open_through == self.emitted:
+            return
+        if self.veils_stored:
+            out.retract_after(self.session, self.open_through)
+            self.veils_stored = False
+        out.extend(self.hidden)
+        self.hidden, self.staged = Rows(), Rows()
+        self.open_through = self.emitted
+
+    def flush(self, out: Rows) -> None:
+        """The batch ends: the veiled rows staged in it go into ``out``."""
+        if self.staged.deals["session"]:
+            out.extend(self.staged)
+            self.staged = Rows()
+            self.veils_stored = True
 
     def after_refold(self, fresh: Written, sink: Rows, out: Rows, from_deal: int | None) -> None:
         """Becomes ``fresh`` (a re-fold of the steps in force after a correction, its rows in
-        ``sink``), the rows in ``out`` made to agree: those of deals up to a point hold, the later
-        ones come from ``sink``: from the deal corrected (an ``amended``, ``from_deal``), past the
-        deals that no longer ended (a void, ``None``), and from the first deal whose veil the
-        correction changed (it withdrew a shuffle or the session's end, or made one)."""
+        ``sink``, its veiled rows staged), the rows in ``out`` made to agree: those of deals up
+        to a point hold, the later ones come from the re-fold: from the deal corrected (an
+        ``amended``, ``from_deal``), past the deals that no longer ended (a void, ``None``), and
+        from the first deal whose veil the correction changed (it withdrew a shuffle or the
+        session's end, or made one)."""
         keep = fresh.emitted if from_deal is None else from_deal - 1
         if fresh.open_through != self.open_through:
             keep = min(keep, fresh.open_through, self.open_through)
         keep = min(keep, self.emitted)
+        staged = Rows()  # this batch's veiled rows that hold, then the re-fold's later ones
+        staged.extend(self.staged)
+        staged.drop_after(self.session, keep)
         if keep < self.emitted or keep < fresh.emitted:
             out.drop_after(self.session, keep)
             out.take_after(sink, self.session, keep)
-        self.emitted, self.open_through, self.hidden = (
-            fresh.emitted,
-            fresh.open_through,
-            fresh.hidden,
-        )
+            staged.take_after(fresh.staged, self.session, keep)
+        self.emitted, self.open_through = fresh.emitted, fresh.open_through
+        self.hidden, self.staged = fresh.hidden, staged

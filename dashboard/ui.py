@@ -38,7 +38,9 @@ from dashboard.ui_stats import (
 from dashboard.viewmodels.frames import ReplayerData
 from dashboard.viewmodels.links import LinkRow, rows_html
 from present import table_svg
+from present.narrate import StepLabel
 from present.replay import Position, Replay, TableView
+from present.steps import latest
 
 __all__ = [  # with the pieces of dashboard.params, dashboard.escape and dashboard.ui_stats
     "ALL_TABLES",
@@ -227,18 +229,21 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
 
 
 def recent_events(rp: Replay, count: int = 8) -> None:
-    """The latest events of a session, newest first, numbered by deal and step as every replay
-    numbers them; what a correction withdrew (derived events included) struck through."""
-    lines = [
-        (
-            f"~~deal {lab.deal}, step {lab.label} · {md(lab.text)}~~"  # withdrawn: struck through
-            if lab.withdrawn
-            else f"**deal {lab.deal}, step {lab.label}** · {md(lab.text)}"
-        )
-        for lab in (
-            rp.labels[k] for k in range(len(rp.events) - 1, max(len(rp.events) - count, 0) - 1, -1)
-        )
-    ]
+    """The latest events of a session as recorded, newest first, numbered by deal and step as
+    every replay numbers them, each step in force told as it stands now; what a correction
+    withdrew (derived events included) struck through (:func:`present.steps.latest`)."""
+    rows: list[tuple[StepLabel, str, str | None]]
+    if rp.timeline is None:
+        rows = [(lab, lab.text, None) for lab in reversed(rp.labels[-count:])]
+    else:
+        rows = latest(rp.timeline, rp.labels, count)
+    lines = []
+    for lab, text, now in rows:
+        if lab.withdrawn:  # struck through, and what stands now at that step where it is new
+            after = f" → now: {md(now)}" if now else ""
+            lines.append(f"~~deal {lab.deal}, step {lab.label} · {md(text)}~~{after}")
+        else:
+            lines.append(f"**deal {lab.deal}, step {lab.label}** · {md(text)}")
     st.markdown("\n".join(f"- {line}" for line in lines))
 
 

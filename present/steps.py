@@ -14,6 +14,7 @@ from timeline import Record, Step, Timeline
 __all__ = [
     "correction_text",
     "in_force_labels",
+    "latest",
     "numbered",
     "record_text",
     "recorded_labels",
@@ -108,3 +109,27 @@ def record_text(t: Timeline, seq: int) -> str:
         return correction_text(r)
     before = t.log[seq - 2].state if seq > 1 else State()
     return sentence(before, r.event, r.state)
+
+
+def latest(
+    t: Timeline, labels: Sequence[StepLabel], count: int
+) -> list[tuple[StepLabel, str, str | None]]:
+    """The last ``count`` of ``labels`` (the log as recorded, :func:`recorded_labels`), newest
+    first, each as ``(label, sentence, now)``: a step still in force told as it stands now
+    (after a correction of an earlier step its amounts may differ from when it was recorded,
+    RULES 5.4); a withdrawn step as it was, with ``now`` the sentence of the step of that number
+    in force where the log as recorded has no row for it (a conclusion a correction drew again,
+    such as the pot won for another amount), else ``None``; a correction as it is."""
+    now = {(lab.deal, lab.number): lab.text for lab in in_force_labels(t)}
+    kept = {(lab.deal, lab.number) for lab in labels if not (lab.withdrawn or lab.correction)}
+    out: list[tuple[StepLabel, str, str | None]] = []
+    for lab in reversed(labels[max(len(labels) - count, 0) :]):
+        key = (lab.deal, lab.number)
+        if lab.correction:
+            out.append((lab, lab.text, None))
+        elif not lab.withdrawn:
+            out.append((lab, now.get(key, lab.text), None))
+        else:
+            new = now.get(key) if key not in kept else None
+            out.append((lab, lab.text, new if new != lab.text else None))
+    return out

@@ -132,14 +132,17 @@ def session_picker(
 
 
 TABLE_CSS = """<style>
+.brag-pictures { container-type: inline-size; }
 .brag-pictures .brag-compact { display: none; }
-@media (max-width: 640px) {
+@container (max-width: 639px) {
   .brag-pictures .brag-table:not(.brag-compact) { display: none; }
   .brag-pictures .brag-compact { display: block; }
 }
 </style>"""
-"""A phone (the columns stacked, under 640 px) gets the compact grid of seats, as the replayer
-does (:func:`present.table_svg.render`): its text stays readable (at least 11 px)."""
+"""A picture narrower than 640 px gets the compact grid of seats, as the replayer does
+(:func:`present.table_svg.render`), so that its text stays readable (at least 11 px): a phone,
+and the Record page's column beside the pad on a tablet (some 340 px, where the oval's text was
+6 to 8 px). The width is the picture's own, not the screen's."""
 
 
 def table_picture(view: TableView) -> None:

@@ -31,6 +31,7 @@ from engine.hands import Category
 from present.numbers import signed
 
 __all__ = [
+    "THUMB_CSS",
     "cards_choice",
     "cell_choice",
     "decision_links",
@@ -43,6 +44,16 @@ __all__ = [
 
 ANY = "any"
 NOBODY = "(nobody)"
+
+THUMB_CSS = """<style>
+@media (max-width: 640px), (pointer: coarse) {
+  button[data-variant="segmented_control"], button[data-variant="pills"] {
+    min-width: 44px; min-height: 44px; }
+}
+</style>"""
+"""The page's rows of buttons (the spot's pickers, the sessions' recording, whose, which count)
+as a thumb's targets on a phone or a touch screen: every button at least 44 px square (Streamlit
+draws them 32 px high)."""
 
 
 def _bands(bands: Sequence[tuple[int, int | None]], *, pot: bool) -> list[str]:

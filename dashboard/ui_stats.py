@@ -106,7 +106,12 @@ def analytics_or_stop(fetch: Callable[[], Any]) -> Any:
 
 
 def plain_table(rows: list[dict[str, Any]]) -> None:
-    st.dataframe(rows, hide_index=True, width="stretch")
+    """``rows`` as a table, its first column (what names a row: the player, the statistic, the
+    action, the category) pinned, so that on a phone a table wider than the screen scrolls
+    sideways inside its frame with each row's name still in sight."""
+    first = next(iter(rows[0]), None) if rows else None
+    pinned = {first: st.column_config.Column(pinned=True)} if first is not None else None
+    st.dataframe(rows, hide_index=True, width="stretch", column_config=pinned)
 
 
 def statistic_choice(names: Sequence[str], label: Any) -> str:

@@ -8,6 +8,7 @@ from analytics import spots
 from dashboard import cache, ui, ui_decisions
 
 st.title("Decisions")
+st.markdown(ui_decisions.THUMB_CSS, unsafe_allow_html=True)
 st.caption(
     "Every recorded decision with its context as the engine saw it before it: who was still in, "
     "blind or seen, the level, the pot, the hand where the log knows it."

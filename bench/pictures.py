@@ -84,12 +84,14 @@ def _polls(port: int, path: str, cookie: str, until: threading.Event | int) -> l
     return out
 
 
-def _targets(db: str) -> tuple[str, int, list[str]]:
-    """The first session, its last seq, and a picture request per step of every session."""
+def _targets(db: str) -> tuple[str, int, list[str], str]:
+    """The first session, its last seq, a picture request per step of every session, and the
+    store's tag (:func:`dashboard.recorder.store_tag`: a device's token names its store)."""
     from present.replay import Replay
 
     paths: list[str] = []
     with open_store(db) as store:
+        tag = recorder.store_tag(str(store.store_id))
         sessions = [info.session for info in store.sessions()]
         first, last = sessions[0], int(store.last_seq(sessions[0]))
         for session in sessions:
@@ -98,7 +100,7 @@ def _targets(db: str) -> tuple[str, int, list[str]]:
                 for k in range(sl.start, sl.stop):
                     step = rp.labels[k].step
                     paths.append(f"/api/picture.png?session={session}&deal={sl.deal}&step={step}")
-    return first, last, paths
+    return first, last, paths, tag
 
 
 def _flood(port: int, paths: list[str], clients: int, at_once: int, seconds: float) -> Counter[int]:
@@ -139,8 +141,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-pictures-") as tmp:
         env = season_env(Path(tmp), sessions=3)
         env["BRAG_ORGANISER_SECRET"] = SECRET
-        session, last, steps = _targets(env["BRAG_DB"])
-        cookie = f"brag_device={recorder.device_token(SECRET)}"
+        session, last, steps, tag = _targets(env["BRAG_DB"])
+        cookie = f"brag_device={recorder.device_token(SECRET, store=tag)}"
         poll = f"/api/pad?session={session}&since={last}"
         with dashboard(Path(tmp), env, address="127.0.0.1") as url:
             port = int(url.rsplit(":", 1)[1])

@@ -16,11 +16,17 @@ picture requests arrives.
    every address of 127/8 is this machine, so K clients, loopback only), each request with a
    60 s timeout and the flood stopped after ``--flood-seconds``; the flood's requests are sent
    by a process of their own, niced (+10: on two shared cores the sender's own work would take
-   the server's CPU, where an attacker's is on another machine). Meanwhile the same polls as in
-   2, one after another, 50 ms apart, until the flood ends; the flood again (other steps) until
-   ``--polls`` polls were made during floods (at most ``--rounds`` floods: a flood whose
-   pictures are refused at once is over in a second); the polls' p50 and p95, the answers'
-   statuses (200, 429 for a client over its limit, 503 for a full queue) and a flood's time.
+   the server's CPU, where an attacker's is on another machine). (That process was made but not
+   used before issue 33's flood branch: the 60 sending threads ran in this process, unniced,
+   beside the polls' thread, so a poll's time included waiting for this process's interpreter
+   lock behind them; its figures were that much worse and more variable.) Meanwhile the same
+   polls as in 2, one after another, 50 ms apart, until the flood ends; the flood again (other
+   steps) until ``--polls`` polls were made during floods (at most ``--rounds`` floods: a flood
+   whose pictures are refused at once is over in a second); the polls' p50 and p95, the answers'
+   statuses (200, 429 for a client over its limit, 503 for a full queue) and a flood's time;
+   and the p50 and p95 of the polls begun before the flood's last refusal came back (a flood
+   ends when its last admitted picture is drawn: the polls made after its refusals, while those
+   few pictures are still being drawn, see a quieter server).
 4. Prints each flood's poll p95 as a ratio to the quiet p95 and to the limit, **200 ms**
    (target: under it). Exits 0 whatever the figures.
 """
@@ -71,11 +77,20 @@ def _get(port: int, path: str, *, source: str = "127.0.0.1", cookie: str | None 
         conn.close()
 
 
-def _polls(port: int, path: str, cookie: str, until: threading.Event | int) -> list[float]:
-    """Polls one after another, 50 ms apart: a count, or until the event is set; ms each."""
+def _polls(
+    port: int,
+    path: str,
+    cookie: str,
+    until: threading.Event | int,
+    starts: list[float] | None = None,
+) -> list[float]:
+    """Polls one after another, 50 ms apart: a count, or until the event is set; ms each (and
+    each one's start, ``time.monotonic()``, appended to ``starts``)."""
     out: list[float] = []
     while (len(out) < until) if isinstance(until, int) else not until.is_set():
         t0 = time.perf_counter()
+        if starts is not None:
+            starts.append(time.monotonic())
         status = _get(port, path, cookie=cookie)
         out.append((time.perf_counter() - t0) * 1000)
         if status != 200:
@@ -84,12 +99,14 @@ def _polls(port: int, path: str, cookie: str, until: threading.Event | int) -> l
     return out
 
 
-def _targets(db: str) -> tuple[str, int, list[str]]:
-    """The first session, its last seq, and a picture request per step of every session."""
+def _targets(db: str) -> tuple[str, int, list[str], str]:
+    """The first session, its last seq, a picture request per step of every session, and the
+    store's tag (:func:`dashboard.recorder.store_tag`: a device's token names its store)."""
     from present.replay import Replay
 
     paths: list[str] = []
     with open_store(db) as store:
+        tag = recorder.store_tag(str(store.store_id))
         sessions = [info.session for info in store.sessions()]
         first, last = sessions[0], int(store.last_seq(sessions[0]))
         for session in sessions:
@@ -98,13 +115,19 @@ def _targets(db: str) -> tuple[str, int, list[str]]:
                 for k in range(sl.start, sl.stop):
                     step = rp.labels[k].step
                     paths.append(f"/api/picture.png?session={session}&deal={sl.deal}&step={step}")
-    return first, last, paths
+    return first, last, paths, tag
 
 
-def _flood(port: int, paths: list[str], clients: int, at_once: int, seconds: float) -> Counter[int]:
+def _flood(
+    port: int, paths: list[str], clients: int, at_once: int, seconds: float
+) -> tuple[Counter[int], float]:
+    """The flood (run in the niced sender process): the answers' statuses, and when
+    (``time.monotonic()``, one clock for every process of this machine) the last refusal (429,
+    503) came back: after it only admitted pictures are still being drawn."""
     statuses: Counter[int] = Counter()
     deadline = time.monotonic() + seconds
     lock = threading.Lock()
+    refused = [time.monotonic()]
 
     def one(k: int) -> None:
         if time.monotonic() > deadline:
@@ -113,10 +136,12 @@ def _flood(port: int, paths: list[str], clients: int, at_once: int, seconds: flo
             got = _get(port, paths[k % len(paths)], source=f"127.0.0.{1 + k % clients}")
         with lock:
             statuses[got] += 1
+            if got in (429, 503):
+                refused[0] = max(refused[0], time.monotonic())
 
     with ThreadPoolExecutor(at_once) as pool:
         list(pool.map(one, range(len(paths))))
-    return statuses
+    return statuses, refused[0]
 
 
 def _line(label: str, ms: list[float], quiet: float | None = None) -> str:
@@ -139,8 +164,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-pictures-") as tmp:
         env = season_env(Path(tmp), sessions=3)
         env["BRAG_ORGANISER_SECRET"] = SECRET
-        session, last, steps = _targets(env["BRAG_DB"])
-        cookie = f"brag_device={recorder.device_token(SECRET)}"
+        session, last, steps, tag = _targets(env["BRAG_DB"])
+        cookie = f"brag_device={recorder.device_token(SECRET, store=tag)}"
         poll = f"/api/pad?session={session}&since={last}"
         with dashboard(Path(tmp), env, address="127.0.0.1") as url:
             port = int(url.rsplit(":", 1)[1])
@@ -168,6 +193,7 @@ def _measured(
     """Floods with the pad's polls beside them, printed: again (each time other steps) until
     ``--polls`` polls were made during floods, at most ``--rounds`` floods."""
     polled: list[float] = []
+    burst: list[float] = []  # the polls begun before the flood's last refusal came back
     statuses: Counter[int] = Counter()
     # the flood's 60 threads in a process of their own: the polls here never wait on them for
     # this process's interpreter lock (the server's answer is what is timed)
@@ -176,23 +202,30 @@ def _measured(
     flooder = ProcessPoolExecutor(
         1, mp_context=get_context("spawn"), initializer=os.nice, initargs=(10,)
     )
+    flooder.submit(int).result()  # started (and this module imported in it) before any poll
     took: list[float] = []
     for r in range(args.rounds):
         done = threading.Event()
         got: list[list[float]] = []
+        starts: list[float] = []
         poller = threading.Thread(
-            target=lambda d=done, g=got: g.append(_polls(port, poll, cookie, d)), daemon=True
+            target=lambda d=done, g=got, s=starts: g.append(_polls(port, poll, cookie, d, s)),
+            daemon=True,
         )
         t0 = time.perf_counter()
         poller.start()
         shifted = paths[r * 7 :] + paths[: r * 7]
-        statuses += _flood(
-            port, shifted[: args.pictures], clients, args.at_once, args.flood_seconds
-        )
+        answers, last_refused = flooder.submit(
+            _flood, port, shifted[: args.pictures], clients, args.at_once, args.flood_seconds
+        ).result()
+        statuses += answers
         took.append(time.perf_counter() - t0)
         done.set()
         poller.join(120)
         polled += got[0] if got else []
+        for ms, began in zip(got[0] if got else [], starts, strict=False):
+            if began <= last_refused:
+                burst.append(ms)
         if len(polled) >= args.polls:
             break
         time.sleep(1)
@@ -203,6 +236,7 @@ def _measured(
         f"{clients} address(es): {statistics.median(took):.1f} s each (median); statuses {said}"
     )
     print(_line("  the pad's poll meanwhile", polled or [0.0], quiet_p95))
+    print(_line("    of them begun while refusals were still answered", burst or [0.0], quiet_p95))
 
 
 if __name__ == "__main__":

@@ -384,7 +384,7 @@ async def tap(request: Request) -> JSONResponse:
     """``POST /api/tap``: see the module's docstring."""
     from starlette.concurrency import run_in_threadpool
 
-    device = _device(request)
+    device = await run_in_threadpool(_device, request)  # it may read the store: not on the loop
     if isinstance(device, Exception):
         return _unavailable(device)
     if not device:
@@ -418,23 +418,24 @@ async def tap(request: Request) -> JSONResponse:
 
 
 async def pad(request: Request) -> JSONResponse:
-    """``GET /api/pad?session=S&since=N``: see the module's docstring."""
+    """``GET /api/pad?session=S&since=N``: see the module's docstring. The device's check
+    (which reads the store's revocations once a second) and the store's last seq are asked in a
+    worker thread, never on the event loop: a store that is slow to answer holds up this poll
+    only, not every request the server is answering (issue 33, class 6)."""
     from starlette.concurrency import run_in_threadpool
 
-    device = _device(request)
-    if isinstance(device, Exception):
-        return _unavailable(device)
-    if not device:
-        return JSONResponse({"locked": True, "message": LOCKED}, status_code=403)
     session = request.query_params.get("session") or ""
     try:
         since = int(request.query_params.get("since") or -1)
     except ValueError:
         since = -1
 
-    def work() -> dict[str, Any]:
+    def work() -> dict[str, Any] | bool | Exception:
         from dashboard import cache
 
+        device = _device(request)
+        if device is not True:
+            return device
         last = cache.polled_last_seq(session)
         if last:  # a tap through this server may be newer than the poller knows
             last = _timeline(_store(), session, last).last_seq
@@ -447,6 +448,10 @@ async def pad(request: Request) -> JSONResponse:
         out = await run_in_threadpool(work)
     except Exception as err:
         return _unavailable(err)
+    if isinstance(out, Exception):
+        return _unavailable(out)
+    if out is False:
+        return JSONResponse({"locked": True, "message": LOCKED}, status_code=403)
     return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
 

@@ -11,10 +11,12 @@ the same request, whatever the page is doing meanwhile.
 Streamlit 1.67 checks ``server.allowedHosts`` only on its websocket and its agent routes; the
 :class:`AllowedHosts` middleware applies the same list to every request (the pages, the static
 files, ``/_stcore/health`` and our ``/api`` routes), so a page whose name was rebound to this
-machine (DNS rebinding) gets nothing from it. Inside it :class:`dashboard.guard.RequestGuard`
-bounds every request's body while it is read (413) and lets only JSON from the dashboard's own
-pages write (415, 403). ``brag dashboard`` also writes its pid file
-(``brag.db-dashboard``); this process removes it when it stops.
+machine (DNS rebinding) gets nothing from it. Before it :class:`dashboard.share_api.PictureGate`
+refuses a picture over its client's or the server's limit (429, 503) from the path and the
+address alone, so that a flood of them costs the event loop the least. Inside the Host check
+:class:`dashboard.guard.RequestGuard` bounds every request's body while it is read (413) and
+lets only JSON from the dashboard's own pages write (415, 403). ``brag dashboard`` also writes
+its pid file (``brag.db-dashboard``); this process removes it when it stops.
 """
 
 from __future__ import annotations
@@ -166,6 +168,7 @@ app = st.App(
     lifespan=_lifespan,
     routes=[*pad_api.routes(), *gate_api.routes(), *notes_api.routes(), *share_api.routes()],
     middleware=[
+        Middleware(share_api.PictureGate),
         Middleware(AllowedHosts),
         Middleware(
             RequestGuard,
@@ -176,6 +179,5 @@ app = st.App(
                 "/api/device-cookie": gate_api.MAX_BODY,
             },
         ),
-        Middleware(share_api.PictureGate),
     ],
 )

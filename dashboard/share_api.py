@@ -18,7 +18,9 @@ in the server's shared worker threads, pictures never do. A picture's table (its
 replay, Python) is made in :data:`THREADS` threads of its own, and its raster by resvg, which
 holds the interpreter while it draws (``present.share.RENDERERS``), in :data:`RASTERS` processes
 of its own (:func:`rasters`), so the server's threads, the pad's poll among them, never wait on
-it (``bench/pictures.py``). Each picture asked for is admitted first, on the event loop, before
+it (``bench/pictures.py``); those processes run niced (:data:`RASTER_NICE`), so that on a
+machine whose cores are all busy the server's event loop, which answers the pad, is given the
+CPU before them. Each picture asked for is admitted first, on the event loop, before
 anything is drawn (:class:`Admission`): a client (by its address) with :data:`PER_CLIENT`
 pictures already waiting or being drawn is answered 429 at once, and when :data:`QUEUED`
 pictures wait or are drawn in all, 503; both with ``Retry-After``.
@@ -65,6 +67,9 @@ RASTERS = int(os.environ.get("BRAG_PICTURE_RASTERS") or 1)
 """Processes that draw the rasters (resvg; ``$BRAG_PICTURE_RASTERS``): one, so that on a machine
 of two cores one is left to the server and its pad; 0 draws them in :data:`THREADS`, where
 resvg holds the interpreter and the pad's poll waits (``bench/pictures.py``)."""
+RASTER_NICE = 10
+"""How much lower the raster processes run than the server (``os.nice``): under a flood they
+draw with what the server's event loop leaves, never take its share of the CPU."""
 PER_CLIENT = 2
 """Pictures one client address may have waiting or being drawn at a time; more: 429."""
 QUEUED = 8
@@ -129,6 +134,16 @@ def _threads() -> Executor:
         return _pools["threads"]
 
 
+def _raster_process(parent: int) -> None:
+    """A raster process's start (a pool's ``initializer``): it ends with the server
+    (:func:`log.children.end_with_parent`) and runs :data:`RASTER_NICE` lower."""
+    from log.children import end_with_parent
+
+    end_with_parent(parent)
+    if hasattr(os, "nice"):
+        os.nice(RASTER_NICE)
+
+
 def rasters() -> Executor | None:
     """The processes that draw rasters (started on first use, from a picture thread, which lives
     as long as the server; each ends with the server: :func:`log.children.end_with_parent`),
@@ -139,12 +154,10 @@ def rasters() -> Executor | None:
         if "rasters" not in _pools:
             from multiprocessing import get_context
 
-            from log.children import end_with_parent
-
             _pools["rasters"] = ProcessPoolExecutor(
                 RASTERS,
                 mp_context=get_context("spawn"),  # never a fork of the server's threads
-                initializer=end_with_parent,
+                initializer=_raster_process,
                 initargs=(os.getpid(),),
             )
         return _pools["rasters"]
@@ -219,7 +232,8 @@ def _refused(why: str) -> Response:
 async def _drawn(client: str, *args: Any, **kwargs: Any) -> bytes:
     """:func:`draw` in the picture threads, admitted first (:data:`admission`; raises
     :class:`_Refused`); the admission is left when the drawing ends, even when the client has
-    gone meanwhile (a drawing under way is not stopped)."""
+    gone meanwhile (a drawing under way is not stopped), on the event loop: the gate's look at
+    the counts never waits on a picture thread that holds their lock."""
     why = admission.enter(client)
     if why is not None:
         raise _Refused(why)
@@ -228,7 +242,15 @@ async def _drawn(client: str, *args: Any, **kwargs: Any) -> bytes:
     except BaseException:
         admission.leave(client)
         raise
-    job.add_done_callback(lambda _: admission.leave(client))
+    loop = asyncio.get_running_loop()
+
+    def drawn(_: Future[bytes]) -> None:  # in the picture thread: the count is the loop's
+        try:
+            loop.call_soon_threadsafe(admission.leave, client)
+        except RuntimeError:  # the loop has stopped (the server is stopping)
+            admission.leave(client)
+
+    job.add_done_callback(drawn)
     return await asyncio.wrap_future(job)
 
 
@@ -277,11 +299,14 @@ async def picture(request: Request) -> Response:
 
 
 class PictureGate:
-    """ASGI middleware (:mod:`dashboard.server` puts it right after the Host check): a picture
-    asked for by a client already at its limit, or while the queue is full, is answered 429 or
-    503 here, before the app's routing and Streamlit's own layers (measured in one process:
-    0.07 ms a refusal instead of 1.75 ms through the whole app, so that a flood's refusals keep
-    the server free for the pad). Only a look: :func:`picture` admits for good."""
+    """ASGI middleware (:mod:`dashboard.server` puts it first, before the Host check and the
+    request guard): a picture asked for by a client already at its limit, or while the queue is
+    full, is answered 429 or 503 here, from the request's path and address alone, before any
+    header is read and before the app's routing and Streamlit's own layers (measured in one
+    process: 0.07 ms a refusal instead of 1.75 ms through the whole app, so that a flood's
+    refusals keep the server free for the pad). The refusal says nothing of the server, so a
+    request whose ``Host`` the server would refuse may get it too. Only a look:
+    :func:`picture` admits for good."""
 
     PATH = "/api/picture.png"
 

@@ -29,6 +29,7 @@ install: $(STAMP)
 # nothing but errors; pip, the fallback, is told to print errors only too (-qq: the "Location ...
 # ignored" lines come from this machine's pip configuration, not from the install).
 $(STAMP): pyproject.toml
+	@echo "make install: setting up .venv from pyproject.toml (a few minutes the first time)..."
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install -qq 'uv>=0.5,<1' \
 	  && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test,bench]' \

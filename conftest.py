@@ -51,7 +51,7 @@ else:
         os.environ[_OUTER + _name] = os.environ.get(_name, "")
 
 collect_ignore = ["dashboard/app.py"]
-collect_ignore_glob = ["dashboard/screens/*"]
+collect_ignore_glob = ["dashboard/*/*_page.py"]
 
 
 @pytest.fixture(autouse=True)

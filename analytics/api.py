@@ -72,7 +72,7 @@ def open_facts(source: str | os.PathLike[str] | Facts | None = None) -> Facts:
         return source
     if source is None:
         from analytics.sources import default_projection
-        from log import resolve_url
+        from log.open import resolve_url
 
         source = os.environ.get("BRAG_ANALYTICS") or default_projection(resolve_url(None))
     path = os.fspath(source)

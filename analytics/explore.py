@@ -49,7 +49,7 @@ __all__ = [
 
 SPILL_PREFIX = "brag-explore-"
 """A query's spill folder in the system's temporary folder: ``brag-explore-<pid>-<random>``
-(what a killed server left is removed by the next one: :mod:`dashboard.projection`)."""
+(what a killed server left is removed by the next one: :mod:`dashboard.stats.projection`)."""
 
 FACT_TABLES: dict[str, str] = {
     "events": "position",

@@ -54,9 +54,6 @@ from analytics.rows import (
     Rows,
     SessionRow,
 )
-from analytics.rows import DECISION_CONTEXT as DECISION_CONTEXT  # importable from here too
-from analytics.rows import DECISION_FOLLOWED as DECISION_FOLLOWED
-from analytics.rows import HAND_COLUMNS as HAND_COLUMNS
 from analytics.veil import Written
 from engine.apply import apply
 from engine.rules.betting import can_see

@@ -41,7 +41,6 @@ from analytics.tables import (
     quietly_rolled_back,
     skipped,
 )
-from analytics.tables import SKIPPED_DDL as SKIPPED_DDL  # importable from here too
 from analytics.tables import schema_sql as _sql
 from log.gc_pause import paused_gc
 

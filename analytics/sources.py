@@ -252,6 +252,6 @@ def open_source(url: str) -> Source:
     :class:`JsonlSource`."""
     if url.endswith(".jsonl"):
         return JsonlSource(url)
-    from log import open_store
+    from log.open import open_store
 
     return open_store(url, readonly=True)

@@ -62,11 +62,14 @@ from typing import Any
 
 import duckdb
 
-from analytics.cube import Cube
-from analytics.cube import OffGrid as OffGrid  # importable from here too
+from analytics.cube import (
+    Cube,  # importable from here too
+)
 from analytics.differences import Difference, difference_rows, differences
-from analytics.intervals import Z95 as Z95  # importable from here too
-from analytics.intervals import newcombe, wilson
+from analytics.intervals import (
+    newcombe,
+    wilson,
+)
 from analytics.queries import common_den
 from analytics.spot import ACTIONS, LEVEL_BANDS, POT_BANDS, Range, Spot, SpotError
 from analytics.sqlfiles import query

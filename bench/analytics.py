@@ -55,9 +55,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import analytics.tables
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import analytics
+
 from analytics import queries
 from analytics.projector import Projector
 from analytics.sources import MemorySource
@@ -93,7 +95,7 @@ def make_sessions(n: int, seed: int) -> dict[str, list[AnyEvent]]:
 def catch_up(src: MemorySource, path: str) -> tuple[Any, Any]:
     if os.path.exists(path):
         os.remove(path)
-    con = analytics.connect(path)
+    con = analytics.tables.connect(path)
     report = Projector(src, con, batch_size=10_000).refresh()
     return con, report
 
@@ -453,7 +455,7 @@ def main() -> int:
     print(f"  ratio catch-up/replay {catch_rate / replay_rate:>12.2f}   (target >= 0.50)")
 
     if args.store:
-        from log import open_store
+        from log.open import open_store
 
         db = os.path.join(tmp, "store.db")
         store = open_store(db)
@@ -466,7 +468,7 @@ def main() -> int:
 
         def from_store() -> Any:
             path = os.path.join(tmp, f"store{next(k)}.duckdb")
-            c = analytics.connect(path)
+            c = analytics.tables.connect(path)
             s = open_store(db)
             r = Projector(s, c, batch_size=10_000).refresh()
             s.close()

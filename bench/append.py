@@ -65,8 +65,9 @@ from engine.apply import apply
 from engine.fold import conclude
 from engine.state import initial_state
 from events.model import AnyEvent, is_derived
-from log import EventStore, open_store
+from log.open import open_store
 from log.rows import rows_of as store_rows
+from log.service import EventStore
 from store.schema import INSERT_COLUMNS, TABLE
 
 Row = tuple[str, int, str, str, int, str, str | None, str | None, str]

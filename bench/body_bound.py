@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from brag.cmd_app import free_port, streamlit_command  # noqa: E402
-from log import open_store  # noqa: E402
+from log.open import open_store  # noqa: E402
 
 SEASON = ROOT / "data" / "season" / "2026-10-15-top-1.jsonl"
 PIECE = b"x" * (1 << 20)
@@ -137,7 +137,7 @@ def main() -> None:
                         raise SystemExit("the dashboard did not start") from None
                     time.sleep(0.3)
             os.environ.update(BRAG_DB=db, BRAG_ORGANISER_SECRET=env["BRAG_ORGANISER_SECRET"])
-            from dashboard import access
+            from dashboard.access import check as access
 
             token = access.issue_token()
             settle = time.monotonic() + 30  # the server's warm-up imports end first

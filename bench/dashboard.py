@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from bench.stores import build, count_deals  # noqa: E402
 from engine.fold import replay  # noqa: E402
 from events.codec import dumps  # noqa: E402
-from log import open_store  # noqa: E402
+from log.open import open_store  # noqa: E402
 
 TARGET_MS = 300.0
 
@@ -100,7 +100,7 @@ def main() -> int:
     at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=600)
     t = time.perf_counter()
     at.run()  # the default page first: the app's first contact with the store
-    at.switch_page("screens/replay.py")
+    at.switch_page("replay/replay_page.py")
     at.query_params.update({"session": session, "deal": str(sl.deal), "step": "1"})
     at.run()
     first_s = time.perf_counter() - t

@@ -50,11 +50,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import analytics.tables
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import duckdb
 
-import analytics
 from analytics import spots
 from analytics.projector import Projector
 from analytics.sources import MemorySource
@@ -80,7 +81,7 @@ def sample(path: str, sessions: int, seed: str) -> None:
     src = MemorySource()
     for events in generate(seed, sessions, (2, 10)):
         src.append(events[0].session, events)
-    con = analytics.connect(path)
+    con = analytics.tables.connect(path)
     Projector(src, con, batch_size=20_000).refresh()
     con.close()
 

@@ -32,10 +32,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine import verify_events  # noqa: E402
+from engine.fold import verify_events  # noqa: E402
 from events.codec import read_file  # noqa: E402
 from events.errors import BragError  # noqa: E402
-from log import checked_log  # noqa: E402
+from log.folds import checked_log  # noqa: E402
 from log.gc_pause import paused_gc  # noqa: E402
 
 LIMIT_S = 0.050

@@ -1,4 +1,4 @@
-"""What idle pages cost the server: live follow (``dashboard.live``) measured in Chromium.
+"""What idle pages cost the server: live follow (``dashboard.common.live``) measured in Chromium.
 
     .venv/bin/python bench/live.py [--pages 6] [--seconds 20] [--port 8850]
 
@@ -32,10 +32,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard  # noqa: E402
 
-from engine import complete  # noqa: E402
+from engine.fold import complete  # noqa: E402
 from events.codec import read_file  # noqa: E402
 from events.model import is_derived  # noqa: E402
-from log import open_store  # noqa: E402
+from log.open import open_store  # noqa: E402
 
 LIVE = "2026-10-15-top-1"
 FINISHED = "2026-09-24-top-1"

@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_helpers import CHROMIUM_ARGS, PAD, chromium, dashboard, unlock  # noqa: E402
 
-from dashboard import recorder  # noqa: E402
-from log import open_store  # noqa: E402
+from dashboard.record import recorder  # noqa: E402
+from log.open import open_store  # noqa: E402
 
 SECRET = "a long enough organiser secret"
 SEATS = ("Ann", "Bob", "Cal", "Dee")

@@ -5,7 +5,8 @@
 
 The season: a store in a temporary folder holding the bundled season (``data/season/*.jsonl``),
 its DuckDB projection brought up to date first, as ``make run`` (``brag run``) does. The dashboard
-is served as ``brag dashboard`` serves it (``dashboard/server.py``, the same ``streamlit run``
+is served as ``brag dashboard`` serves it (``dashboard/common/server.py``, the same ``streamlit
+run``
 options, a free port); beside it, a bare Streamlit page (``st.title`` alone) served by the same
 Streamlit with the same options.
 
@@ -198,7 +199,7 @@ def other_store(url: str, analytics: str | None, refresh: bool) -> dict[str, str
 
 
 def newest_session(url: str) -> str:
-    from log import open_store
+    from log.open import open_store
 
     with open_store(url, readonly=True) as store:
         return str(next(iter(store.sessions(order="newest", limit=1))).session)

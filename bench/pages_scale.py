@@ -14,7 +14,7 @@ page: the store opened, the projection looked at, every query run). Timed: the s
 alone (``ScriptRunner._run_script``: not ``AppTest``'s own start, which scans the installed
 packages for components), median of ``--runs``, the two stores in turn so that the machine's load
 falls on both alike; one unmeasured run first brings the modules in. Then, for the record, the
-cache functions behind the pages (``dashboard/cache.py``), each cold, at both stores.
+cache functions behind the pages (``dashboard/common/cache.py``), each cold, at both stores.
 
 Target: each page at the big store at most 2x its season figure (issue 22).
 """
@@ -32,6 +32,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from dashboard.common.pages import PAGE_FILES
+from dashboard.stats import stats_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -103,7 +106,7 @@ def first_run(timed: Timed, page: str) -> float:
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(APP, default_timeout=900)
-    at.switch_page(f"screens/{page}.py")
+    at.switch_page(PAGE_FILES[page])
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value.lower() == page, at.title[0].value
@@ -112,10 +115,10 @@ def first_run(timed: Timed, page: str) -> float:
 
 def cache_parts() -> dict[str, Callable[[], object]]:
     """The cache functions the three pages' first runs call, by name (each run cold)."""
-    from dashboard import cache
+    from dashboard.common import cache
 
     def players() -> list[str]:
-        return [r["player"] for r in cache.stat("player_stats", table=None)]
+        return [r["player"] for r in stats_cache.stat("player_stats", table=None)]
 
     def first() -> str:
         return players()[0]
@@ -126,12 +129,18 @@ def cache_parts() -> dict[str, Callable[[], object]]:
         "session_page": cache.session_page,
         "session_ids": lambda: cache.session_ids(limit=cache.PICKER_LIMIT),
         "replay (newest)": lambda: cache.replay(cache.session_ids(limit=1)[0]),
-        "stat tables": lambda: cache.stat("tables"),
+        "stat tables": lambda: stats_cache.stat("tables"),
         "stat player_stats": players,
-        "deals_behind_total blind_rate": lambda: cache.deals_behind_total(first(), "blind_rate"),
-        "deals_behind blind_rate p1": lambda: cache.deals_behind(first(), "blind_rate", page=1),
-        "session_nets": lambda: cache.session_nets(first()),
-        "stat showdown_hands": lambda: cache.stat("showdown_hands", player=first(), table=None),
+        "deals_behind_total blind_rate": lambda: stats_cache.deals_behind_total(
+            first(), "blind_rate"
+        ),
+        "deals_behind blind_rate p1": lambda: stats_cache.deals_behind(
+            first(), "blind_rate", page=1
+        ),
+        "session_nets": lambda: stats_cache.session_nets(first()),
+        "stat showdown_hands": lambda: stats_cache.stat(
+            "showdown_hands", player=first(), table=None
+        ),
     }
 
 
@@ -160,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     logging.disable(logging.WARNING)  # AppTest outside a server warns of the missing runtime
 
-    from log import open_store
+    from log.open import open_store
     from store.schema import CATALOGUE
 
     tmp = tempfile.mkdtemp(prefix="brag-pages-scale-")

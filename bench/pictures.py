@@ -4,9 +4,10 @@ picture requests arrives.
     .venv/bin/python bench/pictures.py [--pictures 200] [--at-once 60] [--clients 1,40]
                                        [--polls 40] [--flood-seconds 120] [--rounds 20]
 
-1. Starts the dashboard's server (``brag dashboard``'s Streamlit command, ``dashboard/server.py``)
+1. Starts the dashboard's server (``brag dashboard``'s Streamlit command,
+``dashboard/common/server.py``)
    on 127.0.0.1 over a store of the bundled season's first 3 sessions, with an organiser secret,
-   and makes an unlocked device's cookie for it (:func:`dashboard.recorder.device_token`).
+   and makes an unlocked device's cookie for it (:func:`dashboard.record.recorder.device_token`).
 2. **Quiet**: ``--polls`` polls of the Record page's pad (``GET /api/pad?session=S&since=N``,
    the unlocked device's cookie, ``since`` the session's last seq: what the pad sends each
    second), one after another, 50 ms apart; their p50 and p95.
@@ -52,8 +53,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_helpers import dashboard, percentile, season_env  # noqa: E402
 
-from dashboard import recorder  # noqa: E402
-from log import open_store  # noqa: E402
+from dashboard.record import recorder  # noqa: E402
+from log.open import open_store  # noqa: E402
 
 LIMIT_MS = 200.0
 SECRET = "bench organiser secret for the picture flood"
@@ -101,7 +102,7 @@ def _polls(
 
 def _targets(db: str) -> tuple[str, int, list[str], str]:
     """The first session, its last seq, a picture request per step of every session, and the
-    store's tag (:func:`dashboard.recorder.store_tag`: a device's token names its store)."""
+    store's tag (:func:`dashboard.record.recorder.store_tag`: a device's token names its store)."""
     from present.replay import Replay
 
     paths: list[str] = []

@@ -8,7 +8,7 @@ go on offline.
 ``is_mobile``) at 390×844 unlocks the Record page, opens a shown-cards session with the season
 session's seats and first dealer, and records the deal by ``locator.tap()`` only: ``shuffle``,
 ``deal``, then each recorded event of the deal on the one key of
-:func:`dashboard.recorder.pad_keys` whose event it is (a showdown is three taps on the cards,
+:func:`dashboard.record.recorder.pad_keys` whose event it is (a showdown is three taps on the cards,
 then the show key). Before each tap it waits until the key has settled (the pad's 400 ms settle
 time and 600 ms repeat guard: ``tests/browser_helpers.wait_settled``), as a person looks before
 tapping; those waits are not measured. Measured in the page, from the ``touchstart`` to:
@@ -52,6 +52,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from dashboard.record import pad_doc as pad_doc_
+from dashboard.record import pad_rows
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -65,12 +68,12 @@ from browser_helpers import (  # noqa: E402
     wait_settled,
 )
 
-from dashboard import pad_doc, recorder  # noqa: E402
-from engine import complete  # noqa: E402
+from dashboard.record import recorder  # noqa: E402
+from engine.fold import complete  # noqa: E402
 from engine.state import Phase, State  # noqa: E402
 from events.codec import read_file  # noqa: E402
 from events.model import AnyEvent, Shown, is_derived  # noqa: E402
-from log import open_store  # noqa: E402
+from log.open import open_store  # noqa: E402
 from present.replay import Replay  # noqa: E402
 
 TARGET_MS = 300.0
@@ -139,7 +142,7 @@ def spot_for(state: State, event: AnyEvent) -> str | None:
     """The pad's key that records ``event`` after ``state`` (its event, the device's and the
     table's input left out); ``None`` when no key does. A shuffle with its order recorded is the
     ``order`` key (the pad's ``shuffle`` records none)."""
-    keys = recorder.pad_keys(state)
+    keys = pad_rows.pad_keys(state)
     if getattr(event, "order", None) and "order" in keys:
         return "order"
     want = event.model_dump(exclude=INPUTS, exclude_none=True)
@@ -156,7 +159,7 @@ def offline_key(spot: str, key: dict[str, Any]) -> bool:
     no cards or hands to give, a bet, a look out of turn or one of ``PREDICTED``)."""
     if "cards" in key or "input" in key:
         return False
-    return spot in pad_doc.PREDICTED or spot.startswith(("bet-", "peek-"))
+    return spot in pad_doc_.PREDICTED or spot.startswith(("bet-", "peek-"))
 
 
 # --- in the browser --------------------------------------------------------------------------
@@ -336,7 +339,7 @@ def limits(states: Sequence[State], spots: Sequence[str | None]) -> list[int]:
     ``ahead``)."""
     ok = []
     for st, spot in zip(states, spots, strict=False):
-        keys = pad_doc.state_document("", st, last="", undo=None, redo=None, budget=0)["keys"]
+        keys = pad_doc_.state_document("", st, last="", undo=None, redo=None, budget=0)["keys"]
         ok.append(spot is not None and spot in keys and offline_key(spot, keys[spot]))
     out = [0] * (len(ok) + 1)
     for j in range(len(ok) - 1, -1, -1):
@@ -355,7 +358,7 @@ def offline_run(budgets: Sequence[int], every: int) -> dict[int, dict[str, Any]]
         reach, share, raw, gz, ms = [], [], [], [], []
         for session, states, spots, j, last, said in points:
             t0 = time.process_time()
-            doc = pad_doc.state_document(
+            doc = pad_doc_.state_document(
                 session, states[j], last=last, undo=said, redo=None, budget=b
             )
             ms.append(1000 * (time.process_time() - t0))
@@ -449,7 +452,7 @@ def report_offline(res: dict[int, dict[str, Any]], every: int, tap_ms: float | N
             continue
         reach = r["reach"]
         full = sum(1 for n, t in zip(reach, r["limit"], strict=True) if n == t) / len(reach)
-        mark = " (AHEAD_BUDGET)" if b == pad_doc.AHEAD_BUDGET else ""
+        mark = " (AHEAD_BUDGET)" if b == pad_doc_.AHEAD_BUDGET else ""
         ms = statistics.median(r["ms"])
         print(
             f"  {b:>8} {min(reach):>5}/{percentile(reach, 0.1):.0f}/"
@@ -460,7 +463,7 @@ def report_offline(res: dict[int, dict[str, Any]], every: int, tap_ms: float | N
             f"{ms:>9.1f} {ms / ms0:>6.0f}x{mark}"
         )
     if tap_ms is not None:
-        ms = statistics.median(res[pad_doc.AHEAD_BUDGET]["ms"])
+        ms = statistics.median(res[pad_doc_.AHEAD_BUDGET]["ms"])
         print(
             f"  one document at AHEAD_BUDGET ({ms:.1f} ms) / the median tap to confirmation "
             f"measured above ({tap_ms:.0f} ms): {ms / tap_ms:.2f}"
@@ -480,7 +483,7 @@ def main() -> int:
     ap.add_argument("--every", type=int, default=6, help="walk from every Nth betting state")
     ap.add_argument("--offline-only", action="store_true", help="no browser")
     args = ap.parse_args()
-    budgets = sorted({int(b) for b in args.budgets.split(",")} | {pad_doc.AHEAD_BUDGET})
+    budgets = sorted({int(b) for b in args.budgets.split(",")} | {pad_doc_.AHEAD_BUDGET})
     ok = True
     tap_ms = None
     if not args.offline_only:

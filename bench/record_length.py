@@ -5,7 +5,8 @@ and 1,000 pots.
 
 For each length a random finished session (4 players, shown cards, ``rules.pots`` = the length,
 ``sim.randplay.random_session``) is stored in one fresh SQLite store without its last ``--taps``
-recorded events; the Record page's routes (:mod:`dashboard.pad_api`, mounted in a Starlette app
+recorded events; the Record page's routes (:mod:`dashboard.record.routes`, mounted in a Starlette
+app
 served by uvicorn, asked over HTTP with an unlocked device's cookie: the same handlers, locks,
 store handles and documents the server runs) then take those events one tap at a time:
 
@@ -34,6 +35,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from dashboard.common import stores
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -42,7 +45,7 @@ sys.path.append(str(ROOT / "bench"))  # bench/record.py's spot_for; after the pa
 from browser_helpers import percentile  # noqa: E402
 
 from events.model import AnyEvent, Shown, Voided, is_derived  # noqa: E402
-from log import open_store  # noqa: E402
+from log.open import open_store  # noqa: E402
 from sim.randplay import random_session  # noqa: E402
 from timeline import Timeline  # noqa: E402
 
@@ -68,7 +71,7 @@ class _Client:
         import uvicorn
         from starlette.applications import Starlette
 
-        from dashboard import pad_api
+        from dashboard.record import routes as pad_api
 
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
@@ -114,8 +117,8 @@ def _client(url: str, tmp: Path) -> _Client:
     os.environ["BRAG_ANALYTICS"] = str(tmp / "bench.duckdb")
     os.environ["BRAG_ORGANISER_SECRET"] = SECRET
     os.environ.setdefault("BRAG_HOME", str(tmp))
-    from dashboard import access
-    from dashboard.gate import TOKEN_COOKIE
+    from dashboard.access import check as access
+    from dashboard.access.gate import TOKEN_COOKIE
 
     return _Client(f"{TOKEN_COOKIE}={access.issue_token()}")
 
@@ -168,7 +171,6 @@ class _Session:
 def run(lengths: list[int], taps: int, seed: int, tmp: Path) -> list[_Session]:
     """Every length's session in one store behind one server, tapped in turn (one tap of each
     length a round: the machine's load falls on every length alike)."""
-    from dashboard import cache
 
     sessions = [_Session(pots, taps, seed) for pots in lengths]
     url = str(tmp / "bench.db")
@@ -177,7 +179,7 @@ def run(lengths: list[int], taps: int, seed: int, tmp: Path) -> list[_Session]:
             store.append(s.name, s.stored, 0)
     client = _client(url, tmp)
     for s in sessions:  # the Record page opens each session: one fold each
-        cache.writer().timeline(s.name)
+        stores.writer().timeline(s.name)
         assert client.get(f"/api/pad?session={s.name}&since=-1")[0] == 200
     going = list(sessions)
     while going:

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine import verify_events  # noqa: E402
+from engine.fold import verify_events  # noqa: E402
 from events.codec import read_file, write_events  # noqa: E402
 from events.model import AnyEvent, SessionStarted  # noqa: E402
 from log.gc_pause import paused_gc  # noqa: E402

@@ -37,7 +37,7 @@ from browser_helpers import (  # noqa: E402
     percentile,
 )
 
-from log import open_store  # noqa: E402
+from log.open import open_store  # noqa: E402
 
 SESSION = "2026-09-24-top-1"
 DEAL = 5
@@ -51,7 +51,7 @@ ROUND_TRIP_PAGE = textwrap.dedent(
     sys.path.insert(0, {root!r})
     import streamlit as st
 
-    from dashboard import cache
+    from dashboard.common import cache
     from present import table_svg
 
     rp = cache.replay({session!r})
@@ -131,7 +131,7 @@ def main() -> int:
         return 0
     from playwright.sync_api import sync_playwright
 
-    from engine import complete
+    from engine.fold import complete
     from events.codec import read_file
     from present.replay import Replay
 

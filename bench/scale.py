@@ -43,12 +43,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from dashboard.common import stores
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.stores import count_deals  # noqa: E402
 from events.codec import dumps  # noqa: E402
-from log import open_store  # noqa: E402
+from log.open import open_store  # noqa: E402
 from store.schema import CATALOGUE, CATALOGUE_COLUMNS, TABLE  # noqa: E402
 
 LIST_TARGET_MS = 100.0
@@ -150,13 +152,13 @@ def store_part(path: str) -> None:
 def cold_picker(path: str) -> list[str]:
     import streamlit as st
 
-    from dashboard import cache
+    from dashboard.common import cache
 
     st.cache_resource.clear()
     st.cache_data.clear()
     os.environ["BRAG_DB"] = path
     ids = cache.session_ids(limit=cache.PICKER_LIMIT)
-    cache.store().close()  # the next run is cold again (and the bulk load may write)
+    stores.store().close()  # the next run is cold again (and the bulk load may write)
     return ids
 
 

@@ -17,7 +17,8 @@ import time
 from datetime import UTC, datetime
 
 from events.codec import dumps
-from log import new_ids, open_store
+from log.open import open_store
+from store.records import new_ids
 from store.schema import CATALOGUE, CATALOGUE_COLUMNS, INSERT_COLUMNS, TABLE
 
 __all__ = ["build", "count_deals"]

@@ -142,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)
     if not hasattr(args, "db"):
-        from log import resolve_url
+        from log.open import resolve_url
 
         args.db = resolve_url(None)  # $BRAG_DB or ./brag.db
     try:

@@ -20,9 +20,8 @@ from typing import Any
 
 from brag.store_access import open_event_store, store_console
 from events.codec import parse_line
-from events.errors import FormatError
+from events.errors import FormatError, UnknownSession
 from events.model import AnyEvent
-from log import UnknownSession
 from log.amend import AmendRefused, plan_amendment, store_amendment, touched_by
 from present.amend import AmendView, Line, describe, target_step
 

@@ -133,10 +133,10 @@ def _jobs(text: str) -> int:
 
 
 def cmd_refresh(args: argparse.Namespace) -> int:
-    import analytics
+    import analytics.projector
     from analytics.parallel import rebuild_parallel
     from analytics.sources import open_source
-    from log import resolve_url
+    from log.open import resolve_url
 
     if args.jobs is not None and not args.rebuild:
         raise CommandError("--jobs is for --rebuild (a catch-up applies the new events in order)")
@@ -150,7 +150,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
         if args.rebuild or again:
             done = rebuild_parallel(resolve_url(args.db), store, con, jobs=args.jobs)
         else:
-            done = analytics.refresh(store, con)
+            done = analytics.projector.refresh(store, con)
         say_skipped(con)
         return done
 
@@ -169,11 +169,11 @@ def cmd_refresh(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    import analytics
+    import analytics.lake
 
     con = open_projection(args, refresh=not args.no_refresh)
     try:
-        report = analytics.export_lake(con, args.parquet)
+        report = analytics.lake.export_lake(con, args.parquet)
     except OSError as err:
         raise CommandError(f"cannot write {args.parquet}: {err.strerror or err}") from None
     for table, path in report.tables.items():

@@ -27,7 +27,7 @@ from typing import Any
 from store.address import masked, shown_address
 
 ROOT = Path(__file__).resolve().parent.parent
-APP = ROOT / "dashboard" / "server.py"
+APP = ROOT / "dashboard" / "common" / "server.py"
 DATA = ROOT / "data"
 SEASON = DATA / "season"
 EXAMPLES = DATA / "examples"
@@ -167,7 +167,7 @@ ANY_ADDRESS = ("0.0.0.0", "::", "")
 
 def allowed_hosts(address: str = "localhost", lan_ip: str | None = None) -> list[str]:
     """The host names the dashboard answers to (``server.allowedHosts``, also enforced on every
-    page and route by :class:`dashboard.server.AllowedHosts`): this machine's own names, the
+    page and route by :class:`dashboard.common.server.AllowedHosts`): this machine's own names, the
     address it serves on, and its LAN address. A request naming another host (DNS rebinding:
     ``Host: evil.example``) is refused."""
     hosts = list(LOOPBACK_HOSTS)
@@ -200,7 +200,7 @@ def streamlit_command(
         "minimal",
         # A failure of ours shows a generic message to the visitor, never a traceback or the
         # server's paths (the log keeps the details); the store's faults are one line of the
-        # page's own (dashboard/faults.py). 1.67 takes full, stacktrace, type or none.
+        # page's own (dashboard/common/faults.py). 1.67 takes full, stacktrace, type or none.
         "--client.showErrorDetails",
         "none",
         "--server.fileWatcherType",
@@ -221,7 +221,7 @@ PID_SUFFIX = "-dashboard"
 
 def pid_file(db: str, analytics: str) -> Path:
     """The dashboard's pid file beside the store (``brag.db-dashboard``): ``PID URL``."""
-    from log import beside_store
+    from log.open import beside_store
 
     return Path(beside_store(db, PID_SUFFIX, analytics))
 
@@ -323,7 +323,7 @@ def serve(
     if problem:
         print(f"brag: {problem}", file=sys.stderr)
         return 1
-    if held is not None:  # the server renews it (dashboard/instance.py)
+    if held is not None:  # the server renews it (dashboard/common/instance.py)
         env["BRAG_HOLDER"], env["BRAG_HOLDER_URL"] = held.holder, url
     # This process becomes the server (exec, the same pid): a `kill -9` of `brag dashboard`
     # stops the server too, and its pid file names it while it runs.
@@ -348,7 +348,8 @@ def hold_store(db: str, url: str) -> tuple[Any, str | None]:
     (said on stderr)."""
     from brag.projection import store_exists
     from events.errors import BragError
-    from log import holding, open_store
+    from log import holding
+    from log.open import open_store
 
     if not store_exists(db):
         return None, None
@@ -451,7 +452,9 @@ def import_bundled(store: Any, folder: str | Path) -> tuple[int, int, list[str]]
 def refresh_analytics(store: Any, path: str) -> str:
     """Brings the DuckDB projection at ``path`` up to date; a sentence saying what happened."""
     try:
-        import analytics
+        import analytics.building
+        import analytics.owner
+        import analytics.projector
     except ImportError as err:  # pragma: no cover - analytics is part of the package
         return f"analytics not available ({err})"
     from analytics.building import caught_up
@@ -461,8 +464,8 @@ def refresh_analytics(store: Any, path: str) -> str:
     report, note = caught_up(
         path,
         store.url,
-        lambda con: analytics.refresh(store, con),
-        rebuild=lambda con: analytics.rebuild(store, con),
+        lambda con: analytics.projector.refresh(store, con),
+        rebuild=lambda con: analytics.projector.rebuild(store, con),
     )
     said = f"analytics: {report.events} new events projected into {path}"
     return f"{note}\n{said}" if note else said
@@ -470,7 +473,7 @@ def refresh_analytics(store: Any, path: str) -> str:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from brag.cmd_sessions import cmd_sessions
-    from log import open_store
+    from log.open import open_store
 
     analytics = _analytics_path(args)
     with open_store(args.db) as store:

@@ -16,7 +16,8 @@ from brag.store_access import open_event_store, sqlite_path, store_console
 from events.errors import BragError, StoreError, StoreUnavailable
 
 if TYPE_CHECKING:
-    from log import EventStore, ImportResult
+    from log.rows import ImportResult
+    from log.service import EventStore
 
 __all__ = ["PROGRESS_FROM", "cmd_import", "register"]
 
@@ -63,7 +64,7 @@ def _first_store(args: argparse.Namespace) -> tuple[str | None, EventStore | Non
     """The SQLite file of ``--db`` (``None``: a server or in-memory store) and the store, opened
     now unless it is a file that does not exist yet: that is made only for a file that will be
     stored, so refusing every file (or a mistyped --db) leaves no empty store behind."""
-    from log import resolve_url
+    from log.open import resolve_url
 
     new_store = sqlite_path(resolve_url(getattr(args, "db", None)))
     if (
@@ -112,7 +113,7 @@ def _refusal(path: str, e: Exception) -> str:
 def cmd_import(args: argparse.Namespace) -> int:
     from rich.text import Text
 
-    from log import checked_log
+    from log.folds import checked_log
 
     files: list[str] = args.files
     new_store, store = _first_store(args)

@@ -8,7 +8,7 @@ session's stream (:mod:`log.annotations`; the game log and ``brag export`` are u
 - ``brag notes add SESSION --deal N --step K --text T --by NAME``: a note on the action at step
   K of deal N now (numbered as ``brag replay`` numbers them), at most 500 characters, at most 500
   shown a session. The organiser's terminal is not limited in how often (the Replay page's route
-  is, :mod:`dashboard.notes_limits`).
+  is, :mod:`dashboard.replay.notes_limits`).
 - ``brag notes hide SESSION NOTE_ID [--by NAME]``: the organiser hides a note; the hiding is
   recorded beside it (the note is kept, never deleted).
 
@@ -24,7 +24,8 @@ from typing import Any
 
 from brag.errors import CommandError
 from brag.store_access import open_event_store, store_console
-from log import EventStore, add_note, hide_note, notes
+from log.annotations import add_note, hide_note, notes
+from log.service import EventStore
 from present.replay import Replay
 
 __all__ = ["cmd_notes", "register"]
@@ -72,7 +73,7 @@ def cmd_notes(args: argparse.Namespace) -> int:
 
 def _replay(store: EventStore, session: str) -> Replay:
     """The session as recorded (withdrawn steps in it: a note on one is shown where it was)."""
-    from log import UnknownSession
+    from events.errors import UnknownSession
 
     events = store.events(session)
     if not events:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from brag.store_access import open_event_store, store_console
 
 if TYPE_CHECKING:
-    from log import SessionInfo
+    from store.records import SessionInfo
 
 __all__ = ["SESSIONS_PAGE", "cmd_sessions", "register"]
 

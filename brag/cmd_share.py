@@ -22,7 +22,7 @@ from brag.console import shown
 from brag.errors import CommandError
 from brag.output import write_output
 from brag.store_access import open_event_store
-from log import UnknownSession
+from events.errors import UnknownSession
 from present.replay import Replay
 from present.share import FORMATS, share, sight_of
 

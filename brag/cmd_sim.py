@@ -144,7 +144,7 @@ class _FileSink:
 class _StoreSink:
     def __init__(self, url: str) -> None:
         try:
-            from log import open_store
+            from log.open import open_store
         except ImportError:
             raise SimulateError(
                 "the event store is not available in this version; use --out DIR"

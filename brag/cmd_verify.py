@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from brag.console import shown
-from engine import summary, verify_events
+from engine.fold import summary, verify_events
 from events.amounts import amount_text, parse_amount
 from events.codec import read_file
 from events.errors import BragError, FormatError

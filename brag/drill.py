@@ -55,7 +55,7 @@ def _deals(con: Any, args: argparse.Namespace) -> list[dict[str, Any]]:
     rows = queries.deals_behind(con, args.player, args.deals, session=args.session,
                                 table=args.table)  # fmt: skip
     if any(r["corrected"] for r in rows) and store_exists(args.db):
-        from log import open_store
+        from log.open import open_store
 
         with open_store(args.db, readonly=True) as store:  # steps as every replay numbers them
             queries.renumber(rows, store.events)

@@ -105,16 +105,16 @@ def _stale(db: str, path: str, *, refresh: bool, rebuild: bool, create: bool) ->
 def _caught_up(path: str, db: str, store: Any, *, rebuild: bool) -> None:
     """The projection at ``path`` rebuilt from ``store`` (``rebuild``), or caught up with it
     unless it is already (:func:`_up_to_date`)."""
-    import analytics
+    import analytics.projector
 
     if rebuild or not _up_to_date(path, store):
-        build = analytics.rebuild if rebuild else analytics.refresh
+        build = analytics.projector.rebuild if rebuild else analytics.projector.refresh
         built(
             path,
             db,
             lambda con: build(store, con),
             fresh=rebuild,
-            rebuild=lambda con: analytics.rebuild(store, con),
+            rebuild=lambda con: analytics.projector.rebuild(store, con),
         )
 
 
@@ -123,11 +123,11 @@ def _connected(path: str) -> Any:
     a reading command) is waited for; what stops it, in one line."""
     import duckdb
 
-    import analytics
+    import analytics.tables
     from analytics.building import ProjectionBusy, unlocked
 
     try:
-        return unlocked(path, lambda: analytics.connect(path))
+        return unlocked(path, lambda: analytics.tables.connect(path))
     except ProjectionBusy as err:
         raise CommandError(str(err)) from None
     except duckdb.Error as err:
@@ -223,7 +223,8 @@ def built(
     rebuild: Callable[[Any], T] | None = None,
 ) -> T:
     """``build(con)`` on the projection that replaces the one at ``path``, built beside it and
-    renamed into place (``analytics.replacing``: a build that fails leaves the file as it was,
+    renamed into place (``analytics.building.replacing``: a build that fails leaves the file as it
+    was,
     or none); ``fresh`` (``--rebuild``) never reads the old file. A projection of another store
     than ``db``'s is rebuilt (``rebuild``) when ``path`` is ``db``'s default file, saying so on
     stderr, and refused in one line naming both stores when the user named it

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from events.errors import StoreUnavailable
 
 if TYPE_CHECKING:
-    from log import EventStore
+    from log.service import EventStore
 
 __all__ = ["open_event_store", "sqlite_path", "store_console"]
 
@@ -34,7 +34,7 @@ def open_event_store(
     nothing, and work for a user who may not write it) and refuse a SQLite file that does not
     exist (a typo in ``--db`` must not silently make an empty store); ``brag import`` creates
     it; ``write`` (``brag amend --yes``) writes a store that exists already."""
-    from log import open_store, resolve_url
+    from log.open import open_store, resolve_url
 
     db = getattr(args, "db", None)
     url = resolve_url(db)

@@ -136,7 +136,8 @@ def step_of(rp: Numbered, event_id: str | None) -> At | None:
 def redone(events: Sequence[AnyEvent]) -> dict[UUID, UUID]:
     """Each event recorded again by a Redo -> the event that records it again: a ``voided`` that
     withdrew a recorded event (by its ``seq``, FORMAT.md) followed at once by an event of the same
-    content (what the pad's Redo records, :func:`dashboard.recorder.redo`: a copy with a new id),
+    content (what the pad's Redo records, :func:`dashboard.record.recorder.redo`: a copy with a new
+    id),
     in ``events`` as recorded. The Redo is the same action, so what points at the one points at
     the other; an Undo followed by another action is not a Redo."""
     by_seq = {e.seq: e for e in events if not isinstance(e, Voided) and e.seq is not None}

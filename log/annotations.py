@@ -18,7 +18,7 @@ events are in it) and never numbers the steps itself.
   notes shown in a session (hidden ones do not count: the organiser hiding a flood frees the
   places). Its text is data: shown as text, never markup (:func:`events.text.inert`). How often
   one client or one name may add a note is the dashboard's route's say
-  (:mod:`dashboard.notes_limits`); the organiser's terminal is not limited.
+  (:mod:`dashboard.replay.notes_limits`); the organiser's terminal is not limited.
 - A player's cards (:class:`PrivateCards`): one hand per (session, deal, player) in a session whose
   log records only the cards shown (``cards: "shown"``, FORMAT.md), three distinct cards
   (FORMAT.md notation), none shown in that deal by another player, and every card the player

@@ -2,7 +2,7 @@
 from what a live one holds (issue 33, class 7: a process that dies leaves nothing behind).
 
 A ``ProcessPoolExecutor``'s workers (the rebuild's folds, :mod:`analytics.parallel`; the
-dashboard's picture rasters, :mod:`dashboard.share_api`) wait on a pipe from their parent; when
+dashboard's picture rasters, :mod:`dashboard.replay.share`) wait on a pipe from their parent; when
 the parent is killed (``kill -9``, the OOM killer) a worker busy with a long fold does not read
 that pipe until it is done, and kept running for minutes, holding its memory and, through it,
 the resource tracker. :func:`end_with_parent` is the pools' ``initializer``:
@@ -20,7 +20,7 @@ the resource tracker. :func:`end_with_parent` is the pools' ``initializer``:
   the worker has set them up (the parent's id is checked once they are in place).
 
 :func:`alive` says whether a process id names a running process, for the clean-up of what a
-killed build left (:mod:`analytics.building`, :mod:`dashboard.projection`): a file whose name
+killed build left (:mod:`analytics.building`, :mod:`dashboard.stats.projection`): a file whose name
 carries a dead process's id is removed; one of a live process (or of an id that cannot be
 checked) never is.
 """

@@ -124,7 +124,8 @@ def guards(rp: ReplayLike, deal: int, *, organiser: bool = False) -> bool:
     """Whether a device receives deal ``deal`` of ``rp`` only as a spectator saw it: any device
     but the organiser's unlocked one (``organiser``), of a deal numbered from
     :func:`guarded_from` on (a deal a correction withdrew included: its number is the deal it
-    was). The one decision :func:`sight_for` and the notes route (:mod:`dashboard.notes_api`)
+    was). The one decision :func:`sight_for` and the notes route
+    (:mod:`dashboard.replay.notes_routes`)
     take."""
     first = guarded_from(rp)
     return not organiser and first is not None and deal >= max(first, 1)

@@ -1,6 +1,6 @@
 """A statistic's cell as a person reads it: the one formatter of ``brag stats``, ``brag
 leaderboard`` and ``brag analytics show`` (the terminal's tables) and of the Players page
-(``dashboard.stats_view.stat_text``).
+(``dashboard.stats.figures.stat_text``).
 
 Both read the rows of ``analytics.queries`` (each rate beside its count, ``blind_rate_n``); the
 terminal reads them as ``public_rows`` make them (money as FORMAT.md text, ``"-17/2"``), the page

@@ -9,6 +9,8 @@ from pathlib import Path
 from shared_paths import SCENARIOS
 from streamlit.testing.v1 import AppTest
 
+from dashboard.common.pages import PAGE_FILES
+
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
 
@@ -21,10 +23,11 @@ ALL_CARDS = "2026-09-24-top-1"
 
 
 def page(name: str, **params: str) -> AppTest:
-    """The app run once on ``screens/NAME.py`` with these query parameters."""
+    """The app run once on page ``NAME`` (:data:`dashboard.common.pages.PAGE_FILES`) with these
+    query parameters."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    at.switch_page(f"screens/{name}.py")
+    at.switch_page(PAGE_FILES[name])
     for k, v in params.items():
         at.query_params[k] = v
     return at.run()

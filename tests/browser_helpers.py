@@ -183,7 +183,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 PAD = """() => {
-  // The pad's root (dashboard/pad.js), inside its component's shadow root.
+  // The pad's root (dashboard/record/pad.js), inside its component's shadow root.
   const walk = (root) => {
     const found = root.querySelector('.pad');
     if (found) return found;
@@ -197,7 +197,7 @@ PAD = """() => {
 
 SETTLED = f"""(spot) => {{
   // The pad's key at ``spot`` takes a tap now: drawn, enabled, unchanged for the pad's settle
-  // time, and the pad's last tap far enough behind (dashboard/pad.js SETTLE and REPEAT).
+  // time, and the pad's last tap far enough behind (dashboard/record/pad.js SETTLE and REPEAT).
   const pad = ({PAD})();
   const b = pad && pad.querySelector(`button[data-spot='${{spot}}']`);
   const held = b && b.classList.contains('held');

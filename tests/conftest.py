@@ -33,7 +33,7 @@ def store_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         pytest.skip(NO_SHARED)
     from apptest_helpers import LOGS
 
-    from log import open_store
+    from log.open import open_store
 
     url = str(tmp_path / "brag.db")
     with open_store(url) as store:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from brag.cli import main
-from log import open_store
+from log.open import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD = ROOT / "data" / "examples" / "card_example.jsonl"

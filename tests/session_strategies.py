@@ -13,8 +13,9 @@ from typing import Literal
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from engine import Phase, State, apply, initial_state
+from engine.apply import apply
 from engine.legal import can_void, legal_actions, possible_cards
+from engine.state import Phase, State, initial_state
 from events.cards import FULL_PACK
 from events.codec import dumps
 from events.model import (

@@ -132,7 +132,7 @@ def drop_schema(schema: str) -> None:
 @contextmanager
 def pg_store(**options: Any) -> Iterator[Any]:
     """A PostgreSQL store in a fresh schema, dropped afterwards."""
-    from log import open_store
+    from log.open import open_store
 
     schema = new_schema()
     store = open_store(pg_url(), schema=schema, **options)
@@ -190,7 +190,7 @@ class FaultyRecorder:
 
 def faulty(store: Any, hook: Callable[[Any], None]) -> Any:
     """``store`` (an :class:`log.EventStore`) again, its writes running ``hook`` before commit."""
-    from log import EventStore
+    from log.service import EventStore
 
     return EventStore(FaultyRecorder(store.recorder, hook))  # type: ignore[arg-type]
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from shared_paths import SCENARIOS, needs_shared
 
-from engine import summary, verify_events
+from engine.fold import summary, verify_events
 from events.amounts import parse_amount
 from events.codec import read_file
 from events.errors import BragError

@@ -94,7 +94,7 @@ def test_a_copy_that_has_not_diverged_reads_the_statistics(
 
 
 def test_every_checkpoint_records_the_stores_event(tmp_path: Path) -> None:
-    from log import open_store
+    from log.open import open_store
 
     db, proj = tmp_path / "a.db", tmp_path / "a.duckdb"
     assert main(["import", "--db", str(db), str(FIRST), str(SECOND)]) == 0
@@ -120,7 +120,7 @@ def test_a_restored_copy_of_a_postgres_store_is_told_apart(
     import psycopg
     from store_helpers import drop_schema, new_schema, pg_url, require_pg
 
-    from log import open_store
+    from log.open import open_store
 
     require_pg()
     schemas = [new_schema(), new_schema()]

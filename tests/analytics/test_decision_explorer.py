@@ -28,7 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shared_paths import VALID_SCENARIOS, needs_shared
 
-import analytics
+import analytics.projector
+import analytics.tables
 from analytics import building, spots
 from analytics.building import ProjectionBusy, unlocked
 from analytics.sources import from_logs, interleave
@@ -60,8 +61,8 @@ def _streams(seed: int, n: int) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def con() -> duckdb.DuckDBPyConnection:
-    c = analytics.connect()
-    analytics.refresh(interleave(_streams(20, 14), seed=3), c, batch_size=97)
+    c = analytics.tables.connect()
+    analytics.projector.refresh(interleave(_streams(20, 14), seed=3), c, batch_size=97)
     return c
 
 
@@ -213,8 +214,8 @@ def test_the_fixture_has_what_the_tests_need(con: duckdb.DuckDBPyConnection) -> 
 def test_scenarios_drill_down_lists_each_cell(tmp_path: Any) -> None:
     """Every shared scenario: each cell of every decision's own spot (players in, actor, the
     opponents) lists exactly the decisions counted."""
-    c = analytics.connect()
-    analytics.refresh(from_logs(VALID_SCENARIOS), c, batch_size=50)
+    c = analytics.tables.connect()
+    analytics.projector.refresh(from_logs(VALID_SCENARIOS), c, batch_size=50)
     every = _rows(c, "SELECT * FROM decisions")
     assert every
     seen = set()
@@ -353,8 +354,8 @@ def test_the_cube_answers_as_the_decisions_for_one_table() -> None:
     season = sorted(
         str(p) for p in (Path(__file__).resolve().parents[2] / "data" / "season").glob("*.jsonl")
     )
-    c = analytics.connect()
-    analytics.refresh(from_logs(season[:4]), c, batch_size=500)
+    c = analytics.tables.connect()
+    analytics.projector.refresh(from_logs(season[:4]), c, batch_size=500)
     tables = {r[0] for r in c.execute("SELECT table_name FROM sessions").fetchall()}
     assert {"Top table", "Window table"} <= tables
     cube = spots.Cube(c)

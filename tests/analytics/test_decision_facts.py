@@ -28,7 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shared_paths import VALID_SCENARIOS, needs_shared
 
-import analytics
+import analytics.projector
+import analytics.tables
 from analytics import api, queries
 from analytics.lake import export_lake
 from analytics.projector import Projector
@@ -140,8 +141,8 @@ def scenarios() -> tuple[duckdb.DuckDBPyConnection, dict[str, list[AnyEvent]]]:
     for path in VALID_SCENARIOS:
         steps = list(complete(read_file(path)))
         streams[steps[-1].state.session] = [s.event for s in steps]
-    con = analytics.connect()
-    analytics.refresh(from_logs(VALID_SCENARIOS), con, batch_size=50)
+    con = analytics.tables.connect()
+    analytics.projector.refresh(from_logs(VALID_SCENARIOS), con, batch_size=50)
     return con, streams
 
 
@@ -198,13 +199,13 @@ def test_random_sessions_recounted(
     }
     if styled:
         streams["s"] = simulate_session(seed, players, cards, session="s")  # type: ignore[arg-type]
-    con = analytics.connect()
+    con = analytics.tables.connect()
     source = interleave(streams, seed=seed)
     if restart:
         while Projector(source, con, batch_size=batch).refresh(max_batches=1).events:
             pass
     else:
-        analytics.refresh(source, con, batch_size=batch)
+        analytics.projector.refresh(source, con, batch_size=batch)
     for session, stream in streams.items():
         assert projected(con, session) == recount(stream), session
         check_steps(stream, rows_of(con, session))
@@ -279,8 +280,10 @@ def full(recorded: list[AnyEvent]) -> list[AnyEvent]:
 def _project(stream: list[AnyEvent], session: str) -> duckdb.DuckDBPyConnection:
     src = MemorySource()
     src.append(session, full(stream))
-    con = analytics.connect()
-    analytics.refresh(src, con, batch_size=2)  # a void may come in a later batch than its event
+    con = analytics.tables.connect()
+    analytics.projector.refresh(
+        src, con, batch_size=2
+    )  # a void may come in a later batch than its event
     return con
 
 
@@ -366,7 +369,7 @@ def test_void_of_a_deal_end_drops_its_rows() -> None:
         stored = len(stream)
 
     store()
-    con = analytics.connect()
+    con = analytics.tables.connect()
     projector = Projector(src, con, batch_size=100)
     projector.refresh()
     first = [(r["seq"], r["action"]) for r in rows_of(con, "ve")]
@@ -411,7 +414,7 @@ def test_show_api_and_lake_agree(
         assert r["share"] == pytest.approx(r["decisions"] / r["decisions_n"])
     path = tmp_path / "p.duckdb"
     disk = duckdb.connect(str(path))
-    analytics.refresh(from_logs(VALID_SCENARIOS), disk)
+    analytics.projector.refresh(from_logs(VALID_SCENARIOS), disk)
     disk.close()
     lake = tmp_path / "lake"
     disk = duckdb.connect(str(path), read_only=True)

@@ -23,7 +23,7 @@ from brag.cli import main
 from engine.legal import can_void
 from engine.state import initial_state
 from events.model import Voided
-from log import open_store
+from log.open import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 SEASON = sorted(str(p) for p in (ROOT / "data" / "season").glob("*.jsonl"))

@@ -26,10 +26,10 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_every_fact_column_has_a_meaning(club: Path) -> None:
-    import analytics
+    import analytics.explore
 
     with duckdb.connect(str(club / "club.duckdb"), read_only=True) as con:
-        tables = analytics.schema(con)
+        tables = analytics.explore.schema(con)
     assert {t["table"] for t in tables} >= {"events", "deals", "player_deals", "sessions"}
     empty = [f"{t['table']}.{c['name']}" for t in tables for c in t["columns"] if not c["comment"]]
     assert empty == []
@@ -113,9 +113,9 @@ def test_the_players_chart_counts_the_sessions_the_table_counts(tmp_path: Path) 
     """An unfinished session whose first deal is still in play: the statistics table has no
     ended deal of it, and the chart does not count it either; once a deal has ended, both do,
     and the chart's last point is the table's net (one rule: ended deals)."""
-    import analytics
+    import analytics.tables
     from analytics import queries
-    from dashboard.stats_view import net_over_time
+    from dashboard.stats.figures import net_over_time
 
     lines = Path(SEASON[2]).read_text(encoding="utf-8").splitlines()
     kinds = [json.loads(line)["type"] for line in lines]
@@ -127,7 +127,7 @@ def test_the_players_chart_counts_the_sessions_the_table_counts(tmp_path: Path) 
         live.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
         assert main(["import", "--db", db, str(live)]) == 0
         assert main(["analytics", "refresh", "--db", db]) == 0
-        con = analytics.connect(str(tmp_path / "club.duckdb"))
+        con = analytics.tables.connect(str(tmp_path / "club.duckdb"))
         try:
             stats = {r["player"]: r for r in queries.player_stats(con)}
             seated = json.loads(lines[0])["seats"]

@@ -14,7 +14,8 @@ import duckdb
 import pytest
 from apptest_helpers import ALL_CARDS, page
 
-import analytics
+import analytics.projector
+import analytics.tables
 from analytics import queries
 from analytics.luck import LUCK_ABSENT, RANK_VALUES, deal_ranks, luck_units
 from analytics.sources import MemorySource
@@ -89,8 +90,8 @@ def src() -> MemorySource:
 
 @pytest.fixture(scope="module")
 def con(src: MemorySource) -> duckdb.DuckDBPyConnection:
-    c = analytics.connect()
-    analytics.refresh(src, c)
+    c = analytics.tables.connect()
+    analytics.projector.refresh(src, c)
     return c
 
 
@@ -195,8 +196,8 @@ def test_random_sessions_with_corrections_keep_the_sums(seed: int) -> None:
             void_rate=0.05,
         )
         src.append(f"r{k}", events)
-    c = analytics.connect()
-    analytics.refresh(src, c)
+    c = analytics.tables.connect()
+    analytics.projector.refresh(src, c)
     rows = c.execute(
         "SELECT session, deal, net_t, luck_t, adjusted_net_t FROM player_deals"
     ).fetchall()

@@ -11,10 +11,12 @@ from typing import Any
 import duckdb
 import pytest
 
-import analytics
+import analytics.projector
+import analytics.tables
 from events.model import AnyEvent, Looked, PotWon, SessionStarted, Shown, is_derived
-from log import EventStore, open_store
 from log.amend import plan_stored, store_amendment
+from log.open import open_store
+from log.service import EventStore
 from sim.randplay import random_session
 from timeline import Step, Timeline
 
@@ -90,12 +92,12 @@ def _target(t: Timeline, kind: str) -> tuple[Step | None, AnyEvent | None]:
 def test_a_corrected_session_projects_as_its_plain_log(kind: str, batch: int) -> None:
     store, t = _corrected(kind)
     assert any(r.event.type == "amended" for r in t.log)
-    con = analytics.connect()
-    analytics.refresh(store, con, batch_size=batch)
+    con = analytics.tables.connect()
+    analytics.projector.refresh(store, con, batch_size=batch)
     plain = open_store("memory://")
     plain.append("p", _plain(t, "p"), 0)
-    other = analytics.connect()
-    analytics.refresh(plain, other, batch_size=10_000)
+    other = analytics.tables.connect()
+    analytics.projector.refresh(plain, other, batch_size=10_000)
     assert _deals(con, "s") == _deals(other, "p")
     got, want = _decisions(con, "s"), _decisions(other, "p")
     assert [r[:3] for r in got] == [r[:3] for r in want]

@@ -54,14 +54,14 @@ def _refused(argv: list[str]) -> str:
 
 
 def _store_id(db: str) -> str:
-    from log import open_store
+    from log.open import open_store
 
     with open_store(db, readonly=True) as store:
         return store.store_id
 
 
 def test_a_writer_gives_the_store_an_id_that_readers_see(tmp_path: Path) -> None:
-    from log import open_store
+    from log.open import open_store
 
     db = str(tmp_path / "a.db")
     with open_store(db) as store:
@@ -78,7 +78,7 @@ def test_a_writer_gives_the_store_an_id_that_readers_see(tmp_path: Path) -> None
 def test_an_older_store_read_only_has_a_location_id_until_a_writer_gives_one(
     tmp_path: Path,
 ) -> None:
-    from log import open_store
+    from log.open import open_store
 
     db = tmp_path / "old.db"
     with open_store(str(db)) as store:
@@ -209,7 +209,7 @@ def _players_page(monkeypatch: pytest.MonkeyPatch, db: str, analytics: Path) -> 
     monkeypatch.delenv("BRAG_ORGANISER_SECRET", raising=False)
     at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60)
     at.run()
-    at.switch_page("screens/players.py")
+    at.switch_page("stats/players_page.py")
     return at.run()
 
 

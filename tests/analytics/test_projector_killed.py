@@ -22,14 +22,17 @@ from pathlib import Path
 
 import pytest
 
-import analytics
+import analytics.projector
+import analytics.tables
 from analytics.sources import JsonlSource, interleave
 from sim.randplay import random_session
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = """
 import os, signal, sys
-import analytics
+import analytics.projector
+import analytics.sources
+import analytics.tables
 from analytics.projector import Projector
 from analytics.sources import JsonlSource
 
@@ -57,8 +60,8 @@ def kill_at(point, nth):
 
 if len(sys.argv) > 4:
     kill_at(sys.argv[4], int(sys.argv[5]))
-con = analytics.connect(sys.argv[1])
-analytics.Projector(JsonlSource(sys.argv[2]), con, batch_size=int(sys.argv[3])).refresh()
+con = analytics.tables.connect(sys.argv[1])
+analytics.projector.Projector(JsonlSource(sys.argv[2]), con, batch_size=int(sys.argv[3])).refresh()
 con.close()
 """
 POINTS = ("mid_rows", "after_rows", "after_checkpoint", "after_commit")
@@ -126,9 +129,9 @@ def test_sigkill_fifty_times_then_equal_to_a_rebuild(tmp_path: Path) -> None:
         [sys.executable, "-c", CHILD, str(db), str(store), str(batch)], env=env, timeout=300
     )
     assert proc.returncode == 0
-    con = analytics.connect(str(db))
-    fresh = analytics.connect()
-    analytics.refresh(JsonlSource(str(store)), fresh)
+    con = analytics.tables.connect(str(db))
+    fresh = analytics.tables.connect()
+    analytics.projector.refresh(JsonlSource(str(store)), fresh)
     assert _tables(con) == _tables(fresh)
     total = sum(len(s) for s in streams.values())
     assert con.execute("SELECT count(*), count(DISTINCT position) FROM events").fetchall() == [

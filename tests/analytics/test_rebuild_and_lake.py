@@ -296,7 +296,7 @@ def test_lake_export_rewrites_when_a_written_session_has_grown(
     from store_helpers import advance, play_deal, start
 
     from engine.state import initial_state
-    from log import open_store
+    from log.open import open_store
 
     db = str(tmp_path / "club.db")
     rng = random.Random(7)
@@ -332,7 +332,7 @@ def test_drill_down_steps_of_a_corrected_session_are_the_replays(
     from store_helpers import store_a_correction
 
     from analytics import queries
-    from log import open_store
+    from log.open import open_store
     from present.replay import Replay
 
     db = str(tmp_path / "fix.db")

@@ -16,7 +16,10 @@ import duckdb
 import pytest
 from shared_paths import VALID_SCENARIOS, needs_shared
 
-import analytics
+import analytics.explore
+import analytics.lake
+import analytics.projector
+import analytics.tables
 from analytics import queries
 from analytics.facts import SessionFolder
 from analytics.projector import Projector
@@ -33,8 +36,8 @@ VALID = VALID_SCENARIOS
 
 @pytest.fixture(scope="module")
 def con() -> duckdb.DuckDBPyConnection:
-    c = analytics.connect()
-    analytics.refresh(from_logs(VALID), c, batch_size=50)
+    c = analytics.tables.connect()
+    analytics.projector.refresh(from_logs(VALID), c, batch_size=50)
     return c
 
 
@@ -152,8 +155,8 @@ def test_blind_survivor_pot_carried(con: duckdb.DuckDBPyConnection) -> None:
     assert pd[(1, "A")]["left_how"] == "carried" and pd[(1, "A")]["net_t"] == -4
     # RULES 6.2, 6.3: when the blind survivor retains, the pot is carried in all the same.
     season = Path(__file__).resolve().parents[2] / "data" / "season" / "2026-09-24-top-3.jsonl"
-    c = analytics.connect()
-    analytics.refresh(from_logs([str(season)]), c)
+    c = analytics.tables.connect()
+    analytics.projector.refresh(from_logs([str(season)]), c)
     d4, d5 = _deal(c, "2026-09-24-top-3", 4), _deal(c, "2026-09-24-top-3", 5)
     assert (d4["result"], d4["retained"], d4["pot_t"]) == ("carried", True, 20)
     assert d5["carried_in_t"] == d4["pot_t"]
@@ -331,10 +334,10 @@ def _random_store(seed: int, sessions: int = 12, void_rate: float = 0.03) -> Mem
 @pytest.mark.slow
 def test_incremental_equals_rebuild_and_each_event_once() -> None:
     src = _random_store(7)
-    one = analytics.connect()
-    analytics.refresh(src, one, batch_size=100_000)
+    one = analytics.tables.connect()
+    analytics.projector.refresh(src, one, batch_size=100_000)
     # Small batches, a new projector (folders re-folded from the store) every few batches.
-    two = analytics.connect()
+    two = analytics.tables.connect()
     while True:
         report = Projector(src, two, batch_size=17).refresh(max_batches=3)
         if report.events == 0:
@@ -344,7 +347,7 @@ def test_incremental_equals_rebuild_and_each_event_once() -> None:
     assert one.execute("SELECT count(*), count(DISTINCT position) FROM events").fetchall() == [
         (n, n)
     ]
-    assert analytics.refresh(src, two).events == 0  # nothing twice
+    assert analytics.projector.refresh(src, two).events == 0  # nothing twice
     # The summary kept batch by batch equals one aggregation of all the facts.
     kept = _tables(two)["player_session_summary"]
     assert kept
@@ -358,7 +361,7 @@ def test_refresh_follows_appends_and_rebuild_matches() -> None:
     src = MemorySource()
     rng = random.Random(3)
     streams = {f"s{k}": random_session(rng, f"s{k}", players=3, pots=3) for k in range(4)}
-    c = analytics.connect()
+    c = analytics.tables.connect()
     proj = Projector(src, c, batch_size=5)
     cursor = dict.fromkeys(streams, 0)
     while any(cursor[s] < len(streams[s]) for s in streams):
@@ -367,8 +370,8 @@ def test_refresh_follows_appends_and_rebuild_matches() -> None:
             src.append(s, evs[cursor[s] : cursor[s] + n], gap=rng.randint(0, 2))
             cursor[s] += n
         proj.refresh()
-    fresh = analytics.connect()
-    analytics.rebuild(src, fresh)
+    fresh = analytics.tables.connect()
+    analytics.projector.rebuild(src, fresh)
     assert _tables(c) == _tables(fresh)
 
 
@@ -388,7 +391,7 @@ def test_void_reopens_a_deal() -> None:
         state = apply(state, e)
     src = MemorySource()
     src.append("v", head)
-    c = analytics.connect()
+    c = analytics.tables.connect()
     proj = Projector(src, c, batch_size=1000)
     proj.refresh()
     ended = len(state.outcomes)  # a carried deal before it, if any, is settled at the next deal
@@ -399,8 +402,8 @@ def test_void_reopens_a_deal() -> None:
     assert c.execute("SELECT count(*) FROM deals").fetchall() == [(ended - 1,)]
     gone = c.execute("SELECT count(*) FROM player_deals WHERE deal = ?", [ended]).fetchall()
     assert gone == [(0,)]
-    fresh = analytics.connect()
-    analytics.refresh(src, fresh)
+    fresh = analytics.tables.connect()
+    analytics.projector.refresh(src, fresh)
     assert _tables(c) == _tables(fresh)
 
 
@@ -418,8 +421,8 @@ def test_money_is_exact_for_thirds() -> None:
     stream = random_session(rng, "third", players=3, pots=3, ante=Fraction(1, 3))
     src = MemorySource()
     src.append("third", stream)
-    c = analytics.connect()
-    analytics.refresh(src, c)
+    c = analytics.tables.connect()
+    analytics.projector.refresh(src, c)
     state = fold(stream)
     stats = {r["player"]: r["net"] for r in queries.player_stats(c)}
     assert stats == state.nets
@@ -428,16 +431,16 @@ def test_money_is_exact_for_thirds() -> None:
 
 @needs_shared
 def test_schema_readonly_and_parquet(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
-    tables = {t["table"]: t for t in analytics.schema(con)}
+    tables = {t["table"]: t for t in analytics.explore.schema(con)}
     assert {"events", "deals", "player_deals", "sessions"} <= set(tables)
     comments = {c["name"]: c["comment"] for c in tables["player_deals"]["columns"]}
     assert "RULES 5.1" in comments["first_action"]
-    names, rows = analytics.run_readonly(con, "SELECT count(*) AS n FROM deals")
+    names, rows = analytics.explore.run_readonly(con, "SELECT count(*) AS n FROM deals")
     assert names == ["n"] and rows[0][0] == tables["deals"]["rows"]
     for bad in ("DELETE FROM deals", "SELECT 1; DROP TABLE deals", "CREATE TABLE x (a INT)"):
-        with pytest.raises(analytics.ReadOnlyError):
-            analytics.run_readonly(con, bad)
-    report = analytics.export_lake(con, str(tmp_path / "pq"))
+        with pytest.raises(analytics.explore.ReadOnlyError):
+            analytics.explore.run_readonly(con, bad)
+    report = analytics.lake.export_lake(con, str(tmp_path / "pq"))
     from analytics.lake import PARTITIONED
 
     for table in PARTITIONED:
@@ -490,7 +493,7 @@ def test_hand_categories_table_is_rules_2_8(con: duckdb.DuckDBPyConnection) -> N
 @pytest.mark.slow
 def test_cli_stats_json_and_refresh(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from brag.cli import main
-    from log import open_store
+    from log.open import open_store
 
     db = str(tmp_path / "brag.db")
     store = open_store(db)
@@ -529,10 +532,10 @@ def test_arrow_and_list_inserts_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     import analytics.projector as projector
 
     src = _random_store(9, sessions=6)
-    lists = analytics.connect()
+    lists = analytics.tables.connect()
     Projector(src, lists, arrow=False).refresh()
     monkeypatch.setattr(projector, "ARROW_MIN_ROWS", 0)
-    arrow = analytics.connect()
+    arrow = analytics.tables.connect()
     Projector(src, arrow, batch_size=333, arrow=True).refresh()
     assert _tables(lists) == _tables(arrow)
 

@@ -18,7 +18,8 @@ import duckdb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import analytics
+import analytics.projector
+import analytics.tables
 from analytics import queries
 from analytics.sources import interleave
 from engine.apply import apply
@@ -169,8 +170,8 @@ def test_sql_statistics_equal_a_python_fold(specs: list[dict[str, Any]], batch: 
         rng = random.Random(spec.pop("seed"))
         streams[f"p{k}"] = random_session(rng, f"p{k}", **spec)
     src = interleave(streams, seed=len(specs))
-    con = analytics.connect()
-    analytics.refresh(src, con, batch_size=batch)
+    con = analytics.tables.connect()
+    analytics.projector.refresh(src, con, batch_size=batch)
     _compare(queries.player_stats(con), reference(streams))
     one = next(iter(streams))
     _compare(queries.player_stats(con, session=one), reference({one: streams[one]}))

@@ -21,7 +21,8 @@ from typing import Any
 import duckdb
 import pytest
 
-import analytics
+import analytics.projector
+import analytics.tables
 from analytics.projector import Projector
 from analytics.sources import MemorySource
 from events.model import AnyEvent, Dealt, SessionEnded, Shuffled, Voided, is_derived
@@ -39,8 +40,8 @@ TABLES = {
 def _project(events: list[AnyEvent], *, batch: int = 10_000) -> duckdb.DuckDBPyConnection:
     src = MemorySource()
     src.append("s", events)
-    con = analytics.connect()
-    analytics.refresh(src, con, batch_size=batch)
+    con = analytics.tables.connect()
+    analytics.projector.refresh(src, con, batch_size=batch)
     return con
 
 
@@ -104,7 +105,7 @@ def test_a_guarded_deal_projects_as_a_spectators_copy(
     full = _session(seed, players=players, pots=pots, void_rate=void_rate)
     theirs_all = shown_only(full)  # event for event
     mine_src, theirs_src = MemorySource(), MemorySource()
-    mine, theirs = analytics.connect(), analytics.connect()
+    mine, theirs = analytics.tables.connect(), analytics.tables.connect()
     mine_p, theirs_p = Projector(mine_src, mine), Projector(theirs_src, theirs)
     veiled_somewhere = done = 0
     for k in _turns(full):

@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
 
-from dashboard import recorder
-from log import open_store
+from dashboard.record import recorder
+from log.open import open_store
 
 pytestmark = pytest.mark.browser
 

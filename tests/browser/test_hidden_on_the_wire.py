@@ -18,7 +18,7 @@ from browser_helpers import CARD, Wire, chromium, dashboard, launched, unlock, w
 from live_helpers import cut_in_deal, live_session, unshown, write_log
 
 from engine.state import card_texts
-from log import open_store
+from log.open import open_store
 from present.replay import Replay
 from sim import simulate_session
 

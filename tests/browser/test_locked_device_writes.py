@@ -11,7 +11,7 @@ import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
 
 from events.model import Bet, DealerChosen, Dealt, SessionStarted, Shuffled
-from log import open_store
+from log.open import open_store
 
 pytestmark = pytest.mark.browser
 

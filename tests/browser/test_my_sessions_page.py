@@ -25,7 +25,8 @@ import pytest
 from browser_helpers import CARD, Wire, chromium, dashboard, launched, pick_option, wait_drawn
 
 from events.codec import write_events
-from log import open_store, private_cards, set_private_cards
+from log.annotations import private_cards, set_private_cards
+from log.open import open_store
 from present.narrate import pretty_card
 from present.replay import Replay
 from sim import simulate_session
@@ -73,7 +74,8 @@ def _sue_cards_in(text: str) -> set[str]:
 
 def _pick_name(page: Any, name: str) -> None:
     pick_option(page, "You are", name)
-    # remembered in this browser's cookie (dashboard.prefs), as a person's next visit finds it
+    # remembered in this browser's cookie (dashboard.common.prefs), as a person's next visit finds
+    # it
     for _ in range(200):
         if any(c["name"] == "brag_pref_me" for c in page.context.cookies()):
             return

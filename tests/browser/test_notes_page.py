@@ -21,7 +21,8 @@ import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
 from shared_paths import HAVE_SHARED, NO_SHARED, SCENARIOS
 
-from log import add_note, hide_note, notes, open_store
+from log.annotations import add_note, hide_note, notes
+from log.open import open_store
 from present.replay import Replay
 
 SESSION = "card-example"
@@ -267,7 +268,7 @@ def test_the_notes_routes_refuse_in_one_line(served: tuple[str, str], browser: A
     plain = api.post(
         f"{url}/api/notes", data=json.dumps(body), headers={"Content-Type": "text/plain"}
     )
-    assert plain.status == 415  # a write takes JSON only (dashboard/guard.py)
+    assert plain.status == 415  # a write takes JSON only (dashboard/access/guard.py)
     assert plain.json()["message"] == "Not taken: send the request as application/json."
     long = api.post(f"{url}/api/notes", data={**body, "text": "y" * 501})
     assert long.status == 400

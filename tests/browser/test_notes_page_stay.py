@@ -17,8 +17,8 @@ from shared_paths import SCENARIOS, needs_shared
 
 from events.codec import read_file
 from events.model import Folded, Voided
-from log import open_store
 from log.annotations import notes
+from log.open import open_store
 from present.replay import Replay
 
 SESSION = "card-example"

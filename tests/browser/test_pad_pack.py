@@ -16,7 +16,7 @@ import pytest
 from browser_helpers import PAD, chromium, dashboard, unlock
 from test_pad_trust import SECRET, open_pad, pad_eval, touch_page
 
-from log import open_store
+from log.open import open_store
 
 pytestmark = pytest.mark.browser
 

@@ -43,8 +43,8 @@ from browser_helpers import (
 )
 
 from brag.cmd_app import streamlit_command
-from dashboard import recorder
-from log import open_store
+from dashboard.record import recorder
+from log.open import open_store
 
 pytestmark = pytest.mark.browser
 

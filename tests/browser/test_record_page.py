@@ -32,7 +32,7 @@ from browser_helpers import (
     wait_settled,
 )
 
-from log import open_store
+from log.open import open_store
 from present.replay import Replay
 
 pytestmark = pytest.mark.browser

@@ -23,7 +23,7 @@ from store_helpers import store_a_correction
 
 from engine.state import card_texts
 from events.model import AnyEvent
-from log import open_store
+from log.open import open_store
 from present.replay import Replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +65,7 @@ def browser(server: str) -> Iterator[Any]:
 
 
 def _events() -> list[AnyEvent]:
-    from engine import complete
+    from engine.fold import complete
     from events.codec import read_file
 
     return [s.event for s in complete(read_file(str(LOG)))]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium
 
-from engine import complete
+from engine.fold import complete
 from events.codec import read_file
 from present import table_svg
 from present.replay import Replay, table_view

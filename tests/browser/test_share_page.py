@@ -19,7 +19,7 @@ from browser_helpers import chromium, dashboard, launched
 from live_helpers import live_session, write_log
 
 from events.codec import read_file
-from log import open_store
+from log.open import open_store
 from present.replay import Replay
 from present.share import share, sight_of
 

@@ -17,7 +17,7 @@ import pytest
 from browser_helpers import chromium, dashboard, launched
 
 from brag.cli import main
-from log import open_store
+from log.open import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"

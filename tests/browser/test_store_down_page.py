@@ -16,7 +16,7 @@ import pytest
 from browser_helpers import CHROMIUM_ARGS, chromium, dashboard
 from store_helpers import drop_schema, new_schema, pg_outage, pg_problem, pg_url, require_pg
 
-from log import open_store
+from log.open import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = "2026-09-24-top-1"

@@ -23,7 +23,7 @@ import pytest
 from browser_helpers import chromium, dashboard, launched, season_env, unlock, wait_drawn
 from test_record_page import _smallest_table_text
 
-from log import open_store
+from log.open import open_store
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,8 @@ import pytest
 
 from brag.cli import main
 from events.model import Looked
-from log import open_store
 from log.amend import plan_stored, store_amendment
+from log.open import open_store
 from sim.randplay import random_session
 
 

@@ -194,7 +194,7 @@ def test_leaderboard_parts_are_led_by_session_and_player(
 def test_an_empty_statistic_is_one_table(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from log import open_store
+    from log.open import open_store
 
     db = str(tmp_path / "brag.db")
     open_store(db).close()

@@ -13,7 +13,7 @@ import pytest
 from shared_paths import SCENARIOS, needs_shared
 
 from brag.cli import main
-from log import open_store
+from log.open import open_store
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -102,7 +102,7 @@ def test_errors_are_one_line(
 
 
 def test_empty_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from log import open_store
+    from log.open import open_store
 
     open_store(f"sqlite:///{tmp_path / 'e.db'}").close()
     code, out, _ = run(capsys, "--db", f"sqlite:///{tmp_path / 'e.db'}", "sessions")
@@ -216,7 +216,7 @@ def test_replay_of_a_deal_whose_pot_was_voided_says_it_is_in_progress(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from events.model import Voided
-    from log import open_store
+    from log.open import open_store
 
     db = str(tmp_path / "club.db")
     assert run(capsys, "--db", db, "import", str(SCENARIOS / "card_example.jsonl"))[0] == 0

@@ -150,17 +150,19 @@ def test_hands_ranked_on_demand_are_the_whole_table() -> None:
 
 
 @pytest.mark.parametrize("package", ["analytics", "engine", "log"])
-def test_a_lazy_package_gives_every_name_it_exports(package: str) -> None:
-    import importlib
+def test_a_package_file_imports_nothing_and_loads_nothing(package: str) -> None:
+    """Issue 34, item 4: a plain ``__init__`` (no facade, no lazy names): each name has one
+    address, its module, and importing the package in a fresh process loads none of its modules."""
+    import ast
 
-    module = importlib.import_module(package)
-    assert set(module._WHERE) == set(module.__all__)
-    for name in module.__all__:
-        where = module._WHERE[name]
-        defined = importlib.import_module(where)
-        if name != "queries":  # analytics.queries is the module itself
-            defined = getattr(defined, name)
-        assert getattr(module, name) is defined, name
+    tree = ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8"))
+    assert [type(node).__name__ for node in tree.body] == ["Expr"]  # the docstring, nothing else
+    code = f"import json, sys; import {package}; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    loaded = json.loads(done.stdout)
+    assert [n for n in loaded if n.startswith(f"{package}.")] == []
 
 
 def test_pydantic_plugins_are_not_looked_for_unless_the_environment_asks(

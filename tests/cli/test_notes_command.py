@@ -11,7 +11,7 @@ import pytest
 from shared_paths import SCENARIOS, needs_shared
 
 from brag.cli import main
-from log import add_note
+from log.annotations import add_note
 from present.replay import Replay
 
 S = "card-example"
@@ -119,7 +119,8 @@ def test_private_cards_reach_neither_the_lake_nor_the_statistics(
 ) -> None:
     import duckdb
 
-    from log import open_store, private_cards, set_private_cards
+    from log.annotations import private_cards, set_private_cards
+    from log.open import open_store
 
     def lake(name: str) -> tuple[dict[str, list[str]], str]:
         """The Parquet lake and the statistics of a projection built from nothing, as text."""

@@ -21,8 +21,8 @@ pytest.importorskip("streamlit")
 from apptest_helpers import APP
 from streamlit.testing.v1 import AppTest
 
-from dashboard import access
-from log import open_store
+from dashboard.access import check as access
+from log.open import open_store
 
 SECRET = "open sesame please"
 
@@ -54,7 +54,7 @@ def unlocked() -> AppTest:
     """The Record page, unlocked with the secret on this device."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    at.switch_page("screens/record.py").run()
+    at.switch_page("record/record_page.py").run()
     at.text_input(key="secret_input").input(SECRET)
     at.button[0].click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -87,7 +87,7 @@ def fill_start(at: AppTest, name: str, cards: str = "shown") -> Any:
 
 def tap(url: str, session: str, *spots: str) -> None:
     """Taps as the pad sends them, straight into the store (an unguarded test client)."""
-    from dashboard import pad_api
+    from dashboard.record import routes as pad_api
 
     with open_store(url) as store:
         for spot in spots:
@@ -160,7 +160,8 @@ def test_a_deals_hands_drawn_before_lock_this_device_store_nothing(record_url: s
 def test_a_tap_that_passed_its_route_check_stores_nothing_once_revoked(record_url: str) -> None:
     """The pad's route checks the cookie when the request arrives; the append checks it again
     inside its transaction: a "Lock every device" between the two stores nothing."""
-    from dashboard import pad_api, stores
+    from dashboard.common import stores
+    from dashboard.record import routes as pad_api
 
     at = unlocked()
     token = at.session_state["device_token"]
@@ -182,12 +183,12 @@ def test_a_tap_that_passed_its_route_check_stores_nothing_once_revoked(record_ur
 
 
 def test_hiding_a_note_checks_the_device_inside_the_write(record_url: str) -> None:
-    from log import add_note, hide_note, notes
+    from log.annotations import add_note, hide_note, notes
 
     at = unlocked()
     token = at.session_state["device_token"]
     fill_start(at, "friday").click().run()
-    from dashboard import stores
+    from dashboard.common import stores
     from present.replay import Replay
 
     store = stores.writer()
@@ -200,7 +201,8 @@ def test_hiding_a_note_checks_the_device_inside_the_write(record_url: str) -> No
 
 
 def test_no_token_or_a_forged_one_writes_nothing(record_url: str) -> None:
-    from dashboard import recorder, stores
+    from dashboard.common import stores
+    from dashboard.record import recorder
     from events.model import DealerChosen, SessionStarted
 
     store = stores.writer()
@@ -217,7 +219,7 @@ def test_no_token_or_a_forged_one_writes_nothing(record_url: str) -> None:
 
 
 def test_lock_every_device_pressed_on_a_device_locked_since_locks_nobody(record_url: str) -> None:
-    from dashboard import stores
+    from dashboard.common import stores
 
     at = unlocked()
     other = access.issue_token()  # another device, unlocked after this one

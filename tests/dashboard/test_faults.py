@@ -23,11 +23,13 @@ import duckdb
 import pytest
 from browser_helpers import dashboard
 
+from dashboard.common.pages import PAGE_FILES
+
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
 from brag.cli import main
-from log import open_store
+from log.open import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -38,7 +40,8 @@ READING = ["sessions", "session", "replay", "players", "decisions", "explore"]
 
 
 def run_page(name: str, runs: list[float] | None = None, **params: str) -> AppTest:
-    """The app on ``screens/NAME.py`` with these query parameters (the Record page unlocked);
+    """The app on page ``NAME`` (:data:`dashboard.common.pages.PAGE_FILES`) with these query
+    parameters (the Record page unlocked);
     ``runs`` gets the seconds each run took."""
     at = AppTest.from_file(APP, default_timeout=60)
 
@@ -50,7 +53,7 @@ def run_page(name: str, runs: list[float] | None = None, **params: str) -> AppTe
         return done
 
     timed(at)
-    at.switch_page(f"screens/{name}.py")
+    at.switch_page(PAGE_FILES[name])
     timed(at)
     if name == "record":
         at.text_input(key="secret_input").input(SECRET)
@@ -134,20 +137,21 @@ def test_reading_pages_of_a_store_locked_by_another_program_show_at_once(
 
 
 def test_a_projection_that_fails_to_build_leaves_the_old_one(tmp_path: Path) -> None:
-    import analytics
+    import analytics.building
+    import analytics.projector
 
     db = str(tmp_path / "brag.db")
     path = str(tmp_path / "brag.duckdb")
     assert main(["import", "--db", db, SEASON[0]]) == 0
     assert main(["analytics", "refresh", "--db", db]) == 0
-    before = analytics.current_checkpoint(path)
+    before = analytics.building.current_checkpoint(path)
     assert before
     assert main(["import", "--db", db, SEASON[1]]) == 0
     store = open_store(db, readonly=True)
-    with pytest.raises(RuntimeError), analytics.replacing(path) as con:
-        analytics.refresh(store, con)
+    with pytest.raises(RuntimeError), analytics.building.replacing(path) as con:
+        analytics.projector.refresh(store, con)
         raise RuntimeError("the disk filled here")
-    assert analytics.current_checkpoint(path) == before
+    assert analytics.building.current_checkpoint(path) == before
     assert [p for p in os.listdir(tmp_path) if "duckdb" in p] == ["brag.duckdb"]
 
 
@@ -206,7 +210,7 @@ def _fill(folder: Path) -> Path:
 def test_a_refresh_on_a_full_disk_leaves_a_readable_projection_or_none(
     small_disk: Path, tmp_path: Path
 ) -> None:
-    import analytics
+    import analytics.building
 
     db = str(tmp_path / "brag.db")  # the store elsewhere: the projection's disk fills
     path = small_disk / "brag.duckdb"
@@ -216,11 +220,11 @@ def test_a_refresh_on_a_full_disk_leaves_a_readable_projection_or_none(
     with pytest.raises(SystemExit) as failed:  # the first build: none is left, not 0 bytes
         main(refresh)
     assert "disk full" in str(failed.value), failed.value
-    assert not path.exists() or analytics.current_checkpoint(str(path)) is not None
+    assert not path.exists() or analytics.building.current_checkpoint(str(path)) is not None
     assert [p for p in os.listdir(small_disk) if p != "filler"] == []
     filler.unlink()
     assert main(refresh) == 0
-    before = analytics.current_checkpoint(str(path))
+    before = analytics.building.current_checkpoint(str(path))
     assert before
     assert main(["import", "--db", db, SEASON[1]]) == 0
     filler = _fill(small_disk)
@@ -228,11 +232,11 @@ def test_a_refresh_on_a_full_disk_leaves_a_readable_projection_or_none(
         main(refresh)
     assert "disk full" in str(failed.value), failed.value
     assert "cannot rollback" not in str(failed.value)
-    assert analytics.current_checkpoint(str(path)) == before
+    assert analytics.building.current_checkpoint(str(path)) == before
     assert [p for p in os.listdir(small_disk) if p.endswith(".building")] == []
     filler.unlink()
     assert main([*refresh, "--rebuild", "--jobs", "1"]) == 0
-    assert analytics.current_checkpoint(str(path)) == open_store(db).last_position()
+    assert analytics.building.current_checkpoint(str(path)) == open_store(db).last_position()
 
 
 def test_a_store_on_a_full_disk_is_said_disk_full(
@@ -320,13 +324,13 @@ def test_explore_errors_name_no_server_path() -> None:
 def test_an_extension_explore_may_not_install_is_refused_without_the_servers_paths(
     tmp_path: Path,
 ) -> None:
-    import analytics
+    import analytics.explore
 
     db = str(tmp_path / "brag.db")
     assert main(["import", "--db", db, SEASON[0]]) == 0
     assert main(["analytics", "refresh", "--db", db]) == 0
-    with pytest.raises(analytics.QueryError) as refused:  # autoloading sqlite_scanner
-        analytics.run_limited(
+    with pytest.raises(analytics.explore.QueryError) as refused:  # autoloading sqlite_scanner
+        analytics.explore.run_limited(
             str(tmp_path / "brag.duckdb"), f"SELECT * FROM sqlite_scan('{db}', 'events')"
         )
     shown = str(refused.value)
@@ -341,7 +345,7 @@ def test_a_store_handle_whose_connection_was_cut_connects_again() -> None:
     import psycopg
     from store_helpers import drop_schema, new_schema, pg_url, require_pg
 
-    from log import StoreUnavailable
+    from events.errors import StoreUnavailable
 
     require_pg()
     schema = new_schema()

@@ -1,4 +1,5 @@
-"""``dashboard.live.follow``: the poll that lets a page follow a session recorded elsewhere. Under
+"""``dashboard.common.live.follow``: the poll that lets a page follow a session recorded elsewhere.
+Under
 ``AppTest`` (no browser; the timed reruns are the real-browser tests' part): it draws nothing while
 the store's last seq is the one the page was drawn from, calls ``on_new`` with the new last seq
 once another writer appended, and reruns the page once, not again and again, for a page that
@@ -13,14 +14,16 @@ from pathlib import Path
 
 import pytest
 
+from dashboard.common import stores
+
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-from dashboard import cache, polling
-from engine import complete
+from dashboard.common import polling
+from engine.fold import complete
 from events.codec import read_file
 from events.model import AnyEvent, is_derived
-from log import open_store
+from log.open import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = "2026-10-15-top-1"
@@ -35,7 +38,7 @@ def _recorded() -> list[AnyEvent]:
 def _page(session: str, rerun: bool) -> None:
     import streamlit as st
 
-    from dashboard import cache, live
+    from dashboard.common import cache, live
 
     seen = int(st.query_params.get("seen", "0"))
     st.session_state["runs"] = st.session_state.get("runs", 0) + 1
@@ -74,8 +77,8 @@ def test_quiet_while_nothing_moved_then_the_new_last_seq(db: str) -> None:
 
 def test_viewers_of_a_session_share_one_lookup(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Many pages polling one session ask the store once per FRESH seconds, from one thread."""
-    poller = polling.Poller(db, cache._store)
-    store = cache._store(db)
+    poller = polling.Poller(db, stores._store)
+    store = stores._store(db)
     asked: list[str] = []
     real = store.last_seq
 

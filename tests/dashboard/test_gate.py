@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from dashboard import access, throttle
+from dashboard.access import check as access
+from dashboard.access import throttle
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
@@ -98,7 +99,7 @@ def test_fifty_wrong_unlocks_on_the_page_are_slowed_and_logged(
     monkeypatch.setattr(throttle, "THROTTLE", throttle.Throttle(clock, clock.sleep))
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    at.switch_page("screens/record.py").run()
+    at.switch_page("record/record_page.py").run()
     answered = []
     with caplog.at_level(logging.WARNING, logger="bragbook.gate"):
         for n in range(50):
@@ -145,7 +146,7 @@ def test_lock_this_device_on_the_page_revokes_its_token(
     monkeypatch.setattr(throttle, "THROTTLE", throttle.Throttle(clock, clock.sleep))
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    at.switch_page("screens/record.py").run()
+    at.switch_page("record/record_page.py").run()
     at.text_input(key="secret_input").input(SECRET)
     at.button[0].click().run()
     token = at.session_state["device_token"]
@@ -185,14 +186,14 @@ def test_a_short_secret_in_streamlit_secrets_leaves_the_page_read_only(
     at = AppTest.from_file(APP, default_timeout=60)
     at.secrets["organiser_secret"] = "1234"
     at.run()
-    at.switch_page("screens/record.py").run()
+    at.switch_page("record/record_page.py").run()
     assert "Read-only" in at.warning[0].value and "4 characters" in at.warning[0].value
     assert not at.text_input
 
 
 def test_the_hosts_served_are_the_printed_ones() -> None:
     from brag.cmd_app import allowed_hosts, streamlit_command
-    from dashboard.server import host_allowed
+    from dashboard.common.server import host_allowed
 
     assert allowed_hosts() == ["localhost", "127.0.0.1", "::1"]
     assert allowed_hosts("0.0.0.0", "192.168.1.20")[-1] == "192.168.1.20"

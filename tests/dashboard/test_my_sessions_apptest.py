@@ -15,7 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from events.codec import read_file
-from log import open_store
+from log.open import open_store
 from present.numbers import amount, signed
 from present.replay import Replay
 
@@ -43,7 +43,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 def _mine(**params: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    at.switch_page("screens/mine.py")
+    at.switch_page("stats/mine_page.py")
     for k, v in params.items():
         at.query_params[k] = v
     return at.run()
@@ -110,8 +110,8 @@ def test_hostile_names_stay_text_on_my_sessions(tmp_path: Path, store: str) -> N
     the rows' HTML holds no element of theirs, and the player's noted cards are in their row."""
     from hostile_helpers import PLAYERS, SESSION, hostile_log
 
-    from dashboard.escape import md
-    from log import set_private_cards
+    from dashboard.common.escape import md
+    from log.annotations import set_private_cards
 
     with open_store(store) as s:
         s.import_log(str(hostile_log(tmp_path)))

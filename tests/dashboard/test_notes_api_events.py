@@ -16,12 +16,13 @@ import pytest
 from shared_paths import SCENARIOS, needs_shared
 from starlette.applications import Starlette
 
-from dashboard import notes_api
-from dashboard.notes_limits import NoteLimits
-from dashboard.recorder import redo
+from dashboard.record.recorder import redo
+from dashboard.replay import notes_routes as notes_api
+from dashboard.replay.notes_limits import NoteLimits
 from events.codec import read_file
 from events.model import Folded, Voided
-from log import EventStore, open_store
+from log.open import open_store
+from log.service import EventStore
 from present.replay import Replay
 
 pytestmark = needs_shared  # the tests here read a scenario

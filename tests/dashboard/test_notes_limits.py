@@ -19,15 +19,16 @@ from shared_paths import SCENARIOS, needs_shared
 from starlette.applications import Starlette
 
 from brag.cli import main
-from dashboard import notes_api
-from dashboard.notes_limits import (
+from dashboard.replay import notes_routes as notes_api
+from dashboard.replay.notes_limits import (
     NOTES_PER_CLIENT,
     NOTES_PER_NAME,
     NOTES_WINDOW_S,
     NoteLimits,
 )
-from log import EventStore, open_store
 from log.annotations import notes
+from log.open import open_store
+from log.service import EventStore
 from present.replay import Replay
 
 pytestmark = needs_shared  # the tests here read a scenario
@@ -147,7 +148,7 @@ def test_hidden_notes_do_not_count_toward_the_sessions_limit(
         assert call(api, "/api/notes", note(4, f"V{k}", "spam"), f"10.0.3.{k}")[0] == 200
     status, _, got = call(api, "/api/notes", note(4, "Ann", "a real note"), "10.0.4.1")
     assert status == 400 and "has 3 notes, the most a session keeps" in got["message"]
-    from dashboard import access
+    from dashboard.access import check as access
 
     monkeypatch.setenv("BRAG_DB", db)  # the organiser's device, unlocked for this store: the
     monkeypatch.setenv("BRAG_ORGANISER_SECRET", "a long organiser secret for the test")

@@ -6,7 +6,7 @@ untold; a note naming none is sent as written. The whole route is walked by
 
 from __future__ import annotations
 
-from dashboard.notes_api import HELD, UNTOLD, for_visitor
+from dashboard.replay.notes_routes import HELD, UNTOLD, for_visitor
 
 
 def test_a_note_naming_a_card_is_held_back_and_its_action_untold() -> None:

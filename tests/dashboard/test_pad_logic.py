@@ -1,4 +1,5 @@
-"""The Record page's logic without Streamlit (``dashboard.recorder``): the pad offers every legal
+"""The Record page's logic without Streamlit (``dashboard.record.recorder``): the pad offers every
+legal
 next event exactly once, at places that do not move between taps; a tap records the key's event;
 the device token is signed, expires, and dies with the secret; redo records the withdrawn event
 again; an undo names what it withdrew (derived events too) by step and sentence, never by seq."""
@@ -11,14 +12,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from store_helpers import advance, choose, start
 
-from dashboard import recorder
+from dashboard.record import choices, pad_rows, recorder
 from engine.state import initial_state
 from events.model import Bet, Dealt, Folded, Looked, Shuffled, Voided
 from present.replay import Replay
 
 
 def _keys(state):  # type: ignore[no-untyped-def]
-    return [k for row in recorder.pad_rows(state) for k in row]
+    return [k for row in pad_rows.pad_rows(state) for k in row]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -28,15 +29,15 @@ def test_the_pad_offers_each_legal_event_once_at_its_place(seed: int) -> None:
     means the opening bet open_min + k, later the level as it stands + k (RULES 5.5)."""
     rng = random.Random(seed)
     state, _ = advance(initial_state(), start(f"s{seed}", rng, cards="shown"))
-    grid = recorder.pad_grid(len(state.seats), state.rules, "shown")
+    grid = pad_rows.pad_grid(len(state.seats), state.rules, "shown")
     places = {spot for row in grid for spot in row}
     kinds: set[str] = set()
     for _ in range(400):
-        assert recorder.pad_grid(len(state.seats), state.rules, "shown") == grid
-        keys = recorder.pad_keys(state)
+        assert pad_rows.pad_grid(len(state.seats), state.rules, "shown") == grid
+        keys = pad_rows.pad_keys(state)
         assert set(keys) <= places
         offered = sorted(k.choice.key for s, k in keys.items() if k.choice and s != "order")
-        assert offered == sorted(c.key for c in recorder.choices(state))
+        assert offered == sorted(c.key for c in choices.choices(state))
         base = state.rules.open_min if state.level is None else state.level
         for spot, k in keys.items():
             assert k.choice is not None
@@ -62,7 +63,7 @@ def test_a_place_with_no_bet_is_an_empty_slot() -> None:
     bets = [k for k in _keys(state) if k.spot.startswith("bet-")]
     assert [k.label for k in bets] == ["Bet 1", "Bet 2", "Bet 3", "Bet 4", "Bet 5", ""]
     after = Replay.of([*events, Shuffled(), Dealt(), Bet(player="Ann", level=2)]).final
-    keys = recorder.pad_keys(after)  # slot 0 keeps the level, slot k raises by k
+    keys = pad_rows.pad_keys(after)  # slot 0 keeps the level, slot k raises by k
     assert [keys[f"bet-{k}"].label for k in range(6)] == [
         "Bet 2",
         "Raise to 3",

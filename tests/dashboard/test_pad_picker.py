@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from dashboard import recorder
-from dashboard.viewmodels.pad_doc import PadCard, state_document
-from engine import State, verify_events
+from dashboard.record import recorder
+from dashboard.record.pad_doc import PadCard, state_document
+from engine.fold import verify_events
+from engine.state import State
 from events.codec import parse_raw
 
 Raw = dict[str, Any]

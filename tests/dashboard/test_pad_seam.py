@@ -1,6 +1,7 @@
 """The pad's seam (issue 23): every key ``pad.js`` reads of its data, a document, a key and a card
-is one of the Python types that make them (:mod:`dashboard.viewmodels.pad_doc`,
-:class:`dashboard.pad.PadData`), and every key those types send is read (``finished`` aside: the
+is one of the Python types that make them (:mod:`dashboard.record.pad_doc`,
+:class:`dashboard.record.pad.PadData`), and every key those types send is read (``finished`` aside:
+the
 page's, not the pad's)."""
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ import re
 from pathlib import Path
 from typing import get_type_hints
 
-from dashboard.viewmodels.pad_doc import PadCard, PadCards, PadDocument, PadKey
+from dashboard.record.pad_doc import PadCard, PadCards, PadDocument, PadKey
 
-JS = (Path(__file__).resolve().parents[2] / "dashboard" / "pad.js").read_text(encoding="utf-8")
+JS = (Path(__file__).resolve().parents[2] / "dashboard" / "record" / "pad.js").read_text(
+    encoding="utf-8"
+)
 
 
 def _read(*names: str) -> set[str]:
@@ -35,6 +38,6 @@ def test_a_keys_fields_and_its_cards() -> None:
 
 
 def test_the_component_data() -> None:
-    import dashboard.pad as pad
+    import dashboard.record.pad as pad
 
     assert _read("data") == set(get_type_hints(pad.PadData))

@@ -20,7 +20,7 @@ pytest.importorskip("streamlit")
 from apptest_helpers import ALL_CARDS, APP, LOGS, page
 from streamlit.testing.v1 import AppTest
 
-from log import open_store
+from log.open import open_store
 
 SECRET = "open sesame please"
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,7 +96,7 @@ def test_sessions_lists_and_filters(store_url: str) -> None:
 
 
 def test_sessions_hide_who_won_until_asked(store_url: str) -> None:
-    from log import open_store
+    from log.open import open_store
 
     with open_store(store_url) as store:
         info = next(i for i in store.sessions() if i.session == ALL_CARDS)
@@ -117,7 +117,7 @@ def test_sessions_hide_who_won_until_asked(store_url: str) -> None:
 
 
 def test_sessions_come_a_page_at_a_time(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dashboard import cache
+    from dashboard.common import cache
 
     monkeypatch.setattr(cache, "SESSIONS_PAGE", 2)
     at = page("sessions")
@@ -161,7 +161,7 @@ def test_the_menu_goes_from_a_session_to_its_replay(store_url: str) -> None:
     other = next(s for s in (ALL_CARDS, "card-example", "blind-half") if s != newest)
     at = page("session", session=other)
     at.query_params.clear()  # what a tap on "Replay" in the sidebar leaves in the link
-    at.switch_page("screens/replay.py").run()
+    at.switch_page("replay/replay_page.py").run()
     assert not at.exception
     assert at.selectbox[0].value == other and at.query_params["session"] == other
 
@@ -186,7 +186,7 @@ def test_a_finished_session_is_not_polled(
     store_url: str, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Nothing follows a finished session (RULES 1.4: nothing more is played): no poll runs."""
-    from dashboard import cache
+    from dashboard.common import cache
 
     polls: list[str] = []
     monkeypatch.setattr(cache, "polled_last_seq", lambda s: polls.append(s) or 0)
@@ -305,9 +305,9 @@ def start(
 
 def tap(session: str, *spots: str | dict[str, Any]) -> tuple[str, str]:
     """Taps ``spots`` (a spot, or a whole tap) one after the other as the pad sends them
-    (``POST /api/tap``'s body, :func:`dashboard.pad_api.record_tap`), each drawn for the
+    (``POST /api/tap``'s body, :func:`dashboard.record.routes.record_tap`), each drawn for the
     session's last seq unless it names its own; the last ``(outcome, message)``."""
-    from dashboard import pad_api
+    from dashboard.record import routes as pad_api
 
     outcome = message = ""
     with open_store(os.environ["BRAG_DB"]) as store:
@@ -450,9 +450,9 @@ def test_the_device_stays_unlocked_and_remembers_its_session(
 ) -> None:
     at = start(unlocked(monkeypatch), "kept")
     at.text_input(key="recorded_by").input("Zoe").run()
-    at.switch_page("screens/sessions.py").run()
+    at.switch_page("replay/sessions_page.py").run()
     at.query_params.clear()
-    at.switch_page("screens/record.py").run()
+    at.switch_page("record/record_page.py").run()
     assert not at.exception
     assert at.selectbox(key="record_session").value == "kept"
     assert at.text_input(key="recorded_by").value == "Zoe"
@@ -567,7 +567,7 @@ def test_the_secret_may_come_from_streamlit_secrets(store_url: str) -> None:
     at = AppTest.from_file(APP, default_timeout=60)
     at.secrets["organiser_secret"] = SECRET
     at.run()
-    at.switch_page("screens/record.py").run()
+    at.switch_page("record/record_page.py").run()
     assert not at.warning  # not read-only
     at.text_input(key="secret_input").input(SECRET)
     at.button[0].click().run()
@@ -656,7 +656,9 @@ def test_of_two_starts_of_one_name_the_second_is_told_it_is_taken(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another device stores the session between this form's check and its append."""
-    from dashboard import access, cache, recorder
+    from dashboard.access import check as access
+    from dashboard.common import cache
+    from dashboard.record import recorder
 
     real = access.guarded_append  # the page's one append (issue 33)
 

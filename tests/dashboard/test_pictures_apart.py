@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from dashboard import share_api
+from dashboard.replay import share as share_api
 
 PICTURE = "/api/picture.png?session=s&deal=1&step={k}"
 PER_CLIENT = getattr(share_api, "PER_CLIENT", 2)
@@ -78,7 +78,7 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event, lis
 
 def _app() -> Starlette:
     async def pad(_: Request) -> PlainTextResponse:
-        # what the pad's routes do (dashboard/pad_api.py): their work in the shared threads
+        # what the pad's routes do (dashboard/record/routes.py): their work in the shared threads
         return PlainTextResponse(await run_in_threadpool(lambda: "seq 12"))
 
     return Starlette(routes=[*share_api.routes(), Route("/api/pad", pad)])
@@ -153,8 +153,8 @@ def test_a_full_queue_answers_503_and_the_pads_routes_still_answer(
 def test_the_gate_refuses_before_the_app_is_reached(
     held: tuple[threading.Event, list[int]],
 ) -> None:
-    """:class:`dashboard.share_api.PictureGate` (outside the app's routing and Streamlit's
-    layers in :mod:`dashboard.server`): a client at its limit is refused without the app."""
+    """:class:`dashboard.replay.share.PictureGate` (outside the app's routing and Streamlit's
+    layers in :mod:`dashboard.common.server`): a client at its limit is refused without the app."""
     go, drawn = held
     inner = _app()
     reached: list[str] = []

@@ -1,4 +1,4 @@
-"""``dashboard.prefs``: a preference set by a callback is this browser session's at once, and
+"""``dashboard.common.prefs``: a preference set by a callback is this browser session's at once, and
 bad names or values are refused in one line (the cookie that keeps it across reloads is
 checked in a real browser: ``tests/browser/test_spoilers_page.py``)."""
 
@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 def _script() -> None:
     import streamlit as st
 
-    from dashboard import prefs
+    from dashboard.common import prefs
 
     prefs.keep()
 
@@ -46,7 +46,7 @@ def test_a_preference_set_by_a_callback_is_read_back_and_cleared() -> None:
     ],
 )
 def test_bad_names_and_values_are_refused(name: str, value: str, says: str) -> None:
-    from dashboard import prefs
+    from dashboard.common import prefs
 
     with pytest.raises(ValueError, match=says.replace("(", r"\(")):
         prefs.set_pref(name, value)

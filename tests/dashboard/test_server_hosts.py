@@ -43,7 +43,7 @@ def status(port: int, path: str, host: str, method: str = "GET") -> int:
     c = http.client.HTTPConnection("localhost", port, timeout=10)
     try:
         sent = {"Host": host}
-        if method == "POST":  # a write takes JSON only (dashboard/guard.py)
+        if method == "POST":  # a write takes JSON only (dashboard/access/guard.py)
             sent["Content-Type"] = "application/json"
         c.request(method, path, body=b"{}" if method == "POST" else None, headers=sent)
         return c.getresponse().status

@@ -11,7 +11,7 @@ def test_rows_are_links_whose_names_stay_text() -> None:
 
     from hostile_helpers import PLAYERS, SESSION, TABLE
 
-    from dashboard.view import LinkRow, link, rows_html
+    from dashboard.common.links import LinkRow, link, rows_html
 
     names = [*PLAYERS.values(), TABLE, SESSION, 'x" onclick="alert(1)', "a\n\n# b\x1b[31m"]
     rows = [LinkRow(link(SESSION, 1, 1), n, (n, "·" + n), (link(n), n)) for n in names]
@@ -50,7 +50,7 @@ def test_rows_are_links_whose_names_stay_text() -> None:
 def test_a_chance_in_words_is_a_whole_percent_never_a_false_0_or_100() -> None:
     from fractions import Fraction
 
-    from dashboard.frames import share_words
+    from dashboard.replay.odds import share_words
 
     assert share_words(Fraction(17_421, 18_424)) == "95%"  # 94.56%
     assert share_words(Fraction(1_000, 18_424)) == "5%"  # 5.43%
@@ -69,7 +69,7 @@ def test_the_odds_line_says_the_chances_in_words_then_counts_and_the_tie_rule() 
     """A♥ 2♥ 3♥ (a running flush, RULES 2.4) against one hand unseen: of the C(49,3) = 18,424
     hands, the 43 prials left beat it (10 ranks × 4 + A, 2, 3 × 1) and the 3 other A-2-3
     running flushes equal it, which loses for the player who paid to see (RULES 5.8)."""
-    from dashboard.frames import OddsLine
+    from dashboard.replay.odds import OddsLine
     from engine.odds import showdown_odds
     from engine.state import card_codes
 
@@ -92,8 +92,8 @@ def test_the_odds_line_says_the_chances_in_words_then_counts_and_the_tie_rule() 
 def _frames(log: str, deal: int, viewer: str | None = None) -> list[dict[str, object]]:
     from pathlib import Path
 
-    from dashboard.frames import deal_frames
-    from engine import complete
+    from dashboard.replay.frames import deal_frames
+    from engine.fold import complete
     from events.codec import read_file
     from present.replay import Replay
     from present.sight import sight_for
@@ -152,8 +152,8 @@ def test_a_step_without_odds_says_why() -> None:
     the showdown (RULES 3.5); viewed as a player who has not looked, none of theirs (5.1)."""
     from pathlib import Path
 
-    from dashboard.frames import deal_frames
-    from engine import complete
+    from dashboard.replay.frames import deal_frames
+    from engine.fold import complete
     from events.codec import read_file
     from present.replay import Replay
 
@@ -183,8 +183,8 @@ def test_the_deals_of_a_session_tell_no_result_until_asked() -> None:
     deals and its steps, as the replay's spoiler-free deal picker does."""
     from pathlib import Path
 
-    from dashboard.view import deal_links
-    from engine import complete
+    from dashboard.common.links import deal_links
+    from engine.fold import complete
     from events.codec import read_file
     from present.replay import Replay
 
@@ -203,7 +203,7 @@ def test_the_deals_of_a_session_tell_no_result_until_asked() -> None:
 
 
 def test_the_deals_behind_a_statistic_are_rows_to_their_steps() -> None:
-    from dashboard.stats_view import drill_links
+    from dashboard.stats.figures import drill_links
 
     deals = [
         {"session": "s 1", "deal": 2, "step": 23, "event": "saw", "counted": 1, "hits": 1},

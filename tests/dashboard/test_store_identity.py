@@ -21,9 +21,10 @@ import pytest
 from browser_helpers import server_port
 from shared_paths import SCENARIOS, needs_shared
 
-from dashboard import access
+from dashboard.access import check as access
 from events.model import DealerChosen, SessionStarted
-from log import holding, open_store
+from log import holding
+from log.open import open_store
 from store.devices import Holder
 
 pytestmark = needs_shared  # the tests here read a scenario
@@ -70,7 +71,7 @@ def start_events(session: str) -> list[object]:
 def test_lock_every_device_on_one_dashboard_locks_the_other(
     two_urls: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dashboard import stores
+    from dashboard.common import stores
 
     first, second = two_urls
     as_dashboard(monkeypatch, first)
@@ -95,7 +96,8 @@ def test_lock_every_device_on_one_dashboard_locks_the_other(
 def test_a_token_of_one_store_unlocks_no_other(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dashboard import recorder, stores
+    from dashboard.common import stores
+    from dashboard.record import recorder
 
     monkeypatch.setenv("BRAG_ORGANISER_SECRET", SECRET)  # the same secret for both
     monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))

@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 from shared_paths import SCENARIOS, needs_shared
 
-from dashboard import recorder
-from engine import complete, record
+from dashboard.record import choices, recorder
 from engine.apply import apply
+from engine.fold import complete, record
 from engine.legal import legal_actions
 from engine.state import initial_state
 from events.codec import read_file
@@ -268,22 +268,22 @@ def test_the_picture_escapes_names() -> None:
 @needs_shared
 def test_choices_are_the_legal_actions_with_their_cost() -> None:
     rp = Replay.of(stream("card_example")[:8])  # everyone has looked; A to act
-    labels = [c.label for c in recorder.choices(rp.final)]
+    labels = [c.label for c in choices.choices(rp.final)]
     assert labels[0] == "A bets level 1: pays 1"
     assert "A folds" in labels
-    assert {c.group for c in recorder.choices(rp.final)} == {"turn"}
+    assert {c.group for c in choices.choices(rp.final)} == {"turn"}
     blind = Replay.of(stream("blind_pays_half"))
     k = at_event(blind, lambda e: e.type == "saw")
-    saw = [c for c in recorder.choices(blind.states[k - 1]) if c.action.kind == "saw"]
+    saw = [c for c in choices.choices(blind.states[k - 1]) if c.action.kind == "saw"]
     assert saw[0].label == "B sees A: pays 6, the level, being blind"
 
 
 @needs_shared
 def test_complete_fills_in_the_cards_shown() -> None:
     rp = Replay.of(stream("card_example")[:13])  # after A sees B
-    (show,) = recorder.choices(rp.final)
+    (show,) = choices.choices(rp.final)
     assert show.needs == ("cards",) and show.card_count == 3 and show.group == "showdown"
-    event = recorder.complete(show, cards=["5♠", "6h", "7D"], by="Ann")
+    event = choices.complete(show, cards=["5♠", "6h", "7D"], by="Ann")
     assert isinstance(event, Shown) and event.cards == ("5s", "6h", "7d") and event.by == "Ann"
     apply(rp.final, event)  # the engine takes it
 

@@ -32,7 +32,8 @@ from session_strategies import (
     sessions,
 )
 
-from engine import Phase, complete, replay, summary
+from engine.fold import complete, replay, summary
+from engine.state import Phase
 from events.codec import dumps, parse_line, read_events, to_json
 from events.errors import BragError
 from events.model import (

@@ -33,8 +33,10 @@ from test_rules import (
 )
 
 from brag.cli import main
-from engine import Phase, apply, verify_events
+from engine.apply import apply
+from engine.fold import verify_events
 from engine.legal import legal_actions, possible_cards
+from engine.state import Phase
 from events.model import AnyEvent, Dealt, SessionStarted, Shown, Shuffled
 
 

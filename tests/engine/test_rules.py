@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from engine import Phase, State, complete, summary, verify_events
+from engine.fold import complete, summary, verify_events
 from engine.legal import can_void, legal_actions
+from engine.state import Phase, State
 from events.cards import FULL_PACK
 from events.codec import parse_raw
 from events.errors import BragError, FormatError, RuleViolation

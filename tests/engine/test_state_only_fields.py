@@ -36,7 +36,7 @@ from test_rules import (
     thrown,
 )
 
-from engine import Phase
+from engine.state import Phase
 from events.errors import FormatError
 
 Raw = dict[str, Any]

@@ -11,7 +11,7 @@ import pytest
 from analytics.explore import LimitReached, ReadOnlyError
 from analytics.facts import ProjectionError
 from brag.errors import CommandError
-from dashboard.recorder import TapRefused
+from dashboard.record.recorder import TapRefused
 from events.amounts import AmountError
 from events.cards import CardError
 from events.errors import (

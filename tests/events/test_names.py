@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 from analytics import queries
 from brag.cli import main
-from dashboard.recorder import start_events
+from dashboard.record.recorder import start_events
 from events.codec import parse_raw
 from events.errors import FormatError, ImportConflict, PlainError
 from events.model import SessionStarted
 from events.text import mixed_scripts, normal, same_name
-from log import checked_log, open_store
+from log.folds import checked_log
+from log.open import open_store
 from present.names import canonical, seat_clash, whole_number
 
 CYRILLIC_A = "\u0410"  # looks like the Latin A
@@ -181,7 +182,7 @@ def test_a_client_number_out_of_bounds_is_refused_in_one_line(value: object) -> 
 
 
 def test_the_start_form_refuses_nan_pots_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dashboard import ui_start
+    from dashboard.record import start as ui_start
 
     said: list[tuple[str, str]] = []
     monkeypatch.setattr(ui_start, "flash", lambda kind, text, *a: said.append((kind, text)))

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from store_helpers import PROCESSES, drop_schema, new_schema, pg_url, require_pg
 
-from log import open_store
+from log.open import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD = ROOT / "data" / "examples" / "card_example.jsonl"

@@ -1,8 +1,9 @@
 """Explore shows no server path, setting or folder, nor the store's address (issue 33, class 5),
 and the copies of the statistics it reads are removed once their dashboard is gone (class 7).
 
-The analysts' SQL runs on a snapshot of the projection (:func:`dashboard.projection.snapshot`)
-through :func:`analytics.run_limited`: DuckDB's own catalog and settings are refused by name,
+The analysts' SQL runs on a snapshot of the projection (:func:`dashboard.stats.projection.snapshot`)
+through :func:`analytics.explore.run_limited`: DuckDB's own catalog and settings are refused by
+name,
 the snapshot's ``meta`` holds no store address, and no result holds the snapshot's folder."""
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from pathlib import Path
 import pytest
 from store_helpers import drop_schema, new_schema, pg_url, require_pg
 
-import analytics
+import analytics.explore
+import analytics.tables
 from brag.cli import main
-from dashboard import projection
+from dashboard.stats import projection
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "data" / "season" / "2026-09-24-top-1.jsonl"
@@ -42,7 +44,7 @@ LEAKS = [
 ]
 
 
-def _rows_text(result: analytics.Limited) -> str:
+def _rows_text(result: analytics.explore.Limited) -> str:
     return repr(result.rows) + repr(result.columns)
 
 
@@ -63,8 +65,8 @@ def snapshot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, Path
 @pytest.mark.parametrize("sql", LEAKS)
 def test_duckdbs_own_catalog_and_settings_are_refused(sql: str, snapshot: tuple[str, Path]) -> None:
     copy, _ = snapshot
-    with pytest.raises(analytics.ReadOnlyError, match="not DuckDB's own") as err:
-        analytics.run_limited(copy, sql)
+    with pytest.raises(analytics.explore.ReadOnlyError, match="not DuckDB's own") as err:
+        analytics.explore.run_limited(copy, sql)
     assert os.path.dirname(copy) not in str(err.value)
 
 
@@ -72,7 +74,7 @@ def test_no_result_shows_a_server_folder_or_the_stores_address(
     snapshot: tuple[str, Path],
 ) -> None:
     copy, club = snapshot
-    meta = analytics.run_limited(copy, "SELECT * FROM meta")
+    meta = analytics.explore.run_limited(copy, "SELECT * FROM meta")
     keys = sorted(r[0] for r in meta.rows)
     # the store's address taken out; store_event: the event the statistics stand at (a copy of
     # a store told apart, issue 33), a position and an event id, no path or setting
@@ -83,11 +85,11 @@ def test_no_result_shows_a_server_folder_or_the_stores_address(
         "SELECT table_catalog, table_schema, table_name FROM information_schema.tables",
         "SELECT count(*) AS n FROM events",
     ):
-        text = _rows_text(analytics.run_limited(copy, sql))
+        text = _rows_text(analytics.explore.run_limited(copy, sql))
         for folder in (str(club), os.path.dirname(copy), tempfile.gettempdir()):
             assert folder not in text, (sql, folder)
     # the analysts' own questions still run
-    assert analytics.run_limited(copy, "SELECT count(*) FROM deals").rows[0][0] > 0
+    assert analytics.explore.run_limited(copy, "SELECT count(*) FROM deals").rows[0][0] > 0
 
 
 @pytest.mark.postgres
@@ -103,12 +105,12 @@ def test_a_postgres_password_is_not_in_the_statistics_meta(
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     proj = str(tmp_path / "brag.duckdb")
     try:
-        from log import open_store
+        from log.open import open_store
 
         with open_store(pg_url(), schema=schema) as store:
             store.import_log(str(LOG))
         assert main(["analytics", "refresh", "--db", url, "--analytics", proj]) == 0
-        con = analytics.connect(proj, read_only=True)
+        con = analytics.tables.connect(proj, read_only=True)
         try:
             recorded = dict(con.execute("SELECT key, value FROM meta").fetchall())
         finally:
@@ -116,14 +118,16 @@ def test_a_postgres_password_is_not_in_the_statistics_meta(
         assert "Open-Sesame" not in repr(recorded)
         assert "***" in recorded["store"]
         copy = projection.snapshot(proj, 7)
-        assert "Open-Sesame" not in _rows_text(analytics.run_limited(copy, "SELECT * FROM meta"))
+        assert "Open-Sesame" not in _rows_text(
+            analytics.explore.run_limited(copy, "SELECT * FROM meta")
+        )
     finally:
         drop_schema(schema)
 
 
 CHILD = """
 import os, signal, sys
-from dashboard import projection
+from dashboard.stats import projection
 print(projection.snapshot(sys.argv[1], 1), flush=True)
 if sys.argv[2] == "kill":
     os.kill(os.getpid(), signal.SIGKILL)

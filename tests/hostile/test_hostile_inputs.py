@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from refusal_helpers import CARD, LINES, log_with, run, verify_and_import
 
-from log import open_store
+from log.open import open_store
 
 BOUNDS = 'docs/format.md "Bounds"'
 

@@ -19,12 +19,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from session_strategies import Session, lines_of, sessions
 
-import analytics
+import analytics.projector
+import analytics.tables
 from analytics.projector import skipped
-from engine import verify_events
+from engine.fold import verify_events
 from events.codec import read_file
 from events.errors import BragError
-from log import open_store
+from log.open import open_store
 
 SETTINGS = settings(
     max_examples=120,
@@ -127,9 +128,9 @@ def _import_and_project(path: str, folder: str) -> tuple[bool, bool]:
             store.import_log(path)
         except BragError:
             return False, False
-        con = analytics.connect(None)
+        con = analytics.tables.connect(None)
         try:
-            analytics.refresh(store, con)
+            analytics.projector.refresh(store, con)
             return True, not skipped(con)
         finally:
             con.close()

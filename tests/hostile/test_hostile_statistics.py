@@ -15,11 +15,16 @@ from typing import Any
 import duckdb
 import pytest
 
-import analytics
-from analytics import LimitReached, Limits, QueryError, ReadOnlyError, run_limited
+import analytics.explore
+import analytics.projector
+import analytics.queries
+import analytics.tables
+from analytics import explore
+from analytics.explore import LimitReached, Limits, QueryError, ReadOnlyError, run_limited
 from analytics.projector import skipped
 from brag.cli import main
-from log import open_store
+from dashboard.stats import stats_cache
+from log.open import open_store
 from store.schema import SQLITE_TRIGGERS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,10 +43,10 @@ def tamper(db: Path, sql: str) -> None:
 
 
 def stats_of(db: str, duck: str) -> dict[str, Any]:
-    con = analytics.connect(duck)
+    con = analytics.tables.connect(duck)
     try:
         with open_store(db, readonly=True) as s:
-            analytics.refresh(s, con)
+            analytics.projector.refresh(s, con)
         return {r["player"]: r for r in analytics.queries.player_stats(con)}
     finally:
         con.close()
@@ -110,7 +115,7 @@ def test_a_session_the_projection_cannot_take_is_named_and_left_out(
         assert "Traceback" not in err
     after = stats_of(str(club), str(tmp_path / "club.duckdb"))
     assert after == before  # the other sessions' statistics, exactly
-    con = analytics.connect(str(tmp_path / "club.duckdb"))
+    con = analytics.tables.connect(str(tmp_path / "club.duckdb"))
     try:
         assert [s for s, _, _ in skipped(con)] == ["card-example"]
         rows = con.execute("SELECT count(*) FROM events WHERE session = 'card-example'")
@@ -223,7 +228,7 @@ def test_the_statistics_never_wait_on_an_explore_query(projection: str, tmp_path
     t = threading.Thread(target=slow)
     t.start()
     time.sleep(0.3)
-    con = analytics.connect(projection)  # read-write, as the catching up does
+    con = analytics.tables.connect(projection)  # read-write, as the catching up does
     try:
         assert analytics.queries.player_stats(con)
     finally:
@@ -243,16 +248,16 @@ def test_explore_shows_the_limit_and_does_not_run_a_kept_query_again(
     monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "club.duckdb"))
     monkeypatch.setenv("BRAG_EXPLORE_SECONDS", "1")
     calls: list[str] = []
-    real = analytics.run_limited
+    real = analytics.explore.run_limited
 
     def counted(path: str, sql: str, limits: Any = None) -> Any:
         calls.append(sql)
         return real(path, sql, limits)
 
-    monkeypatch.setattr(analytics, "run_limited", counted)
+    monkeypatch.setattr(explore, "run_limited", counted)
     at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60)
     at.run()
-    at.switch_page("screens/explore.py")
+    at.switch_page("stats/explore_page.py")
     at.run()
     at.text_area(key="sql_text").input("SELECT count(*) FROM range(1000000000000)")
     at.button(key="FormSubmitter:sql-Run").click().run()
@@ -272,12 +277,12 @@ def test_explore_shows_the_limit_and_does_not_run_a_kept_query_again(
 def test_two_explore_queries_from_two_sessions_both_answer(
     projection: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two visitors' queries at once, as the dashboard runs them (``dashboard.cache.run_sql``: one
+    """Two visitors' queries at once, as the dashboard runs them
+    (``dashboard.common.cache.run_sql``: one
     snapshot of the projection, each query on a database of its own): a slow one and a fast one
     started while it runs. The fast one answers while the slow one is still running, and the slow
     one then answers too, each with its own result (DuckDB refused a second connection to one
     file with other settings: "different configuration than existing connections")."""
-    from dashboard import cache
 
     monkeypatch.setenv("BRAG_DB", projection.removesuffix(".duckdb") + ".db")
     monkeypatch.setenv("BRAG_ANALYTICS", projection)
@@ -292,15 +297,15 @@ def test_two_explore_queries_from_two_sessions_both_answer(
 
     def run_slow() -> None:
         try:
-            slow.append(cache.run_sql(slow_sql))
+            slow.append(stats_cache.run_sql(slow_sql))
         except Exception as err:
             slow.append(err)
 
-    cache.run_sql("SELECT 1")  # the snapshot made once, as the first visitor's query does
+    stats_cache.run_sql("SELECT 1")  # the snapshot made once, as the first visitor's query does
     t = threading.Thread(target=run_slow)
     t.start()
     time.sleep(0.3)
-    fast = cache.run_sql("SELECT count(*) AS n FROM deals;")
+    fast = stats_cache.run_sql("SELECT count(*) AS n FROM deals;")
     still_running = t.is_alive()
     t.join()
     assert fast.rows == [deals]

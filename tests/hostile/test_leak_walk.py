@@ -5,7 +5,7 @@ fetched and every byte scanned for a hole card the one rule hides (:mod:`present
 statistics any visitor can query on Explore (the projection caught up as the pages do; besides
 the card scan, no luck term and no category of a hand not shown of a guarded deal), the Replay
 page's frames of every deal in both ``log`` views and every ``view=`` (what the
-websocket carries to the replayer, made by the page's own ``dashboard.cache._frames``), the
+websocket carries to the replayer, made by the page's own ``dashboard.common.cache._frames``), the
 pictures of ``GET /api/picture.png`` (their SVG, scanned before it is made a PNG), ``GET
 /api/notes`` of every step, ``/api/pad`` and ``/api/tap``, and at the turning points the
 Sessions, Session, My sessions and Replay pages (Streamlit's AppTest, every element's proto).
@@ -29,6 +29,8 @@ from typing import Any
 import pytest
 from apptest_helpers import APP
 
+from dashboard.common.pages import PAGE_FILES
+from dashboard.stats import stats_cache
 from engine.legal import legal_actions
 from engine.state import Phase, State
 from events.model import (
@@ -43,8 +45,8 @@ from events.model import (
     Voided,
     is_derived,
 )
-from log import open_store
 from log.amend import plan_stored, store_amendment
+from log.open import open_store
 from log.service import EventStore
 from log.steps import in_force
 
@@ -52,7 +54,7 @@ SESSION = "leak-walk"
 SEATS = ("Ann", "Bob", "Cy")
 VIEWS = (None, "Everyone", *SEATS, "Spectator", "nobody")
 """Every ``view=`` a link may carry; the Replay page draws any but a seated player's as
-everyone's (``dashboard.ui.replay_stage``), so its frames are made for :data:`PAGE_VIEWS`."""
+everyone's (``dashboard.common.ui.replay_stage``), so its frames are made for :data:`PAGE_VIEWS`."""
 PAGE_VIEWS = (None, *SEATS)
 _PACK = [r + s for s in "shdc" for r in "23456789TJQKA"]
 DEAL_1 = ["Qs", "2c", "3d", "Qh", "5c", "8d", "Qd", "9c", "Jd"]  # Bob: a prial of queens
@@ -288,7 +290,10 @@ def _client(monkeypatch: pytest.MonkeyPatch) -> Client:
     drawn from: its text is what is scanned)."""
     from starlette.applications import Starlette
 
-    from dashboard import gate_api, notes_api, pad_api, share_api
+    from dashboard.access import routes as gate_api
+    from dashboard.record import routes as pad_api
+    from dashboard.replay import notes_routes as notes_api
+    from dashboard.replay import share as share_api
 
     monkeypatch.setattr(share_api, "_raster", lambda svg: svg.encode("utf-8"))
     routes = [*pad_api.routes(), *gate_api.routes(), *notes_api.routes(), *share_api.routes()]
@@ -296,7 +301,7 @@ def _client(monkeypatch: pytest.MonkeyPatch) -> Client:
 
 
 def _replays(url: str) -> list[Any]:
-    from dashboard import cache
+    from dashboard.common import cache
 
     version = cache.last_seq(SESSION)
     return [cache._replay(url, SESSION, version, recorded) for recorded in (False, True)]
@@ -304,8 +309,8 @@ def _replays(url: str) -> list[Any]:
 
 def frames_sent(url: str) -> Iterator[tuple[str, str]]:
     """The Replay page's frames of every deal, both logs, every view, as the page makes them
-    for a device that is not the organiser's (``dashboard.cache._frames``)."""
-    from dashboard import cache
+    for a device that is not the organiser's (``dashboard.common.cache._frames``)."""
+    from dashboard.common import cache
 
     version = cache.last_seq(SESSION)
     for rp in _replays(url):
@@ -366,7 +371,7 @@ def _page(name: str, *, me: str | None = None, **params: str) -> Any:
 
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    at.switch_page(f"screens/{name}.py")
+    at.switch_page(PAGE_FILES[name])
     for k, v in params.items():
         at.query_params[k] = v
     at.run()
@@ -391,14 +396,14 @@ def pages_sent(deal: int) -> Iterator[tuple[str, str]]:
 
 
 def _organiser_frames(url: str, deal: int, recorded: bool) -> str:
-    from dashboard import cache
+    from dashboard.common import cache
 
     version = cache.last_seq(SESSION)
     return json.dumps(cache._frames(url, SESSION, version, recorded, deal, None, True))
 
 
 def _visitor_frames(url: str, deal: int, recorded: bool) -> str:
-    from dashboard import cache
+    from dashboard.common import cache
 
     version = cache.last_seq(SESSION)
     return json.dumps(cache._frames(url, SESSION, version, recorded, deal, None, False))
@@ -438,11 +443,10 @@ def test_a_visitor_receives_no_hidden_card_at_any_step(
 def statistics_sent() -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """The statistics' fact tables as a visitor's Explore query receives them (the projection
     caught up first, as the Explore page does), the walk's session's rows."""
-    from dashboard import cache
 
-    cache.refresh_statistics(now=True)
+    stats_cache.refresh_statistics(now=True)
     for table in ("deals", "player_deals", "decisions", "player_session_summary"):
-        got = cache.run_sql(f"SELECT * FROM {table} WHERE session = '{SESSION}'")
+        got = stats_cache.run_sql(f"SELECT * FROM {table} WHERE session = '{SESSION}'")
         yield f"Explore {table}", [dict(zip(got.columns, r, strict=True)) for r in got.rows]
 
 
@@ -505,7 +509,7 @@ def test_no_channel_draws_a_table_but_through_the_rule() -> None:
     table's home); the frames and the pictures take a ``DealSight``, not a replay."""
     assert _calls(r"\btable_view\(") == {"present/sight.py", "present/table.py"}
     assert _calls(r"\bDealSight\(") == {"present/sight.py"}
-    assert _calls(r"\bsight_for\(") >= {"dashboard/cache.py", "present/share.py"}
+    assert _calls(r"\bsight_for\(") >= {"dashboard/common/cache.py", "present/share.py"}
 
 
 def _luck_deals(stats: dict[str, list[dict[str, Any]]]) -> set[int]:

@@ -12,11 +12,13 @@ from urllib.parse import quote
 import pytest
 from hostile_helpers import PLAYERS, SESSION, TABLE, hostile_log
 
+from dashboard.common.pages import PAGE_FILES
+
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-from dashboard.ui import md
-from log import open_store
+from dashboard.common.escape import md
+from log.open import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -62,7 +64,7 @@ def sources(at: AppTest) -> list[str]:
 def run_page(name: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    at.switch_page(f"screens/{name}.py")
+    at.switch_page(PAGE_FILES[name])
     at.run()
     if name == "record":
         at.text_input(key="secret_input").input(SECRET)
@@ -205,7 +207,7 @@ def test_a_stream_that_no_longer_folds_is_one_line_on_the_pages(
     monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
-    at.switch_page(f"screens/{name}.py")
+    at.switch_page(PAGE_FILES[name])
     at.query_params["session"] = "card-example"
     at.run()
     assert not at.exception

@@ -77,7 +77,7 @@ def test_brag_says_the_store_is_down_without_its_secrets(
         out = capsys.readouterr()
         assert code != 0, command
         _clean(out.out + out.err, " ".join(command))
-    from log import open_store
+    from log.open import open_store
 
     with pytest.raises(Exception) as err:
         open_store(url)
@@ -123,7 +123,10 @@ def test_the_routes_answer_503_without_the_secrets(
 ) -> None:
     from starlette.applications import Starlette
 
-    from dashboard import notes_api, pad_api, recorder, share_api
+    from dashboard.record import recorder
+    from dashboard.record import routes as pad_api
+    from dashboard.replay import notes_routes as notes_api
+    from dashboard.replay import share as share_api
 
     monkeypatch.setenv("BRAG_DB", url)
     monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))

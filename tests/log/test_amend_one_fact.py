@@ -18,8 +18,9 @@ from brag.cli import main
 from engine.fold import record
 from engine.state import initial_state
 from events.model import AnyEvent, Folded, Looked, PotWon, Shown, is_derived
-from log import EventStore, open_store
 from log.amend import AmendRefused, plan_stored, store_amendment
+from log.open import open_store
+from log.service import EventStore
 from present.amend import describe
 from sim.randplay import random_session
 from timeline import Step, Timeline

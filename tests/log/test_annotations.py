@@ -15,17 +15,19 @@ from store_helpers import pg_store, require_pg
 
 from events.cards import CardError
 from events.errors import StoreError
-from log import (
+from log.annotations import (
+    CARDS_MAX,
+    NOTE_MAX_CHARS,
+    NOTES_MAX,
     AnnotationRefused,
-    EventStore,
     add_note,
     hide_note,
     notes,
-    open_store,
     private_cards,
     set_private_cards,
 )
-from log.annotations import CARDS_MAX, NOTE_MAX_CHARS, NOTES_MAX
+from log.open import open_store
+from log.service import EventStore
 from present.replay import Replay
 from store.annotations import ANNOTATIONS
 from store.schema import META, STORE_VERSION

@@ -17,8 +17,9 @@ from store_helpers import pg_store, require_pg
 
 from events.codec import read_file
 from events.model import Bet, Folded, Voided
-from log import EventStore, open_store
 from log.annotations import notes, private_cards
+from log.open import open_store
+from log.service import EventStore
 from present.replay import Replay
 from store.annotations import ANNOTATIONS
 from store.schema import META, STORE_VERSION

@@ -22,8 +22,10 @@ from events.model import (
     SessionStarted,
     Shuffled,
 )
-from log import Appended, EventStore, open_store
 from log.folds import fold_rows
+from log.open import open_store
+from log.rows import Appended
+from log.service import EventStore
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

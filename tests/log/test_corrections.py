@@ -37,8 +37,9 @@ from engine.state import State
 from events.cards import FULL_PACK
 from events.errors import ConcurrencyConflict
 from events.model import AnyEvent, Shown, Shuffled, content, is_derived
-from log import EventStore, open_store
 from log.amend import AmendRefused, plan_amendment, plan_stored, store_amendment
+from log.open import open_store
+from log.service import EventStore
 from present.amend import describe, step_choices, target_seq, target_step
 from present.numbers import signed
 from present.replay import Replay
@@ -365,7 +366,7 @@ def test_brag_amend_refuses_an_illegal_replacement(
 
 
 def _panel(session):  # type: ignore[no-untyped-def]  # run as a script: no annotations
-    from dashboard import ui_amend
+    from dashboard.record import amend as ui_amend
 
     ui_amend.amend_panel(session)
 
@@ -375,7 +376,7 @@ def test_the_panel_previews_and_stores_the_correction(
 ) -> None:
     from streamlit.testing.v1 import AppTest
 
-    from dashboard.ui_amend import REMOVE
+    from dashboard.record.amend import REMOVE
 
     # Streamlit's script runner makes the script the process's __main__ and leaves it there; a
     # later test whose multiprocessing spawns children would run it again: it is put back after.
@@ -389,7 +390,7 @@ def test_the_panel_previews_and_stores_the_correction(
     expected = fold(old[: last.row - 1])
 
     monkeypatch.setenv("BRAG_ORGANISER_SECRET", "open sesame please")
-    from dashboard import access
+    from dashboard.access import check as access
 
     at = AppTest.from_function(_panel, args=("s",), default_timeout=60)
     at.session_state["device_token"] = access.issue_token()  # an unlocked device (issue 33)

@@ -20,7 +20,6 @@ from store_helpers import pg_store, require_pg
 from engine.legal import legal_actions
 from events.codec import read_file
 from events.model import AnyEvent, Conceded, Dealt, Folded, Voided
-from log import EventStore, open_store
 from log.annotations import (
     add_note,
     event_at,
@@ -30,6 +29,8 @@ from log.annotations import (
     step_of,
     touched,
 )
+from log.open import open_store
+from log.service import EventStore
 from log.steps import withdrawals
 from present.replay import Replay
 
@@ -163,7 +164,7 @@ def test_touched_lists_the_notes_and_cards_on_the_events_withdrawn(store: EventS
 
 
 def test_notes_and_cards_follow_an_undo_and_a_redo(store: EventStore) -> None:
-    from dashboard.recorder import redo
+    from dashboard.record.recorder import redo
 
     def undo_redo(seq: int, *, again: bool = True) -> None:
         _tap(store, Voided(seq=seq))

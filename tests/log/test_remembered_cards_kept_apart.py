@@ -14,9 +14,10 @@ import duckdb
 import pytest
 
 from brag.cli import main
-from dashboard import own
+from dashboard.stats import own as own_
 from events.codec import write_events
-from log import open_store, private_cards, set_private_cards
+from log.annotations import private_cards, set_private_cards
+from log.open import open_store
 from present.replay import Replay
 from sim import simulate_session
 
@@ -83,8 +84,8 @@ def test_the_rows_of_my_deals_show_the_note_to_its_player_only(db: str) -> None:
         rp = Replay.of(store.events(SESSION))
         sue = {d: p.cards for d, p in private_cards(store, _recorded(store), "Sue").items()}
         dave = {d: p.cards for d, p in private_cards(store, _recorded(store), "Dave").items()}
-    rows = own.deal_rows(rp, "Sue", sue)
+    rows = own_.deal_rows(rp, "Sue", sue)
     assert [r.title for r in rows] == [f"▶ Deal {d}" for d in range(1, len(rp.slices))]
     assert rows[1].details[-1] == "your cards K♠ K♥ 2♣ (from your note)"
     assert rows[1].href == f"replay?session={SESSION}&deal=2&step=1&view=Sue"
-    assert all("K♠ K♥ 2♣" not in " ".join(r.details) for r in own.deal_rows(rp, "Dave", dave))
+    assert all("K♠ K♥ 2♣" not in " ".join(r.details) for r in own_.deal_rows(rp, "Dave", dave))

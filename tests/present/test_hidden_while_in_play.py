@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from live_helpers import cut_in_deal, live_session, unshown, write_log
 
-from dashboard.frames import deal_frames
+from dashboard.replay.frames import deal_frames
 from engine.state import card_texts
-from log import open_store
+from log.open import open_store
 from present.narrate import pretty_card
 from present.replay import Replay, table_view
 from present.sight import sight_for
@@ -190,7 +190,7 @@ def _replay_page(token: str | None = None, **params: str) -> object:
     if token is not None:
         at.session_state["device_token"] = token
     at.run()
-    at.switch_page("screens/replay.py")
+    at.switch_page("replay/replay_page.py")
     for k, v in params.items():
         at.query_params[k] = v
     return at.run()
@@ -211,7 +211,7 @@ def test_view_as_a_player_of_a_live_deal_falls_back_for_a_visitor(live_store: st
 
 
 def test_the_organisers_unlocked_device_views_the_live_deal_as_asked(live_store: str) -> None:
-    from dashboard import access
+    from dashboard.access import check as access
 
     rp = Replay.of(live_session())
     at = _replay_page(access.issue_token(), session="sim-live", deal="2", view="Phil")

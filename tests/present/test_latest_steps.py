@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 from events.model import Bet, PotWon, Saw
-from log import open_store
 from log.amend import plan_stored, store_amendment
+from log.open import open_store
 from present.steps import in_force_labels, latest, recorded_labels
 from sim.randplay import random_session
 

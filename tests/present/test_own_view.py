@@ -14,11 +14,11 @@ from itertools import combinations
 
 import pytest
 
-from dashboard.frames import FROM_NOTE, deal_frames
+from dashboard.replay.frames import deal_frames
 from engine.hands import strength
 from events.cards import card
 from present.narrate import pretty_card
-from present.replay import Replay, table_view
+from present.replay import FROM_NOTE, Replay, table_view
 from present.sight import sight_for
 from sim import simulate_session
 

@@ -20,7 +20,7 @@ from events.model import (
     Voided,
     is_derived,
 )
-from log import open_store
+from log.open import open_store
 from log.service import EventStore
 from log.steps import in_force
 from present.narrate import pretty_card

@@ -13,7 +13,7 @@ import pytest
 
 from brag.cli import main
 from events.model import Amended, Looked
-from log import open_store
+from log.open import open_store
 from present.replay import Replay, step_table
 from sim.randplay import random_session
 from timeline import Step, Timeline, Unfit

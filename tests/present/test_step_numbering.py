@@ -13,7 +13,8 @@ import pytest
 from store_helpers import store_a_correction
 
 from brag.cli import main
-from dashboard.frames import action_costs, chance_text, deal_frames
+from dashboard.replay.frames import deal_frames
+from dashboard.replay.odds import action_costs, chance_text
 from engine.fold import replay as engine_replay
 from engine.odds import margin
 from events.model import (
@@ -22,7 +23,7 @@ from events.model import (
     SessionStarted,
     Shuffled,
 )
-from log import open_store
+from log.open import open_store
 from present.replay import Replay
 from present.sight import sight_for
 from present.steps import numbered
@@ -74,7 +75,7 @@ def test_brag_replay_and_the_page_number_steps_alike(
 
 
 def test_steps_restart_at_each_deal_and_number_the_whole_log() -> None:
-    from engine import complete
+    from engine.fold import complete
     from events.codec import read_file
 
     events = [s.event for s in complete(read_file(str(SEASON)))]
@@ -95,7 +96,7 @@ def _face_up(svg: str) -> set[str]:
 def test_a_viewers_frames_hold_only_what_they_knew_then(viewer: str) -> None:
     """Every card face up in a viewer's frame at a step is theirs once looked at, or was shown at
     a showdown by that step; nothing else, in either picture, the odds or the sentences."""
-    from engine import complete
+    from engine.fold import complete
     from events.codec import read_file
 
     events = [s.event for s in complete(read_file(str(SEASON)))]
@@ -141,7 +142,7 @@ def test_names_are_text_in_the_pictures() -> None:
 
 
 def test_what_each_action_costs_and_chances_as_text() -> None:
-    from engine import complete
+    from engine.fold import complete
     from events.codec import read_file
 
     events = [s.event for s in complete(read_file(str(SEASON)))]
@@ -175,7 +176,7 @@ def test_what_each_action_costs_and_chances_as_text() -> None:
 def test_exact_numbers_with_a_sign_where_one_is_meant() -> None:
     """Issue 12.6: an exact -4½ over 2 deals is -2¼ (not "≈ -2.25"); "≈" only for a rounded
     value, and the sign on exact and rounded values alike."""
-    from dashboard.stats_view import stat_text
+    from dashboard.stats.figures import stat_text
 
     assert stat_text({"net_per_deal": Fraction(-9, 2) / 2}, "net_per_deal") == "-2¼"
     assert stat_text({"net_per_deal": Fraction(7, 2)}, "net_per_deal") == "+3½"
@@ -186,7 +187,7 @@ def test_exact_numbers_with_a_sign_where_one_is_meant() -> None:
 def test_spoiler_free_odds_state_no_outcome_the_view_knows() -> None:
     """Deal 1 of an all-cards session, step 12, as everyone: every card is known, so the odds
     would say who wins (Sandra, at step 19); spoiler-free, they say only that it is known."""
-    from engine import complete
+    from engine.fold import complete
     from events.codec import read_file
 
     rp = Replay.of([s.event for s in complete(read_file(str(SEASON)))])

@@ -14,7 +14,7 @@ import pytest
 from shared_paths import ROOT, needs_shared
 
 from brag.cli import main
-from engine import verify_events
+from engine.fold import verify_events
 from events.codec import read_file
 
 DATA = ROOT / "data"

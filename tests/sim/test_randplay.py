@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import random
 
-from engine import apply, initial_state, verify_events
-from engine.fold import record
+from engine.apply import apply
+from engine.fold import record, verify_events
 from engine.legal import possible_cards
+from engine.state import initial_state
 from events.model import Dealt, SessionStarted, Shown, Shuffled
 from sim.randplay import next_event, random_session, shown_only
 

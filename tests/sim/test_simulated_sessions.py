@@ -18,7 +18,7 @@ import pytest
 
 import sim.table
 from brag.cli import main
-from engine import verify_events
+from engine.fold import verify_events
 from engine.hands import Category
 from engine.legal import legal_actions
 from engine.state import Phase, State
@@ -394,7 +394,7 @@ def test_simulate_into_the_store_one_deal_per_append(
     """``--db``: the sessions go to the store one deal per append; the store's export is the same
     log byte for byte as ``--out`` writes, and running it again changes nothing (same ids)."""
     pytest.importorskip("log")
-    from log import open_store
+    from log.open import open_store
 
     db = tmp_path / "sim.db"
     args = ["simulate", "--players", "2-10", "--sessions", "3", "--seed", "8", "--quiet"]

@@ -18,15 +18,11 @@ from brag.cli import main
 from engine.fold import replay
 from engine.legal import can_void
 from engine.state import initial_state
+from events.errors import ConcurrencyConflict
 from events.model import Voided
-from log import (
-    ConcurrencyConflict,
-    EventStore,
-    SessionFilter,
-    SessionInfo,
-    facets_of,
-    open_store,
-)
+from log.open import open_store
+from log.service import EventStore
+from store.records import SessionFilter, SessionInfo, facets_of
 from store.schema import CATALOGUE, FACETS, META, STORE_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]

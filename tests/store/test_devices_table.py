@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from shared_paths import SCENARIOS, needs_shared
 
-from log import open_store
+from log.open import open_store
 from store.devices import DEVICES, Holder, Revocations
 from store.devices import VERSION as DEVICES_VERSION
 from store.schema import META, STORE_VERSION

@@ -23,7 +23,8 @@ from shared_paths import SCENARIOS, needs_shared
 from store_helpers import pg_store, pg_url, require_pg
 
 from brag.cli import main
-from log import CorruptSession, StoreUnavailable, open_store
+from events.errors import CorruptSession, StoreUnavailable
+from log.open import open_store
 from store.schema import (
     META,
     SQLITE_TRIGGERS,

@@ -34,7 +34,17 @@ from engine.fold import complete, fold, summary
 from engine.legal import can_void
 from engine.state import initial_state
 from events.codec import read_file
-from events.errors import BragError, FormatError, RuleViolation
+from events.errors import (
+    BragError,
+    ConcurrencyConflict,
+    FormatError,
+    IdConflict,
+    ImportConflict,
+    RuleViolation,
+    StoreError,
+    StoreUnavailable,
+    UnknownSession,
+)
 from events.model import (
     Bet,
     DealerChosen,
@@ -47,17 +57,9 @@ from events.model import (
     Voided,
     content,
 )
-from log import (
-    ConcurrencyConflict,
-    EventStore,
-    IdConflict,
-    ImportConflict,
-    StoreError,
-    StoreUnavailable,
-    UnknownSession,
-    new_ids,
-    open_store,
-)
+from log.open import open_store
+from log.service import EventStore
+from store.records import new_ids
 
 BACKENDS = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 

@@ -27,8 +27,10 @@ from store_helpers import PROCESSES, advance, choose, faulty, pg_store, play_dea
 
 from engine.fold import fold
 from engine.state import initial_state
+from events.errors import ConcurrencyConflict
 from events.model import is_derived
-from log import ConcurrencyConflict, EventStore, open_store
+from log.open import open_store
+from log.service import EventStore
 
 RACES = 300
 

@@ -1,0 +1,257 @@
+"""Who may record: one check shared by the Record page (:mod:`dashboard.access.gate`), its widgets'
+callbacks and the HTTP routes (:mod:`dashboard.record.routes`,
+:mod:`dashboard.replay.notes_routes`), so a device
+is unlocked or locked the same way for all of them (issue 33, classes 3 and 4).
+
+A device's token (:func:`dashboard.record.recorder.device_token`) carries an id, the generation of
+the
+devices it was issued in and the store it unlocks (:func:`dashboard.record.recorder.store_tag` of
+the
+store's id). The revocations live in the store itself, beside the log (``brag_devices``, store
+version 6, :mod:`store.devices`): every dashboard and every path that reaches the store sees the
+same ones, and they survive a restart. "Lock this device" revokes the token's id (kept until the
+token would have expired anyway); "Lock every device" moves the generation on.
+
+Every write of the dashboard goes through :func:`guarded` (or :func:`guarded_append`): the token
+is checked against the store's revocations inside the write transaction that appends, so a widget
+drawn before "Lock every device" (Streamlit runs its callback before the page's gate) or a request
+that passed its route's check a moment before writes nothing (:class:`DeviceLocked`). What a
+device may see (:func:`device_unlocked`) reads the revocations at most
+:data:`FRESH_SECONDS` old.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from dashboard.common import settings
+from dashboard.record import recorder
+from events.errors import BragError, PlainError
+from present import secret as secret_rule
+from store.devices import Revocations
+
+__all__ = [
+    "FRESH_SECONDS",
+    "DeviceLocked",
+    "check_in",
+    "checked_unlocked",
+    "device_unlocked",
+    "guarded",
+    "guarded_append",
+    "issue_token",
+    "revocations",
+    "revoke",
+    "revoke_all",
+    "store_answers",
+    "unlocked_claims",
+]
+
+FRESH_SECONDS = 1.0
+"""How old the revocations a sight check reads may be (a pad polls every second); a write reads
+them inside its own transaction, never older."""
+
+LOCKED = (
+    "This device is locked (Lock every device, or Lock this device, was used): nothing was "
+    "stored. Unlock it with the organiser secret."
+)
+
+
+class DeviceLocked(PlainError):
+    """A write by a device whose token does not unlock this store now (revoked, of an earlier
+    generation, of another store or secret, expired, or none): nothing was stored."""
+
+    rule_name = "DEVICE"
+
+
+_seen: dict[str, tuple[float, str, Revocations]] = {}  # url -> (read at, store id, revocations)
+
+
+def _store() -> Any:
+    """The store the dashboard serves, opened for writing (:func:`dashboard.common.stores.writer`):
+    its revocations table is made or migrated when it is opened."""
+    from dashboard.common import stores
+
+    return stores.writer()
+
+
+def _secret() -> str | None:
+    """The organiser secret, when it is one the dashboard accepts (:mod:`present.secret`)."""
+    secret = settings.organiser_secret()
+    return None if not secret or secret_rule.problem(secret) else secret
+
+
+def _current(fresh: bool = False) -> tuple[str, Revocations]:
+    """``(store id, revocations)`` of the store served, read at most :data:`FRESH_SECONDS` ago
+    (``fresh``: now). A store that cannot be read now (locked by another program, down) answers
+    the revocations read last, unless ``fresh``: a write checks them again inside its own
+    transaction, which waits for the store. Raises what opening or reading the store raises
+    when nothing was read before."""
+    url = settings.db_url()
+    hit = _seen.get(url)
+    if not fresh and hit is not None and time.monotonic() - hit[0] < FRESH_SECONDS:
+        return hit[1], hit[2]
+    try:
+        store = _store()
+        found = (time.monotonic(), str(store.store_id), store.recorder.revocations())
+    except (BragError, OSError):
+        if fresh or hit is None:
+            raise
+        _seen[url] = (time.monotonic(), hit[1], hit[2])  # asked again in FRESH_SECONDS
+        return hit[1], hit[2]
+    _seen[url] = found
+    return found[1], found[2]
+
+
+def store_answers() -> None:
+    """Raises what opening or reading the store served raises (a store that cannot be reached:
+    :class:`~events.errors.StoreUnavailable`), so the Record page says so rather than ask for a
+    secret it could not take; a SQLite store not made yet is not made here."""
+    from store.sql import sqlite_file
+
+    path = sqlite_file(settings.db_url())
+    if path is None or os.path.exists(path):
+        _current(fresh=True)
+
+
+def revocations() -> Revocations:
+    """The revocations now in force for the store served (read now)."""
+    return _current(fresh=True)[1]
+
+
+def issue_token() -> str:
+    """A new device token under the secret now configured, for the store served, in its current
+    generation. Raises ``ValueError`` without a secret (the app is read-only)."""
+    secret = _secret()
+    if secret is None:
+        raise ValueError("no organiser secret: the app is read-only")
+    store_id, now = _current(fresh=True)
+    return recorder.device_token(
+        secret, generation=now.generation, store=recorder.store_tag(store_id)
+    )
+
+
+def _locks(claims: recorder.TokenClaims, store_id: str, now: Revocations) -> bool:
+    """Whether the store ``store_id`` with revocations ``now`` refuses a token of ``claims``."""
+    return claims.store != recorder.store_tag(store_id) or now.locks(claims.id, claims.generation)
+
+
+def checked_unlocked(token: str | None) -> bool:
+    """Whether ``token`` unlocks a device now (:func:`device_unlocked`), for the pad's routes:
+    a token signed under the secret that cannot be checked, because the store has never been read
+    and cannot be read now (down, locked by another program), raises what reading the store
+    raised (:class:`~events.errors.StoreUnavailable`), never answers "locked": a store that
+    cannot answer refuses no tap (issue 33, class 2; the route says 503 and the pad keeps the
+    tap queued)."""
+    claims = recorder.token_claims(_secret(), token)
+    if claims is None:
+        return False
+    store_id, now = _current()
+    return not _locks(claims, store_id, now)
+
+
+def unlocked_claims(token: str | None) -> recorder.TokenClaims | None:
+    """What ``token`` says when it unlocks a device now (:func:`device_unlocked`), else ``None``."""
+    claims = recorder.token_claims(_secret(), token)
+    if claims is None:
+        return None
+    try:
+        store_id, now = _current()
+    except (BragError, OSError):  # the store cannot be read: locked
+        return None
+    return None if _locks(claims, store_id, now) else claims
+
+
+def device_unlocked(token: str | None) -> bool:
+    """True when ``token`` (a device's ``brag_device`` cookie) is a valid unlock token under the
+    organiser secret now configured (:func:`dashboard.record.recorder.token_claims`), for the store
+    served, of its current generation and not revoked (revocations read at most
+    :data:`FRESH_SECONDS` ago); False without a secret (the app is read-only), a token, or when
+    the store cannot be read."""
+    return unlocked_claims(token) is not None
+
+
+def _now() -> int:
+    return int(datetime.now(UTC).timestamp())
+
+
+def revoke(token: str | None) -> bool:
+    """Revokes ``token`` ("Lock this device") in the store served, here and in every copy of it,
+    for every dashboard of the store; True when it was a valid token to revoke."""
+    claims = recorder.token_claims(_secret(), token)
+    if claims is None:
+        return False
+    store = _store()
+    with store.recorder.transaction() as tx:
+        tx.devices().revoke(claims.id, claims.expiry, _now())
+    _seen.pop(settings.db_url(), None)
+    return True
+
+
+def revoke_all(by: str | None = None) -> int:
+    """Revokes every device's token ("Lock every device") in the store served: its generation
+    moves on, for every dashboard of the store; returns the new generation. Asked by a device
+    (``by``: its token), the token is checked in the same transaction: a device locked since
+    its button was drawn locks nobody (:class:`DeviceLocked`)."""
+    store = _store()
+    with store.recorder.transaction() as tx:
+        if by is not None:
+            check_in(tx, str(store.store_id), by)
+        generation = int(tx.devices().revoke_all())
+    _seen.pop(settings.db_url(), None)
+    return generation
+
+
+# --- the writes -----------------------------------------------------------------------------------
+
+
+def check_in(tx: Any, store_id: str, token: str | None) -> None:
+    """Inside a write transaction ``tx`` of the store ``store_id``: raises
+    :class:`DeviceLocked` unless ``token`` unlocks that store now (signed under the secret now
+    configured, unexpired, naming this store, of its current generation, not revoked: the
+    revocations read in ``tx``)."""
+    claims = recorder.token_claims(_secret(), token)
+    if claims is None or _locks(claims, store_id, tx.devices().revocations()):
+        raise DeviceLocked(LOCKED)
+
+
+class _Guarded:
+    """A recorder whose write transactions first check a device's token (:func:`check_in`);
+    everything else is the wrapped recorder's."""
+
+    def __init__(self, inner: Any, check: Callable[[Any], None]) -> None:
+        self.inner = inner
+        self.check = check
+
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        with self.inner.transaction() as tx:
+            self.check(tx)
+            yield tx
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def guarded(store: Any, token: str | None) -> Any:
+    """``store`` (a :class:`log.EventStore`) again, sharing its state cache, whose every write
+    (an append, a correction, an annotation) checks ``token`` inside its own transaction and
+    raises :class:`DeviceLocked` (nothing stored) when it does not unlock the store now."""
+    inner = store.recorder
+    store_id = str(inner.store_id)
+    out = copy.copy(store)
+    out.recorder = cast(Any, _Guarded(inner, lambda tx: check_in(tx, store_id, token)))
+    return out
+
+
+def guarded_append(
+    token: str | None, store: Any, session: str, events: Sequence[Any], expected_seq: int
+) -> list[Any]:
+    """``store.append(session, events, expected_seq)`` checked for ``token`` inside the append's
+    transaction (:func:`guarded`): the stored rows, or :class:`DeviceLocked` and nothing stored."""
+    return list(guarded(store, token).append(session, list(events), expected_seq))

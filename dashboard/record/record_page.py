@@ -1,0 +1,52 @@
+"""Record (organiser): start a session, then record it at the table with the pad, on a phone or a
+tablet; other devices on the same session follow it live."""
+
+import streamlit as st
+
+from dashboard.access import gate
+from dashboard.common import cache, live, params, ui
+from dashboard.record import amend as ui_amend
+from dashboard.record import start as ui_start
+from dashboard.record import widgets as ui_record
+from present.replay import Replay
+
+st.title("Record")
+st.markdown(ui_record.PAGE_CSS, unsafe_allow_html=True)
+
+if not gate.organiser_unlocked():
+    st.stop()
+
+NEW = "Start a new session"
+open_ids = cache.session_ids(cache.PICKER_LIMIT, keep=params.param("session"), unfinished=True)
+with st.expander(
+    "This device: session, who records, lock, join", key=ui_record.PANEL, on_change="rerun"
+):
+    session = ui_record.device_settings(open_ids, NEW)
+    gate.join_and_lock()
+
+if session == NEW:
+    ui_record.show_flash()
+    infos = cache.sessions()
+    ui_start.start_form(
+        sorted({p for i in infos for p in i.players}), sorted({i.table for i in infos if i.table})
+    )
+    st.stop()
+
+# The one fold of this drawing: the versioned replay as recorded (the Replay page's cache), shared
+# by the pad, the table, the latest events and the correction panel.
+rp = cache.replay(session, recorded=True)
+if rp is None:  # removed since the list was read: nothing recorded in it to show
+    rp = Replay.of([], recorded=True)
+seen = len(rp.events)  # seq N is the N-th event: the seq this drawing shows
+pad_side, table_side = st.columns([5, 4])
+with pad_side:
+    ui_record.show_pad(rp)
+with table_side:
+    ui.table_picture(rp.view(rp.last_position(), organiser=True))  # behind the gate
+    ui.session_heading(rp)
+    ui.recent_events(rp, count=10)
+with st.expander("Correct a step"):
+    ui_amend.amend_panel(session, recorded=rp)
+
+if not rp.final.finished:  # a finished session takes no more play (RULES 1.4): not polled
+    live.follow(session, seen)

@@ -1,0 +1,245 @@
+"""The Record page's start form: a new session's name, table, players in their seats, first
+dealer, cards recorded and pots; a refused start says why in one sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from dashboard.common import cache, stores
+from dashboard.common import state_keys as keys
+from dashboard.record import pad, recorder
+from dashboard.record.widgets import PANEL, append, flash, who
+from events.errors import BragError
+from events.model import RecordedEvent, Rules
+from events.text import mixed_scripts
+from present.names import canonical, seat_clash, whole_number
+
+# --- starting a session ---------------------------------------------------------------------------
+
+LOT = "Draw by lot here"
+
+
+def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> None:
+    """Starts a session: its name, table, players in their seats clockwise (picked from the names
+    already in the store or new; ↑ and ↓ set the order), the first dealer (a seat, or drawn by
+    lot here: RULES 3.1), which cards are recorded and the pots. A refused start says why and
+    leaves the link as it was."""
+    _name_table_players(known_players, known_tables)
+    seats: list[str] = list(st.session_state.get(keys.START_PLAYERS) or [])
+    pad.close_list_when_picked(len(seats), key=keys.CLOSE_NAMES)  # the arrows below stay tappable
+    if len(seats) > 1:
+        _seat_order(seats)
+    _how_played(seats)
+    for note in _spelling_notes(seats, known_players, table_typed(), known_tables):
+        st.caption(note)
+    with st.container(key=keys.START_FORM):
+        st.button(
+            "Start the session",
+            type="primary",
+            width="stretch",
+            on_click=_start,
+            args=(tuple(known_players), tuple(known_tables)),
+        )
+
+
+def _name_table_players(known_players: Sequence[str], known_tables: Sequence[str]) -> None:
+    """The session's name and table, then its players (picked or typed)."""
+    a, b = st.columns(2)
+    a.text_input("Session name", placeholder="e.g. 2025-06-14-oak", key=keys.START_SESSION)
+    b.selectbox(
+        "Table",
+        list(known_tables),
+        index=None,
+        key=keys.START_TABLE,
+        accept_new_options=True,
+        placeholder="e.g. Oak (type a new one)",
+    )
+    st.multiselect(
+        "Players, in their seats clockwise from the first picked",
+        list(known_players),
+        key=keys.START_PLAYERS,
+        accept_new_options=True,
+        placeholder="Pick or type the names",
+    )
+
+
+def _seat_order(seats: Sequence[str]) -> None:
+    """The players in their seats, each with ↑ and ↓ to move it one seat."""
+    with st.container(key=keys.SEAT_ORDER):
+        for n, name in enumerate(seats):
+            row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+            row.text(f"{n + 1}. {name}")
+            row.button(
+                "↑",
+                key=f"seat-up-{n}",
+                disabled=n == 0,
+                help="One seat earlier (anticlockwise)",
+                on_click=_move_seat,
+                args=(n, -1),
+            )
+            row.button(
+                "↓",
+                key=f"seat-down-{n}",
+                disabled=n == len(seats) - 1,
+                help="One seat later (clockwise)",
+                on_click=_move_seat,
+                args=(n, 1),
+            )
+
+
+def _how_played(seats: Sequence[str]) -> None:
+    """Which cards are recorded, the first dealer and the pots to play."""
+    c, d, e = st.columns(3)
+    c.radio(
+        "Cards recorded",
+        ["shown", "all"],
+        key=keys.START_CARDS,
+        format_func=lambda m: (
+            "only cards shown at a showdown (a real table)"
+            if m == "shown"
+            else "every card (a digital table)"
+        ),
+    )
+    d.selectbox(
+        "First dealer (RULES 3.1)",
+        [LOT, *seats],
+        key=keys.START_DEALER,
+        help="The seat the lot at the table chose, or draw the lot here.",
+    )
+    e.number_input(
+        "Pots to play (RULES 1.4)", min_value=1, max_value=50, value=8, key=keys.START_POTS
+    )
+
+
+def table_typed() -> str:
+    return str(st.session_state.get(keys.START_TABLE) or "").strip()
+
+
+def _spelling_notes(
+    seats: Sequence[str], known: Sequence[str], table: str, tables: Sequence[str]
+) -> list[str]:
+    """What the start will record instead of what was typed: a name or table already in the
+    store under another spelling (one name, one player), and names mixing look-alike scripts."""
+    notes = []
+    for typed in seats:
+        same = canonical(str(typed), known)
+        if same is not None:
+            notes.append(f"{typed} is {same}, already in the store: recorded as {same}.")
+        elif (mixed := mixed_scripts(str(typed))) is not None:
+            notes.append(f"Check the spelling: {mixed}.")
+    same_table = canonical(table, tables) if table else None
+    if same_table is not None:
+        notes.append(f"Table {table} is {same_table}, already in the store: recorded as it.")
+    return notes
+
+
+def _move_seat(n: int, step: int) -> None:
+    seats = list(st.session_state.get(keys.START_PLAYERS) or [])
+    m = n + step
+    if 0 <= m < len(seats):
+        seats[n], seats[m] = seats[m], seats[n]
+        st.session_state[keys.START_PLAYERS] = seats
+
+
+def _typed(
+    known_players: Sequence[str], known_tables: Sequence[str]
+) -> tuple[str, tuple[str, ...], str, str | None]:
+    """What the form says, as the start will record it: the session's name, the seats and the
+    table (a name or table typed as another spelling of one already in the store: the stored
+    one) and the first dealer (``None``: drawn by lot here)."""
+    name = str(st.session_state.get(keys.START_SESSION) or "").strip()
+    typed = [str(p).strip() for p in st.session_state.get(keys.START_PLAYERS) or []]
+    seats = tuple(canonical(p, known_players) or p for p in typed)
+    table = table_typed()
+    table = canonical(table, known_tables) or table if table else table
+    dealer = st.session_state.get(keys.START_DEALER)
+    if dealer not in (None, LOT) and str(dealer).strip() in typed:
+        dealer = seats[typed.index(str(dealer).strip())]
+    return name, seats, table, None if dealer in (None, LOT) else str(dealer)
+
+
+def _refused(name: str, seats: Sequence[str]) -> str | None:
+    """Why a session called ``name`` with ``seats`` cannot start, or ``None``."""
+    if not name:
+        return "Give the session a name."
+    if cache.exists(name):
+        return f"There is already a session called {name}."
+    if (other := stores.store().namesake(name)) is not None:
+        return f"A session called {other} is already stored."
+    if (clash := seat_clash(seats)) is not None:
+        return f"Refused: {clash}"
+    return None
+
+
+def _events(
+    name: str, seats: tuple[str, ...], table: str, dealer: str | None, pots: int
+) -> list[RecordedEvent] | str:
+    """The start's events (:func:`dashboard.record.recorder.start_events`), or why not."""
+    try:
+        return recorder.start_events(
+            name,
+            seats,
+            "all" if st.session_state.get(keys.START_CARDS) == "all" else "shown",
+            table=table or None,
+            dealer=dealer,
+            rules=Rules(pots=pots) if pots != 8 else None,
+            by=who(),
+        )
+    except BragError as err:
+        return f"Refused: {err}"
+    except ValueError as err:  # pydantic's: a name out of FORMAT.md's bounds, said in a sentence
+        return f"Refused: {_bounds(err)}"
+
+
+def _start(known_players: Sequence[str] = (), known_tables: Sequence[str] = ()) -> None:
+    """The start button: records ``session_started`` and ``dealer_chosen``, or says why not
+    (nothing stored, the link untouched). A name or table typed as another spelling of one
+    already in the store is recorded as the stored one (one name, one player)."""
+    name, seats, table, dealer = _typed(known_players, known_tables)
+    try:
+        pots = whole_number(st.session_state.get(keys.START_POTS, 8), "Pots to play", 1, 50)
+    except BragError as err:
+        flash("error", f"Refused: {err.message}")
+        return
+    refused = _refused(name, seats)
+    made = _events(name, seats, table, dealer, pots) if refused is None else refused
+    if isinstance(made, str):
+        flash("error", made)
+        return
+    if cache.exists(name):  # started on another device meanwhile
+        flash("error", f"There is already a session called {name}.")
+        return
+    if append(name, made, 0):
+        st.session_state[keys.RECORDING] = name
+        st.query_params["session"] = name
+        st.session_state[PANEL] = False  # the pad on the first screen, as the session opens
+    elif st.session_state.get(keys.FLASH, ("",))[0] == "warning":  # another device started it first
+        flash("error", f"There is already a session called {name}: another device started it now.")
+
+
+_FIELDS = {
+    "session": "A session name is 1 to 128 printable characters",
+    "seats": "A player's name is 1 to 64 printable characters",
+    "table": "A table's name is 1 to 64 printable characters",
+    "by": "'Recorded by' is 1 to 64 printable characters",
+    "player": "A player's name is 1 to 64 printable characters",
+}
+
+
+def _bounds(err: ValueError) -> str:
+    """One sentence of ours for a start the event models refuse (FORMAT.md "Bounds"), in place
+    of pydantic's own text."""
+    errors = getattr(err, "errors", None)
+    loc: tuple[object, ...] = ()
+    if callable(errors):
+        try:
+            loc = tuple(errors()[0].get("loc", ()))
+        except Exception:
+            loc = ()
+    what = _FIELDS.get(str(loc[0]) if loc else "", "Each name is 1 to 64 printable characters")
+    return (
+        f"{what}, with no control, invisible or direction characters and not blank "
+        "(FORMAT.md bounds)."
+    )

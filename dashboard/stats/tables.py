@@ -1,0 +1,142 @@
+"""The statistics pages' charts and tables that need no statistic's words (pure, no Streamlit).
+
+Each player's net over time, the hand categories seen at showdowns beside the pack's own shares
+(RULES 2.8), which page of a statistic's deals is listed, and an Explore query's result as rows
+and as CSV. The statistics' own words (a rate as ``43% of 51``, an amount as ``8½``) are
+:mod:`dashboard.stats.figures`, which re-exports these names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+__all__ = [
+    "categories_vs_rules",
+    "category_rows",
+    "csv_text",
+    "drill_page_caption",
+    "net_over_sessions",
+    "net_over_time",
+    "result_rows",
+    "rows_caption",
+]
+
+
+def drill_page_caption(total: int, page: int, shown: int, size: int) -> str | None:
+    """Which of the deals one page lists, when they are more than a page: ``"Deals 301-600 of
+    150,000, by session and deal."``; ``None`` when one page holds them all."""
+    if total <= size:
+        return None
+    first = (page - 1) * size + 1
+    return f"Deals {first:,}-{first + shown - 1:,} of {total:,}, by session and deal."
+
+
+def categories_vs_rules(
+    hands_by_player: dict[str, Sequence[dict[str, Any]]],
+) -> dict[str, list[Any]]:
+    """Share of each hand category among the hands a player showed in full at showdowns, beside
+    its share of the 22,100 hands of the pack (RULES 2.8), as columns for a bar chart."""
+    out: dict[str, list[Any]] = {"category": []}
+    first = next(iter(hands_by_player.values()), [])
+    out["category"] = [r["category"] for r in first]
+    out["RULES 2.8 (the pack)"] = [round(100 * float(r["rules_share"]), 2) for r in first]
+    for player, rows in hands_by_player.items():
+        out[f"{player} (shown)"] = [round(100 * float(r["shown_share"] or 0), 2) for r in rows]
+    return out
+
+
+def category_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The showdown hands table: counts beside RULES 2.8."""
+    return [
+        {
+            "category": r["category"],
+            "shown": r["shown"],
+            "share shown": f"{float(r['shown_share'] or 0):.1%}",
+            "won": r["won"],
+            "RULES 2.8 hands": r["rules_hands"],
+            "RULES 2.8 share": f"{float(r['rules_share']):.2%}",
+        }
+        for r in rows
+    ]
+
+
+def net_over_time(
+    deals: dict[str, Sequence[dict[str, Any]]], started: dict[str, datetime | None]
+) -> dict[str, list[Any]]:
+    """Each player's running net after each session in which a deal of theirs has ended, in the
+    order the sessions started. ``deals``: player -> the deals behind their ``net``
+    (``analytics.queries.deals_behind(con, player, "net")``: ``session`` and the deal's exact
+    net in ``hits``). The same rule as the statistics table (``player_stats``: ``sessions``,
+    ``net`` over ended deals), so the chart's last point is the table's net and it counts the
+    table's sessions: an unfinished session counts once a deal of it has ended, with the nets of
+    its ended deals. Floats only for drawing."""
+    by_session: dict[str, dict[str, Fraction]] = {}
+    for player, rows in deals.items():
+        for r in rows:
+            nets = by_session.setdefault(r["session"], {})
+            nets[player] = nets.get(player, Fraction(0)) + Fraction(r["hits"])
+    order = sorted(by_session, key=lambda s: (started.get(s) is None, started.get(s) or 0, s))
+    out: dict[str, list[Any]] = {"session": [], **{p: [] for p in deals}}
+    total = dict.fromkeys(deals, Fraction(0))
+    for n, s in enumerate(order, start=1):
+        out["session"].append(n)
+        for p in deals:
+            total[p] += by_session[s].get(p, Fraction(0))
+            out[p].append(float(total[p]))
+    return out
+
+
+def net_over_sessions(nets: Mapping[str, Sequence[dict[str, Any]]]) -> dict[str, list[Any]]:
+    """:func:`net_over_time` from each player's net per session
+    (``dashboard.common.cache.session_nets``:
+    ``session``, ``started``, exact ``net``) rather than per deal: the same points, ordered by
+    the sessions' ``started`` as given."""
+    started = {r["session"]: r["started"] for rows in nets.values() for r in rows}
+    per_session: dict[str, Sequence[dict[str, Any]]] = {
+        p: [{"session": r["session"], "hits": r["net"]} for r in rows] for p, rows in nets.items()
+    }
+    return net_over_time(per_session, started)
+
+
+def rows_caption(shown: int, cut: str | None) -> str:
+    """What an Explore result holds: ``"1 row"``, ``"25 rows"``, or the rows shown and why the
+    rest are not (``analytics.Limited.cut``).
+
+    >>> rows_caption(1, None), rows_caption(10_000, None)
+    ('1 row', '10,000 rows')
+    >>> rows_caption(10_000, "Explore shows at most 10,000 rows (BRAG_EXPLORE_ROWS)")
+    'The first 10,000 rows: Explore shows at most 10,000 rows (BRAG_EXPLORE_ROWS)'
+    """
+    if cut:
+        return f"The first {shown:,} rows: {cut}"
+    return "1 row" if shown == 1 else f"{shown:,} rows"
+
+
+def csv_text(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A query's result as CSV (amounts and values written as text, exactly)."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(columns)
+    for r in rows:
+        w.writerow(["" if v is None else str(v) for v in r])
+    return buf.getvalue()
+
+
+def result_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    """A query's result for a table widget (values the widget cannot show exactly become text)."""
+    out = []
+    for r in rows:
+        line = {}
+        for c, v in zip(columns, r, strict=True):
+            if isinstance(v, int | float | str | bool) or v is None:
+                line[c] = v
+            else:
+                line[c] = str(v)
+        out.append(line)
+    return out

@@ -1,0 +1,273 @@
+"""Streamlit pieces of the statistics pages (Players, Decisions, Explore, My sessions) and the
+Session page's chart: the charts of nets, the pickers kept in the link (a statistic, a table,
+two players), the projection that cannot be read said in one line, the SQL box and its outcome.
+:mod:`dashboard.common.ui` re-exports every name here (the pages call ``ui.table_choice``, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+from dashboard.common import state_keys as keys
+from dashboard.common.escape import md
+from dashboard.common.params import param, set_params
+
+__all__ = [
+    "ALL_TABLES",
+    "EXAMPLE_SQL",
+    "analytics_or_stop",
+    "categories_chart",
+    "lines_chart",
+    "net_chart",
+    "net_over_time",
+    "plain_table",
+    "query_or_refusal",
+    "schema",
+    "sql_box",
+    "statistic_choice",
+    "table_choice",
+    "two_players",
+]
+
+# --- charts ---------------------------------------------------------------------------------------
+
+
+def lines_chart(
+    history: dict[str, list[Any]], x: str, x_label: str, y_label: str, *, frame: bool = False
+) -> None:
+    """One line per player over ``history[x]`` (whole numbers: deals, sessions), each point drawn,
+    so a single point shows as a point (not an empty chart with an axis of "1.000000"). With
+    ``frame`` the points go to the browser as a named dataset (Arrow, as Streamlit sends a
+    DataFrame) rather than inline in the spec, which altair walks value by value: 25,000 points
+    (a league's player) took 30 s that way."""
+    import altair as alt
+
+    players = [k for k in history if k != x]
+    rows = [
+        {x: history[x][i], "player": p, "net": history[p][i]}
+        for p in players
+        for i in range(len(history[x]))
+    ]
+    if frame:
+        import pandas as pd  # type: ignore[import-untyped]  # pandas ships no type hints
+
+        data: Any = pd.DataFrame(rows, columns=[x, "player", "net"])
+    else:
+        # alt.Data keeps the values inline in the spec
+        data = alt.Data(values=rows)  # type: ignore[no-untyped-call]  # __init__ unannotated
+    chart = (
+        alt.Chart(data)
+        .mark_line(point=alt.OverlayMarkDef(size=60))
+        .encode(
+            x=alt.X(f"{x}:O", title=x_label, axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("net:Q", title=y_label),
+            color=alt.Color("player:N", title="player"),
+            tooltip=[alt.Tooltip(f"{x}:O"), "player:N", alt.Tooltip("net:Q", format="+")],
+        )
+    )
+    st.altair_chart(chart, width="stretch")
+
+
+def net_chart(history: dict[str, list[float]]) -> None:
+    if not history.get("deal"):
+        st.caption("No deal has ended yet.")
+        return
+    lines_chart(history, "deal", "deal", "net (stake units)")
+
+
+# --- the statistics' pickers, the projection, the SQL box --------------------------------------
+
+
+def analytics_or_stop(fetch: Callable[[], Any]) -> Any:
+    """``fetch()`` from the projection, or a clear message and the end of the page when the
+    projection cannot be read (a store that cannot be reached is the page's one line,
+    :mod:`dashboard.common.faults`)."""
+    from events.errors import StoreUnavailable
+
+    try:
+        return fetch()
+    except StoreUnavailable:
+        raise
+    except Exception as err:  # duckdb, a missing or busy file: say so rather than crash
+        from analytics.explore import without_paths
+        from events.errors import DISK_FULL, disk_full
+        from store.address import masked
+
+        why = DISK_FULL if disk_full(err) else without_paths(masked(str(err)))
+        st.warning(
+            f"The statistics are not available: {md(why)}. `brag analytics refresh` builds them "
+            "from the store.",
+            icon=":material/warning:",
+        )
+        st.stop()
+
+
+def plain_table(rows: list[dict[str, Any]]) -> None:
+    """``rows`` as a table, its first column (what names a row: the player, the statistic, the
+    action, the category) pinned, so that on a phone a table wider than the screen scrolls
+    sideways inside its frame with each row's name still in sight."""
+    first = next(iter(rows[0]), None) if rows else None
+    pinned = {first: st.column_config.Column(pinned=True)} if first is not None else None
+    st.dataframe(rows, hide_index=True, width="stretch", column_config=pinned)
+
+
+def statistic_choice(names: Sequence[str], label: Any) -> str:
+    """One statistic whose deals to list (``?deals=``), by its label."""
+    wanted = param("deals")
+    st.session_state[keys.PICK_DEALS] = wanted if wanted in names else names[0]
+    return str(
+        st.selectbox(
+            "Statistic",
+            names,
+            key=keys.PICK_DEALS,
+            format_func=label,
+            on_change=lambda: set_params(deals=st.session_state[keys.PICK_DEALS]),
+        )
+    )
+
+
+ALL_TABLES = "All tables"
+
+
+def table_choice(tables: Sequence[str]) -> str | None:
+    """The table whose sessions the statistics cover (``?table=``), or ``None`` for all of them.
+    Shown only when some session records its table (``session_started.table``)."""
+    if not tables:
+        return None
+    options = [ALL_TABLES, *tables]
+    wanted = param("table")
+    st.session_state[keys.PICK_TABLE] = wanted if wanted in tables else ALL_TABLES
+    chosen = st.selectbox(
+        "Sessions played at",
+        options,
+        key=keys.PICK_TABLE,
+        on_change=lambda: set_params(
+            table=None
+            if st.session_state[keys.PICK_TABLE] == ALL_TABLES
+            else st.session_state[keys.PICK_TABLE]
+        ),
+        help="The statistics over the sessions of one table, or over every session (the "
+        "examples of the rule card, players A to E, are at no table).",
+    )
+    return None if chosen == ALL_TABLES else str(chosen)
+
+
+def two_players(names: Sequence[str]) -> tuple[str, str | None]:
+    """A player, and another to compare with (``?player=`` and ``?vs=``)."""
+    a, b = st.columns(2)
+    wanted = param("player")
+    st.session_state[keys.PICK_PLAYER] = wanted if wanted in names else names[0]
+    first = a.selectbox(
+        "Player",
+        names,
+        key=keys.PICK_PLAYER,
+        on_change=lambda: set_params(player=st.session_state[keys.PICK_PLAYER]),
+    )
+    others = ["(nobody)", *[n for n in names if n != first]]
+    vs = param("vs")
+    st.session_state[keys.PICK_VS] = vs if vs in others else "(nobody)"
+    second = b.selectbox(
+        "Compare with",
+        others,
+        key=keys.PICK_VS,
+        on_change=lambda: set_params(
+            vs=None
+            if st.session_state[keys.PICK_VS] == "(nobody)"
+            else st.session_state[keys.PICK_VS]
+        ),
+    )
+    return str(first), (None if second == "(nobody)" else str(second))
+
+
+def net_over_time(history: dict[str, list[Any]], *, frame: bool = False) -> None:
+    """Each player's running net over their sessions (``frame``: see :func:`lines_chart`)."""
+    if not history.get("session"):
+        st.caption("No session played yet.")
+        return
+    label = "running net (stake units)"
+    lines_chart(history, "session", "sessions played, oldest first", label, frame=frame)
+
+
+def categories_chart(data: dict[str, list[Any]]) -> None:
+    series = [k for k in data if k != "category"]
+    st.bar_chart(data, x="category", y=series, stack=False, y_label="% of hands", sort=False)
+
+
+EXAMPLE_SQL = """SELECT player, count(*) AS deals, sum(net_t / den) AS net
+FROM player_deals
+GROUP BY player
+ORDER BY net DESC"""
+
+
+def sql_box() -> str | None:
+    """The SQL text area (kept in ``?sql=``, so a query has a link) and its Run button."""
+    st.session_state.setdefault(keys.SQL_TEXT, param("sql") or EXAMPLE_SQL)
+    with st.form(keys.SQL_FORM):
+        st.text_area("SQL", key=keys.SQL_TEXT, height=180)
+        run = st.form_submit_button("Run", type="primary", icon=":material/play_arrow:")
+    text = str(st.session_state.get(keys.SQL_TEXT) or "").strip()
+    if run:
+        set_params(sql=text if len(text) < 1500 else None)
+        st.session_state[keys.SQL_RAN] = text
+        st.session_state[keys.SQL_RUNS] = (
+            st.session_state.get(keys.SQL_RUNS, 0) + 1
+        )  # Run runs again
+    return st.session_state.get(keys.SQL_RAN) or None
+
+
+def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) -> Any:
+    """``run(sql)``, or the refusal (a write, several statements), the limit it hit, or DuckDB's
+    error shown. The outcome is kept in the browser session under ``(sql, key)``: a rerun of
+    the page (any widget) shows it again without running the query again."""
+    from analytics.explore import LimitReached, QueryError, ReadOnlyError, without_paths
+    from events.errors import DISK_FULL, StoreUnavailable, disk_full
+
+    kept = st.session_state.get(keys.SQL_RESULT)
+    if kept is not None and kept[0] == (sql, key):
+        outcome = kept[1]
+    else:
+        try:
+            outcome = ("ok", run(sql))
+        except StoreUnavailable:  # the page's one line (dashboard.common.faults), not kept
+            raise
+        except ReadOnlyError as err:
+            outcome = ("refused", str(err))
+        except LimitReached as err:
+            outcome = ("limit", str(err))
+        except QueryError as err:  # DuckDB's words, one line, without the server's paths
+            outcome = ("error", str(err))
+        except Exception as err:  # duckdb.Error: the analyst's SQL, shown as DuckDB words it,
+            # without the server's paths (the snapshot, the spill folder, the extensions)
+            outcome = (
+                "error",
+                DISK_FULL if disk_full(err) else without_paths(f"{type(err).__name__}: {err}"),
+            )
+        st.session_state[keys.SQL_RESULT] = ((sql, key), outcome)
+    kind, value = outcome
+    if kind == "refused":
+        st.error(f"Refused: {md(value)}. This page only reads.", icon=":material/block:")
+    elif kind == "limit":
+        st.warning(f"The query was {md(value)}.", icon=":material/timer_off:")
+    elif kind == "error":
+        st.error(md(value), icon=":material/error:")
+    else:
+        return value
+    return None
+
+
+def schema(tables: list[dict[str, Any]]) -> None:
+    for t in tables:
+        with st.expander(f"{t['table']} ({t['rows']} rows)"):
+            if t.get("comment"):
+                st.caption(t["comment"])
+            st.dataframe(
+                [
+                    {"column": c["name"], "type": c["type"], "meaning": c["comment"] or ""}
+                    for c in t["columns"]
+                ],
+                hide_index=True,
+                width="stretch",
+            )

@@ -8,8 +8,10 @@
   of the components counted as modules), no function (method, closure) over 60 lines or of
   cyclomatic complexity over 15. The largest module, the longest and the most complex functions
   are printed (``pytest -rA tests/test_architecture.py`` shows them).
-- No ``# type: ignore`` without its error code and a reason; the view models
-  (``dashboard/viewmodels/``) import no Streamlit.
+- No ``# type: ignore`` without its error code and a reason; the view models (VIEW_MODELS)
+  import no Streamlit.
+- The dashboard by feature (issue 34): every module in a folder of DASHBOARD_FOLDERS, and a
+  folder imports only itself and the folders below it.
 """
 
 from __future__ import annotations
@@ -300,18 +302,95 @@ def test_the_checks_themselves_see_an_unexplained_ignore() -> None:
     assert not unexplained_ignore("x = f()  # a comment")
 
 
-def test_the_view_models_import_no_streamlit() -> None:
-    """``dashboard/viewmodels/`` is the dashboard's Streamlit-free half (docs/architecture.md)."""
+# The dashboard by feature (issue 34, docs/architecture.md): its folders, top to bottom. A folder's
+# module imports its own folder and the folders below it, never one above: the Record page may
+# use the replayer and the gate, the replay never the Record page, the shared part no feature.
+DASHBOARD_FOLDERS = ("record", "replay", "stats", "access", "common")
+# What puts the features together, and so imports them all: the entry script, the server that
+# mounts every feature's routes, the warm-up that fills every feature's caches.
+COMPOSITION_ROOTS = frozenset({"dashboard.app", "dashboard.common.server", "dashboard.common.warm"})
+# The dashboard's Streamlit-free half: what the pages and components show, worked out without
+# Streamlit (frames, odds, the pad's documents and keys, links, statistics' tables, tokens). Any
+# module of the dashboard may import them; they import no Streamlit and nothing else of the
+# dashboard's but each other.
+VIEW_MODELS = frozenset(
+    {
+        "dashboard.access.tokens",
+        "dashboard.common.links",
+        "dashboard.record.choices",
+        "dashboard.record.pad_doc",
+        "dashboard.record.pad_rows",
+        "dashboard.record.recorder",
+        "dashboard.replay.frames",
+        "dashboard.replay.odds",
+        "dashboard.stats.own",
+        "dashboard.stats.tables",
+    }
+)
+
+
+def folder_of(module: str) -> str | None:
+    """``record`` for ``dashboard.record.routes``; None for a module outside the folders."""
+    parts = module.split(".")
+    if parts[0] != "dashboard" or len(parts) < 3 or parts[1] not in DASHBOARD_FOLDERS:
+        return None
+    return parts[1]
+
+
+def against_the_folders(importer: str, imported: str) -> bool:
+    """An import of a folder above the importer's (a view model may be imported from anywhere)."""
+    mine, theirs = folder_of(importer), folder_of(imported)
+    if mine is None or theirs is None or mine == theirs or imported in VIEW_MODELS:
+        return False
+    if importer in COMPOSITION_ROOTS:
+        return False
+    return DASHBOARD_FOLDERS.index(theirs) < DASHBOARD_FOLDERS.index(mine)
+
+
+def test_every_dashboard_module_is_in_a_feature_folder() -> None:
+    """The dashboard is sorted by feature: every module but the entry script is in a folder of
+    DASHBOARD_FOLDERS, and every view model named above exists."""
+    graph = import_graph()
+    ours = {m for m in graph.modules if m.startswith("dashboard.")}
+    loose = sorted(m for m in ours if folder_of(m) is None and m not in DASHBOARD_FOLDERS_PACKAGES)
+    assert loose == ["dashboard.app"], loose
+    assert ours >= VIEW_MODELS, sorted(VIEW_MODELS - ours)
+
+
+DASHBOARD_FOLDERS_PACKAGES = frozenset(f"dashboard.{f}" for f in DASHBOARD_FOLDERS)
+
+
+def test_the_dashboard_folders_import_downward() -> None:
     graph = import_graph()
     offences = sorted(
         import_line(graph, importer, imported)
         for importer in graph.modules
-        if importer.startswith("dashboard.viewmodels")
+        for imported in graph.find_modules_directly_imported_by(importer)
+        if against_the_folders(importer, imported)
+    )
+    order = " > ".join(DASHBOARD_FOLDERS)
+    assert not offences, f"imports against the dashboard's folders ({order}):\n" + "\n".join(
+        offences
+    )
+
+
+def test_the_folder_check_sees_an_upward_import() -> None:
+    assert against_the_folders("dashboard.common.ui", "dashboard.record.widgets")
+    assert against_the_folders("dashboard.stats.widgets", "dashboard.replay.widgets")
+    assert not against_the_folders("dashboard.record.widgets", "dashboard.replay.widgets")
+    assert not against_the_folders("dashboard.common.cache", "dashboard.replay.frames")
+    assert not against_the_folders("dashboard.common.server", "dashboard.record.routes")
+
+
+def test_the_view_models_import_no_streamlit() -> None:
+    """The view models are the dashboard's Streamlit-free half (docs/architecture.md)."""
+    graph = import_graph()
+    offences = sorted(
+        import_line(graph, importer, imported)
+        for importer in VIEW_MODELS
         for imported in graph.find_modules_directly_imported_by(importer)
         if imported.split(".")[0] == "streamlit"
-        or imported.startswith(
-            ("dashboard.common.ui", "dashboard.screens", "dashboard.common.cache")
-        )
+        or (imported.startswith("dashboard.") and imported not in VIEW_MODELS)
     )
     assert not offences, "the view models import Streamlit or a page:\n" + "\n".join(offences)
 

@@ -30,8 +30,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, cast
 
+from dashboard.access import tokens
 from dashboard.common import settings
-from dashboard.record import recorder
 from events.errors import BragError, PlainError
 from present import secret as secret_rule
 from store.devices import Revocations
@@ -131,14 +131,12 @@ def issue_token() -> str:
     if secret is None:
         raise ValueError("no organiser secret: the app is read-only")
     store_id, now = _current(fresh=True)
-    return recorder.device_token(
-        secret, generation=now.generation, store=recorder.store_tag(store_id)
-    )
+    return tokens.device_token(secret, generation=now.generation, store=tokens.store_tag(store_id))
 
 
-def _locks(claims: recorder.TokenClaims, store_id: str, now: Revocations) -> bool:
+def _locks(claims: tokens.TokenClaims, store_id: str, now: Revocations) -> bool:
     """Whether the store ``store_id`` with revocations ``now`` refuses a token of ``claims``."""
-    return claims.store != recorder.store_tag(store_id) or now.locks(claims.id, claims.generation)
+    return claims.store != tokens.store_tag(store_id) or now.locks(claims.id, claims.generation)
 
 
 def checked_unlocked(token: str | None) -> bool:
@@ -148,16 +146,16 @@ def checked_unlocked(token: str | None) -> bool:
     raised (:class:`~events.errors.StoreUnavailable`), never answers "locked": a store that
     cannot answer refuses no tap (issue 33, class 2; the route says 503 and the pad keeps the
     tap queued)."""
-    claims = recorder.token_claims(_secret(), token)
+    claims = tokens.token_claims(_secret(), token)
     if claims is None:
         return False
     store_id, now = _current()
     return not _locks(claims, store_id, now)
 
 
-def unlocked_claims(token: str | None) -> recorder.TokenClaims | None:
+def unlocked_claims(token: str | None) -> tokens.TokenClaims | None:
     """What ``token`` says when it unlocks a device now (:func:`device_unlocked`), else ``None``."""
-    claims = recorder.token_claims(_secret(), token)
+    claims = tokens.token_claims(_secret(), token)
     if claims is None:
         return None
     try:
@@ -183,7 +181,7 @@ def _now() -> int:
 def revoke(token: str | None) -> bool:
     """Revokes ``token`` ("Lock this device") in the store served, here and in every copy of it,
     for every dashboard of the store; True when it was a valid token to revoke."""
-    claims = recorder.token_claims(_secret(), token)
+    claims = tokens.token_claims(_secret(), token)
     if claims is None:
         return False
     store = _store()
@@ -215,7 +213,7 @@ def check_in(tx: Any, store_id: str, token: str | None) -> None:
     :class:`DeviceLocked` unless ``token`` unlocks that store now (signed under the secret now
     configured, unexpired, naming this store, of its current generation, not revoked: the
     revocations read in ``tx``)."""
-    claims = recorder.token_claims(_secret(), token)
+    claims = tokens.token_claims(_secret(), token)
     if claims is None or _locks(claims, store_id, tx.devices().revocations()):
         raise DeviceLocked(LOCKED)
 

@@ -17,11 +17,10 @@ import streamlit as st
 
 from dashboard.access import check as access
 from dashboard.access import routes as gate_api
-from dashboard.access import throttle
+from dashboard.access import throttle, tokens
 from dashboard.common import settings
 from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
-from dashboard.record import recorder
 from present import secret as secret_rule
 
 TOKEN_COOKIE = gate_api.TOKEN_COOKIE
@@ -95,7 +94,7 @@ def check_given(secret: str, given: str | None) -> bool:
     attempt = throttle.THROTTLE.attempt(keys)
     if attempt.wait > 0:
         throttle.THROTTLE.sleep(attempt.wait)
-    if recorder.check_secret(secret, given):
+    if tokens.check_secret(secret, given):
         throttle.THROTTLE.succeeded(keys)
         return True
     counts = throttle.THROTTLE.failed(keys)
@@ -154,7 +153,7 @@ def organiser_unlocked() -> bool:
         st.error("That is not the organiser secret.")
     st.info(
         f"The app is read-only until the organiser secret is given. This device then stays "
-        f"unlocked for {recorder.TOKEN_HOURS} hours, or until it is locked.",
+        f"unlocked for {tokens.TOKEN_HOURS} hours, or until it is locked.",
         icon=":material/lock:",
     )
     access.store_answers()  # a store that cannot be reached: said in one line (faults.guarded)
@@ -241,3 +240,17 @@ def join_url() -> str | None:
     if lan and (not here or "//localhost" in here or "//127." in here or "//[::1]" in here):
         return lan.rstrip("/") + "/record"
     return here.split("?")[0] or None
+
+
+def organiser_device() -> bool:
+    """Whether this device is the organiser's, unlocked:
+    :func:`dashboard.access.check.device_unlocked`
+    on its token (this browser session's, else its ``brag_device`` cookie unless it was locked
+    here), as the Record page's gate reads it; draws nothing and unlocks nothing."""
+    from dashboard.access import check as access
+    from dashboard.access import gate
+
+    token = st.session_state.get(keys.DEVICE_TOKEN)
+    if token is None and not st.session_state.get(keys.LOCKED):
+        token = gate.cookie(gate.TOKEN_COOKIE)
+    return access.device_unlocked(token)

@@ -8,6 +8,7 @@ from dashboard.common import cache, live, params, ui
 from dashboard.record import amend as ui_amend
 from dashboard.record import start as ui_start
 from dashboard.record import widgets as ui_record
+from dashboard.replay import widgets
 from present.replay import Replay
 
 st.title("Record")
@@ -42,9 +43,9 @@ pad_side, table_side = st.columns([5, 4])
 with pad_side:
     ui_record.show_pad(rp)
 with table_side:
-    ui.table_picture(rp.view(rp.last_position(), organiser=True))  # behind the gate
+    widgets.table_picture(rp.view(rp.last_position(), organiser=True))  # behind the gate
     ui.session_heading(rp)
-    ui.recent_events(rp, count=10)
+    widgets.recent_events(rp, count=10)
 with st.expander("Correct a step"):
     ui_amend.amend_panel(session, recorded=rp)
 

@@ -14,13 +14,9 @@ where the pages and tests import them.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import random
 import re
-import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -43,19 +39,12 @@ from events.model import (
 )
 
 __all__ = [
-    "TOKEN_HOURS",
-    "TokenClaims",
-    "check_secret",
-    "device_token",
     "free_cards",
     "now_in",
     "parse_seats",
     "redo",
     "stamped",
     "start_events",
-    "store_tag",
-    "token_claims",
-    "token_valid",
     "undo",
 ]
 
@@ -174,102 +163,12 @@ def shuffle_event(with_order: bool, rng: random.Random | None = None) -> Shuffle
     return Shuffled(order=random_order(rng)) if with_order else Shuffled()
 
 
-def check_secret(expected: str | None, given: str | None) -> bool:
-    """True when an organiser secret is configured and ``given`` matches it (constant time)."""
-    if not expected or not given:
-        return False
-    return hmac.compare_digest(expected.encode(), given.encode())
-
-
 def shown_so_far(state: State) -> dict[str, tuple[str, ...]]:
     """At a showdown, each player's cards turned face up so far."""
     return {p.name: card_texts(p.shown) for p in state.players if p.shown}
 
 
 # --- the device token -----------------------------------------------------------------------------
-
-TOKEN_HOURS = 12
-"""How long an unlocked device stays unlocked (a reload, a restored tab, a page switch)."""
-
-
-def _token_key(secret: str) -> bytes:
-    """The key that signs device tokens, derived from the organiser secret (never the secret
-    itself), so that a token tells nothing of the secret and changing the secret revokes every
-    device."""
-    return hashlib.sha256(b"bragbook device token v2\0" + secret.encode()).digest()
-
-
-@dataclass(frozen=True, slots=True)
-class TokenClaims:
-    """What a valid device token says: its ``id`` (what "Lock this device" revokes), the
-    ``generation`` of the devices it was issued in (what "Lock every device" moves on), its
-    ``expiry`` in Unix seconds and the ``store`` it unlocks (:func:`store_tag` of the store's
-    id: a token unlocks no other store, issue 33)."""
-
-    id: str
-    generation: int
-    expiry: int
-    store: str = ""
-
-
-def store_tag(store_id: str) -> str:
-    """The store a token names: 16 hex digits of the SHA-256 of the store's id
-    (:attr:`log.EventStore.store_id`)."""
-    return hashlib.sha256(b"bragbook store\0" + store_id.encode()).hexdigest()[:16]
-
-
-def device_token(
-    secret: str,
-    now: datetime | None = None,
-    hours: float = TOKEN_HOURS,
-    *,
-    generation: int = 0,
-    token_id: str | None = None,
-    store: str = "0" * 16,
-) -> str:
-    """A signed, expiring token for a device the organiser unlocked:
-    ``"ID.GENERATION.EXPIRY.STORE.SIGNATURE"``, a random id (16 hex digits, unless
-    ``token_id``), the generation of the devices, the expiry in Unix seconds, the store it
-    unlocks (``store``: :func:`store_tag` of its id) and an HMAC-SHA256 of the four (hex) under
-    a key derived from ``secret``. Kept in the device's cookie; :func:`token_claims` checks it
-    (and :func:`dashboard.access.check.device_unlocked` its store and revocation)."""
-    when = now if now is not None else datetime.now(UTC)
-    expiry = int(when.timestamp() + hours * 3600)
-    tid = token_id if token_id is not None else secrets.token_hex(8)
-    body = f"{tid}.{int(generation)}.{expiry}.{store}"
-    sig = hmac.new(_token_key(secret), body.encode(), hashlib.sha256).hexdigest()
-    return f"{body}.{sig}"
-
-
-def token_claims(
-    secret: str | None, token: str | None, now: datetime | None = None
-) -> TokenClaims | None:
-    """What ``token`` says when it was signed under ``secret`` (constant-time check) and has not
-    expired at ``now``; ``None`` for no secret, no token, a malformed, forged or expired one."""
-    if not secret or not token or token.count(".") != 4:
-        return None
-    tid, generation, expiry, store, sig = token.split(".")
-    if not (
-        re.fullmatch(r"[0-9a-f]{1,64}", tid)
-        and generation.isdigit()
-        and expiry.isdigit()
-        and re.fullmatch(r"[0-9a-f]{16}", store)
-    ):
-        return None
-    body = f"{tid}.{generation}.{expiry}.{store}"
-    good = hmac.new(_token_key(secret), body.encode(), hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(good.encode(), sig.encode()):
-        return None
-    when = now if now is not None else datetime.now(UTC)
-    if when.timestamp() >= int(expiry):
-        return None
-    return TokenClaims(tid, int(generation), int(expiry), store)
-
-
-def token_valid(secret: str | None, token: str | None, now: datetime | None = None) -> bool:
-    """True when ``token`` was signed under ``secret`` and has not expired at ``now``
-    (:func:`token_claims`); revocation is :func:`dashboard.access.check.device_unlocked`'s."""
-    return token_claims(secret, token, now) is not None
 
 
 # --- redo -----------------------------------------------------------------------------------------

@@ -39,8 +39,8 @@ from starlette.routing import Route
 
 from dashboard.access import check as access
 from dashboard.access.gate import BY_COOKIE, TOKEN_COOKIE
+from dashboard.access.guard import read_json
 from dashboard.common import stores
-from dashboard.record.routes import read_json
 from dashboard.replay.notes_limits import LIMITS, keys_of, retry_after
 from events.errors import BragError, StoreUnavailable
 from events.text import inert

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard.common import cache, escape, live, params, ui
+from dashboard.replay import widgets
 from dashboard.replay.notes_panel import notes_panel
 
 st.title("Replay")
@@ -19,8 +20,8 @@ if rp is None or not rp.states:
     st.warning(f"Session {escape.md(session)} has no events.")
     st.stop()
 
-ui.replay_stage(rp, seen)
-notes_panel(session, ui.replay_position(rp).deal)  # each step's notes, once it is shown
+widgets.replay_stage(rp, seen)
+notes_panel(session, widgets.replay_position(rp).deal)  # each step's notes, once it is shown
 # A session recorded on another device meanwhile: the page reruns with the new events, the
 # browser keeps its step and marks them. A finished session is not polled.
 if not rp.final.finished:

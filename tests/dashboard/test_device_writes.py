@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from dashboard.access import tokens
+
 pytest.importorskip("streamlit")
 from apptest_helpers import APP
 from streamlit.testing.v1 import AppTest
@@ -202,13 +204,12 @@ def test_hiding_a_note_checks_the_device_inside_the_write(record_url: str) -> No
 
 def test_no_token_or_a_forged_one_writes_nothing(record_url: str) -> None:
     from dashboard.common import stores
-    from dashboard.record import recorder
     from events.model import DealerChosen, SessionStarted
 
     store = stores.writer()
     made = [SessionStarted(session="s", seats=["Ann", "Bob"], cards="shown"),
             DealerChosen(player="Bob")]  # fmt: skip
-    forged = recorder.device_token("another secret long enough")
+    forged = tokens.device_token("another secret long enough")
     for token in (None, "", "1.2.3.4.5", forged):
         with pytest.raises(access.DeviceLocked):
             access.guarded_append(token, store, "s", made, 0)

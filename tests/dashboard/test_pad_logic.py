@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from store_helpers import advance, choose, start
 
+from dashboard.access import tokens
 from dashboard.record import choices, pad_rows, recorder
 from engine.state import initial_state
 from events.model import Bet, Dealt, Folded, Looked, Shuffled, Voided
@@ -89,23 +90,23 @@ def test_a_tap_records_the_keys_event() -> None:
 
 def test_the_device_token_is_signed_expires_and_dies_with_the_secret() -> None:
     now = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
-    token = recorder.device_token("sesame", now, generation=3, store="ab" * 8)
+    token = tokens.device_token("sesame", now, generation=3, store="ab" * 8)
     tid, generation, expiry, store, sig = token.split(".")
     assert int(expiry) == int((now + timedelta(hours=12)).timestamp())
     assert "sesame" not in token and len(sig) == 64 and len(tid) == 16 and generation == "3"
-    assert recorder.token_claims("sesame", token, now) == recorder.TokenClaims(
+    assert tokens.token_claims("sesame", token, now) == tokens.TokenClaims(
         tid, 3, int(expiry), "ab" * 8
     )  # the store it unlocks (issue 33)
-    assert recorder.device_token("sesame", now).split(".")[0] != tid  # each its own id
-    assert recorder.token_valid("sesame", token, now + timedelta(hours=11, minutes=59))
-    assert not recorder.token_valid("sesame", token, now + timedelta(hours=12))  # expired
-    assert not recorder.token_valid("another secret", token, now)  # the secret changed
+    assert tokens.device_token("sesame", now).split(".")[0] != tid  # each its own id
+    assert tokens.token_valid("sesame", token, now + timedelta(hours=11, minutes=59))
+    assert not tokens.token_valid("sesame", token, now + timedelta(hours=12))  # expired
+    assert not tokens.token_valid("another secret", token, now)  # the secret changed
     forged = f"{tid}.{generation}.{int(expiry) + 3600}.{store}.{sig}"  # a longer life, same sig
-    assert not recorder.token_valid("sesame", forged, now)
+    assert not tokens.token_valid("sesame", forged, now)
     older = f"{tid}.2.{expiry}.{store}.{sig}"  # an earlier generation under the same signature
-    assert not recorder.token_valid("sesame", older, now)
+    assert not tokens.token_valid("sesame", older, now)
     other = f"{tid}.{generation}.{expiry}.{'cd' * 8}.{sig}"  # another store, same signature
-    assert not recorder.token_valid("sesame", other, now)
+    assert not tokens.token_valid("sesame", other, now)
     for bad in (
         None,
         "",
@@ -115,8 +116,8 @@ def test_the_device_token_is_signed_expires_and_dies_with_the_secret() -> None:
         f"{tid}.{generation}.{expiry}.",
         f"X.1.2.{sig}",
     ):
-        assert not recorder.token_valid("sesame", bad, now)
-    assert not recorder.token_valid(None, token, now)
+        assert not tokens.token_valid("sesame", bad, now)
+    assert not tokens.token_valid(None, token, now)
 
 
 def test_redo_records_the_withdrawn_event_again() -> None:

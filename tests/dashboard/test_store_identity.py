@@ -22,6 +22,7 @@ from browser_helpers import server_port
 from shared_paths import SCENARIOS, needs_shared
 
 from dashboard.access import check as access
+from dashboard.access import tokens
 from events.model import DealerChosen, SessionStarted
 from log import holding
 from log.open import open_store
@@ -97,15 +98,14 @@ def test_a_token_of_one_store_unlocks_no_other(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from dashboard.common import stores
-    from dashboard.record import recorder
 
     monkeypatch.setenv("BRAG_ORGANISER_SECRET", SECRET)  # the same secret for both
     monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))
     a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
     as_dashboard(monkeypatch, a)
     token = access.issue_token()
-    claims = recorder.token_claims(SECRET, token)
-    assert claims is not None and claims.store == recorder.store_tag(stores.writer().store_id)
+    claims = tokens.token_claims(SECRET, token)
+    assert claims is not None and claims.store == tokens.store_tag(stores.writer().store_id)
     as_dashboard(monkeypatch, b)
     assert not access.device_unlocked(token)
     with pytest.raises(access.DeviceLocked):

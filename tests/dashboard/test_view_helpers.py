@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 from shared_paths import SCENARIOS, needs_shared
 
+from dashboard.access import tokens
 from dashboard.record import choices, recorder
 from engine.apply import apply
 from engine.fold import complete, record
@@ -351,4 +352,4 @@ def test_start_events_and_seats() -> None:
     [("sesame", "sesame", True), ("sesame", "wrong", False), (None, "x", False), ("x", "", False)],
 )
 def test_the_organiser_secret(configured: str | None, given: str, ok: bool) -> None:
-    assert recorder.check_secret(configured, given) is ok
+    assert tokens.check_secret(configured, given) is ok

@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 from browser_helpers import dashboard
 
+from dashboard.access import tokens
 from dashboard.record import recorder
 from log.open import open_store
 
@@ -159,11 +160,10 @@ def test_a_tap_to_a_postgresql_store_that_is_down_is_unavailable(tmp_path: Path)
         "BRAG_ANALYTICS": str(tmp_path / "brag.duckdb"),
         "BRAG_ORGANISER_SECRET": SECRET,
     }
-    from dashboard.record import recorder
 
     # A token signed under the secret that the server cannot check against a store it has never
     # read: the store's error (503), never "locked" (403), so the pad keeps the tap.
-    token = recorder.device_token(SECRET)
+    token = tokens.device_token(SECRET)
     with dashboard(tmp_path, env, address="127.0.0.1") as url:
         down = Server(int(url.rsplit(":", 1)[1]), "", token)
         status, headers, answer = down.post("/api/tap", a_tap("friday", 2, "shuffle"))

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from dashboard.access import tokens
 from store.address import MASK, masked, shown_address
 
 SECRETS = ("Open-Sesame", "secret-dir", "k3y-file")
@@ -123,7 +124,6 @@ def test_the_routes_answer_503_without_the_secrets(
 ) -> None:
     from starlette.applications import Starlette
 
-    from dashboard.record import recorder
     from dashboard.record import routes as pad_api
     from dashboard.replay import notes_routes as notes_api
     from dashboard.replay import share as share_api
@@ -132,7 +132,7 @@ def test_the_routes_answer_503_without_the_secrets(
     monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))
     monkeypatch.setenv("BRAG_ORGANISER_SECRET", SECRET)
     app = Starlette(routes=[*pad_api.routes(), *notes_api.routes(), *share_api.routes()])
-    cookie = f"brag_device={recorder.device_token(SECRET)}"
+    cookie = f"brag_device={tokens.device_token(SECRET)}"
     for path, with_cookie in (
         ("/api/notes?session=s&deal=1&step=1", False),
         ("/api/picture.png?session=s&deal=1&step=1", False),

@@ -11,7 +11,7 @@ import socket
 import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -308,3 +308,24 @@ def pick_option(page: Any, combobox: str, option: str) -> None:
 def wait_drawn(page: Any) -> None:
     """Waits until the Replay page's replayer has drawn its deal (``.rp[data-ready]``)."""
     page.wait_for_selector(".rp[data-ready]", timeout=30_000)
+
+
+@contextmanager
+def served_store(
+    folder: Path, secret: str, fill: Callable[[Any], object] = lambda store: None
+) -> Iterator[tuple[str, str]]:
+    """A SQLite store ``folder/brag.db`` filled by ``fill(store)`` (an open
+    :class:`log.service.EventStore`), served by the dashboard with the organiser ``secret`` and
+    the projection beside it; yields ``(url, store path)``, the server stopped after."""
+    from log.open import open_store
+
+    db = str(folder / "brag.db")
+    with open_store(db) as store:
+        fill(store)
+    env = {
+        "BRAG_DB": db,
+        "BRAG_ANALYTICS": str(folder / "brag.duckdb"),
+        "BRAG_ORGANISER_SECRET": secret,
+    }
+    with dashboard(folder, env) as url:
+        yield url, db

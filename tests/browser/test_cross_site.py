@@ -24,7 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
+from browser_helpers import CHROMIUM_ARGS, chromium, served_store, unlock
 
 from dashboard.record import recorder
 from log.open import open_store
@@ -63,19 +63,15 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     ``(url, db)``."""
     chromium()
     tmp = tmp_path_factory.mktemp("cross")
-    db = str(tmp / "brag.db")
     events = recorder.start_events(SESSION, SEATS, "shown", dealer=SEATS[-1])
-    with open_store(db) as store:
+
+    def fill(store: Any) -> None:
         store.append(SESSION, recorder.stamped(events), 0)
         shuffle = recorder.tapped_event(store.state(SESSION), "shuffle")
         store.append(SESSION, recorder.stamped([shuffle]), len(events))
-    env = {
-        "BRAG_DB": db,
-        "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
-        "BRAG_ORGANISER_SECRET": SECRET,
-    }
-    with dashboard(tmp, env) as url:
-        yield url, db
+
+    with served_store(tmp, SECRET, fill) as served:
+        yield served
 
 
 def _attacker(html: str) -> ThreadingHTTPServer:

@@ -14,7 +14,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import CARD, Wire, chromium, dashboard, launched, unlock, wait_drawn
+from browser_helpers import (
+    CARD,
+    Wire,
+    chromium,
+    launched,
+    served_store,
+    unlock,
+    wait_drawn,
+)
 from live_helpers import cut_in_deal, live_session, unshown, write_log
 
 from engine.state import card_texts
@@ -33,16 +41,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     """The dashboard, with the organiser secret set, over a store holding the live session."""
     chromium()
     tmp = tmp_path_factory.mktemp("hidden")
-    db = str(tmp / "brag.db")
-    with open_store(db) as store:
-        store.import_log(str(write_log(live_session(), tmp / "live.jsonl")))
-    env = {
-        "BRAG_DB": db,
-        "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
-        "BRAG_ORGANISER_SECRET": SECRET,
-    }
-    with dashboard(tmp, env) as url:
-        yield url, db
+    log = str(write_log(live_session(), tmp / "live.jsonl"))
+    with served_store(tmp, SECRET, lambda store: store.import_log(log)) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
+from browser_helpers import CHROMIUM_ARGS, chromium, served_store, unlock
 from shared_paths import HAVE_SHARED, NO_SHARED, SCENARIOS
 
 from log.annotations import add_note, hide_note, notes
@@ -61,17 +61,13 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         pytest.skip(NO_SHARED)
     chromium()
     tmp = tmp_path_factory.mktemp("notes")
-    db = str(tmp / "brag.db")
-    with open_store(db) as store:
+
+    def fill(store: Any) -> None:
         store.import_log(SCENARIOS / "card_example.jsonl")
         add_note(store, _recorded(store), 1, 5, FIFTH, "Ann")
-    env = {
-        "BRAG_DB": db,
-        "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
-        "BRAG_ORGANISER_SECRET": SECRET,
-    }
-    with dashboard(tmp, env) as url:
-        yield url, db
+
+    with served_store(tmp, SECRET, fill) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")

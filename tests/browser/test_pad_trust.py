@@ -36,7 +36,7 @@ from browser_helpers import (
     CHROMIUM_ARGS,
     PAD,
     chromium,
-    dashboard,
+    served_store,
     server_port,
     unlock,
     wait_settled,
@@ -61,16 +61,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     """The dashboard over a SQLite store with one finished season session; ``(url, store)``."""
     chromium()
     tmp = tmp_path_factory.mktemp("pad")
-    db = str(tmp / "brag.db")
-    with open_store(db) as store:
-        store.import_log(str(SEASON))
-    env = {
-        "BRAG_DB": db,
-        "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
-        "BRAG_ORGANISER_SECRET": SECRET,
-    }
-    with dashboard(tmp, env) as url:
-        yield url, db
+    with served_store(tmp, SECRET, lambda store: store.import_log(str(SEASON))) as served:
+        yield served
 
 
 @contextmanager

@@ -28,6 +28,7 @@ from browser_helpers import (
     dashboard,
     open_device_panel,
     pick_option,
+    served_store,
     unlock,
     wait_settled,
 )
@@ -50,16 +51,9 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
     the secret; ``(url, store url)``."""
     chromium()
     tmp = tmp_path_factory.mktemp("record")
-    db = str(tmp / "brag.db")
-    with open_store(db) as store:
-        store.import_log(str(ROOT / "data" / "season" / f"{SEASON}.jsonl"))
-    env = {
-        "BRAG_DB": db,
-        "BRAG_ANALYTICS": str(tmp / "brag.duckdb"),
-        "BRAG_ORGANISER_SECRET": SECRET,
-    }
-    with dashboard(tmp, env) as url:
-        yield url, db
+    log = str(ROOT / "data" / "season" / f"{SEASON}.jsonl")
+    with served_store(tmp, SECRET, lambda store: store.import_log(log)) as served:
+        yield served
 
 
 def _unlock(page: Any, url: str) -> None:

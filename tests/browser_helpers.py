@@ -140,6 +140,15 @@ def season_env(folder: Path, sessions: int = 3) -> dict[str, str]:
 
 
 @contextmanager
+def season_served(folder: Path) -> Iterator[tuple[str, Path]]:
+    """The dashboard over :func:`season_env`'s store in ``folder``; yields ``(url, projection
+    path)``."""
+    chromium()
+    with dashboard(folder, season_env(folder)) as url:
+        yield url, folder / "brag.duckdb"
+
+
+@contextmanager
 def launched() -> Iterator[Any]:
     """Chromium (:func:`chromium`) launched by Playwright, closed after."""
     from playwright.sync_api import sync_playwright
@@ -312,20 +321,19 @@ def wait_drawn(page: Any) -> None:
 
 @contextmanager
 def served_store(
-    folder: Path, secret: str, fill: Callable[[Any], object] = lambda store: None
+    folder: Path, secret: str | None, fill: Callable[[Any], object] = lambda store: None
 ) -> Iterator[tuple[str, str]]:
     """A SQLite store ``folder/brag.db`` filled by ``fill(store)`` (an open
-    :class:`log.service.EventStore`), served by the dashboard with the organiser ``secret`` and
-    the projection beside it; yields ``(url, store path)``, the server stopped after."""
+    :class:`log.service.EventStore`), served by the dashboard with the organiser ``secret`` (none:
+    recording stays locked) and the projection beside it; yields ``(url, store path)``, the
+    server stopped after."""
     from log.open import open_store
 
     db = str(folder / "brag.db")
     with open_store(db) as store:
         fill(store)
-    env = {
-        "BRAG_DB": db,
-        "BRAG_ANALYTICS": str(folder / "brag.duckdb"),
-        "BRAG_ORGANISER_SECRET": secret,
-    }
+    env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(folder / "brag.duckdb")}
+    if secret is not None:
+        env["BRAG_ORGANISER_SECRET"] = secret
     with dashboard(folder, env) as url:
         yield url, db

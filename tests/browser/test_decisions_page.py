@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlparse
 
 import duckdb
 import pytest
-from browser_helpers import chromium, dashboard, launched, season_env
+from browser_helpers import launched, season_served
 
 from analytics import spots
 
@@ -22,10 +22,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    chromium()
-    tmp = tmp_path_factory.mktemp("decisions_page")
-    with dashboard(tmp, season_env(tmp)) as url:
-        yield url, tmp / "brag.duckdb"
+    with season_served(tmp_path_factory.mktemp("decisions_page")) as served:
+        yield served
 
 
 def test_phone_answers_the_spot_and_a_link_opens_its_step(served: tuple[str, Path]) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, season_env
+from browser_helpers import CHROMIUM_ARGS, chromium, season_served
 
 from analytics import queries
 
@@ -20,10 +20,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    chromium()
-    tmp = tmp_path_factory.mktemp("players")
-    with dashboard(tmp, season_env(tmp)) as url:
-        yield url, tmp / "brag.duckdb"
+    with season_served(tmp_path_factory.mktemp("players")) as served:
+        yield served
 
 
 def test_a_rate_opens_its_deals_and_each_opens_its_replay_step(served: tuple[str, Path]) -> None:

@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, dashboard, launched
+from browser_helpers import chromium, launched, served_store
 from live_helpers import live_session, write_log
 
 from events.codec import read_file
-from log.open import open_store
 from present.replay import Replay
 from present.share import share, sight_of
 
@@ -36,12 +35,13 @@ pytestmark = pytest.mark.browser
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     chromium()
     tmp = tmp_path_factory.mktemp("share")
-    db = str(tmp / "brag.db")
-    with open_store(db) as store:
+    live = write_log(live_session(), tmp / "live.jsonl")
+
+    def fill(store: Any) -> None:
         store.import_log(str(LOG))
-        store.import_log(str(write_log(live_session(), tmp / "live.jsonl")))
-    env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "brag.duckdb")}
-    with dashboard(tmp, env) as url:
+        store.import_log(str(live))
+
+    with served_store(tmp, None, fill) as (url, _):
         yield url
 
 

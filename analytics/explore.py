@@ -27,10 +27,10 @@ from typing import Any
 
 import duckdb
 
+from analytics.columns import FACT_TABLES
 from events.errors import PlainError
 
 __all__ = [
-    "FACT_TABLES",
     "SPILL_PREFIX",
     "SYSTEM",
     "LimitReached",
@@ -50,17 +50,6 @@ __all__ = [
 SPILL_PREFIX = "brag-explore-"
 """A query's spill folder in the system's temporary folder: ``brag-explore-<pid>-<random>``
 (what a killed server left is removed by the next one: :mod:`dashboard.stats.projection`)."""
-
-FACT_TABLES: dict[str, str] = {
-    "events": "position",
-    "deals": "session, deal",
-    "player_deals": "session, deal, seat",
-    "decisions": "session, seq",
-    "sessions": "session",
-    "session_players": "session, seat",
-    "hand_categories": "rank",
-}
-"""The fact tables of the Explore page's schema, each with its row order."""
 
 
 SYSTEM = re.compile(
@@ -174,7 +163,8 @@ class Limited:
 
 def schema(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """``[{"table", "comment", "rows", "columns": [{"name", "type", "comment"}]}]`` for the
-    projection's tables (the checkpoint and meta tables left out)."""
+    projection's fact tables (:data:`analytics.columns.FACT_TABLES`, in their order; the
+    checkpoint and meta tables left out)."""
     out: list[dict[str, Any]] = []
     for table in FACT_TABLES:
         found = con.execute(

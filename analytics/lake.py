@@ -39,6 +39,8 @@ from typing import Any
 
 import duckdb
 
+from analytics.columns import FACT_TABLES, HAND_CATEGORIES
+
 __all__ = [
     "DICTIONARY_COLUMNS",
     "MANIFEST",
@@ -53,15 +55,9 @@ __all__ = [
     "stats_columns",
 ]
 
-PARTITIONED: dict[str, str] = {
-    "events": "position",
-    "deals": "session, deal",
-    "player_deals": "session, deal, seat",
-    "decisions": "session, seq",
-    "sessions": "session",
-    "session_players": "session, seat",
-}
-"""The fact tables written by partition, each with its row order within a file."""
+PARTITIONED: dict[str, str] = {t.name: t.order for t in FACT_TABLES.values() if t.partitioned}
+"""The fact tables written by partition (:data:`analytics.columns.FACT_TABLES`), each with its
+row order within a file."""
 
 MANIFEST = "_bragbook_export.json"
 MANIFEST_VERSION = 2
@@ -116,9 +112,7 @@ def dictionary_rows(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     from analytics.queries import columns
 
     out: list[dict[str, Any]] = []
-    for t in schema(con):
-        if t["table"] not in PARTITIONED and t["table"] != "hand_categories":
-            continue
+    for t in schema(con):  # the fact tables
         cols = list(t["columns"])
         if t["table"] in PARTITIONED:
             have = {c["name"] for c in cols}
@@ -223,7 +217,7 @@ def export_lake(con: duckdb.DuckDBPyConnection, directory: str) -> LakeReport:
             )
         cur.execute("DROP TABLE brag_lake_new")
         hc = os.path.join(directory, "hand_categories")
-        _flat(cur.sql("SELECT * FROM hand_categories ORDER BY rank"), hc)
+        _flat(cur.sql(f"SELECT * FROM {HAND_CATEGORIES.name} ORDER BY {HAND_CATEGORIES.order}"), hc)
         tables["hand_categories"] = hc
         stats = queries.public_rows("player_stats", queries.player_stats(con))
         ps = os.path.join(directory, "player_stats")

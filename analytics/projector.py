@@ -34,6 +34,7 @@ from analytics.errors import ProjectionError
 from analytics.owner import claim, mark
 from analytics.tables import (
     SCHEMA_VERSION,
+    TABLES,
     checkpoint,
     connect,
     drop_schema,
@@ -339,23 +340,22 @@ class Projector:
             self._count = checkpoint(self.con)[1]
         return self._count
 
-    def _insert(self, table: str, columns: dict[str, list[Any]]) -> None:
+    def _insert(self, name: str, columns: dict[str, list[Any]]) -> None:
+        table = TABLES[name]
         if not self.arrow or (len(columns["session"]) < ARROW_MIN_ROWS and not self._types):
-            self.con.execute(_sql(f"insert_{table}"), columns)
+            self.con.execute(table.insert_sql, columns)
             return
         pa = _arrow()
-        types = self._types.get(table)
+        types = self._types.get(name)
         if types is None:
-            described = self.con.execute(_sql(f"describe_{table}")).fetchall()
             types = {  # an ENUM column is written as text; DuckDB casts it on insert
-                name: getattr(pa, _ARROW_TYPES.get(kind, "string"))()
-                for name, kind, *_ in described
+                c.name: getattr(pa, _ARROW_TYPES.get(c.sql_type, "string"))() for c in table.columns
             }
-            self._types[table] = types
+            self._types[name] = types
         rows = pa.table({k: pa.array(v, type=types[k]) for k, v in columns.items()})
         self.con.register("brag_rows", rows)
         try:
-            self.con.execute(_sql(f"insert_{table}_arrow"))
+            self.con.execute(table.insert_arrow_sql)
         finally:
             self.con.unregister("brag_rows")
 
@@ -365,9 +365,9 @@ class Projector:
         self.con.execute(_sql("forget_session_players"), {"sessions": names})
         srows = [f.session_row() for f in touched.values()]
         prows = [r for f in touched.values() for r in f.player_rows()]
-        self.con.execute(_sql("insert_sessions"), _columns(srows))
+        self.con.execute(TABLES["sessions"].insert_sql, _columns(srows))
         if prows:
-            self.con.execute(_sql("insert_session_players"), _columns(prows))
+            self.con.execute(TABLES["session_players"].insert_sql, _columns(prows))
 
     def _evict(self, touched: dict[str, SessionFolder]) -> None:
         for name, folder in touched.items():

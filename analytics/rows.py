@@ -2,15 +2,28 @@
 
 :class:`Rows` keeps a batch's rows until :mod:`analytics.projector` flushes them (event and
 decision rows as tuples, deal rows as columns of Python lists), with the deletions a ``voided``
-asks for. The column tuples name every table's columns in the order of the rows (see
-``analytics/sql/schema.sql``); :data:`DECISION_ACTIONS` says which recorded events are a
-player's decisions. :class:`SessionRow` and :class:`PlayerRow` are the rows of ``sessions`` and
-``session_players`` (:meth:`analytics.facts.SessionFolder.session_row`, ``player_rows``).
+asks for. The column tuples name every table's columns in the order of the rows, as
+:mod:`analytics.columns` declares them, where :data:`DECISION_ACTIONS` says which recorded events
+are a player's decisions. :class:`SessionRow` and :class:`PlayerRow` are the rows of ``sessions``
+and ``session_players`` (:meth:`analytics.facts.SessionFolder.session_row`, ``player_rows``), typed
+for mypy: ``tests/analytics/test_columns.py`` holds them to the declared columns.
 """
 
 from __future__ import annotations
 
 from typing import Any, TypedDict
+
+from analytics.columns import (
+    DEALS,
+    DECISION_AFTER,
+    DECISION_BEFORE,
+    DECISIONS,
+    EVENTS,
+    PLAYER_DEALS,
+    SHOWN_HAND,
+)
+from analytics.columns import DECISION_ACTIONS as DECISION_ACTIONS  # importable from here too
+from analytics.ddl import names
 
 __all__ = [
     "DEAL_COLUMNS",
@@ -27,136 +40,16 @@ __all__ = [
 ]
 
 
-EVENT_COLUMNS = (
-    "position",
-    "session",
-    "seq",
-    "type",
-    "derived",
-    "deal",
-    "player",
-    "level",
-    "amount_t",
-    "den",
-    "hand",
-    "voids_seq",
-)
-DEAL_COLUMNS = (
-    "session",
-    "deal",
-    "dealer",
-    "dealer_seat",
-    "players",
-    "den",
-    "pot_t",
-    "carried_in_t",
-    "result",
-    "winner",
-    "showdown",
-    "payer",
-    "seen_player",
-    "winning_category",
-    "winning_strength",
-    "winning_cards",
-    "carried_by",
-    "retained",
-    "actions",
-    "bets",
-    "raises",
-    "final_level",
-    "events",
-    "end_position",
-)
-HAND_COLUMNS = (
-    "hand_cards",
-    "hand_category",
-    "hand_strength",
-    "hand_beats",
-    "hand_wins",
-    "hand_ties",
-    "hand_losses",
-)
+EVENT_COLUMNS = EVENTS.names
+DEAL_COLUMNS = DEALS.names
+PLAYER_DEAL_COLUMNS = PLAYER_DEALS.names
+DECISION_COLUMNS = DECISIONS.names
+HAND_COLUMNS = names(SHOWN_HAND)
 """The shown hand of a player-deal row (all ``None`` when no three cards were shown)."""
-
-PLAYER_DEAL_COLUMNS = (
-    "session",
-    "deal",
-    "seat",
-    "player",
-    "is_dealer",
-    "den",
-    "two_hands",
-    "first_action",
-    "looked_turn",
-    "bets",
-    "blind_bets",
-    "raises",
-    "actions",
-    "see_chances",
-    "saw",
-    "role",
-    "paid_t",
-    "won_t",
-    "net_t",
-    "luck_t",
-    "adjusted_net_t",
-    "won",
-    "left_how",
-    *HAND_COLUMNS,
-    "player_key",
-)
-
-DECISION_ACTIONS: dict[str, str] = {
-    "looked": "look",
-    "bet": "bet",
-    "saw": "see",
-    "folded": "fold",
-    "conceded": "concede",
-    "retained": "retain",
-    "kept": "keep",
-    "thrown": "throw",
-}
-"""FORMAT.md recorded event type -> the ``decisions.action`` it is (every other event is the
-table's, the engine's or a correction, not a player's choice)."""
-
-DECISION_CONTEXT = (
-    "seat",
-    "phase",
-    "players_in",
-    "blind_in",
-    "seen_in",
-    "actor_seen",
-    "opponents_blind",
-    "opponents_seen",
-    "two_hands",
-    "level",
-    "den",
-    "pot_t",
-    "see_cost_t",
-    "options",
-)
+DECISION_CONTEXT = names(DECISION_BEFORE)
 """The columns :func:`analytics.context.decision_context` reads from the state before a decision."""
-
-DECISION_FOLLOWED = ("hand_category", "net_t", "won")
+DECISION_FOLLOWED = names(DECISION_AFTER)
 """The columns known when the decision's deal ends (:func:`analytics.deals.write_deal`)."""
-
-DECISION_COLUMNS = (
-    "session",
-    "deal",
-    "seq",
-    "step",
-    "position",
-    "player",
-    "action",
-    "table_name",
-    "cards_mode",
-    *DECISION_CONTEXT,
-    "hand",
-    "bet_level",
-    "cost_t",
-    "player_key",
-    *DECISION_FOLLOWED,
-)
 
 
 class Rows:

@@ -1,9 +1,10 @@
 """The projection's tables: opening a DuckDB projection, creating or recreating its tables, its
 checkpoint and the sessions it left out.
 
-The tables are ``analytics/sql/schema.sql``'s, of version :data:`SCHEMA_VERSION`: a projection
-of another version is rebuilt empty (:func:`ensure_schema`), and filled again by the projector
-(:mod:`analytics.projector`).
+The tables are :data:`TABLES`, of version :data:`SCHEMA_VERSION`: the facts declared in
+:mod:`analytics.columns` and the bookkeeping declared here (:data:`META`, :data:`CHECKPOINT`),
+with the views of ``analytics/sql/schema.sql``. A projection of another version is rebuilt empty
+(:func:`ensure_schema`), and filled again by the projector (:mod:`analytics.projector`).
 """
 
 from __future__ import annotations
@@ -16,12 +17,28 @@ from typing import Any
 
 import duckdb
 
+from analytics.columns import (
+    DEALS,
+    DECISIONS,
+    EVENTS,
+    HAND_CATEGORIES,
+    KINDS,
+    PLAYER_DEALS,
+    PLAYER_SESSION_SUMMARY,
+    SESSION_PLAYERS,
+    SESSIONS,
+)
+from analytics.ddl import Table, table
 from analytics.sqlfiles import query
 from engine.hands import category_of_strength, strength_codes
 
 __all__ = [
+    "CHECKPOINT",
+    "META",
     "SCHEMA_VERSION",
+    "SKIPPED",
     "SKIPPED_DDL",
+    "TABLES",
     "checkpoint",
     "connect",
     "drop_schema",
@@ -38,10 +55,52 @@ SCHEMA_VERSION = "10"
 
 _SCHEMA = "schema.sql"
 
+META = table("meta", None, {"key VARCHAR PRIMARY KEY": None, "value VARCHAR NOT NULL": None})
+"""The projection's own settings: ``schema_version`` (:data:`SCHEMA_VERSION`)."""
+CHECKPOINT = table(
+    "checkpoint",
+    "The last global position applied; written in the same transaction as the rows.",
+    {
+        "id INTEGER PRIMARY KEY": None,
+        "position BIGINT NOT NULL": None,
+        "events BIGINT NOT NULL": None,
+    },
+)
+TABLES: dict[str, Table] = {
+    t.name: t
+    for t in (
+        META,
+        CHECKPOINT,
+        EVENTS,
+        DEALS,
+        PLAYER_DEALS,
+        DECISIONS,
+        PLAYER_SESSION_SUMMARY,
+        SESSIONS,
+        SESSION_PLAYERS,
+        HAND_CATEGORIES,
+    )
+}
+"""The tables of :data:`SCHEMA_VERSION`, in the order they are made (dropped in the same order)."""
+
 
 def schema_sql(name: str) -> str:
     """The statement ``name`` of ``schema.sql``."""
     return query(_SCHEMA, name).sql
+
+
+@cache
+def _create_sql() -> str:
+    """The types, the tables with their comments, and the views of :data:`SCHEMA_VERSION`."""
+    made = [k.create_sql for k in KINDS] + [t.create_sql for t in TABLES.values()]
+    comments = [t.comment_sql for t in TABLES.values() if t.comment_sql]
+    return "\n".join([*made, schema_sql("create_views"), *comments])
+
+
+@cache
+def _drop_sql() -> str:
+    dropped = [t.drop_sql for t in TABLES.values()] + [k.drop_sql for k in KINDS]
+    return "\n".join([schema_sql("drop_views"), *dropped])
 
 
 def connect(path: str | None = None, *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -90,7 +149,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> bool:
     """Creates the tables if missing; rebuilds them empty if they are of another version.
 
     Returns True when the projection was (re)created empty."""
-    con.execute("CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)")
+    con.execute(META.create_sql)
     con.execute(SKIPPED_DDL)
     found = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
     row = found[0] if found else None
@@ -99,10 +158,9 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> bool:
     con.begin()
     try:
         if row is not None:
-            con.execute(schema_sql("drop_tables"))
-        con.execute(schema_sql("create_tables"))
-        con.execute(schema_sql("comment_columns"))
-        con.execute(schema_sql("insert_hand_categories"), _hand_categories())
+            con.execute(_drop_sql())
+        con.execute(_create_sql())
+        con.execute(HAND_CATEGORIES.insert_sql, _hand_categories())
         con.execute(
             "INSERT OR REPLACE INTO meta VALUES ('schema_version', $v)", {"v": SCHEMA_VERSION}
         )
@@ -115,14 +173,20 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> bool:
 
 def drop_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Drops every table of the projection (``brag analytics refresh --rebuild``)."""
-    con.execute(schema_sql("drop_tables"))
-    con.execute("DROP TABLE IF EXISTS skipped_sessions")
+    con.execute(_drop_sql())
+    con.execute(SKIPPED.drop_sql)
 
 
-SKIPPED_DDL = (
-    "CREATE TABLE IF NOT EXISTS skipped_sessions "
-    "(session VARCHAR PRIMARY KEY, position BIGINT NOT NULL, reason VARCHAR NOT NULL)"
+SKIPPED = table(
+    "skipped_sessions",
+    None,
+    {
+        "session VARCHAR PRIMARY KEY": None,
+        "position BIGINT NOT NULL": None,
+        "reason VARCHAR NOT NULL": None,
+    },
 )
+SKIPPED_DDL = SKIPPED.create_sql
 """Sessions the projector could not take: none of their events is projected (the statistics of
 every other session are); ``position`` is the first event refused, ``reason`` one line."""
 

@@ -1,6 +1,6 @@
 """The projection for other tools: its schema, read-only SQL, and Parquet files.
 
-- :func:`schema` lists the tables and their documented columns (``COMMENT ON`` in schema.sql),
+- :func:`schema` lists the tables and their documented columns (``COMMENT ON``, ``columns.py``),
   for an Explore page.
 - :func:`run_readonly` runs one user-written ``SELECT`` (nothing else is accepted) and returns at
   most ``limit`` rows. It does not sandbox table functions that read files; a page open to

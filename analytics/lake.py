@@ -105,7 +105,7 @@ _PARTITION_DOC = {
 
 
 def dictionary_rows(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
-    """Every exported column documented: the fact tables' ``COMMENT ON`` text (schema.sql) with
+    """Every exported column documented: the fact tables' ``COMMENT ON`` text (``columns.py``) with
     the RULES sections it cites, and ``player_stats`` as ``brag analytics show player_stats
     --describe`` gives it (unit, RULES, the count each rate or average is taken over)."""
     from analytics.explore import schema

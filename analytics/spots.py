@@ -1,6 +1,6 @@
 """The decision explorer: what players do in a spot, how it pays, and where one player strays.
 
-A *spot* (:class:`Spot`) picks decisions of the ``decisions`` table (``schema.sql``: one row per
+A *spot* (:class:`Spot`) picks decisions of the ``decisions`` table (``columns.py``: one row per
 recorded decision with its context as the engine saw it before the decision) by that context:
 players still in, the deciding player blind or seen (RULES 5.1), how many opponents are blind and
 how many seen, a level band (whole stake units, RULES 5.5), a pot band (stake units) and the

@@ -1,4 +1,4 @@
-"""The ``decisions`` facts (analytics/facts.py, schema.sql): one row per recorded decision in
+"""The ``decisions`` facts (analytics/facts.py, columns.py): one row per recorded decision in
 force, its context as the engine saw it before the decision.
 
 - Counts per player and action equal a recount straight from the events, with an independent

@@ -62,7 +62,9 @@ EVENTS = table(
         "One row per event of the store, in global position order (voided events stay: the log "
         "keeps both)."
     ),
-    {
+    order="position",
+    partitioned=True,
+    columns={
         "position BIGINT NOT NULL": "The store's global position (may have holes).",
         "session VARCHAR NOT NULL": (
             "The session id (session_started.session): one stream, one session."
@@ -83,14 +85,14 @@ EVENTS = table(
         "hand VARCHAR": "old/new: the hand named by a looked or retained event (RULES 6.4, 6.7).",
         "voids_seq INTEGER": "For voided: the seq of the recorded event withdrawn.",
     },
-    order="position",
-    partitioned=True,
 )
 
 DEALS = table(
     "deals",
     "One row per ended deal: resolved (RULES 5.6, 5.9) or carried (RULES 6.1).",
-    {
+    order="session, deal",
+    partitioned=True,
+    columns={
         "session VARCHAR NOT NULL": "The session id (session_started.session).",
         "deal INTEGER NOT NULL": (
             "The deal's number in its session, from 1 (as brag replay and the Replay page number "
@@ -138,8 +140,6 @@ DEALS = table(
         "events INTEGER NOT NULL": "Events from dealt to the one that ended the deal.",
         "end_position BIGINT NOT NULL": "Global position of the event that ended the deal.",
     },
-    order="session, deal",
-    partitioned=True,
 )
 
 SHOWN_HAND: dict[str, str | None] = {
@@ -160,7 +160,9 @@ SHOWN_HAND: dict[str, str | None] = {
 PLAYER_DEALS = table(
     "player_deals",
     "One row per player per ended deal.",
-    {
+    order="session, deal, seat",
+    partitioned=True,
+    columns={
         "session VARCHAR NOT NULL": "The session id (session_started.session).",
         "deal INTEGER NOT NULL": "The deal's number in its session, from 1 (deals.deal).",
         "seat INTEGER NOT NULL": (
@@ -230,8 +232,6 @@ PLAYER_DEALS = table(
             "across sessions."
         ),
     },
-    order="session, deal, seat",
-    partitioned=True,
 )
 
 DECISION_BEFORE: dict[str, str | None] = {
@@ -301,7 +301,9 @@ DECISIONS = table(
         "(analytics.facts.decision_context) and what followed; written with its deal's rows when "
         "the deal ends; a withdrawn (voided) decision is no row."
     ),
-    {
+    order="session, seq",
+    partitioned=True,
+    columns={
         "session VARCHAR NOT NULL": "The session id (session_started.session).",
         "deal INTEGER NOT NULL": "The deal, from 1 (as in deals and player_deals).",
         "seq INTEGER NOT NULL": "The decision's seq in the session's stream (events.seq).",
@@ -340,8 +342,6 @@ DECISIONS = table(
         ),
         **DECISION_AFTER,
     },
-    order="session, seq",
-    partitioned=True,
 )
 
 PLAYER_SESSION_SUMMARY = table(
@@ -351,7 +351,7 @@ PLAYER_SESSION_SUMMARY = table(
         "re-aggregated by the projector for every session a batch changes (same transaction). "
         "player_stats reads it."
     ),
-    {
+    columns={
         "session VARCHAR NOT NULL": "The session id.",
         "player VARCHAR NOT NULL": "The player's name as seated in the session.",
         "player_key VARCHAR NOT NULL": "The player's name in its normal form (events.text.normal).",
@@ -397,7 +397,9 @@ PLAYER_SESSION_SUMMARY = table(
 SESSIONS = table(
     "sessions",
     "Each session as the engine sees it after the last projected event.",
-    {
+    order="session",
+    partitioned=True,
+    columns={
         "session VARCHAR PRIMARY KEY": "The session id (session_started.session).",
         "table_name VARCHAR": "The table as recorded (session_started.table); NULL when none was.",
         "cards VARCHAR NOT NULL": (
@@ -440,8 +442,6 @@ SESSIONS = table(
             "The table's name in its normal form (events.text.normal); NULL without a table."
         ),
     },
-    order="session",
-    partitioned=True,
 )
 
 SESSION_PLAYERS = table(
@@ -450,7 +450,10 @@ SESSION_PLAYERS = table(
         "Each seat's standing after the last projected event: the engine's nets (RULES 1.5), open "
         "deal included."
     ),
-    {
+    order="session, seat",
+    partitioned=True,
+    key="session, seat",
+    columns={
         "session VARCHAR NOT NULL": "The session id.",
         "seat INTEGER NOT NULL": (
             "The seat: 0 = the first name of session_started.seats, then clockwise (RULES 1.3)."
@@ -472,22 +475,19 @@ SESSION_PLAYERS = table(
         ),
         "player_key VARCHAR NOT NULL": "The player's name in its normal form (events.text.normal).",
     },
-    order="session, seat",
-    partitioned=True,
-    key="session, seat",
 )
 
 HAND_CATEGORIES = table(
     "hand_categories",
     "RULES 2.8: hands of each category out of 22,100, counted by the engine's ranking.",
-    {
+    order="rank",
+    columns={
         "category VARCHAR PRIMARY KEY": (
             "The RULES 2.2 category (prial, running flush, run, flush, pair, high card)."
         ),
         "rank INTEGER NOT NULL": "The category's order, larger is better (RULES 2.2).",
         "hands INTEGER NOT NULL": "Three-card hands of the category out of the 22,100 (RULES 2.8).",
     },
-    order="rank",
 )
 
 FACT_TABLES: dict[str, Table] = {

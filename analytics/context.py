@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypedDict, cast
 
-from analytics.rows import DECISION_ACTIONS, DECISION_CONTEXT
+from analytics.columns import DECISION_ACTIONS
+from analytics.rows import DECISION_CONTEXT
 from engine.legal import Option, options
 from engine.state import Phase, State
 

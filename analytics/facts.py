@@ -40,13 +40,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeAlias, assert_never
 
+from analytics.columns import DECISION_ACTIONS
 from analytics.context import context_values, decision_context, options_text
 from analytics.deals import DealInProgress, PendingDecision
 from analytics.errors import ProjectionError
 from analytics.luck import LuckTracker
 from analytics.rows import (
     DEAL_COLUMNS,
-    DECISION_ACTIONS,
     DECISION_COLUMNS,
     EVENT_COLUMNS,
     PLAYER_DEAL_COLUMNS,

@@ -292,7 +292,7 @@ def deals_behind(
     player: the events that ended them by position, the player's decisions, the voids;
     :func:`deals_behind_total` sums them all). Raises ``KeyError`` for a statistic without a
     drill-down."""
-    from analytics.facts import DECISION_ACTIONS
+    from analytics.columns import DECISION_ACTIONS
 
     weight, hit, types, _ = DRILL[statistic]
     actions = {DECISION_ACTIONS[t]: t for t in types}  # the player's events are decisions

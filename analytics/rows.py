@@ -3,8 +3,8 @@
 :class:`Rows` keeps a batch's rows until :mod:`analytics.projector` flushes them (event and
 decision rows as tuples, deal rows as columns of Python lists), with the deletions a ``voided``
 asks for. The column tuples name every table's columns in the order of the rows, as
-:mod:`analytics.columns` declares them, where :data:`DECISION_ACTIONS` says which recorded events
-are a player's decisions. :class:`SessionRow` and :class:`PlayerRow` are the rows of ``sessions``
+:mod:`analytics.columns` declares them (with ``DECISION_ACTIONS``, the recorded events that are a
+player's decisions). :class:`SessionRow` and :class:`PlayerRow` are the rows of ``sessions``
 and ``session_players`` (:meth:`analytics.facts.SessionFolder.session_row`, ``player_rows``), typed
 for mypy: ``tests/analytics/test_columns.py`` holds them to the declared columns.
 """
@@ -22,12 +22,10 @@ from analytics.columns import (
     PLAYER_DEALS,
     SHOWN_HAND,
 )
-from analytics.columns import DECISION_ACTIONS as DECISION_ACTIONS  # importable from here too
 from analytics.ddl import names
 
 __all__ = [
     "DEAL_COLUMNS",
-    "DECISION_ACTIONS",
     "DECISION_COLUMNS",
     "DECISION_CONTEXT",
     "DECISION_FOLLOWED",

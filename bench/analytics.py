@@ -55,11 +55,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import analytics.tables
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+import analytics.tables
 from analytics import queries
 from analytics.projector import Projector
 from analytics.sources import MemorySource

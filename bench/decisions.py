@@ -50,12 +50,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import analytics.tables
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import duckdb
 
+import analytics.tables
 from analytics import spots
 from analytics.projector import Projector
 from analytics.sources import MemorySource

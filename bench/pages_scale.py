@@ -33,11 +33,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dashboard.common.pages import PAGE_FILES
-from dashboard.stats import stats_cache
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from dashboard.common.pages import PAGE_FILES  # noqa: E402 - after the path is set
+from dashboard.stats import stats_cache  # noqa: E402
 
 TARGET = 2.0
 APP = str(ROOT / "dashboard" / "app.py")

@@ -52,9 +52,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from dashboard.record import pad_doc as pad_doc_
-from dashboard.record import pad_rows
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -68,7 +65,8 @@ from browser_helpers import (  # noqa: E402
     wait_settled,
 )
 
-from dashboard.record import recorder  # noqa: E402
+from dashboard.record import pad_doc as pad_doc_  # noqa: E402
+from dashboard.record import pad_rows, recorder  # noqa: E402
 from engine.fold import complete  # noqa: E402
 from engine.state import Phase, State  # noqa: E402
 from events.codec import read_file  # noqa: E402

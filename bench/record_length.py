@@ -35,8 +35,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dashboard.common import stores
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -44,6 +42,7 @@ sys.path.append(str(ROOT / "bench"))  # bench/record.py's spot_for; after the pa
 
 from browser_helpers import percentile  # noqa: E402
 
+from dashboard.common import stores  # noqa: E402
 from events.model import AnyEvent, Shown, Voided, is_derived  # noqa: E402
 from log.open import open_store  # noqa: E402
 from sim.randplay import random_session  # noqa: E402

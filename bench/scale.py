@@ -43,12 +43,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from dashboard.common import stores
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.stores import count_deals  # noqa: E402
+from dashboard.common import stores  # noqa: E402
 from events.codec import dumps  # noqa: E402
 from log.open import open_store  # noqa: E402
 from store.schema import CATALOGUE, CATALOGUE_COLUMNS, TABLE  # noqa: E402

@@ -13,8 +13,13 @@ rebuilt when needed by re-folding the session's earlier events from the store
 (``source.read(session)``), which is exact because the fold is deterministic. A full rebuild and an
 incremental refresh therefore give the same rows.
 
-A batch is one transaction, written in named steps: the events' rows, then :meth:`_write_deals`
-(the deals it retracts and adds, the players' summaries, the sessions), then
+A catch-up of an existing projection runs inside :func:`one_transaction`: every batch is then
+written in ONE transaction, begun before the first and committed after the last, so a catch-up
+that fails anywhere leaves the projection at its old checkpoint with its old rows
+(:mod:`analytics.building` writes the file itself so, instead of copying it).
+
+Otherwise a batch is one transaction, written in named steps: the events' rows, then
+:meth:`_write_deals` (the deals it retracts and adds, the players' summaries, the sessions), then
 :meth:`_write_checkpoint`, then :meth:`_commit`; a crash at any point leaves the previous batch's
 checkpoint in force (``tests/test_analytics_crash.py`` kills a child at each of them).
 """
@@ -23,7 +28,8 @@ from __future__ import annotations
 
 import importlib.util
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -80,10 +86,33 @@ __all__ = [
     "connect",
     "drop_schema",
     "ensure_schema",
+    "one_transaction",
     "rebuild",
     "refresh",
     "skipped",
 ]
+
+
+_ONE_TRANSACTION: set[int] = set()
+"""The connections (their ``id``) inside :func:`one_transaction`."""
+
+
+@contextmanager
+def one_transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """Inside the block, a :class:`Projector` on ``con`` writes every batch of a refresh in ONE
+    transaction: begun before its first batch, committed after its last, rolled back whole when
+    the refresh fails (the projection keeps its old checkpoint and rows). The schema must be the
+    current one (a schema of another version is rebuilt beside: :mod:`analytics.building`)."""
+    _ONE_TRANSACTION.add(id(con))
+    try:
+        yield
+    finally:
+        _ONE_TRANSACTION.discard(id(con))
+
+
+class _Restart(Exception):
+    """A session's rows were refused inside :func:`one_transaction`: the transaction is rolled
+    back and the refresh starts again from the checkpoint without that session (internal)."""
 
 
 class _Refused(Exception):
@@ -139,20 +168,49 @@ class Projector:
         self._skipped: dict[str, str] = {}
         self._newly: dict[str, str] = {}
         self._pending_skips: list[tuple[str, int, str]] = []
+        self._skips: list[tuple[str, int, str]] = []
+        self._whole = False
         self._anchor: Any = None
         if ensure_schema(con):
             self.folders.clear()
 
     def refresh(self, *, max_batches: int | None = None) -> RefreshReport:
-        """Applies every event after the checkpoint; returns what was done."""
+        """Applies every event after the checkpoint; returns what was done. Inside
+        :func:`one_transaction`, in one transaction: committed at the end, rolled back whole
+        when anything fails."""
         start = time.perf_counter()
+        self._whole = id(self.con) in _ONE_TRANSACTION
+        newly: dict[str, str] = {}
+        self._newly = newly
+        self._skips = []
+        while True:
+            if self._whole:
+                self.con.begin()
+            try:
+                applied, batches, position = self._apply(max_batches)
+                if self._whole:
+                    self._commit()
+            except _Restart:
+                self._pending_skips = list(self._skips)  # rolled back: written again
+                continue
+            except BaseException:
+                if self._whole:
+                    self.folders.clear()
+                    self._count = None
+                    quietly_rolled_back(self.con)
+                raise
+            return RefreshReport(
+                applied, batches, position, time.perf_counter() - start, tuple(newly.items())
+            )
+
+    def _apply(self, max_batches: int | None) -> tuple[int, int, int]:
+        """The batches after the checkpoint: ``(events applied, batches, last position)``."""
         if ensure_schema(self.con):
             self.folders.clear()
         claim(self.con, self.source)  # a projection of another store: refused, never mixed
         position, self._count = checkpoint(self.con)
         self._skipped = {s: r for s, _, r in skipped(self.con)}
-        newly: dict[str, str] = {}
-        self._newly = newly
+        self._skipped.update(self._newly)
         applied = batches = 0
         # The fold makes no reference cycles (states are immutable and chain only backwards): the
         # cyclic collector, left on, would scan every live state again and again for nothing.
@@ -169,9 +227,7 @@ class Projector:
                 position = events[-1].position
                 applied += len(events)
                 batches += 1
-        return RefreshReport(
-            applied, batches, position, time.perf_counter() - start, tuple(newly.items())
-        )
+        return applied, batches, position
 
     def rebuild(self) -> RefreshReport:
         """Drops the projection and projects the whole store again."""
@@ -214,16 +270,23 @@ class Projector:
             except _Refused as r:
                 self._skip(r.session, r.position, r.reason, todo)
             except duckdb.Error as err:
+                if self._whole:  # the error ended the transaction: find the culprit outside it
+                    self._count = None
+                    quietly_rolled_back(self.con)
                 found = self._culprit(todo)
                 if found is None:
                     raise
                 self._skip(found[0], found[1], f"its values do not fit the projection "
                            f"({_one_line(err)})", todo)  # fmt: skip
+                if self._whole:
+                    self.folders.clear()
+                    raise _Restart from None
 
     def _skip(self, session: str, position: int, reason: str, batch: list[Any]) -> None:
         self._skipped[session] = reason
         self._newly[session] = reason
         self._pending_skips.append((session, position, reason))
+        self._skips.append((session, position, reason))
         for e in batch:  # folded ahead of the database: fold again from the store
             self.folders.pop(e.session, None)
 
@@ -264,7 +327,9 @@ class Projector:
         for folder in touched.values():
             folder.written.flush(rows)  # the batch's veiled rows (analytics.veil)
         con = self.con
-        con.begin()
+        whole = self._whole and not dry  # a dry run is made outside it (the culprit's search)
+        if not whole:
+            con.begin()
         if dry:
             try:
                 if rows.event_rows:
@@ -290,10 +355,12 @@ class Projector:
                 self._insert("events", rows.events)
             self._write_deals(rows, touched)
             self._write_checkpoint(last_position, len(events))
-            self._commit()
+            if not whole:
+                self._commit()
         except BaseException:
             self._count = None
-            quietly_rolled_back(con)
+            if not whole:
+                quietly_rolled_back(con)
             raise
         self._pending_skips.clear()
         self._evict(touched)

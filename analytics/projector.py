@@ -311,40 +311,14 @@ class Projector:
     def _fold_and_write_once(
         self, events: list[Any], last_position: int, *, dry: bool = False
     ) -> None:
-        from analytics.facts import Rows
-
-        rows = Rows()
-        touched: dict[str, SessionFolder] = {}
-        for e in events:
-            try:
-                folder = touched.get(e.session) or self._folder(e)
-                if e.seq == 1:
-                    _check_rules(e.event)
-                folder.apply(e.position, e.seq, e.event, rows)
-            except Exception as err:  # this session only: left out, the batch goes on
-                raise _Refused(e.session, e.position, _one_line(err)) from None
-            touched[e.session] = folder
-        for folder in touched.values():
-            folder.written.flush(rows)  # the batch's veiled rows (analytics.veil)
+        rows, touched = self._folded(events)
+        if dry:
+            self._tried(rows, touched)
+            return
         con = self.con
-        whole = self._whole and not dry  # a dry run is made outside it (the culprit's search)
+        whole = self._whole  # inside one_transaction: begun and committed by refresh
         if not whole:
             con.begin()
-        if dry:
-            try:
-                if rows.event_rows:
-                    self._insert("events", rows.events)
-                if rows.deals["session"]:
-                    self._insert("deals", rows.deals)
-                    self._insert("player_deals", rows.player_deals)
-                if rows.decision_rows:
-                    self._insert("decisions", rows.decisions)
-                self._summarize(set(rows.player_deals["session"]))
-                if touched:
-                    self._write_sessions(touched)
-            finally:
-                quietly_rolled_back(con)
-            return
         try:
             for session, position, reason in self._pending_skips:
                 con.execute(
@@ -364,6 +338,45 @@ class Projector:
             raise
         self._pending_skips.clear()
         self._evict(touched)
+
+    def _folded(self, events: list[Any]) -> tuple[Rows, dict[str, SessionFolder]]:
+        """The rows of ``events`` and the folders of their sessions; raises :class:`_Refused`
+        for the first event whose session cannot be folded (nothing is written)."""
+        from analytics.facts import Rows
+
+        rows = Rows()
+        touched: dict[str, SessionFolder] = {}
+        for e in events:
+            try:
+                folder = touched.get(e.session) or self._folder(e)
+                if e.seq == 1:
+                    _check_rules(e.event)
+                folder.apply(e.position, e.seq, e.event, rows)
+            except Exception as err:  # this session only: left out, the batch goes on
+                raise _Refused(e.session, e.position, _one_line(err)) from None
+            touched[e.session] = folder
+        for folder in touched.values():
+            folder.written.flush(rows)  # the batch's veiled rows (analytics.veil)
+        return rows, touched
+
+    def _tried(self, rows: Rows, touched: dict[str, SessionFolder]) -> None:
+        """Writes ``rows`` in a transaction rolled back (a dry run: raises what the projection
+        refuses); outside :func:`one_transaction`'s, which an error has ended by then."""
+        con = self.con
+        con.begin()
+        try:
+            if rows.event_rows:
+                self._insert("events", rows.events)
+            if rows.deals["session"]:
+                self._insert("deals", rows.deals)
+                self._insert("player_deals", rows.player_deals)
+            if rows.decision_rows:
+                self._insert("decisions", rows.decisions)
+            self._summarize(set(rows.player_deals["session"]))
+            if touched:
+                self._write_sessions(touched)
+        finally:
+            quietly_rolled_back(con)
 
     def _write_deals(self, rows: Rows, touched: dict[str, SessionFolder]) -> None:
         """A batch's rows after its events: the deals it retracts and adds, the players'

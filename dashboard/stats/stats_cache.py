@@ -104,7 +104,9 @@ class _Writer:
     file each time (another process reads it in between). What it reached is ``checkpoint``
     (``(position, events applied)`` of the last catch-up that succeeded; ``None`` before),
     ``error`` what the last try raised (``None`` when it succeeded), ``tries`` how many finished,
-    all read under ``cond``."""
+    all read under ``cond``. It runs while the Record page records (the store moves): a loop of
+    the warm-up that caught up then once made tests/browser/test_browser_record.py's double tap
+    record twice (commit 6c9cd48), which that test checks."""
 
     def __init__(self, url: str, path: str) -> None:
         self.url, self.path = url, path

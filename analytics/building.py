@@ -1,16 +1,23 @@
-"""The projection file replaced whole: built under a temporary name beside it and renamed into
-place (:func:`replacing`), so a refresh or a rebuild that fails (a full disk, a store that stops
-answering, Ctrl-C) leaves the projection as it was, or none, never a half-written or empty file
+"""The projection file written so that a refresh or a rebuild that fails (a full disk, a store
+that stops answering, Ctrl-C) leaves it as it was, or none, never a half-written or empty file
 that no later refresh can open.
 
-A catch-up starts from a copy of the projection (taken while a read-only connection holds the
-file, so never while another process writes it); ``fresh`` (``--rebuild``) starts from nothing
-and never reads the old file, so it also replaces a file that is not a projection at all.
+A catch-up of a projection of this store (:func:`caught_up`) writes the file itself in ONE
+DuckDB transaction (:func:`analytics.projector.one_transaction`): DuckDB's own atomicity and
+write-ahead log keep the old checkpoint and rows when it fails, and nothing is copied. What
+starts from nothing (``fresh``, ``--rebuild``; no projection there yet; one of another schema
+version; a projection of another store rebuilt for this one) is built beside it under a
+temporary name and renamed into place (:func:`replacing`), so it also replaces a file that is
+not a projection at all.
 
-What a refresh or a rebuild makes while it works is named with its process's id (the copy
-``.NAME.<pid>-<random>.building``, the rebuild's ``brag-rebuild-<pid>-...`` folder); a process
-killed mid-way (``kill -9``, a power cut) leaves them, and the next :func:`replacing` in that
-folder removes those of processes that are gone (:func:`remove_leftovers`), never a running
+The writer opens the file, writes and closes it: between two catch-ups nothing holds it, and
+another process (``brag stats``, a second dashboard) reads it; a process holding it is waited
+for (:func:`unlocked`, :class:`ProjectionBusy`).
+
+What a rebuild makes while it works is named with its process's id (the new file
+``.NAME.<pid>-<random>.building``, a parallel rebuild's ``brag-rebuild-<pid>-...`` folder); a
+process killed mid-way (``kill -9``, a power cut) leaves them, and the next :func:`caught_up` in
+that folder removes those of processes that are gone (:func:`remove_leftovers`), never a running
 build's (issue 33, class 7).
 """
 
@@ -18,7 +25,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -58,15 +64,16 @@ LEFTOVERS = (
     re.compile(r"\..+\.(?P<pid>\d+)-[0-9a-f]{8}\.building(?:\.wal)?"),
     re.compile(rf"{REBUILD_PREFIX}(?P<pid>\d+)-[A-Za-z0-9_]+"),
 )
-"""What a refresh or a rebuild makes beside the projection while it works (:func:`replacing`'s
-copy and its log, the rebuild's workers' folder), each named with the id of the process that
+"""What a rebuild makes beside the projection while it works (:func:`replacing`'s new file and
+its log, the parallel rebuild's workers' folder), each named with the id of the process that
 made it."""
 
 
 def remove_leftovers(folder: str) -> list[str]:
     """Removes from ``folder`` what a refresh or a rebuild killed there left (:data:`LEFTOVERS`
     whose process is gone, :func:`log.children.remove_stale`: a running build's files are never
-    touched); returns the paths removed. Every :func:`replacing` calls it first."""
+    touched); returns the paths removed. Every :func:`caught_up` and :func:`replacing` calls it
+    first."""
     from log.children import remove_stale
 
     return [path for pattern in LEFTOVERS for path in remove_stale(folder, pattern)]
@@ -114,6 +121,15 @@ def _has_file(path: str) -> bool:
     return os.path.exists(path) and os.path.getsize(path) > 0
 
 
+def _schema_version(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The schema version the projection ``con`` records; ``None`` when it records none."""
+    tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    if not {"meta", "checkpoint"} <= tables:
+        return None
+    found = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
+    return str(found[0][0]) if found else None
+
+
 def current_checkpoint(path: str, store_id: str | None = None, source: Any = None) -> int | None:
     """The checkpoint of the projection at ``path`` read on a read-only connection; ``None``
     when there is none yet, it is of another schema version (a catch-up rebuilds it) or, given
@@ -124,11 +140,7 @@ def current_checkpoint(path: str, store_id: str | None = None, source: Any = Non
         return None
     con = unlocked(path, lambda: duckdb.connect(path, read_only=True))
     try:
-        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-        if not {"meta", "checkpoint"} <= tables:
-            return None
-        found = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
-        if not found or found[0][0] != SCHEMA_VERSION:
+        if _schema_version(con) != SCHEMA_VERSION:
             return None
         if store_id is not None and (recorded_store(con) or ("",))[0] != store_id:
             return None
@@ -147,22 +159,50 @@ def caught_up(
     fresh: bool = False,
     rebuild: Callable[[duckdb.DuckDBPyConnection], T] | None = None,
 ) -> tuple[T, str | None]:
-    """``build(con)`` on the projection that replaces the one at ``path`` (:func:`replacing`)
-    for the store at ``url``; returns its result and ``None``, or, when the projection there
-    belongs to another store (:class:`~analytics.owner.ForeignProjection`) and ``path`` is
-    that store's default file (:func:`~analytics.sources.is_default_projection`), the result
-    of ``rebuild`` (default: ``build``) on a fresh projection and one sentence saying so. A
-    projection the user named is never rebuilt for another store: the error is raised, the
-    file left as it was."""
+    """``build(con)`` on the projection at ``path`` for the store at ``url``; returns its result
+    and ``None``, or, when the projection there belongs to another store
+    (:class:`~analytics.owner.ForeignProjection`) and ``path`` is that store's default file
+    (:func:`~analytics.sources.is_default_projection`), the result of ``rebuild`` (default:
+    ``build``) on a fresh projection and one sentence saying so. A projection the user named is
+    never rebuilt for another store: the error is raised, the file left as it was.
+
+    A projection of the current schema version is written in place, ``build`` in ONE
+    transaction (:func:`_in_place`); ``fresh``, no projection there or one of another version:
+    built beside and renamed into place (:func:`replacing`). Either way a ``build`` that fails
+    leaves the file as it was."""
+    remove_leftovers(os.path.dirname(os.path.abspath(path)))
     try:
-        with replacing(path, fresh=fresh) as con:
+        if not fresh and _has_file(path):
+            done = _in_place(path, build)
+            if done is not None:
+                return done[0], None
+        with replacing(path) as con:
             return build(con), None
     except ForeignProjection as err:
         if not is_default_projection(path, url):
             raise
-        with replacing(path, fresh=True) as con:
-            done = (rebuild or build)(con)
-        return done, f"{path} {err}; rebuilt for {err.wanted[1]}"
+        with replacing(path) as con:
+            done_again = (rebuild or build)(con)
+        return done_again, f"{path} {err}; rebuilt for {err.wanted[1]}"
+
+
+def _in_place(path: str, build: Callable[[duckdb.DuckDBPyConnection], T]) -> tuple[T] | None:
+    """``(build(con),)`` on the projection at ``path`` itself, every batch the projector writes
+    in ONE transaction (:func:`analytics.projector.one_transaction`: committed when ``build``
+    returns, rolled back whole when it raises); ``None``, nothing written, when the file records
+    another schema version or none (a catch-up then starts from nothing: :func:`replacing`). The
+    file is opened for writing (another process holding it waited for: :func:`unlocked`) and
+    closed on leaving."""
+    from analytics.projector import one_transaction
+
+    con = unlocked(path, lambda: duckdb.connect(path))
+    try:
+        if _schema_version(con) != SCHEMA_VERSION:
+            return None
+        with one_transaction(con):
+            return (build(con),)
+    finally:
+        con.close()
 
 
 def _fsync(path: str) -> None:
@@ -173,31 +213,18 @@ def _fsync(path: str) -> None:
         os.close(fd)
 
 
-def _seed(target: str, tmp: str) -> None:
-    """Copies the projection at ``target`` (and its WAL) to ``tmp``, holding it read-only."""
-    # refused while another process writes it: waited for
-    held = unlocked(target, lambda: duckdb.connect(target, read_only=True))
-    try:
-        shutil.copyfile(target, tmp)
-        if os.path.exists(target + ".wal"):
-            shutil.copyfile(target + ".wal", tmp + ".wal")
-    finally:
-        held.close()
-
-
 @contextmanager
-def replacing(path: str, *, fresh: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A connection (tables created) to the projection that will replace the one at ``path``:
-    a copy of it (``fresh``, or none there: an empty projection) under a temporary name in the
-    same folder, checkpointed, closed and renamed over ``path`` when the block ends; when the
-    block or the rename fails, the copy is removed and ``path`` is as it was."""
+def replacing(path: str) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection to an empty projection (tables created) that will replace the one at
+    ``path``, under a temporary name in the same folder, checkpointed, closed and renamed over
+    ``path`` when the block ends; when the block or the rename fails, the new file is removed
+    and ``path`` is as it was. The old file is never read, so a file that is not a projection
+    is replaced too."""
     target = os.path.abspath(path)
     folder, name = os.path.split(target)
     remove_leftovers(folder)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.building")
     try:
-        if not fresh and _has_file(target):
-            _seed(target, tmp)
         con = connect(tmp)
         try:
             yield con

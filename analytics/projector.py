@@ -13,8 +13,13 @@ rebuilt when needed by re-folding the session's earlier events from the store
 (``source.read(session)``), which is exact because the fold is deterministic. A full rebuild and an
 incremental refresh therefore give the same rows.
 
-A batch is one transaction, written in named steps: the events' rows, then :meth:`_write_deals`
-(the deals it retracts and adds, the players' summaries, the sessions), then
+A catch-up of an existing projection runs inside :func:`one_transaction`: every batch is then
+written in ONE transaction, begun before the first and committed after the last, so a catch-up
+that fails anywhere leaves the projection at its old checkpoint with its old rows
+(:mod:`analytics.building` writes the file itself so, instead of copying it).
+
+Otherwise a batch is one transaction, written in named steps: the events' rows, then
+:meth:`_write_deals` (the deals it retracts and adds, the players' summaries, the sessions), then
 :meth:`_write_checkpoint`, then :meth:`_commit`; a crash at any point leaves the previous batch's
 checkpoint in force (``tests/test_analytics_crash.py`` kills a child at each of them).
 """
@@ -23,7 +28,8 @@ from __future__ import annotations
 
 import importlib.util
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -81,10 +87,33 @@ __all__ = [
     "connect",
     "drop_schema",
     "ensure_schema",
+    "one_transaction",
     "rebuild",
     "refresh",
     "skipped",
 ]
+
+
+_ONE_TRANSACTION: set[int] = set()
+"""The connections (their ``id``) inside :func:`one_transaction`."""
+
+
+@contextmanager
+def one_transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """Inside the block, a :class:`Projector` on ``con`` writes every batch of a refresh in ONE
+    transaction: begun before its first batch, committed after its last, rolled back whole when
+    the refresh fails (the projection keeps its old checkpoint and rows). The schema must be the
+    current one (a schema of another version is rebuilt beside: :mod:`analytics.building`)."""
+    _ONE_TRANSACTION.add(id(con))
+    try:
+        yield
+    finally:
+        _ONE_TRANSACTION.discard(id(con))
+
+
+class _Restart(Exception):
+    """A session's rows were refused inside :func:`one_transaction`: the transaction is rolled
+    back and the refresh starts again from the checkpoint without that session (internal)."""
 
 
 class _Refused(Exception):
@@ -140,20 +169,49 @@ class Projector:
         self._skipped: dict[str, str] = {}
         self._newly: dict[str, str] = {}
         self._pending_skips: list[tuple[str, int, str]] = []
+        self._skips: list[tuple[str, int, str]] = []
+        self._whole = False
         self._anchor: Any = None
         if ensure_schema(con):
             self.folders.clear()
 
     def refresh(self, *, max_batches: int | None = None) -> RefreshReport:
-        """Applies every event after the checkpoint; returns what was done."""
+        """Applies every event after the checkpoint; returns what was done. Inside
+        :func:`one_transaction`, in one transaction: committed at the end, rolled back whole
+        when anything fails."""
         start = time.perf_counter()
+        self._whole = id(self.con) in _ONE_TRANSACTION
+        newly: dict[str, str] = {}
+        self._newly = newly
+        self._skips = []
+        while True:
+            if self._whole:
+                self.con.begin()
+            try:
+                applied, batches, position = self._apply(max_batches)
+                if self._whole:
+                    self._commit()
+            except _Restart:
+                self._pending_skips = list(self._skips)  # rolled back: written again
+                continue
+            except BaseException:
+                if self._whole:
+                    self.folders.clear()
+                    self._count = None
+                    quietly_rolled_back(self.con)
+                raise
+            return RefreshReport(
+                applied, batches, position, time.perf_counter() - start, tuple(newly.items())
+            )
+
+    def _apply(self, max_batches: int | None) -> tuple[int, int, int]:
+        """The batches after the checkpoint: ``(events applied, batches, last position)``."""
         if ensure_schema(self.con):
             self.folders.clear()
         claim(self.con, self.source)  # a projection of another store: refused, never mixed
         position, self._count = checkpoint(self.con)
         self._skipped = {s: r for s, _, r in skipped(self.con)}
-        newly: dict[str, str] = {}
-        self._newly = newly
+        self._skipped.update(self._newly)
         applied = batches = 0
         # The fold makes no reference cycles (states are immutable and chain only backwards): the
         # cyclic collector, left on, would scan every live state again and again for nothing.
@@ -170,9 +228,7 @@ class Projector:
                 position = events[-1].position
                 applied += len(events)
                 batches += 1
-        return RefreshReport(
-            applied, batches, position, time.perf_counter() - start, tuple(newly.items())
-        )
+        return applied, batches, position
 
     def rebuild(self) -> RefreshReport:
         """Drops the projection and projects the whole store again."""
@@ -215,16 +271,23 @@ class Projector:
             except _Refused as r:
                 self._skip(r.session, r.position, r.reason, todo)
             except duckdb.Error as err:
+                if self._whole:  # the error ended the transaction: find the culprit outside it
+                    self._count = None
+                    quietly_rolled_back(self.con)
                 found = self._culprit(todo)
                 if found is None:
                     raise
                 self._skip(found[0], found[1], f"its values do not fit the projection "
                            f"({_one_line(err)})", todo)  # fmt: skip
+                if self._whole:
+                    self.folders.clear()
+                    raise _Restart from None
 
     def _skip(self, session: str, position: int, reason: str, batch: list[Any]) -> None:
         self._skipped[session] = reason
         self._newly[session] = reason
         self._pending_skips.append((session, position, reason))
+        self._skips.append((session, position, reason))
         for e in batch:  # folded ahead of the database: fold again from the store
             self.folders.pop(e.session, None)
 
@@ -249,6 +312,37 @@ class Projector:
     def _fold_and_write_once(
         self, events: list[Any], last_position: int, *, dry: bool = False
     ) -> None:
+        rows, touched = self._folded(events)
+        if dry:
+            self._tried(rows, touched)
+            return
+        con = self.con
+        whole = self._whole  # inside one_transaction: begun and committed by refresh
+        if not whole:
+            con.begin()
+        try:
+            for session, position, reason in self._pending_skips:
+                con.execute(
+                    "INSERT OR REPLACE INTO skipped_sessions VALUES ($s, $p, $r)",
+                    {"s": session, "p": position, "r": reason},
+                )
+            if rows.event_rows:
+                self._insert("events", rows.events)
+            self._write_deals(rows, touched)
+            self._write_checkpoint(last_position, len(events))
+            if not whole:
+                self._commit()
+        except BaseException:
+            self._count = None
+            if not whole:
+                quietly_rolled_back(con)
+            raise
+        self._pending_skips.clear()
+        self._evict(touched)
+
+    def _folded(self, events: list[Any]) -> tuple[Rows, dict[str, SessionFolder]]:
+        """The rows of ``events`` and the folders of their sessions; raises :class:`_Refused`
+        for the first event whose session cannot be folded (nothing is written)."""
         from analytics.facts import Rows
 
         rows = Rows()
@@ -264,40 +358,26 @@ class Projector:
             touched[e.session] = folder
         for folder in touched.values():
             folder.written.flush(rows)  # the batch's veiled rows (analytics.veil)
+        return rows, touched
+
+    def _tried(self, rows: Rows, touched: dict[str, SessionFolder]) -> None:
+        """Writes ``rows`` in a transaction rolled back (a dry run: raises what the projection
+        refuses); outside :func:`one_transaction`'s, which an error has ended by then."""
         con = self.con
         con.begin()
-        if dry:
-            try:
-                if rows.event_rows:
-                    self._insert("events", rows.events)
-                if rows.deals["session"]:
-                    self._insert("deals", rows.deals)
-                    self._insert("player_deals", rows.player_deals)
-                if rows.decision_rows:
-                    self._insert("decisions", rows.decisions)
-                self._summarize(set(rows.player_deals["session"]))
-                if touched:
-                    self._write_sessions(touched)
-            finally:
-                quietly_rolled_back(con)
-            return
         try:
-            for session, position, reason in self._pending_skips:
-                con.execute(
-                    "INSERT OR REPLACE INTO skipped_sessions VALUES ($s, $p, $r)",
-                    {"s": session, "p": position, "r": reason},
-                )
             if rows.event_rows:
                 self._insert("events", rows.events)
-            self._write_deals(rows, touched)
-            self._write_checkpoint(last_position, len(events))
-            self._commit()
-        except BaseException:
-            self._count = None
+            if rows.deals["session"]:
+                self._insert("deals", rows.deals)
+                self._insert("player_deals", rows.player_deals)
+            if rows.decision_rows:
+                self._insert("decisions", rows.decisions)
+            self._summarize(set(rows.player_deals["session"]))
+            if touched:
+                self._write_sessions(touched)
+        finally:
             quietly_rolled_back(con)
-            raise
-        self._pending_skips.clear()
-        self._evict(touched)
 
     def _write_deals(self, rows: Rows, touched: dict[str, SessionFolder]) -> None:
         """A batch's rows after its events: the deals it retracts and adds, the players'

@@ -144,10 +144,10 @@ def close_store(store: Any) -> None:
 def _up_to_date(path: str, store: Any) -> bool:
     """Whether the projection at ``path`` is of this store, at the current schema version, and
     has applied every event stored (what the dashboard asks before a catch-up): then a refresh
-    would apply nothing, and the file is read as it is instead of copied, caught up and renamed
-    into place. Anything in doubt (no file, an unreadable one): ``False``, and the catch-up
-    decides (and says what is wrong); a file another process held for the whole wait is the
-    catch-up's one line at once (it would wait again)."""
+    would apply nothing, and the file is only read, never opened for writing. Anything in doubt
+    (no file, an unreadable one): ``False``, and the catch-up decides (and says what is wrong);
+    a file another process held for the whole wait is the catch-up's one line at once (it would
+    wait again)."""
     import duckdb
 
     from analytics.building import ProjectionBusy, current_checkpoint
@@ -222,13 +222,12 @@ def built(
     fresh: bool = False,
     rebuild: Callable[[Any], T] | None = None,
 ) -> T:
-    """``build(con)`` on the projection that replaces the one at ``path``, built beside it and
-    renamed into place (``analytics.building.replacing``: a build that fails leaves the file as it
-    was,
-    or none); ``fresh`` (``--rebuild``) never reads the old file. A projection of another store
-    than ``db``'s is rebuilt (``rebuild``) when ``path`` is ``db``'s default file, saying so on
-    stderr, and refused in one line naming both stores when the user named it
-    (``analytics.caught_up``). Its faults in one line."""
+    """``build(con)`` on the projection at ``path`` (``analytics.building.caught_up``: a
+    catch-up in one transaction on the file, a build from nothing beside it and renamed into
+    place; either that fails leaves the file as it was, or none); ``fresh`` (``--rebuild``)
+    never reads the old file. A projection of another store than ``db``'s is rebuilt
+    (``rebuild``) when ``path`` is ``db``'s default file, saying so on stderr, and refused in one
+    line naming both stores when the user named it. Its faults in one line."""
     import duckdb
 
     from analytics.building import ProjectionBusy, caught_up

@@ -15,9 +15,8 @@ it again. It fills the very caches the pages read (:mod:`dashboard.common.cache`
 arguments the
 pages' first screens pass), so what a page shows is what it would have computed itself. A step
 that fails (no store yet, a projection of another store) is left for the page, which says why.
-The thread ends once warm: a loop keeping the projection's 10 s check done ahead of the pages
-made the Record page's taps record differently while it caught the projection up during
-recording (tests/test_browser_record.py's double tap recorded twice), so it is not done.
+The thread ends once warm. The projection is not caught up here: its one writer
+(``dashboard.stats.stats_cache._Writer``, started by the Players step's first read) does that.
 """
 
 from __future__ import annotations
@@ -96,7 +95,7 @@ def _charts() -> None:
 def _players_page() -> None:
     from dashboard.stats import figures as stats_view
 
-    stats_cache.refresh_statistics()  # as the statistics pages do before they read
+    stats_cache.checked_version()  # as the statistics pages do before they read
     stats_cache.stat("tables")
     stats = stats_cache.stat("player_stats", table=None)
     if not stats:
@@ -149,8 +148,6 @@ def _warm() -> None:
         except Exception as err:  # the page that needs it says what is wrong
             _LOG.info("warming %s: %s", name, err)
 
-    # the warm-up's look at the store is not the pages' (dashboard.common.faults)
-    stats_cache.check_again()
     _LOG.info("caches warmed in %.1f s", time.perf_counter() - began)
 
 

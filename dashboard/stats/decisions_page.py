@@ -16,7 +16,7 @@ st.caption(
     "blind or seen, the level, the pot, the hand where the log knows it."
 )
 
-widgets.analytics_or_stop(stats_cache.refresh_statistics)  # the projection caught up, then read
+widgets.analytics_or_stop(stats_cache.checked_version)  # what the writer reached, read
 names = [r["player"] for r in widgets.analytics_or_stop(lambda: stats_cache.stat("player_stats"))]
 if not names:
     st.info("No deal has ended yet, so there are no decisions to explore.")

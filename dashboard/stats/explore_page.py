@@ -15,7 +15,7 @@ st.caption("One SELECT at a time over the analytics projection (DuckDB); nothing
 # refresh checked less than stats_cache.REFRESH_EVERY seconds ago may answer without the store,
 # yet a store that cannot be reached is every page's one line (dashboard.common.faults).
 stores.store().last_position()
-widgets.analytics_or_stop(stats_cache.refresh_statistics)  # the projection caught up, then read
+widgets.analytics_or_stop(stats_cache.checked_version)  # what the writer reached, read
 tables = widgets.analytics_or_stop(stats_cache.schema)
 
 left, right = st.columns([3, 2])

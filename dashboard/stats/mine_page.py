@@ -28,8 +28,8 @@ if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     kept = cache.session_count([me])
     mine = cache.session_page([me], page=ui.page_choice(kept, cache.SESSIONS_PAGE))
     standings = None
-    if results:  # the projection caught up, then read
-        widgets.analytics_or_stop(stats_cache.refresh_statistics)
+    if results:  # what the projection's writer reached, read
+        widgets.analytics_or_stop(stats_cache.checked_version)
         standings = widgets.analytics_or_stop(lambda: stats_cache.stat("leaderboard"))
     nets = own.nets(standings, me) if standings is not None else None
     st.subheader("Your sessions")

@@ -11,7 +11,7 @@ from dashboard.stats import stats_cache, widgets
 
 st.title("Players")
 
-widgets.analytics_or_stop(stats_cache.refresh_statistics)  # the projection caught up, then read
+widgets.analytics_or_stop(stats_cache.checked_version)  # what the writer reached, read
 table = widgets.table_choice(widgets.analytics_or_stop(lambda: stats_cache.stat("tables")))
 stats = widgets.analytics_or_stop(lambda: stats_cache.stat("player_stats", table=table))
 if not stats:

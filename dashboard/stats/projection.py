@@ -2,10 +2,11 @@
 
 DuckDB lets one process write a file and nobody else open it meanwhile, and one process may not
 hold the same file open twice with different settings. So the dashboard opens the projection for
-each use and closes it at once, all under :data:`LOCK` (:func:`opened`): read-only (external
-access off) for statistics, read-write only to catch up with the store; the analysts' SQL reads a
-private copy (:func:`snapshot`). The CLI can write the file whenever the dashboard is not in the
-middle of a query.
+each use and closes it at once, all under :data:`LOCK`: the pages read-only (external access
+off, :func:`opened`), its one writer read-write to catch up with the store
+(``dashboard.stats.stats_cache._Writer``); the analysts' SQL reads a private copy
+(:func:`snapshot`). The CLI can write the file whenever the dashboard is not in the middle of a
+query or a catch-up.
 """
 
 from __future__ import annotations
@@ -26,13 +27,13 @@ LOCK = threading.RLock()
 
 
 @contextmanager
-def opened(*, read_only: bool) -> Iterator[Any]:
-    """The projection (:func:`dashboard.common.settings.analytics_path`) open under :data:`LOCK`,
-    closed on leaving."""
+def opened() -> Iterator[Any]:
+    """The projection (:func:`dashboard.common.settings.analytics_path`) open read-only under
+    :data:`LOCK`, closed on leaving."""
     import analytics.tables
 
     with LOCK:
-        con = analytics.tables.connect(settings.analytics_path(), read_only=read_only)
+        con = analytics.tables.connect(settings.analytics_path(), read_only=True)
         try:
             yield con
         finally:

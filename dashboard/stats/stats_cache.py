@@ -1,21 +1,23 @@
-"""The statistics' caches: the analytics projection caught up with the store, and what the pages
-read from it, kept per checkpoint of the projection (STYLE.md).
+"""The statistics' caches: the analytics projection caught up with the store by one writer, and
+what the pages read from it, kept per checkpoint of the projection (STYLE.md).
 
-Two steps, apart: :func:`refresh_statistics` catches the projection up with the store (a DuckDB
-write, under :data:`dashboard.stats.projection.LOCK`; at most every :data:`REFRESH_EVERY` seconds),
-and
-the pages call it before they read; the reads (:func:`stat`, :func:`spots`, :func:`schema`, ...)
-only read, each kept per checkpoint the last refresh reached (:func:`analytics_version`). Which
-statistic a name reads is a table (:func:`_query`, :func:`_spot_query`), not a lookup by name.
-
-:mod:`dashboard.common.cache` re-exports every public name here (``cache.stat``, ``cache.spots``,
-...).
+Two steps, apart. ONE writer per projection file and store, a daemon thread of the server
+(:class:`_Writer`, started by the first reader), catches the projection up (a DuckDB write in
+one transaction on the file, ``analytics.building.caught_up``, under
+:data:`dashboard.stats.projection.LOCK`): at once when started, then every :data:`REFRESH_EVERY`
+seconds when the store has moved (its last position), and when asked (:func:`refresh_analytics`).
+Pages never run the catch-up: they only read, each read kept per checkpoint the writer last
+reached (:func:`analytics_version`); a page's first call, :func:`checked_version`, also says
+what the writer's last catch-up raised. A page drawn before the first catch-up finished waits
+for it up to :data:`FIRST_WAIT` seconds, then says the statistics are being prepared
+(:class:`Preparing`). Which statistic a name reads is a table (:func:`_query`,
+:func:`_spot_query`), not a lookup by name.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
-import time
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -28,13 +30,15 @@ from dashboard.stats import projection
 
 __all__ = [
     "DRILL_PAGE",
+    "FIRST_WAIT",
     "REFRESH_EVERY",
+    "REFRESH_WAIT",
+    "Preparing",
     "analytics_version",
-    "check_again",
+    "checked_version",
     "deals_behind",
     "deals_behind_total",
     "refresh_analytics",
-    "refresh_statistics",
     "run_sql",
     "schema",
     "session_nets",
@@ -42,37 +46,37 @@ __all__ = [
     "stat",
 ]
 
+_LOG = logging.getLogger("bragbook.dashboard")
+
 REFRESH_EVERY = 10.0
-"""Seconds between two looks at whether the projection is behind the store."""
+"""Seconds between two looks of the writer at whether the store has moved."""
+
+FIRST_WAIT = 30.0
+"""Seconds a page waits for the writer's first catch-up (or for its next try after one that
+failed) before saying the statistics are being prepared."""
 
 
-# --- catching the projection up (the one write) ---------------------------------------------------
+REFRESH_WAIT = 600.0
+"""Seconds :func:`refresh_analytics` waits for the catch-up it asked for."""
 
 
-class _CaughtUp:
-    """The last catch-up of one projection file with one store: when (``time.monotonic``) and
-    ``(checkpoint position, events applied)``; ``None`` before the first. One lock: one catch-up
-    at a time, the others wait for it and take its checkpoint."""
+# --- catching the projection up: the one writer ---------------------------------------------------
+
+
+class Preparing(Exception):
+    """The writer's first catch-up of the projection has not finished within :data:`FIRST_WAIT`
+    seconds (a first build of a large store)."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.at = 0.0
-        self.checkpoint: tuple[int, int] | None = None
-
-
-@st.cache_resource(show_spinner=False)
-def _caught_up(url: str, path: str) -> _CaughtUp:
-    """The catch-ups of the projection ``path`` with the store ``url``, shared by every session of
-    the server (a holder: nothing is read or written here)."""
-    return _CaughtUp()
+        super().__init__("they are being prepared from the store; this page shows them when ready")
 
 
 def _catch_up(url: str, path: str) -> tuple[int, int]:
-    """Catches the projection up with the store; ``(checkpoint position, events applied)``. The
-    new projection is built beside the old and renamed into place
-    (``analytics.building.replacing``): a
-    catch-up that fails (a full disk) leaves the old one, or none. A projection of another
-    store is rebuilt or refused (``analytics.building.caught_up``)."""
+    """Catches the projection up with the store; ``(checkpoint position, events applied)``. An
+    existing projection of this store takes the new events in one transaction on the file (a
+    catch-up that fails, a full disk, leaves it as it was); a first one is built beside and
+    renamed into place; a projection of another store is rebuilt or refused
+    (``analytics.building.caught_up``). Only the writer's thread calls it."""
     import analytics.building
     import analytics.projector
     from analytics.building import caught_up
@@ -93,44 +97,123 @@ def _catch_up(url: str, path: str) -> tuple[int, int]:
         return have, 0
 
 
-def refresh_statistics(*, now: bool = False) -> int:
-    """Brings the projection up to date with the store and returns its checkpoint, the version the
-    statistics are read at: at most every :data:`REFRESH_EVERY` seconds (a check made since is
-    taken), or ``now``. The statistics pages call it before they read (inside
-    ``ui.analytics_or_stop``, which says a projection that cannot be built). Raises what the
-    catch-up raises; nothing is kept then, and the next call tries again."""
-    url, path = db_url(), analytics_path()
-    done = _caught_up(url, path)
-    with done.lock:
-        fresh = time.monotonic() - done.at < REFRESH_EVERY
-        if now or done.checkpoint is None or not fresh:
-            done.checkpoint = _catch_up(url, path)
-            done.at = time.monotonic()
-        return done.checkpoint[0]
+class _Writer:
+    """The one writer of the projection ``path`` for the store ``url`` in this process: a daemon
+    thread that catches up at once, then every :data:`REFRESH_EVERY` seconds when the store's last
+    position is past the checkpoint, and when asked (:meth:`ask`). It opens, writes and closes the
+    file each time (another process reads it in between). What it reached is ``checkpoint``
+    (``(position, events applied)`` of the last catch-up that succeeded; ``None`` before),
+    ``error`` what the last try raised (``None`` when it succeeded), ``tries`` how many finished,
+    all read under ``cond``. It runs while the Record page records (the store moves): a loop of
+    the warm-up that caught up then once made tests/browser/test_browser_record.py's double tap
+    record twice (commit 6c9cd48), which that test checks."""
+
+    def __init__(self, url: str, path: str) -> None:
+        self.url, self.path = url, path
+        self.cond = threading.Condition()
+        self.checkpoint: tuple[int, int] | None = None
+        self.error: BaseException | None = None
+        self.tries = 0
+        self.asked = self.answered = 0
+        self.thread = threading.Thread(target=self._run, name="bragbook-projection", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self.cond:
+                if self.tries:
+                    self.cond.wait_for(lambda: self.asked > self.answered, timeout=REFRESH_EVERY)
+                asked = self.asked
+                due = asked > self.answered or self.checkpoint is None or self.error is not None
+                kept = self.checkpoint
+            got: tuple[int, int] | None
+            try:
+                got, failed = self._try(due, kept), None
+            except Exception as err:  # said by the pages (checked_version); tried again
+                got, failed = kept, err
+                _LOG.info("catching the statistics up: %s", err)
+            with self.cond:
+                self.checkpoint, self.error = got, failed
+                self.tries += 1
+                self.answered = asked
+                self.cond.notify_all()
+
+    def _try(self, due: bool, kept: tuple[int, int] | None) -> tuple[int, int]:
+        if not due and kept is not None and _store(self.url).last_position() <= kept[0]:
+            return kept  # the store has not moved: nothing opened, nothing written
+        return _catch_up(self.url, self.path)
+
+    def ask(self, timeout: float) -> None:
+        """Asks for a catch-up now and waits for it, at most ``timeout`` seconds."""
+        with self.cond:
+            self.asked += 1
+            ticket = self.asked
+            self.cond.notify_all()
+            self.cond.wait_for(lambda: self.answered >= ticket, timeout=timeout)
+
+    def first(self, timeout: float) -> None:
+        """Waits for the first try to finish, at most ``timeout`` seconds."""
+        with self.cond:
+            self.cond.wait_for(lambda: self.tries > 0, timeout=timeout)
 
 
-def check_again() -> None:
-    """The projection's next refresh asks the store again (its last position), instead of taking
-    a check made less than :data:`REFRESH_EVERY` seconds ago: the warm-up's check
-    (:mod:`dashboard.common.warm`) is not one a page may skip, so a page's first run still says a
-    store
-    that cannot be reached (:mod:`dashboard.common.faults`)."""
-    _caught_up.clear()
+_WRITERS: dict[tuple[str, str], _Writer] = {}
+_WRITERS_LOCK = threading.Lock()
+
+
+def _writer() -> _Writer:
+    """The writer of this server's projection (:func:`dashboard.common.settings.analytics_path`)
+    for its store, started by the first call: one per ``(store, file)`` in the process."""
+    key = (db_url(), analytics_path())
+    with _WRITERS_LOCK:
+        found = _WRITERS.get(key)
+        if found is None or not found.thread.is_alive():
+            found = _WRITERS[key] = _Writer(*key)
+        return found
+
+
+def checked_version() -> int:
+    """The checkpoint the statistics are read at, for a page before it reads: what the writer's
+    last catch-up reached. Waits up to :data:`FIRST_WAIT` seconds for its first (and, after one
+    that failed, for it to try again); raises what that try raised (a store that cannot be
+    reached, a projection of another store refused, a full disk), or :class:`Preparing` while
+    the first has not finished. Never writes."""
+    w = _writer()
+    with w.cond:
+        failed = w.error is not None
+    if failed:
+        w.ask(FIRST_WAIT)
+    else:
+        w.first(FIRST_WAIT)
+    with w.cond:
+        if w.error is not None:
+            raise w.error
+        if w.checkpoint is None:
+            raise Preparing
+        return w.checkpoint[0]
 
 
 def analytics_version() -> int:
     """The checkpoint the statistics are read at, the version the cached reads are keyed on: the
-    last :func:`refresh_statistics`'s. Only reads, except before the server's first refresh of
-    this projection (a read with no page before it: the warm-up, a script), which refreshes."""
-    done = _caught_up(db_url(), analytics_path())
-    with done.lock:
-        kept = done.checkpoint
-    return kept[0] if kept is not None else refresh_statistics()
+    writer's last. Only reads; before the writer's first catch-up it waits as
+    :func:`checked_version` does (and raises as it does)."""
+    w = _writer()
+    with w.cond:
+        kept = w.checkpoint
+    return kept[0] if kept is not None else checked_version()
 
 
 def refresh_analytics() -> int:
-    """Catches up now (:func:`refresh_statistics` with ``now``); returns the checkpoint."""
-    return refresh_statistics(now=True)
+    """Asks the writer to catch up now and waits for it (a "Refresh"); returns the checkpoint
+    reached, or raises what the catch-up raised."""
+    w = _writer()
+    w.ask(REFRESH_WAIT)
+    with w.cond:
+        if w.error is not None:
+            raise w.error
+        if w.checkpoint is None:
+            raise Preparing
+        return w.checkpoint[0]
 
 
 # --- the reads, per checkpoint ------------------------------------------------------------------
@@ -169,7 +252,7 @@ def _query(name: str) -> Callable[..., Any]:
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _stat(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
-    with projection.opened(read_only=True) as con:
+    with projection.opened() as con:
         return _query(name)(con, **dict(kwargs))
 
 
@@ -210,7 +293,7 @@ def _nets(
 ) -> list[tuple[str, Any, int, int]]:
     from analytics import queries
 
-    with projection.opened(read_only=True) as con:
+    with projection.opened() as con:
         rows = queries.session_nets(con, player, table)
     untimed = [r["session"] for r in rows if r["started"] is None]
     infos = _store(url).session_infos(untimed) if untimed else {}  # one read for all of them
@@ -244,7 +327,7 @@ def stat(name: str, **kwargs: Any) -> Any:
 def _schema(path: str, version: int) -> list[dict[str, Any]]:
     import analytics.explore
 
-    with projection.opened(read_only=True) as con:
+    with projection.opened() as con:
         return list(analytics.explore.schema(con))
 
 
@@ -275,7 +358,7 @@ def _cube(path: str, version: int) -> Any:
     built once per version of the projection."""
     from analytics.spots import Cube
 
-    with projection.opened(read_only=True) as con:
+    with projection.opened() as con:
         return Cube(con)
 
 
@@ -305,7 +388,7 @@ def _spots(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ..
         args["spot"] = spots.Spot.parse(args["spot"])
     question = _spot_query(name)
     args["cube"] = _cube(path, version)  # every question of analytics.spots asked here takes it
-    with projection.opened(read_only=True) as con:
+    with projection.opened() as con:
         return question(con, **args)
 
 

@@ -84,13 +84,18 @@ def net_chart(history: dict[str, list[float]]) -> None:
 def analytics_or_stop(fetch: Callable[[], Any]) -> Any:
     """``fetch()`` from the projection, or a clear message and the end of the page when the
     projection cannot be read (a store that cannot be reached is the page's one line,
-    :mod:`dashboard.common.faults`)."""
+    :mod:`dashboard.common.faults`) or is not ready yet (its writer's first catch-up still
+    running: ``dashboard.stats.stats_cache.Preparing``)."""
+    from dashboard.stats.stats_cache import Preparing
     from events.errors import StoreUnavailable
 
     try:
         return fetch()
     except StoreUnavailable:
         raise
+    except Preparing as err:
+        st.info(f"The statistics are not ready yet: {err}.", icon=":material/hourglass_top:")
+        st.stop()
     except Exception as err:  # duckdb, a missing or busy file: say so rather than crash
         from analytics.explore import without_paths
         from events.errors import DISK_FULL, disk_full

@@ -444,7 +444,7 @@ def statistics_sent() -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """The statistics' fact tables as a visitor's Explore query receives them (the projection
     caught up first, as the Explore page does), the walk's session's rows."""
 
-    stats_cache.refresh_statistics(now=True)
+    stats_cache.refresh_analytics()
     for table in ("deals", "player_deals", "decisions", "player_session_summary"):
         got = stats_cache.run_sql(f"SELECT * FROM {table} WHERE session = '{SESSION}'")
         yield f"Explore {table}", [dict(zip(got.columns, r, strict=True)) for r in got.rows]

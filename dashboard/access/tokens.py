@@ -1,15 +1,17 @@
-"""The organiser's device tokens (issue 24; issue 33 bound them to a store): signed with a key
-derived from the organiser secret, carrying an id, the generation of the devices, an expiry and
-the store they unlock; and the constant-time check of a secret. Pure: no Streamlit, no HTTP."""
+"""The organiser's device tokens (issue 24; issue 33 bound them to a store): signed by
+:mod:`itsdangerous` with a key derived from the organiser secret, carrying an id, the generation
+of the devices, an expiry and the store they unlock; and the constant-time check of a secret.
+Pure: no Streamlit, no HTTP."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+
+from itsdangerous import BadData, URLSafeSerializer
 
 __all__ = [
     "TOKEN_HOURS",
@@ -33,11 +35,19 @@ TOKEN_HOURS = 12
 """How long an unlocked device stays unlocked (a reload, a restored tab, a page switch)."""
 
 
-def _token_key(secret: str) -> bytes:
-    """The key that signs device tokens, derived from the organiser secret (never the secret
-    itself), so that a token tells nothing of the secret and changing the secret revokes every
-    device."""
-    return hashlib.sha256(b"bragbook device token v2\0" + secret.encode()).digest()
+SALT = b"bragbook device token v3"
+"""What sets device tokens apart from anything else signed under the organiser secret: the key
+that signs them is derived from the secret and this salt (never the secret itself), so that a
+token tells nothing of the secret and changing the secret revokes every device. v3: signed by
+:mod:`itsdangerous` (a v2 token, the HMAC written here before, is no longer taken: a device
+unlocks once more)."""
+
+
+def _signer(secret: str) -> URLSafeSerializer:
+    """The :class:`itsdangerous.URLSafeSerializer` of device tokens under ``secret``: claims as
+    compact JSON, URL-safe base64, an HMAC-SHA256 under a key derived from the secret and
+    :data:`SALT`, checked in constant time."""
+    return URLSafeSerializer(secret, salt=SALT, signer_kwargs={"digest_method": hashlib.sha256})
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,43 +78,37 @@ def device_token(
     token_id: str | None = None,
     store: str = "0" * 16,
 ) -> str:
-    """A signed, expiring token for a device the organiser unlocked:
-    ``"ID.GENERATION.EXPIRY.STORE.SIGNATURE"``, a random id (16 hex digits, unless
-    ``token_id``), the generation of the devices, the expiry in Unix seconds, the store it
-    unlocks (``store``: :func:`store_tag` of its id) and an HMAC-SHA256 of the four (hex) under
-    a key derived from ``secret``. Kept in the device's cookie; :func:`token_claims` checks it
-    (and :func:`dashboard.access.check.device_unlocked` its store and revocation)."""
+    """A signed, expiring token for a device the organiser unlocked: the claims ``[ID,
+    GENERATION, EXPIRY, STORE]`` signed by :func:`_signer` under ``secret`` (``PAYLOAD.SIGNATURE``,
+    URL-safe base64), a random id (16 hex digits, unless ``token_id``), the generation of the
+    devices, the expiry in Unix seconds (``now`` plus ``hours``) and the store it unlocks
+    (``store``: :func:`store_tag` of its id). Kept in the device's cookie; :func:`token_claims`
+    checks it (and :func:`dashboard.access.check.device_unlocked` its store and revocation)."""
     when = now if now is not None else datetime.now(UTC)
     expiry = int(when.timestamp() + hours * 3600)
     tid = token_id if token_id is not None else secrets.token_hex(8)
-    body = f"{tid}.{int(generation)}.{expiry}.{store}"
-    sig = hmac.new(_token_key(secret), body.encode(), hashlib.sha256).hexdigest()
-    return f"{body}.{sig}"
+    return _signer(secret).dumps([tid, int(generation), expiry, store])
 
 
 def token_claims(
     secret: str | None, token: str | None, now: datetime | None = None
 ) -> TokenClaims | None:
-    """What ``token`` says when it was signed under ``secret`` (constant-time check) and has not
-    expired at ``now``; ``None`` for no secret, no token, a malformed, forged or expired one."""
-    if not secret or not token or token.count(".") != 4:
+    """What ``token`` says when it was signed under ``secret`` (:func:`_signer`, constant-time
+    check) and has not expired at ``now``; ``None`` for no secret, no token, a malformed, forged
+    or expired one."""
+    if not secret or not token:
         return None
-    tid, generation, expiry, store, sig = token.split(".")
-    if not (
-        re.fullmatch(r"[0-9a-f]{1,64}", tid)
-        and generation.isdigit()
-        and expiry.isdigit()
-        and re.fullmatch(r"[0-9a-f]{16}", store)
-    ):
+    try:
+        claims = _signer(secret).loads(token)
+    except (BadData, ValueError):  # forged, malformed (a character no cookie holds)
         return None
-    body = f"{tid}.{generation}.{expiry}.{store}"
-    good = hmac.new(_token_key(secret), body.encode(), hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(good.encode(), sig.encode()):
-        return None
-    when = now if now is not None else datetime.now(UTC)
-    if when.timestamp() >= int(expiry):
-        return None
-    return TokenClaims(tid, int(generation), int(expiry), store)
+    match claims:
+        case [str(tid), int(generation), int(expiry), str(store)]:
+            when = now if now is not None else datetime.now(UTC)
+            if when.timestamp() >= expiry:
+                return None
+            return TokenClaims(tid, generation, expiry, store)
+    return None
 
 
 def token_valid(secret: str | None, token: str | None, now: datetime | None = None) -> bool:

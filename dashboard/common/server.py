@@ -12,14 +12,15 @@ the Record page's pad records each tap by one idempotent request and gets its an
 the same request, whatever the page is doing meanwhile.
 
 Streamlit 1.67 checks ``server.allowedHosts`` only on its websocket and its agent routes; the
-:class:`AllowedHosts` middleware applies the same list to every request (the pages, the static
-files, ``/_stcore/health`` and our ``/api`` routes), so a page whose name was rebound to this
-machine (DNS rebinding) gets nothing from it. Before it :class:`dashboard.replay.share.PictureGate`
-refuses a picture over its client's or the server's limit (429, 503) from the path and the
-address alone, so that a flood of them costs the event loop the least. Inside the Host check
-:class:`dashboard.access.guard.RequestGuard` bounds every request's body while it is read (413) and
-lets only JSON from the dashboard's own pages write (415, 403). ``brag dashboard`` also writes
-its pid file (``brag.db-dashboard``); this process removes it when it stops.
+:class:`AllowedHosts` middleware (Starlette's ``TrustedHostMiddleware``) applies the same list to
+every request (the pages, the static files, ``/_stcore/health`` and our ``/api`` routes), so a page
+whose name was rebound to this machine (DNS rebinding) gets nothing from it. Before it
+:class:`dashboard.replay.share.PictureGate` refuses a picture over its client's or the server's
+limit (429, 503) from the path and the address alone, so that a flood of them costs the event loop
+the least. Inside the Host check :class:`dashboard.access.guard.RequestGuard` bounds every
+request's body while it is read (413) and lets only JSON from the dashboard's own pages write (415,
+403). ``brag dashboard`` also writes its pid file (``brag.db-dashboard``); this process removes it
+when it stops.
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ import atexit
 import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import streamlit as st
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.types import ASGIApp
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `streamlit run dashboard/common/server.py` from a checkout
@@ -81,63 +83,38 @@ _warm_imports()
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
 
-def host_allowed(host: str | None, allowed: list[str]) -> bool:
-    """Whether a request's ``Host`` header names one of ``allowed`` (Streamlit's
-    ``server.allowedHosts``: names or addresses, ``*.domain``, ``*``; the port is ignored).
-    An empty list allows every host, as Streamlit does."""
+def trusted_hosts(allowed: Sequence[str]) -> list[str]:
+    """Streamlit's ``server.allowedHosts`` (names or addresses, ``*.domain``, ``*``; the port is
+    ignored) as the patterns of Starlette's :class:`TrustedHostMiddleware`, so that it answers
+    the hosts Streamlit's own websocket check answers: no list is every host (``*``, Streamlit's
+    default); an IPv6 address is bracketed as a ``Host`` header writes it (``[::1]``); each name
+    is also taken with the trailing dot of a fully qualified name (``localhost.``); a pattern
+    Starlette refuses to be given (a ``*`` elsewhere than a leading ``*.``) names no host and
+    is left out."""
     if not allowed:
-        return True
-    if not host:
-        return False
-    try:
-        parts = urlsplit(f"//{host}")
-        name = parts.hostname
-        _ = parts.port  # a port that is not a number is refused
-    except ValueError:
-        return False
-    if name is None or parts.username is not None or parts.path or parts.query:
-        return False
-    name = name.lower().rstrip(".")
-    for pattern in (a.strip().lower().rstrip(".").strip("[]") for a in allowed):
-        if pattern == "*" or name == pattern:
-            return True
-        if pattern.startswith("*.") and name.endswith(pattern[1:]):
-            return True
-    return False
+        return ["*"]
+    patterns: list[str] = []
+    for given in allowed:
+        name = given.strip().lower().rstrip(".").strip("[]")
+        if name == "*":
+            return ["*"]
+        if "*" in name[1:] or (name.startswith("*") and not name.startswith("*.")):
+            continue
+        patterns += [f"[{name}]"] if ":" in name else [name, f"{name}."]
+    return patterns
 
 
-class AllowedHosts:
-    """ASGI middleware: a request (HTTP or websocket) whose ``Host`` is not in
-    ``server.allowedHosts`` is answered 400 (a websocket is closed before it opens)."""
+class AllowedHosts(TrustedHostMiddleware):
+    """Starlette's :class:`TrustedHostMiddleware` on ``allowed`` (default
+    ``server.allowedHosts``, read when the server builds its middleware, after Streamlit took its
+    options; :func:`trusted_hosts`): a request (HTTP or websocket) whose ``Host`` is not one of
+    them is answered 400 ``Invalid host header`` (a websocket's handshake too), never redirected
+    to ``www.``."""
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        host = headers.get(b"host", b"").decode("latin-1") or None
-        allowed = list(st.get_option("server.allowedHosts") or [])
-        if host_allowed(host, allowed):
-            await self.app(scope, receive, send)
-            return
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008})
-            return
-        body = b"This host is not served here.\n"
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 400,
-                "headers": [
-                    (b"content-type", b"text/plain; charset=utf-8"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+    def __init__(self, app: ASGIApp, allowed: Sequence[str] | None = None) -> None:
+        if allowed is None:
+            allowed = list(st.get_option("server.allowedHosts") or [])
+        super().__init__(app, allowed_hosts=trusted_hosts(allowed), www_redirect=False)
 
 
 def _forget_pid_file() -> None:

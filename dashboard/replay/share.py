@@ -30,10 +30,11 @@ pictures wait or are drawn in all, 503; both with ``Retry-After``.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import re
 import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -77,9 +78,6 @@ QUEUED = 8
 """Pictures all clients together may have waiting or being drawn; more: 503."""
 RETRY_AFTER = 2
 """Seconds a refused client is told to wait (``Retry-After``)."""
-
-_kept: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
-_kept_lock = threading.Lock()
 
 
 class Admission:
@@ -196,30 +194,40 @@ def _file_name(session: str, deal: int, step: int | None) -> str:
 def draw(
     session: str, deal: int, step: int | None, view: str | None, *, recorded: bool, organiser: bool
 ) -> bytes:
-    """The PNG of the route (see the module), kept per version of the session's stream. Raises
-    :class:`~present.share.ShareRefused` (no such session, deal, step or player) and what the
-    store raises when it cannot be reached."""
+    """The PNG of the route (see the module), kept per version of the session's stream
+    (:func:`_kept`). Raises :class:`~present.share.ShareRefused` (no such session, deal, step or
+    player) and what the store raises when it cannot be reached."""
     from dashboard.common import cache, settings
 
     version = cache.last_seq(session)
     if not version:
         raise ShareRefused(f"no session {session} in the store")
-    key = (settings.db_url(), session, version, deal, step, view, recorded, organiser)
-    with _kept_lock:
-        if key in _kept:
-            _kept.move_to_end(key)
-            return _kept[key]
+    return _kept(settings.db_url(), session, version, deal, step, view, recorded, organiser)
+
+
+@functools.lru_cache(maxsize=KEEP)
+def _kept(
+    url: str,
+    session: str,
+    version: int,
+    deal: int,
+    step: int | None,
+    view: str | None,
+    recorded: bool,
+    organiser: bool,
+) -> bytes:
+    """The PNG of :func:`draw`, drawn from the session as it is now, kept for the :data:`KEEP`
+    pictures asked for last: ``url`` (the store) and ``version`` (the session's last seq) only
+    key it, so a session recorded further is drawn again. Raises what :func:`draw` raises
+    (never kept)."""
+    from dashboard.common import cache
+
     rp = cache.replay_now(session, recorded=recorded)
     if rp is None:
         raise ShareRefused(f"no session {session} in the store")
-    data = _raster(
+    return _raster(
         share(sight_of(rp, deal, view, organiser=organiser), step, "svg").decode("utf-8")
     )
-    with _kept_lock:
-        _kept[key] = data
-        while len(_kept) > KEEP:
-            _kept.popitem(last=False)
-    return data
 
 
 def _refused(why: str) -> Response:

@@ -6,10 +6,14 @@ again; an undo names what it withdrew (derived events too) by step and sentence,
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from itsdangerous import URLSafeSerializer
+from itsdangerous.encoding import base64_decode
 from store_helpers import advance, choose, start
 
 from dashboard.access import tokens
@@ -88,33 +92,55 @@ def test_a_tap_records_the_keys_event() -> None:
         recorder.tapped_event(state, "peek-0")  # Ann's own look is at "look"
 
 
+PAYLOADS = URLSafeSerializer("unused")
+"""itsdangerous' URL-safe payload format, read and written without a signature."""
+
+
+def _with_claims(claims: list[object], sig: str) -> str:
+    """A token of ``claims`` under the signature ``sig`` of other claims (itsdangerous' URL-safe
+    format: the compact JSON, compressed when shorter, in base64; a dot; the signature)."""
+    return f"{PAYLOADS.dump_payload(claims).decode()}.{sig}"
+
+
 def test_the_device_token_is_signed_expires_and_dies_with_the_secret() -> None:
     now = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
     token = tokens.device_token("sesame", now, generation=3, store="ab" * 8)
-    tid, generation, expiry, store, sig = token.split(".")
-    assert int(expiry) == int((now + timedelta(hours=12)).timestamp())
-    assert "sesame" not in token and len(sig) == 64 and len(tid) == 16 and generation == "3"
-    assert tokens.token_claims("sesame", token, now) == tokens.TokenClaims(
-        tid, 3, int(expiry), "ab" * 8
-    )  # the store it unlocks (issue 33)
-    assert tokens.device_token("sesame", now).split(".")[0] != tid  # each its own id
+    claims = tokens.token_claims("sesame", token, now)
+    assert claims is not None
+    tid, expiry = claims.id, claims.expiry
+    payload, sig = token.rsplit(".", 1)
+    assert expiry == int((now + timedelta(hours=12)).timestamp())
+    assert "sesame" not in token and len(base64_decode(sig)) == 32  # an HMAC-SHA256
+    assert len(tid) == 16 and claims.generation == 3
+    assert claims == tokens.TokenClaims(tid, 3, expiry, "ab" * 8)  # the store it unlocks (33)
+    assert PAYLOADS.load_payload(payload.encode()) == [tid, 3, expiry, "ab" * 8]
+    assert tokens.device_token("sesame", now).rsplit(".", 1)[0] != payload  # each its own id
     assert tokens.token_valid("sesame", token, now + timedelta(hours=11, minutes=59))
     assert not tokens.token_valid("sesame", token, now + timedelta(hours=12))  # expired
     assert not tokens.token_valid("another secret", token, now)  # the secret changed
-    forged = f"{tid}.{generation}.{int(expiry) + 3600}.{store}.{sig}"  # a longer life, same sig
+    forged = _with_claims([tid, 3, expiry + 3600, "ab" * 8], sig)  # a longer life, same sig
     assert not tokens.token_valid("sesame", forged, now)
-    older = f"{tid}.2.{expiry}.{store}.{sig}"  # an earlier generation under the same signature
+    older = _with_claims([tid, 2, expiry, "ab" * 8], sig)  # an earlier generation, same sig
     assert not tokens.token_valid("sesame", older, now)
-    other = f"{tid}.{generation}.{expiry}.{'cd' * 8}.{sig}"  # another store, same signature
+    other = _with_claims([tid, 3, expiry, "cd" * 8], sig)  # another store, same signature
     assert not tokens.token_valid("sesame", other, now)
+    assert _with_claims([tid, 3, expiry, "ab" * 8], sig) == token  # (the forgeries' format)
+    body = f"{tid}.3.{expiry}.{'ab' * 8}"  # the token written by hand before (v2): not taken
+    key = hashlib.sha256(b"bragbook device token v2\0sesame").digest()
+    assert not tokens.token_valid(
+        "sesame", f"{body}.{hmac.new(key, body.encode(), hashlib.sha256).hexdigest()}", now
+    )
     for bad in (
         None,
         "",
         "x",
         "1.2.3",
         f"{expiry}.{sig}",
-        f"{tid}.{generation}.{expiry}.",
+        f"{payload}.",
         f"X.1.2.{sig}",
+        f".{payload}.{sig}",
+        f"{payload}.{sig}.{sig}",
+        "\udcff.x",
     ):
         assert not tokens.token_valid("sesame", bad, now)
     assert not tokens.token_valid(None, token, now)

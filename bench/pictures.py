@@ -7,7 +7,7 @@ picture requests arrives.
 1. Starts the dashboard's server (``brag dashboard``'s Streamlit command,
 ``dashboard/common/server.py``)
    on 127.0.0.1 over a store of the bundled season's first 3 sessions, with an organiser secret,
-   and makes an unlocked device's cookie for it (:func:`dashboard.record.recorder.device_token`).
+   and makes an unlocked device's cookie for it (:func:`dashboard.access.tokens.device_token`).
 2. **Quiet**: ``--polls`` polls of the Record page's pad (``GET /api/pad?session=S&since=N``,
    the unlocked device's cookie, ``since`` the session's last seq: what the pad sends each
    second), one after another, 50 ms apart; their p50 and p95.
@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browser_helpers import dashboard, percentile, season_env  # noqa: E402
 
-from dashboard.record import recorder  # noqa: E402
+from dashboard.access import tokens  # noqa: E402
 from log.open import open_store  # noqa: E402
 
 LIMIT_MS = 200.0
@@ -102,12 +102,12 @@ def _polls(
 
 def _targets(db: str) -> tuple[str, int, list[str], str]:
     """The first session, its last seq, a picture request per step of every session, and the
-    store's tag (:func:`dashboard.record.recorder.store_tag`: a device's token names its store)."""
+    store's tag (:func:`dashboard.access.tokens.store_tag`: a device's token names its store)."""
     from present.replay import Replay
 
     paths: list[str] = []
     with open_store(db) as store:
-        tag = recorder.store_tag(str(store.store_id))
+        tag = tokens.store_tag(str(store.store_id))
         sessions = [info.session for info in store.sessions()]
         first, last = sessions[0], int(store.last_seq(sessions[0]))
         for session in sessions:
@@ -166,7 +166,7 @@ def main() -> None:
         env = season_env(Path(tmp), sessions=3)
         env["BRAG_ORGANISER_SECRET"] = SECRET
         session, last, steps, tag = _targets(env["BRAG_DB"])
-        cookie = f"brag_device={recorder.device_token(SECRET, store=tag)}"
+        cookie = f"brag_device={tokens.device_token(SECRET, store=tag)}"
         poll = f"/api/pad?session={session}&since={last}"
         with dashboard(Path(tmp), env, address="127.0.0.1") as url:
             port = int(url.rsplit(":", 1)[1])

@@ -3,9 +3,9 @@ callbacks and the HTTP routes (:mod:`dashboard.record.routes`,
 :mod:`dashboard.replay.notes_routes`), so a device
 is unlocked or locked the same way for all of them (issue 33, classes 3 and 4).
 
-A device's token (:func:`dashboard.record.recorder.device_token`) carries an id, the generation of
+A device's token (:func:`dashboard.access.tokens.device_token`) carries an id, the generation of
 the
-devices it was issued in and the store it unlocks (:func:`dashboard.record.recorder.store_tag` of
+devices it was issued in and the store it unlocks (:func:`dashboard.access.tokens.store_tag` of
 the
 store's id). The revocations live in the store itself, beside the log (``brag_devices``, store
 version 6, :mod:`store.devices`): every dashboard and every path that reaches the store sees the
@@ -167,7 +167,7 @@ def unlocked_claims(token: str | None) -> tokens.TokenClaims | None:
 
 def device_unlocked(token: str | None) -> bool:
     """True when ``token`` (a device's ``brag_device`` cookie) is a valid unlock token under the
-    organiser secret now configured (:func:`dashboard.record.recorder.token_claims`), for the store
+    organiser secret now configured (:func:`dashboard.access.tokens.token_claims`), for the store
     served, of its current generation and not revoked (revocations read at most
     :data:`FRESH_SECONDS` ago); False without a secret (the app is read-only), a token, or when
     the store cannot be read."""

@@ -113,7 +113,7 @@ def check_given(secret: str, given: str | None) -> bool:
 
 def organiser_unlocked() -> bool:
     """True when this device is unlocked: the organiser gave the secret here, now or within
-    :data:`~dashboard.record.recorder.TOKEN_HOURS` (a signed, expiring, revocable token in this
+    :data:`~dashboard.access.tokens.TOKEN_HOURS` (a signed, expiring, revocable token in this
     session
     or in the device's HttpOnly cookie, :func:`~dashboard.access.check.device_unlocked`; the secret
     itself is never sent back). Without a secret configured (or one too short) the page says

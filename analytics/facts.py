@@ -58,28 +58,7 @@ from analytics.veil import Written
 from engine.apply import apply
 from engine.rules.betting import can_see
 from engine.state import Hand, Outcome, Phase, State, initial_state
-from events.model import (
-    DERIVED_TYPES,
-    Amended,
-    AnyEvent,
-    Bet,
-    Conceded,
-    DealerChosen,
-    Dealt,
-    Folded,
-    Kept,
-    Looked,
-    PotCarried,
-    PotWon,
-    Retained,
-    Saw,
-    SessionEnded,
-    SessionStarted,
-    Shown,
-    Shuffled,
-    Thrown,
-    Voided,
-)
+from events import model as ev
 from events.text import normal
 from present.narrate import step_in_deal
 from timeline import Timeline, Unfit
@@ -100,7 +79,9 @@ __all__ = [
 
 _IN_DEAL = frozenset({Phase.BETTING, Phase.SHOWDOWN})
 
-DecisionEvent: TypeAlias = Looked | Bet | Saw | Folded | Conceded | Retained | Kept | Thrown
+DecisionEvent: TypeAlias = (
+    ev.Looked | ev.Bet | ev.Saw | ev.Folded | ev.Conceded | ev.Retained | ev.Kept | ev.Thrown
+)
 """The recorded events that are a player's decision (:data:`DECISION_ACTIONS`)."""
 
 
@@ -118,7 +99,7 @@ class SessionFolder:
         self.written = Written(session)
         self.last_position = 0
         self.last_seq = 0
-        self.history: list[tuple[int, int, AnyEvent]] = []
+        self.history: list[tuple[int, int, ev.AnyEvent]] = []
         self.step_at: tuple[int, int] | None = None
         """``(deal, step)`` of the last event in force, numbered as every replay numbers it
         (:func:`present.narrate.step_in_deal`)."""
@@ -137,7 +118,7 @@ class SessionFolder:
 
     @classmethod
     def from_events(
-        cls, session: str, events: Iterable[tuple[int, int, AnyEvent]]
+        cls, session: str, events: Iterable[tuple[int, int, ev.AnyEvent]]
     ) -> SessionFolder:
         """A folder that has applied ``(position, seq, event)`` already (their rows discarded)."""
         folder = cls(session)
@@ -147,14 +128,14 @@ class SessionFolder:
         folder.written.flush(sink)  # its veiled rows were stored with those events
         return folder
 
-    def apply(self, position: int, seq: int, event: AnyEvent, out: Rows) -> None:
+    def apply(self, position: int, seq: int, event: ev.AnyEvent, out: Rows) -> None:
         """Applies one event of the session, writing its rows into ``out``."""
         if seq != self.last_seq + 1:
             raise ProjectionError(
                 f"session {self.session}: event seq {seq} at position {position} does not follow "
                 f"seq {self.last_seq}"
             )
-        if self._deferred or isinstance(event, Amended):
+        if self._deferred or isinstance(event, ev.Amended):
             self.history.append((position, seq, event))
             self.last_position, self.last_seq = position, seq
             self._corrected(position, seq, event, out)
@@ -171,7 +152,7 @@ class SessionFolder:
         self.last_position, self.last_seq = position, seq
         self._event_row(position, seq, event, before, after, out)
         self.state = after
-        if isinstance(event, Voided):
+        if isinstance(event, ev.Voided):
             self._refold(out)
             return
         if self._labels is not None:
@@ -183,32 +164,32 @@ class SessionFolder:
         if self.deal is not None and before.phase in _IN_DEAL:
             self.deal.events += 1  # events from ``dealt`` to the one that ends the deal
         self._follow(position, event, before, after, out)
-        if after.finished or isinstance(event, Shuffled):
+        if after.finished or isinstance(event, ev.Shuffled):
             self.written.open(out)  # the deals veiled so far open (analytics.veil)
 
     def _follow(
-        self, position: int, event: AnyEvent, before: State, after: State, out: Rows
+        self, position: int, event: ev.AnyEvent, before: State, after: State, out: Rows
     ) -> None:
         """What ``event`` (in force) tells of the deal: its counts, a deal started, a carried
         pot settled, a deal ended."""
         match event:
-            case Bet() | Folded() | Saw():
+            case ev.Bet() | ev.Folded() | ev.Saw():
                 self._action(event, before, after)
                 self._ended(position, before, after, out)
-            case Shown() | Conceded():
+            case ev.Shown() | ev.Conceded():
                 self._ended(position, before, after, out)
-            case Dealt():
+            case ev.Dealt():
                 self._dealt(before, after, out)
-            case Shuffled():
+            case ev.Shuffled():
                 self.luck.shuffled()
-            case Looked() | Kept():
+            case ev.Looked() | ev.Kept():
                 self._looked(event.player, before, after)
-            case Retained():
+            case ev.Retained():
                 if self.carry is not None:
                     self._settle_carry(retained=True, out=out)
-            case SessionStarted() | DealerChosen() | Thrown() | Voided() | Amended():
+            case ev.SessionStarted() | ev.DealerChosen() | ev.Thrown() | ev.Voided() | ev.Amended():
                 pass  # no deal ends here
-            case PotWon() | PotCarried() | SessionEnded():
+            case ev.PotWon() | ev.PotCarried() | ev.SessionEnded():
                 pass  # derived: the deal ended at the recorded event they follow
             case _:
                 assert_never(event)
@@ -243,7 +224,7 @@ class SessionFolder:
             else:
                 self.carry = (outcome, after, deal, position)
 
-    def _corrected(self, position: int, seq: int, event: AnyEvent, out: Rows) -> None:
+    def _corrected(self, position: int, seq: int, event: ev.AnyEvent, out: Rows) -> None:
         """An ``amended`` (or an event of a correction not whole yet: nothing changes until its
         repairs come): the steps in force folded again (:meth:`_refold`)."""
         try:
@@ -292,10 +273,19 @@ class SessionFolder:
         self._labels = None
 
     def _note_decision(
-        self, position: int, seq: int, event: AnyEvent, before: State, after: State
+        self, position: int, seq: int, event: ev.AnyEvent, before: State, after: State
     ) -> None:
         match event:
-            case Looked() | Bet() | Saw() | Folded() | Conceded() | Retained() | Kept() | Thrown():
+            case (
+                ev.Looked()
+                | ev.Bet()
+                | ev.Saw()
+                | ev.Folded()
+                | ev.Conceded()
+                | ev.Retained()
+                | ev.Kept()
+                | ev.Thrown()
+            ):
                 if self.deal is not None:
                     self._decision(position, seq, event, before, after)
 
@@ -311,9 +301,9 @@ class SessionFolder:
         p = before.players[i]
         hand: str | None = None
         match event:
-            case Looked() | Retained():
+            case ev.Looked() | ev.Retained():
                 hand = event.hand  # one of two: RULES 6.4, 6.7
-            case Kept() | Thrown():
+            case ev.Kept() | ev.Thrown():
                 hand = p.looking  # RULES 6.4: the hand just looked at
         held: Hand | None = p.hands[0] if len(p.hands) == 1 else None
         if hand is not None:
@@ -344,7 +334,7 @@ class SessionFolder:
             key = self._keys[name] = normal(name)
         return key
 
-    def _action(self, event: Bet | Folded | Saw, before: State, after: State) -> None:
+    def _action(self, event: ev.Bet | ev.Folded | ev.Saw, before: State, after: State) -> None:
         d = self.deal
         assert d is not None
         i = before.seat(event.player)
@@ -356,15 +346,15 @@ class SessionFolder:
         if can_see(before, i):  # RULES 5.7: the option to see
             d.see_chances[i] += 1
         match event:
-            case Bet():
+            case ev.Bet():
                 d.bets[i] += 1
                 if not p.seen:
                     d.blind_bets[i] += 1
                 if before.level is not None and (after.level or 0) > before.level:
                     d.raises[i] += 1
-            case Saw():
+            case ev.Saw():
                 d.saw[i] = True
-            case Folded():
+            case ev.Folded():
                 pass
             case _:
                 assert_never(event)
@@ -381,7 +371,7 @@ class SessionFolder:
         self,
         position: int,
         seq: int,
-        event: AnyEvent,
+        event: ev.AnyEvent,
         before: State,
         after: State,
         out: Rows,
@@ -391,14 +381,14 @@ class SessionFolder:
         level: int | None = None
         hand: str | None = None
         match event:
-            case Bet() | Saw():
+            case ev.Bet() | ev.Saw():
                 i = after.seat(event.player)
                 amount = after.paid_t[i] - before.paid_t[i]
-                if isinstance(event, Bet):
+                if isinstance(event, ev.Bet):
                     level = after.level
-            case PotWon() | PotCarried():
+            case ev.PotWon() | ev.PotCarried():
                 amount = int(event.amount * after.scale)
-            case Looked() | Retained():
+            case ev.Looked() | ev.Retained():
                 hand = event.hand
         out.event_rows.append(
             (
@@ -406,14 +396,14 @@ class SessionFolder:
                 self.session,
                 seq,
                 kind,
-                kind in DERIVED_TYPES,
+                kind in ev.DERIVED_TYPES,
                 after.deals,
                 getattr(event, "player", None),
                 level,
                 amount,
                 after.scale,
                 hand,
-                event.seq if isinstance(event, Voided) else None,
+                event.seq if isinstance(event, ev.Voided) else None,
             )
         )
 

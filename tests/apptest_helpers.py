@@ -1,25 +1,17 @@
 """The dashboard under Streamlit's ``AppTest``, shared by the pages' tests
-(``tests/dashboard/``) and the luck column's (``tests/analytics/test_luck.py``): the sessions of
-the ``store_url`` fixture (``tests/conftest.py``) and a page run once (``page``)."""
+(``tests/dashboard/``): a page run once (``page``) on the sessions of the ``store_url`` fixture
+(``tests/conftest.py``, the logs of :mod:`example_logs`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from shared_paths import SCENARIOS
 from streamlit.testing.v1 import AppTest
 
 from dashboard.common.pages import PAGE_FILES
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
-
-LOGS = [
-    ROOT / "data" / "examples" / "card_example.jsonl",  # cards "shown", one deal
-    ROOT / "data" / "season" / "2026-09-24-top-1.jsonl",  # cards "all", 8 pots
-    SCENARIOS / "blind_pays_half.jsonl",  # "B sees A: pays 6, the level, being blind"
-]
-ALL_CARDS = "2026-09-24-top-1"
 
 
 def page(name: str, **params: str) -> AppTest:

@@ -4,7 +4,8 @@ The tests are grouped by layer (``tests/events/``, ``engine/``, ``store/``, ``lo
 ``analytics/``, ``sim/``, ``cli/``, ``dashboard/``, ``browser/``, ``hostile/``); their shared
 helpers sit here, imported by bare name (``pytest``'s ``pythonpath``): ``shared_paths`` (the
 checkout and the team's scenarios, worked out once), ``store_helpers``, ``browser_helpers``,
-``live_helpers``, ``hostile_helpers``, ``apptest_helpers``, ``session_strategies``."""
+``live_helpers``, ``hostile_helpers``, ``apptest_helpers``, ``session_strategies``,
+``raw_log_helpers``, ``example_logs``."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def store_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     scenario: the test skips (:data:`shared_paths.NO_SHARED`) where there is none."""
     if not HAVE_SHARED:
         pytest.skip(NO_SHARED)
-    from apptest_helpers import LOGS
+    from example_logs import LOGS
 
     from log.open import open_store
 

@@ -12,10 +12,14 @@
   import no Streamlit.
 - The dashboard by feature (issue 34): every module in a folder of DASHBOARD_FOLDERS, and a
   folder imports only itself and the folders below it.
+- The tests by layer (issue 34): a test folder (TEST_FOLDERS) imports only its package's layer
+  and below, with what its shared helpers and conftest fixtures import; the simulator is test data
+  for every layer (TEST_DATA); tests/browser, tests/hostile and tests/*.py are whole-system.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib.util
 import re
@@ -408,3 +412,146 @@ def test_the_import_linter_contract_draws_the_same_layers() -> None:
     assert drawn == LAYERS
     roots = set(config["tool"]["importlinter"]["root_packages"])
     assert roots == {p for layer in LAYERS for p in layer}
+
+
+# The tests by layer (issue 34): a test folder tests one package and imports only that package
+# and the layers below it, never a layer above nor a sibling of its own layer, as the packages
+# themselves. A test imports what the shared helpers it imports (tests/*.py, by bare name) import,
+# transitively, and what the fixtures of tests/conftest.py it asks for (by parameter name) import.
+TEST_FOLDERS: Mapping[str, str] = {
+    "events": "events",
+    "engine": "engine",
+    "store": "store",
+    "timeline": "timeline",
+    "log": "log",
+    "present": "present",
+    "analytics": "analytics",
+    "sim": "sim",
+    "service": "service",
+    "cli": "brag",
+    "dashboard": "dashboard",
+}
+# The whole-system tests (the top layer: they may import anything): these folders and the test
+# modules at the top of tests/.
+WHOLE_SYSTEM_FOLDERS = frozenset({"browser", "hostile"})
+# Test data for every layer, a named exception: the simulator's random legal sessions (sim.randplay,
+# sim.simulate_session). sim imports only engine, events and log.gc_pause (the layers check it),
+# and a test of any layer needs legal sessions to feed its package; writing them by hand in each
+# folder would copy the simulator, not test it.
+TEST_DATA = frozenset({"sim"})
+# What a test imports of a framework only one package uses counts as that package: a test that
+# imports Streamlit runs the dashboard's pages (AppTest).
+FRAMEWORKS: Mapping[str, str] = {"streamlit": "dashboard"}
+TESTS = ROOT / "tests"
+
+
+def module_imports(tree: ast.AST) -> set[str]:
+    """The absolute imports anywhere in ``tree`` (in functions too): ``a.b`` for ``from a.b
+    import c`` and ``import a.b``."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def shared_helpers() -> dict[str, Path]:
+    """The tests' shared modules, imported by bare name (``store_helpers`` ...)."""
+    return {p.stem: p for p in TESTS.glob("*.py") if not p.stem.startswith("test_")}
+
+
+def fixture_imports(conftest: Path) -> dict[str, set[str]]:
+    """What each fixture of ``conftest`` imports: its own imports and the module's (an autouse
+    fixture's under the name ``""``, asked by every test)."""
+    tree = ast.parse(conftest.read_text(encoding="utf-8"))
+    top = module_imports(
+        ast.Module(
+            body=[n for n in tree.body if not isinstance(n, ast.FunctionDef)], type_ignores=[]
+        )
+    )
+    found: dict[str, set[str]] = {"": set(top)}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.decorator_list:
+            autouse = any("autouse" in ast.dump(d) for d in node.decorator_list)
+            found.setdefault("" if autouse else node.name, set(top)).update(module_imports(node))
+    return found
+
+
+def asked_fixtures(tree: ast.AST) -> set[str]:
+    """The parameter names of the functions in ``tree``: the fixtures they ask for."""
+    return {
+        arg.arg
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for arg in node.args.args + node.args.kwonlyargs
+    }
+
+
+def packages_imported(path: Path, helpers: Mapping[str, Path]) -> dict[str, str]:
+    """Our packages that the test module ``path`` imports, each with the helper it came through
+    (``""``: the module itself), the shared helpers followed transitively, and the fixtures of
+    tests/conftest.py it asks for."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: dict[str, str] = {}
+    fixtures = fixture_imports(TESTS / "conftest.py")
+    todo = [(module_imports(tree), "")]
+    asked = asked_fixtures(tree) | {""}
+    todo += [(fixtures[name], "conftest.py") for name in sorted(asked & set(fixtures))]
+    seen: set[str] = set()
+    while todo:  # breadth first: an import is named by the shortest way to it
+        modules, via = todo.pop(0)
+        for module in sorted(modules):
+            head = module.split(".")[0]
+            if head in helpers and head not in seen:
+                seen.add(head)
+                helper_tree = ast.parse(helpers[head].read_text(encoding="utf-8"))
+                todo.append((module_imports(helper_tree), via or f"{head}.py"))
+            elif head in packages() or head in FRAMEWORKS:
+                found.setdefault(FRAMEWORKS.get(head, head), via)
+    return found
+
+
+def against_the_test_layers(folder: str, imported: str) -> bool:
+    """A test of ``tests/<folder>`` importing the package ``imported`` above its own, or a
+    sibling of it (TEST_DATA excepted; a whole-system folder imports anything)."""
+    if folder in WHOLE_SYSTEM_FOLDERS or imported in TEST_DATA:
+        return False
+    mine = TEST_FOLDERS[folder]
+    return imported != mine and layer_of(imported) <= layer_of(mine)
+
+
+def test_every_test_folder_imports_only_its_layer_and_below() -> None:
+    helpers = shared_helpers()
+    folders = sorted(p.name for p in TESTS.iterdir() if p.is_dir() and any(p.glob("*.py")))
+    unknown = [f for f in folders if f not in TEST_FOLDERS and f not in WHOLE_SYSTEM_FOLDERS]
+    assert not unknown, f"test folders of no layer (add them to TEST_FOLDERS): {unknown}"
+    offences = sorted(
+        f"tests/{folder}/{path.name}: imports {package} "
+        + ("(sibling)" if layer_of(package) == layer_of(TEST_FOLDERS[folder]) else "(layer above)")
+        + (f" through {via}" if via else "")
+        for folder in folders
+        for path in sorted((TESTS / folder).glob("*.py"))
+        for package, via in packages_imported(path, helpers).items()
+        if against_the_test_layers(folder, package)
+    )
+    layers_text = " > ".join(" | ".join(layer) for layer in LAYERS)
+    assert not offences, f"tests importing against the layers ({layers_text}):\n" + "\n".join(
+        offences
+    )
+
+
+def test_the_test_layers_check_sees_an_import_upwards(tmp_path: Path) -> None:
+    assert against_the_test_layers("events", "brag")
+    assert against_the_test_layers("log", "dashboard")
+    assert against_the_test_layers("store", "engine")  # a sibling
+    assert not against_the_test_layers("log", "store")
+    assert not against_the_test_layers("cli", "brag")
+    assert not against_the_test_layers("timeline", "sim")  # test data
+    assert not against_the_test_layers("hostile", "dashboard")
+    helper = tmp_path / "mixed_helpers.py"
+    helper.write_text("from brag.cli import main\n", encoding="utf-8")
+    test = tmp_path / "test_x.py"
+    test.write_text("def test_x() -> None:\n    from mixed_helpers import main\n", encoding="utf-8")
+    assert packages_imported(test, {"mixed_helpers": helper}) == {"brag": "mixed_helpers.py"}

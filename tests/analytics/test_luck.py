@@ -4,20 +4,17 @@ adjusted nets of folded sessions, NULL where the hands are not known, the CLI an
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations
-from pathlib import Path
 
 import duckdb
 import pytest
-from apptest_helpers import ALL_CARDS, page
 
 import analytics.projector
 import analytics.tables
 from analytics import queries
-from analytics.luck import LUCK_ABSENT, RANK_VALUES, deal_ranks, luck_units
+from analytics.luck import RANK_VALUES, deal_ranks, luck_units
 from analytics.sources import MemorySource
 from engine.hands import strength_codes
 from engine.state import CODE, card_codes
@@ -210,41 +207,3 @@ def test_random_sessions_with_corrections_keep_the_sums(seed: int) -> None:
         assert isinstance(luck, int) and adj == net - luck
         sums[(session, deal)] = sums.get((session, deal), 0) + luck
     assert sums and set(sums.values()) == {0}
-
-
-# --- the CLI and the Players page ------------------------------------------------------------
-
-
-def test_cli_stats_shows_the_adjusted_net_and_why_it_is_absent(
-    store_url: str,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    from brag.cli import main
-
-    assert main(["--db", store_url, "stats", "--format", "json"]) == 0
-    by = {r["player"]: r for r in json.loads(capsys.readouterr().out)}
-    assert by["A"]["luck_deals"] == 0 and by["A"]["adjusted_net_per_deal"] is None  # shown
-    con = duckdb.connect(str(Path(store_url).with_suffix(".duckdb")), read_only=True)
-    adj, n = con.execute(
-        "SELECT sum(adjusted_net_t), count(adjusted_net_t) FROM player_deals "
-        "WHERE session = ? AND player = 'Colin'",
-        [ALL_CARDS],
-    ).fetchone()
-    con.close()
-    assert by["Colin"]["luck_deals"] == n > 0
-    assert Fraction(by["Colin"]["adjusted_net_per_deal"]) == Fraction(int(adj), 2 * n)
-    assert main(["--db", store_url, "stats"]) == 0
-    out = capsys.readouterr().out
-    assert "adjusted net per deal" in out and LUCK_ABSENT in " ".join(out.split())
-    assert main(["--db", store_url, "stats", "--session", ALL_CARDS]) == 0
-    assert "luck-adjusted net" not in capsys.readouterr().out  # every card known: no note
-
-
-def test_players_page_shows_the_adjusted_net_and_why_not(store_url: str) -> None:
-    at = page("players")
-    assert not at.exception
-    table = at.dataframe[0].value.set_index("player")
-    column = table["Luck-adjusted net per deal"]
-    assert column["A"] == "–"  # the rule card's example records only the cards shown
-    assert column["Colin"].endswith(" deals") and column["Colin"] != "–"
-    assert any(LUCK_ABSENT in c.value for c in at.caption)

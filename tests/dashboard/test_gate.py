@@ -7,14 +7,12 @@ hosts are this machine's and the printed ones."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -191,55 +189,3 @@ def test_a_short_secret_in_streamlit_secrets_leaves_the_page_read_only(
     at.switch_page("record/record_page.py").run()
     assert "Read-only" in at.warning[0].value and "4 characters" in at.warning[0].value
     assert not at.text_input
-
-
-def served(host: str | None, allowed: list[str], kind: str = "http") -> bool:
-    """Whether the dashboard's Host check (:class:`dashboard.common.server.AllowedHosts` on
-    ``allowed``) lets a request (``kind``: ``"http"`` or ``"websocket"``) with the ``Host`` header
-    ``host`` (``None``: none) through; a refusal must be its 400."""
-    from dashboard.common.server import AllowedHosts
-
-    sent: list[dict[str, Any]] = []
-    reached: list[bool] = []
-
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        reached.append(True)
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.disconnect"}
-
-    headers = [] if host is None else [(b"host", host.encode("latin-1"))]
-    scope = {"type": kind, "path": "/", "method": "GET", "headers": headers, "query_string": b""}
-    asyncio.run(AllowedHosts(app, allowed)(scope, receive, send))
-    if reached:
-        return True
-    prefix = "websocket." if kind == "websocket" else ""
-    assert sent[0]["type"] == f"{prefix}http.response.start" and sent[0]["status"] == 400
-    return False
-
-
-def test_the_hosts_served_are_the_printed_ones() -> None:
-    from brag.cmd_app import allowed_hosts, streamlit_command
-
-    assert allowed_hosts() == ["localhost", "127.0.0.1", "::1"]
-    assert allowed_hosts("0.0.0.0", "192.168.1.20")[-1] == "192.168.1.20"
-    assert allowed_hosts("10.1.2.3") == ["localhost", "127.0.0.1", "::1", "10.1.2.3"]
-    command = streamlit_command(8501)
-    assert command.count("--server.allowedHosts") == 3
-    hosts = allowed_hosts("0.0.0.0", "192.168.1.20")
-    for good in ("localhost:8501", "127.0.0.1:8501", "[::1]:8501", "192.168.1.20:8501"):
-        assert served(good, hosts), good
-        assert served(good, hosts, "websocket"), good
-    for good in ("LOCALHOST", "localhost.:8501", "[::1]"):  # case, a qualified name's dot
-        assert served(good, hosts), good
-    for bad in ("evil.example", "evil.example:8501", "localhost.evil.example", "", None):
-        assert not served(bad, hosts), bad
-        assert not served(bad, hosts, "websocket"), bad
-    for bad in ("user@localhost", "localhost/x", "localhost:x", "[::2]:8501", "www.localhost"):
-        assert not served(bad, hosts), bad
-    assert served("evil.example", [])  # Streamlit's default: no list, every host
-    assert served("evil.example", ["*"]) and served("a.club.example", ["*.club.example."])
-    assert not served("club.example", ["*.club.example", "www.club.example", "a*b"])  # no www.

@@ -18,7 +18,6 @@ import pytest
 from shared_paths import SCENARIOS, needs_shared
 from starlette.applications import Starlette
 
-from brag.cli import main
 from dashboard.replay import notes_routes as notes_api
 from dashboard.replay.notes_limits import (
     NOTES_PER_CLIENT,
@@ -161,11 +160,3 @@ def test_hidden_notes_do_not_count_toward_the_sessions_limit(
     status, _, got = call(api, "/api/notes", note(4, "Ann", "a real note"), "10.0.4.1")
     assert status == 200 and [n["text"] for n in got["notes"]][-1] == "a real note"
     assert len(notes(store, _rp(store), include_hidden=True)) == 4
-
-
-def test_the_organisers_terminal_is_not_limited(app: tuple[Starlette, Any]) -> None:
-    _, (store, _, db) = app
-    for k in range(NOTES_PER_CLIENT + NOTES_PER_NAME + 1):
-        argv = ["notes", "add", S, "--db", db, "--deal", "1", "--step", "2", "--text", f"n{k}"]
-        assert main([*argv, "--by", "Organiser"]) == 0
-    assert len(notes(store, _rp(store))) == NOTES_PER_CLIENT + NOTES_PER_NAME + 1

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 pytest.importorskip("streamlit")
-from apptest_helpers import ALL_CARDS, APP, LOGS, page
+from apptest_helpers import APP, page
+from example_logs import ALL_CARDS, LOGS
 from streamlit.testing.v1 import AppTest
 
 from log.open import open_store

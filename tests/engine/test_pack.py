@@ -1,38 +1,22 @@
 """RULES 3.2 to 3.4 and 6.2 to 6.7 at a ``cards: "shown"`` table: the pack tracked card by card
 (:mod:`engine.pack`). A shown card must be one the pack's order since the last shuffle can put in
 that hand; the refusals name RULES 3.3 and say why in words, at entry (``apply``), in ``brag
-verify`` and at import (both fold through the engine).
+verify`` and at import (both fold through the engine; those two are tested in
+``tests/cli/test_pack_refusals.py``).
 
-The logs are written as FORMAT.md dicts with ``tests/engine/test_rules.py``'s builders. Quiet
+The logs are written as FORMAT.md dicts with the builders of ``tests/raw_log_helpers.py``. Quiet
 deals (everyone looks, the first to act bets, the others fold: no card shown) move the pack on by
 three cards a player each (RULES 3.4).
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from hypothesis import given
+from raw_log_helpers import Raw, bet, concede, dealt, fold, kept, look, retain, saw, show, start
 from session_strategies import SETTINGS, Session, sessions
-from test_rules import (
-    Raw,
-    bet,
-    concede,
-    dealt,
-    fold,
-    kept,
-    look,
-    refused,
-    retain,
-    run,
-    saw,
-    show,
-    start,
-)
+from test_rules import refused, run
 
-from brag.cli import main
 from engine.apply import apply
 from engine.fold import verify_events
 from engine.legal import legal_actions, possible_cards
@@ -206,22 +190,6 @@ def test_possible_cards_leave_out_what_the_pack_or_the_opponent_rules_out() -> N
     assert not {"Ks", "3c", "4d", "Qs", "7h", "2d"} & d and len(d) == 46
     assert possible_cards(after, "C") == {"Ks", "3c", "4d"}  # its three places are taken
     assert possible_cards(run(log), "A") == frozenset()  # between deals: no hand
-
-
-def test_brag_verify_and_import_give_the_same_refusal(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    log, ds = four_players_until(3)
-    bad = [*log, *showdown("ABCD", ds[2], "C", "Qs 3c 4d")[:-1]]
-    path = tmp_path / "bad.jsonl"
-    path.write_text("".join(json.dumps(e) + "\n" for e in bad))
-    words = "RULES 3.3: Qs went under the pack at deal 1's showdown; with 4 players"
-    assert main(["verify", str(path)]) != 0
-    out = capsys.readouterr()
-    assert words in out.out + out.err
-    assert main(["--db", str(tmp_path / "s.db"), "import", str(path)]) != 0
-    out = capsys.readouterr()
-    assert words in out.out + out.err and f"line {len(bad)}" in out.out + out.err
 
 
 # --- the property: a real pack's showdowns are always accepted ------------------------------

@@ -9,22 +9,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction as F
-from typing import Any
 
 import pytest
+from raw_log_helpers import (
+    ALL_CARDS,
+    CARRY,
+    Raw,
+    all_seen,
+    bet,
+    concede,
+    dealt,
+    fold,
+    kept,
+    look,
+    pack_for,
+    retain,
+    saw,
+    show,
+    start,
+    thrown,
+)
 
 from engine.fold import complete, summary, verify_events
 from engine.legal import can_void, legal_actions
 from engine.state import Phase, State
-from events.cards import FULL_PACK
 from events.codec import parse_raw
 from events.errors import BragError, FormatError, RuleViolation
 from events.model import PotCarried, PotWon, SessionEnded
-
-Raw = dict[str, Any]
-
-ALL_CARDS = [str(c) for c in FULL_PACK]
-
 
 # --- helpers -----------------------------------------------------------------------------------
 
@@ -48,91 +59,6 @@ def refused(events: Sequence[Raw], rule: str, player: str | None = None) -> Brag
     if player is not None:
         assert player in err.message, err.message
     return err
-
-
-def start(
-    seats: str = "ABC",
-    dealer: str = "C",
-    cards: str = "shown",
-    rules: Raw | None = None,
-    order: Sequence[str] | None = None,
-) -> list[Raw]:
-    """session_started, dealer_chosen and the first shuffle (with ``order`` when given)."""
-    s: Raw = {"type": "session_started", "session": "t", "seats": list(seats), "cards": cards}
-    if rules is not None:
-        s["rules"] = rules
-    sh: Raw = {"type": "shuffled"}
-    if order is not None:
-        sh["order"] = list(order)
-    return [s, {"type": "dealer_chosen", "player": dealer}, sh]
-
-
-def dealt(hands: dict[str, str] | None = None) -> Raw:
-    e: Raw = {"type": "dealt"}
-    if hands is not None:
-        e["hands"] = {p: h.split() for p, h in hands.items()}
-    return e
-
-
-def look(p: str, hand: str | None = None) -> Raw:
-    e: Raw = {"type": "looked", "player": p}
-    if hand is not None:
-        e["hand"] = hand
-    return e
-
-
-def bet(p: str, level: int | str, paid: int | str | None = None) -> Raw:
-    e: Raw = {"type": "bet", "player": p, "level": level}
-    if paid is not None:
-        e["paid"] = paid
-    return e
-
-
-def fold(p: str) -> Raw:
-    return {"type": "folded", "player": p}
-
-
-def saw(p: str, paid: int | str | None = None) -> Raw:
-    e: Raw = {"type": "saw", "player": p}
-    if paid is not None:
-        e["paid"] = paid
-    return e
-
-
-def show(p: str, cards: str) -> Raw:
-    return {"type": "shown", "player": p, "cards": cards.split()}
-
-
-def concede(p: str) -> Raw:
-    return {"type": "conceded", "player": p}
-
-
-def retain(p: str, hand: str | None = None) -> Raw:
-    e: Raw = {"type": "retained", "player": p}
-    if hand is not None:
-        e["hand"] = hand
-    return e
-
-
-def kept(p: str) -> Raw:
-    return {"type": "kept", "player": p}
-
-
-def thrown(p: str) -> Raw:
-    return {"type": "thrown", "player": p}
-
-
-def pack_for(seats: str, dealer: str, hands: dict[str, str]) -> list[str]:
-    """A pack order (top first) whose deal by ``dealer`` gives each player ``hands`` (RULES 3.4:
-    one card a round, starting on the dealer's left); the other cards follow in code order."""
-    n, d = len(seats), seats.index(dealer)
-    order = [seats[(d + 1 + k) % n] for k in range(n)]
-    top = [hands[p].split()[r] for r in range(3) for p in order]
-    return top + [c for c in ALL_CARDS if c not in top]
-
-
-def all_seen(seats: str) -> list[Raw]:
-    return [look(p) for p in seats]
 
 
 # --- RULES 1: session --------------------------------------------------------------------------
@@ -526,10 +452,6 @@ def test_5_9_and_5_10_the_cards_worked_example() -> None:
 
 
 # --- RULES 6: carried pot and retained blind hands ----------------------------------------------
-
-
-CARRY = [*start("ABC", "C"), dealt(), look("B"), look("C"), bet("A", 1), fold("B"), fold("C")]
-"""Blind A survives deal 1 (dealer C); the pot of 3 + 1/2 is carried."""
 
 
 def test_6_1_blind_survivor_pot_carried() -> None:

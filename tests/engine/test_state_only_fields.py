@@ -13,12 +13,10 @@ stored).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from refusal_helpers import log_with, verify_and_import
-from test_rules import (
+from raw_log_helpers import (
     ALL_CARDS,
     CARRY,
     all_seen,
@@ -27,14 +25,13 @@ from test_rules import (
     dealt,
     fold,
     look,
-    refused,
     retain,
-    run,
     saw,
     show,
     start,
     thrown,
 )
+from test_rules import refused, run
 
 from engine.state import Phase
 from events.errors import FormatError
@@ -208,32 +205,3 @@ def test_a_showdown_pot_won_names_the_hand_and_cards_shown(field: str, value: An
     assert out.amount == 5 and run([*PRIAL_SHOWN, won]).resolved == 1
     err = refused([*PRIAL_SHOWN, {**won, field: value}], "5.9")
     words(err, f"the log's pot_won gives {field}", "A showed prial (9s 9h 9d)", "RULES 5.9")
-
-
-# --- the hostile paths: brag verify and brag import ---------------------------------------------
-
-
-def _write(tmp_path: Path, name: str, events: list[Raw]) -> str:
-    import json
-
-    path = tmp_path / f"{name}.jsonl"
-    path.write_text("".join(json.dumps(e) + "\n" for e in events))
-    return str(path)
-
-
-def test_import_of_a_retained_hand_by_a_holder_of_one_is_refused_and_nothing_stored(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    events = [*CARRY, retain("A", "new")]
-    events[0] = {**events[0], "session": "one-hand"}
-    path = _write(tmp_path, "one-hand", events)
-    line, _ = verify_and_import(capsys, tmp_path, path)
-    words(line, f"line {len(events)}", "retained", "RULES 6.7", "A holds one hand", "hand 'new'")
-
-
-def test_import_of_a_shuffle_order_in_a_shown_session_is_refused_and_nothing_stored(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    path = log_with(tmp_path, "ordered", {1: {"session": "ordered"}, 3: {"order": ALL_CARDS}})
-    line, _ = verify_and_import(capsys, tmp_path, path)
-    words(line, "line 3", "shuffled", "FORMAT", "field 'order'", 'cards: "shown"')

@@ -6,7 +6,8 @@ Classes here: 1 bounds (verify and import), 4 crashes that must be FORMAT errors
 import that must try every file, 5 costly input refused at once, 7 control characters (refused in
 new logs, escaped in the terminal when an old store holds them), 10 ``export -o`` targets, 11
 Unicode digits and the first ``seq``. Classes 3 and 9 are in
-``test_schema_and_migrations.py``, 8 in ``test_markdown_injection.py``, 6 in
+``tests/log/test_schema_and_migrations.py`` and ``tests/cli/test_store_schema_on_the_commands.py``,
+8 in ``test_markdown_injection.py``, 6 in
 ``test_concurrent_imports.py``, 1 (projection) and 2 (Explore) in
 ``test_hostile_statistics.py``."""
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from shared_paths import ROOT, needs_shared
 
-from brag.cli import main
 from engine.fold import verify_events
 from events.codec import read_file
 
@@ -52,15 +51,6 @@ def test_season_is_a_club_season() -> None:
         tables.add(first["table"])
     assert cards["all"] >= 10 and cards["shown"] >= 10
     assert len(members) == 10 and 2 <= len(tables) <= 3
-
-
-def test_season_command_remakes_the_files(tmp_path: Path) -> None:
-    argv = ["simulate", "--season", "--seed", "2026", "--out", str(tmp_path), "--quiet"]
-    assert main(argv) == 0
-    made = sorted(p.name for p in tmp_path.iterdir())
-    assert made == sorted(p.name for p in (DATA / "season").iterdir())
-    for name in made:
-        assert (tmp_path / name).read_bytes() == (DATA / "season" / name).read_bytes(), name
 
 
 @needs_shared

@@ -2,7 +2,10 @@
 so they stay on the action they were written on through an Undo and a new tap, and through the
 withdrawal of an earlier deal's last event (with the later deal taken back and dealt again); a
 note whose action was withdrawn stays listed and says so; :func:`log.annotations.touched` lists
-what a correction's withdrawals touch. On SQLite and the real PostgreSQL server.
+what a correction's withdrawals touch. On SQLite and the real PostgreSQL server. (Through the
+Record page's Undo and Redo: ``tests/dashboard/test_notes_follow_an_undo_and_a_redo.py``.) In
+tests/present: the notes are placed by the replay the screens number them with
+(:class:`present.replay.Replay`).
 
 Before issue 32 the note on "B bets level 2" (deal 1, step 7) sat on "B folds" once the bet was
 undone and the fold tapped, and the cards Sue remembered for a deal taken back showed on the deal
@@ -161,39 +164,6 @@ def test_touched_lists_the_notes_and_cards_on_the_events_withdrawn(store: EventS
     assert got[0].id == flush.id and got[0].event == str(rp1.events[14].id)
     assert touched(store, S, [str(rp0.events[8].id)])[0].text == "A opens"
     assert touched(store, S, []) == [] and touched(store, "nosuch", gone) == []
-
-
-def test_notes_and_cards_follow_an_undo_and_a_redo(store: EventStore) -> None:
-    from dashboard.record.recorder import redo
-
-    def undo_redo(seq: int, *, again: bool = True) -> None:
-        _tap(store, Voided(seq=seq))
-        if again:
-            event = redo(store.events(S))
-            assert event is not None
-            _tap(store, event)
-
-    _tap(store, *EVENTS, Dealt())
-    _tap(store, legal_actions(store.state(S))[0].event)  # A looks: deal 2, step 2 (seq 18)
-    rp = _rp(store)
-    look = add_note(store, rp, 2, 2, "A looks early", "Ann")
-    set_private_cards(store, rp, 2, "C", ["2h", "3h", "4h"])
-    undo_redo(18, again=False)
-    assert _placed(store)["A looks early"][:3] == (2, 2, True)
-    _tap(store, redo(store.events(S)))  # type: ignore[arg-type]  # a voided is last: a redo
-    rp = _rp(store)
-    assert _placed(store)["A looks early"] == (2, 2, False, "A looks at their cards")
-    assert notes(store, rp)[0].event == look.event  # the stored id: the Redo is followed
-    assert private_cards(store, rp, "C")[2].cards == ("2h", "3h", "4h")
-    undo_redo(20, again=False)  # the look undone again, and the deal undone and redone
-    undo_redo(17)
-    rp = _rp(store)
-    assert _placed(store)["A looks early"][2] is True  # the look was not recorded again
-    assert private_cards(store, rp, "C")[2].cards == ("2h", "3h", "4h")
-    redealt = str(rp.events[-1].id)
-    assert rp.events[-1].type == "dealt" and event_at(rp, 2, 1) == redealt
-    got = touched(store, S, [redealt])
-    assert [(t.kind, t.by, t.text, t.event) for t in got] == [("cards", "C", "2h 3h 4h", redealt)]
 
 
 def test_notes_stay_on_their_action_through_an_amended_correction(store: EventStore) -> None:

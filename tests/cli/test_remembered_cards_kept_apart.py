@@ -2,8 +2,8 @@
 Sue's cards for deal 2 of a real-table session stored, ``brag export`` of the session is byte for
 byte as before, ``brag stats`` and ``brag leaderboard`` print what they printed, no table of the
 projection holds them (the Parquet lake: ``tests/cli/test_notes_command.py``), and the My
-sessions page's
-rows show them only to Sue (the page lists one player's own)."""
+sessions page's rows show them only to Sue (the page lists one player's own:
+``tests/dashboard/test_remembered_cards_on_my_deals.py``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import duckdb
 import pytest
 
 from brag.cli import main
-from dashboard.stats import own as own_
 from events.codec import write_events
 from log.annotations import private_cards, set_private_cards
 from log.open import open_store
@@ -76,16 +75,3 @@ def test_noted_cards_change_no_export_or_statistic(
     for (table,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall():
         text = repr(con.execute(f'SELECT * FROM "{table}"').fetchall())
         assert "Ks Kh 2c" not in text and "'Ks', 'Kh', '2c'" not in text, table
-
-
-def test_the_rows_of_my_deals_show_the_note_to_its_player_only(db: str) -> None:
-    with open_store(db) as store:
-        set_private_cards(store, _recorded(store), 2, "Sue", SUE)
-        rp = Replay.of(store.events(SESSION))
-        sue = {d: p.cards for d, p in private_cards(store, _recorded(store), "Sue").items()}
-        dave = {d: p.cards for d, p in private_cards(store, _recorded(store), "Dave").items()}
-    rows = own_.deal_rows(rp, "Sue", sue)
-    assert [r.title for r in rows] == [f"▶ Deal {d}" for d in range(1, len(rp.slices))]
-    assert rows[1].details[-1] == "your cards K♠ K♥ 2♣ (from your note)"
-    assert rows[1].href == f"replay?session={SESSION}&deal=2&step=1&view=Sue"
-    assert all("K♠ K♥ 2♣" not in " ".join(r.details) for r in own_.deal_rows(rp, "Dave", dave))

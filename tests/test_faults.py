@@ -31,7 +31,7 @@ from streamlit.testing.v1 import AppTest
 from brag.cli import main
 from log.open import open_store
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
 SEASON = sorted(str(p) for p in (ROOT / "data" / "season").glob("*.jsonl"))
 SECRET = "open sesame please"

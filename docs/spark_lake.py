@@ -7,7 +7,7 @@ counts per player and action, from the Hive-partitioned Parquet that ``brag anal
 
 ``LAKE`` is the export's folder (a local path, ``hdfs://…`` or ``s3a://…``). It prints one JSON
 object per line (``{"player_stats": {...}}`` then ``{"decisions": {...}}``); ``--out DIR``
-also writes both as Parquet there. ``tests/analytics/test_spark.py`` runs these functions in
+also writes both as Parquet there. ``tests/cli/test_spark.py`` runs these functions in
 local mode and checks them against ``brag stats`` and ``brag analytics show decisions``.
 
 Money stays exact (RULES 1.2): ticks are summed per session denominator ``den`` on the cluster

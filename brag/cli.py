@@ -24,6 +24,7 @@ from typing import Any, Final
 from brag.console import shown
 from brag.errors import CommandError
 from events.errors import DISK_FULL, BragError, disk_full
+from log.open import resolve_url
 from store.address import masked
 
 COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
@@ -142,8 +143,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(only=_command(argv))
     args = parser.parse_args(argv)
     if not hasattr(args, "db"):
-        from log.open import resolve_url
-
         args.db = resolve_url(None)  # $BRAG_DB or ./brag.db
     try:
         return int(args.func(args))

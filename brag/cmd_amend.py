@@ -18,6 +18,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rich.table import Table
+
 from brag.store_access import open_event_store, store_console
 from events.codec import parse_line
 from events.errors import FormatError, UnknownSession
@@ -114,8 +116,6 @@ def _lines(console: Any, title: str, lines: tuple[Line, ...], empty: str) -> Non
 
 
 def _table(console: Any, title: str, rows: tuple[dict[str, Any], ...]) -> None:
-    from rich.table import Table
-
     if not rows:
         return
     t = Table(title=title, title_justify="left")

@@ -10,9 +10,12 @@ names this module had before its commands were split keep importable from here.
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
 from typing import Any
 
+from analytics import lake, projector, queries
+from analytics.sources import open_source
 from brag.cmd_stats import cmd_leaderboard, cmd_stats, refuse_unknown, refuse_unknown_table
 from brag.cmd_stats import refuse_unknown as _known
 from brag.cmd_stats import refuse_unknown_table as _known_table
@@ -38,6 +41,7 @@ from brag.stat_tables import print_rows as _print
 from brag.stat_tables import public as _public
 from brag.stat_tables import scope as _scope
 from brag.stat_tables import wide_console as _wide_console
+from log.open import resolve_url
 from present.stat_cells import stat_cell
 
 __all__ = [
@@ -133,11 +137,6 @@ def _jobs(text: str) -> int:
 
 
 def cmd_refresh(args: argparse.Namespace) -> int:
-    import analytics.projector
-    from analytics.parallel import rebuild_parallel
-    from analytics.sources import open_source
-    from log.open import resolve_url
-
     if args.jobs is not None and not args.rebuild:
         raise CommandError("--jobs is for --rebuild (a catch-up applies the new events in order)")
     if not store_exists(args.db):
@@ -148,9 +147,12 @@ def cmd_refresh(args: argparse.Namespace) -> int:
 
     def build(con: Any, *, again: bool = False) -> Any:
         if args.rebuild or again:
+            # A rebuild's process pool: `brag analytics show` must not load multiprocessing.
+            from analytics.parallel import rebuild_parallel
+
             done = rebuild_parallel(resolve_url(args.db), store, con, jobs=args.jobs)
         else:
-            done = analytics.projector.refresh(store, con)
+            done = projector.refresh(store, con)
         say_skipped(con)
         return done
 
@@ -169,11 +171,9 @@ def cmd_refresh(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    import analytics.lake
-
     con = open_projection(args, refresh=not args.no_refresh)
     try:
-        report = analytics.lake.export_lake(con, args.parquet)
+        report = lake.export_lake(con, args.parquet)
     except OSError as err:
         raise CommandError(f"cannot write {args.parquet}: {err.strerror or err}") from None
     for table, path in report.tables.items():
@@ -189,8 +189,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from analytics import queries
-
     if args.describe:
         for c in queries.columns(args.name):
             count = f" Count: {c.count}." if c.count else ""
@@ -200,8 +198,6 @@ def cmd_show(args: argparse.Namespace) -> int:
     con = open_projection(args, refresh=not args.no_refresh)
     params: dict[str, Any] = {"session": args.session, "player": args.player, "table": args.table}
     fn = getattr(queries, args.name)
-    import inspect
-
     takes = inspect.signature(fn).parameters
     for k, v in params.items():
         if v is not None and k not in takes:

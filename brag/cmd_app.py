@@ -21,9 +21,16 @@ import errno
 import os
 import socket
 import sys
+import urllib.request
 from pathlib import Path
 from typing import Any
 
+from brag.cmd_sessions import cmd_sessions
+from brag.projection import default_analytics, store_exists
+from events.errors import BragError
+from log import holding
+from log.open import beside_store, open_store
+from present import secret as secret_rule
 from store.address import masked, shown_address
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,8 +99,6 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 def _analytics_path(args: argparse.Namespace) -> str:
     if args.analytics:
         return str(args.analytics)
-    from brag.projection import default_analytics
-
     return default_analytics(args.db)
 
 
@@ -221,8 +226,6 @@ PID_SUFFIX = "-dashboard"
 
 def pid_file(db: str, analytics: str) -> Path:
     """The dashboard's pid file beside the store (``brag.db-dashboard``): ``PID URL``."""
-    from log.open import beside_store
-
     return Path(beside_store(db, PID_SUFFIX, analytics))
 
 
@@ -240,8 +243,6 @@ def running_dashboard(db: str, analytics: str) -> tuple[int, str] | None:
     """``(pid, url)`` of a dashboard that still serves this store (its pid file names a live
     process that answers at its address, or a live Streamlit); ``None`` when there is none or
     the file is stale (a dashboard killed before it could remove it)."""
-    import urllib.request
-
     try:
         pid_text, url = pid_file(db, analytics).read_text(encoding="utf-8").split()[:2]
         pid = int(pid_text)
@@ -283,7 +284,7 @@ def lan_address() -> str | None:
 def lan_banner(url: str) -> str:
     """What ``--lan`` prints: the address a second device opens and its QR code, for a
     terminal (:func:`present.qr.terminal`)."""
-    from present import qr
+    from present import qr  # segno: only --lan draws a QR code (`brag dashboard` loads none)
 
     return (
         f"On the club's network: {url}\n"
@@ -346,11 +347,6 @@ def hold_store(db: str, url: str) -> tuple[Any, str | None]:
     ``(holder, None)``; ``(None, why)`` when another live dashboard holds it. A store not made
     yet is taken by the server once it is; one that cannot be asked now is served all the same
     (said on stderr)."""
-    from brag.projection import store_exists
-    from events.errors import BragError
-    from log import holding
-    from log.open import open_store
-
     if not store_exists(db):
         return None, None
     mine = holding.me(url)
@@ -374,8 +370,6 @@ def _refusal(
     """The address to listen on (``lan``: every address) and why :func:`serve` refuses to serve
     there (``None``: it serves): a secret too short, ``--lan`` with another ``--address``, a
     bad address, a dashboard already serving this store, a busy port; in that order."""
-    from present import secret as secret_rule
-
     problem = secret_rule.problem(os.environ.get("BRAG_ORGANISER_SECRET"))
     if problem:
         return address, problem
@@ -413,8 +407,6 @@ def _announce_lan(env: dict[str, str], port: int) -> str | None:
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
-    from brag.projection import store_exists
-
     if not store_exists(args.db):
         print(
             f"brag: no event store at {args.db} yet: the Record page makes it with the first "
@@ -432,8 +424,6 @@ def bundled_logs(folder: str | Path) -> list[Path]:
 def import_bundled(store: Any, folder: str | Path) -> tuple[int, int, list[str]]:
     """Imports every bundled log; ``(sessions newly stored, already there, problems)``. A log
     whose session is stored with other events is reported, not overwritten."""
-    from events.errors import BragError
-
     new = same = 0
     problems: list[str] = []
     for path in bundled_logs(folder):
@@ -451,30 +441,25 @@ def import_bundled(store: Any, folder: str | Path) -> tuple[int, int, list[str]]
 
 def refresh_analytics(store: Any, path: str) -> str:
     """Brings the DuckDB projection at ``path`` up to date; a sentence saying what happened."""
-    try:
-        import analytics.building
-        import analytics.owner
-        import analytics.projector
+    try:  # DuckDB: `brag dashboard` (the other command here) must not load it
+        from analytics import projector
+        from analytics.building import caught_up
     except ImportError as err:  # pragma: no cover - analytics is part of the package
         return f"analytics not available ({err})"
-    from analytics.building import caught_up
 
     # Built beside it, renamed into place; a projection of another store is rebuilt when it is
     # this store's default file, else refused (analytics.owner).
     report, note = caught_up(
         path,
         store.url,
-        lambda con: analytics.projector.refresh(store, con),
-        rebuild=lambda con: analytics.projector.rebuild(store, con),
+        lambda con: projector.refresh(store, con),
+        rebuild=lambda con: projector.rebuild(store, con),
     )
     said = f"analytics: {report.events} new events projected into {path}"
     return f"{note}\n{said}" if note else said
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from brag.cmd_sessions import cmd_sessions
-    from log.open import open_store
-
     analytics = _analytics_path(args)
     with open_store(args.db) as store:
         new, same, problems = import_bundled(store, args.data)

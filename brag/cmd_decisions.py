@@ -22,14 +22,21 @@ import json
 import sys
 from typing import Any
 
+from analytics import spots
+from analytics.spots import ACTIONS, GROUPS, MIN_DEALS
+from brag.cmd_stats import refuse_unknown_table
+from brag.console import shown
 from brag.errors import CommandError
+from brag.projection import open_projection
+from brag.stat_tables import wide_console
+from brag.tables import fitted_tables
+from events.amounts import amount_text, format_amount
+from events.text import inert
 
 FORMATS = ("table", "json", "csv")
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
-    from analytics.spots import MIN_DEALS
-
     p = sub.add_parser(
         "decisions",
         parents=[common],
@@ -80,10 +87,6 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def cmd_decisions(args: argparse.Namespace) -> int:
-    from analytics import spots
-    from brag.cmd_stats import refuse_unknown_table
-    from brag.projection import open_projection
-
     try:
         spot = spots.Spot.parse(args.spot)
     except spots.SpotError as err:
@@ -118,8 +121,6 @@ def cmd_decisions(args: argparse.Namespace) -> int:
 
 
 def _cell(text: str, player: str | None) -> tuple[str, str | None]:
-    from analytics.spots import ACTIONS, GROUPS
-
     group, _, action = text.partition(":")
     if group not in GROUPS:
         raise CommandError(f"--deals {text!r}: the group is one of {', '.join(GROUPS)}")
@@ -131,10 +132,6 @@ def _cell(text: str, player: str | None) -> tuple[str, str | None]:
 
 
 def _table(title: str, rows: list[dict[str, str]], keys: int = 1, empty: str = "") -> None:
-    from brag.console import shown
-    from brag.stat_tables import wide_console
-    from brag.tables import fitted_tables
-
     console = wide_console()
     if not rows:
         print(shown(empty))
@@ -155,15 +152,10 @@ def _write(fmt: str, rows: list[dict[str, Any]]) -> None:
 
 
 def _amount(v: Any) -> str | None:
-    from events.amounts import format_amount
-
     return None if v is None else str(format_amount(v))
 
 
 def _print_answer(args: argparse.Namespace, answer: Any) -> int:
-    from analytics import spots
-    from events.text import inert
-
     if args.format != "table":
         cells = [
             {
@@ -203,8 +195,6 @@ def _print_answer(args: argparse.Namespace, answer: Any) -> int:
 def _print_behind(
     args: argparse.Namespace, spot: Any, cell: tuple[str, str | None], rows: list[dict[str, Any]]
 ) -> int:
-    from events.amounts import amount_text
-
     if args.format != "table":
         _write(args.format, [{**r, "net": _amount(r["net"])} for r in rows])
         return 0
@@ -229,8 +219,6 @@ def _print_behind(
 
 
 def _print_differences(args: argparse.Namespace, found: list[Any]) -> int:
-    from analytics import spots
-
     if args.format != "table":
         _write(
             args.format,

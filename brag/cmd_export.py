@@ -46,7 +46,7 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     if args.parquet:
-        from brag import cmd_analytics
+        from brag import cmd_analytics  # DuckDB: `brag export SESSION` must not load it
 
         if args.session or args.output:
             raise CommandError(

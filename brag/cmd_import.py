@@ -11,9 +11,14 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.text import Text
+
 from brag.console import shown
 from brag.store_access import open_event_store, sqlite_path, store_console
 from events.errors import BragError, StoreError, StoreUnavailable
+from log.folds import checked_log
+from log.open import resolve_url
 
 if TYPE_CHECKING:
     from log.rows import ImportResult
@@ -64,8 +69,6 @@ def _first_store(args: argparse.Namespace) -> tuple[str | None, EventStore | Non
     """The SQLite file of ``--db`` (``None``: a server or in-memory store) and the store, opened
     now unless it is a file that does not exist yet: that is made only for a file that will be
     stored, so refusing every file (or a mistyped --db) leaves no empty store behind."""
-    from log.open import resolve_url
-
     new_store = sqlite_path(resolve_url(getattr(args, "db", None)))
     if (
         new_store is None
@@ -78,8 +81,6 @@ def _first_store(args: argparse.Namespace) -> tuple[str | None, EventStore | Non
 
 def _progress(err_console: Any, show: bool) -> Any:
     """The progress bar on stderr (``show``: many files, on a terminal), else a silent one."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     return Progress(
         TextColumn("importing"),
         BarColumn(),
@@ -111,10 +112,6 @@ def _refusal(path: str, e: Exception) -> str:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from rich.text import Text
-
-    from log.folds import checked_log
-
     files: list[str] = args.files
     new_store, store = _first_store(args)
     out = store_console()

@@ -24,6 +24,7 @@ from typing import Any
 
 from brag.errors import CommandError
 from brag.store_access import open_event_store, store_console
+from events.errors import UnknownSession
 from log.annotations import add_note, hide_note, notes
 from log.service import EventStore
 from present.replay import Replay
@@ -73,8 +74,6 @@ def cmd_notes(args: argparse.Namespace) -> int:
 
 def _replay(store: EventStore, session: str) -> Replay:
     """The session as recorded (withdrawn steps in it: a note on one is shown where it was)."""
-    from events.errors import UnknownSession
-
     events = store.events(session)
     if not events:
         raise UnknownSession(session)

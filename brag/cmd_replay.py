@@ -7,13 +7,16 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
+from rich.table import Table
+
 from brag.store_access import open_event_store, store_console
+from brag.tables import plain_width
 from events.errors import StoreError, UnknownSession
+from present.replay import Replay, StepTable, step_table
 
 if TYPE_CHECKING:
     from rich.console import JustifyMethod
-
-    from present.replay import StepTable
 
 __all__ = ["cmd_replay", "register"]
 
@@ -35,8 +38,6 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
 def _packed(items: list[str], width: int, sep: str = "; ") -> list[str]:
     """``items`` joined by ``sep`` into lines of at most ``width`` cells, never breaking an item
     (one longer than ``width`` gets a line of its own)."""
-    from rich.cells import cell_len
-
     lines: list[str] = []
     for item in items:
         if lines and cell_len(lines[-1] + sep + item) <= width:
@@ -47,8 +48,6 @@ def _packed(items: list[str], width: int, sep: str = "; ") -> list[str]:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from present.replay import Replay, step_table
-
     with open_event_store(args) as store:
         t = store.timeline(args.session)  # a tampered stream: one line, session and seq
     if not t.last_seq:
@@ -68,10 +67,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def _print_steps(console: Any, tab: StepTable) -> None:
     """The steps as a table, a column per player; on a terminal too narrow for that, each step
     as a few lines, nothing cut."""
-    from rich.table import Table
-
-    from brag.tables import plain_width
-
     whole = tab.deal is None
     t = Table(title=tab.title, title_justify="left")
     cols: tuple[tuple[str, JustifyMethod], ...] = (

@@ -108,8 +108,6 @@ def _cells(i: SessionInfo) -> list[str]:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
-    from brag.tables import fitted_tables
-
     limit = None if getattr(args, "all", False) else getattr(args, "limit", SESSIONS_PAGE)
     offset = getattr(args, "offset", 0)
     with open_event_store(args) as store:
@@ -123,6 +121,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         for i in infos:
             print(_json_line(i))
         return 0
+    from brag.tables import fitted_tables  # rich: `brag sessions --json` must not load it
+
     console = store_console()
     if not infos:
         console.print(f"no sessions in {where}", highlight=False)

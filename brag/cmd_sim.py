@@ -15,9 +15,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from brag.console import console as safe_console
 from events.codec import write_events
 from events.errors import PlainError
 from events.model import AnyEvent, Dealt
+from log.open import open_store
+from sim.batch import deal_chunks, generate, parse_players
+from sim.season import SESSIONS, season
 
 
 class SimulateError(PlainError):
@@ -70,11 +76,7 @@ def _seed(text: str) -> int | str:
 def _sessions(args: argparse.Namespace) -> tuple[Iterator[list[AnyEvent]], int]:
     seed = _seed(args.seed)
     if args.season:
-        from sim.season import SESSIONS, season
-
         return season(seed), SESSIONS
-    from sim.batch import generate, parse_players
-
     try:
         players = parse_players(args.players)
     except ValueError as err:
@@ -85,16 +87,6 @@ def _sessions(args: argparse.Namespace) -> tuple[Iterator[list[AnyEvent]], int]:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    from brag.console import console as safe_console
-
     sessions, total = _sessions(args)
     sink = _FileSink(Path(args.out)) if args.out else _StoreSink(args.db)
     console = safe_console(stderr=True)
@@ -143,12 +135,6 @@ class _FileSink:
 
 class _StoreSink:
     def __init__(self, url: str) -> None:
-        try:
-            from log.open import open_store
-        except ImportError:
-            raise SimulateError(
-                "the event store is not available in this version; use --out DIR"
-            ) from None
         self.store = open_store(url)
         self.new = self.known = 0
 
@@ -161,8 +147,6 @@ class _StoreSink:
         return f"{new} stored in {self.store.where}{known}"
 
     def put(self, stream: list[AnyEvent]) -> None:
-        from sim.batch import deal_chunks
-
         first = stream[0]
         session = getattr(first, "session", "session")
         before = self.store.last_seq(session)

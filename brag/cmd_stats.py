@@ -11,6 +11,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from analytics import queries
+from analytics.luck import luck_note
+from brag.drill import drill
 from brag.errors import CommandError
 from brag.projection import analytics_option, open_projection
 from brag.stat_tables import FORMATS, print_rows, scope, wide_console
@@ -94,8 +97,6 @@ def refuse_unknown(con: Any, session: str | None, player: str | None) -> None:
 
 def refuse_unknown_table(con: Any, table: str | None) -> None:
     """One clear error for a table no session was played at, naming the known ones."""
-    from analytics import queries
-
     known = queries.tables(con)
     if table is not None and normal(table) not in {normal(t) for t in known}:
         listed = ", ".join(known) if known else "no session records its table"
@@ -103,9 +104,6 @@ def refuse_unknown_table(con: Any, table: str | None) -> None:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from analytics import queries
-    from analytics.luck import luck_note
-
     if args.deals is not None:
         if not args.player:
             raise CommandError("--deals lists one player's deals: give --player P too")
@@ -116,8 +114,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
     refuse_unknown(con, args.session, args.player)
     refuse_unknown_table(con, args.table)
     if args.deals is not None:
-        from brag.drill import drill
-
         return drill(con, args)
     rows = queries.player_stats(con, session=args.session, player=args.player, table=args.table)
     where = scope(args.session, args.table)
@@ -136,8 +132,6 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from analytics import queries
-
     con = open_projection(args, refresh=not args.no_refresh)
     refuse_unknown(con, args.session, None)
     refuse_unknown_table(con, args.table)

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from brag.console import console as safe_console
 from brag.console import shown
 from engine.fold import summary, verify_events
 from events.amounts import amount_text, parse_amount
@@ -33,7 +34,7 @@ def _verified(events: list[Any]) -> Any:
     """The final state of a log, every rule checked: the engine's fold, or for a log holding
     ``amended`` corrections (docs/format.md) its timeline's corrected end state."""
     if any(e.type == "amended" for _, e in events):
-        from log.folds import corrected_log
+        from log.folds import corrected_log  # timeline: `brag verify` of a plain log does without
 
         return corrected_log(events)[-1].state
     return verify_events(events)
@@ -68,10 +69,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def print_summary(name: str, out: dict[str, Any]) -> None:
     """A readable table of the deals' outcomes and the nets."""
+    # rich here: `brag verify --json` prints no table and must not load it.
     from rich.table import Table
     from rich.text import Text
-
-    from brag.console import console as safe_console
 
     console = safe_console()
     finished = "finished" if out["finished"] else "not finished"

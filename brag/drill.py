@@ -10,10 +10,12 @@ import json
 import sys
 from typing import Any
 
+from analytics import queries
 from brag.projection import store_exists
 from brag.stat_tables import scope, wide_console
 from brag.tables import fitted_tables
 from events.amounts import amount_text
+from log.open import open_store
 from present.stat_cells import stat_cell
 
 __all__ = ["drill"]
@@ -27,8 +29,6 @@ HEADERS = [("session", "left"), ("deal", "right"), ("step", "right"), ("seq", "r
 
 def drill(con: Any, args: argparse.Namespace) -> int:
     """``brag stats --player P --deals STAT``: the deals behind the statistic's count."""
-    from analytics import queries
-
     stat, player = args.deals, args.player
     rows = _deals(con, args)
     money = stat in queries.MONEY_DRILLS
@@ -50,13 +50,9 @@ def drill(con: Any, args: argparse.Namespace) -> int:
 def _deals(con: Any, args: argparse.Namespace) -> list[dict[str, Any]]:
     """The deals behind ``--deals`` of ``--player``, their steps numbered as every replay
     numbers them (read from the store where a deal was corrected)."""
-    from analytics import queries
-
     rows = queries.deals_behind(con, args.player, args.deals, session=args.session,
                                 table=args.table)  # fmt: skip
     if any(r["corrected"] for r in rows) and store_exists(args.db):
-        from log.open import open_store
-
         with open_store(args.db, readonly=True) as store:  # steps as every replay numbers them
             queries.renumber(rows, store.events)
     for r in rows:
@@ -75,8 +71,6 @@ def _print_table(
 ) -> None:
     """The deals as a table titled with the statistic as ``brag stats`` shows it (``shown``:
     the player's row), then what they add up to."""
-    from analytics import queries
-
     count_col = queries.DRILL[stat][3]
     counted = sum(int(r["counted"]) for r in rows)
     hits = sum(r["hits"] for r in rows)

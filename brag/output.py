@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
+import tempfile
 from pathlib import Path
 
 from brag.errors import CommandError
@@ -18,9 +20,6 @@ def write_output(name: str, text: str | bytes, command: str = "export") -> None:
     beside it, so a reader never sees half a file; a device, FIFO or socket (``/dev/stdout``, a
     pipe) is written as a stream, never replaced; a folder is refused. Raises
     :class:`~brag.errors.CommandError` (one line, naming ``command``)."""
-    import stat
-    import tempfile
-
     data = text.encode("utf-8") if isinstance(text, str) else text
     real = Path(os.path.realpath(name))  # a symlink is written through, not replaced
     try:

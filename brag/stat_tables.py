@@ -10,6 +10,8 @@ import os
 import sys
 from typing import Any
 
+from analytics.queries import columns, public_rows
+from brag.console import console
 from brag.tables import fitted_tables
 from present.stat_cells import stat_cell
 
@@ -27,8 +29,6 @@ ROW_KEYS: dict[str, list[str]] = {
 def public(name: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The statistic's documented columns, money as FORMAT.md text
     (:func:`analytics.queries.public_rows`)."""
-    from analytics.queries import public_rows
-
     return public_rows(name, rows)
 
 
@@ -42,8 +42,6 @@ def scope(session: str | None, table: str | None, player: str | None = None) -> 
 
 def wide_console() -> Any:
     """A rich console; wide when the output is a file or a pipe (rich would assume 80 columns)."""
-    from brag.console import console
-
     width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS") or 200)
     return console(width=width)
 
@@ -85,8 +83,6 @@ def _layout(
 ) -> tuple[list[tuple[str, str]], list[list[str]], int]:
     """The table of the public ``rows`` of ``name``: its headers (text, justify), its cells and
     how many columns lead each part of it."""
-    from analytics.queries import columns
-
     shown = [c.name for c in columns(name)]
     lead = ROW_KEYS.get(name, shown[:1])
     shown = [*lead, *(k for k in shown if k not in lead)]

@@ -12,7 +12,10 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from brag.console import console
 from events.errors import StoreUnavailable
+from log.open import open_store, resolve_url
+from store.sql import sqlite_file
 
 if TYPE_CHECKING:
     from log.service import EventStore
@@ -22,8 +25,6 @@ __all__ = ["open_event_store", "sqlite_path", "store_console"]
 
 def sqlite_path(url: str) -> str | None:
     """The file of a SQLite URL or plain path; ``None`` for a server or in-memory store."""
-    from store.sql import sqlite_file
-
     return sqlite_file(url)
 
 
@@ -34,8 +35,6 @@ def open_event_store(
     nothing, and work for a user who may not write it) and refuse a SQLite file that does not
     exist (a typo in ``--db`` must not silently make an empty store); ``brag import`` creates
     it; ``write`` (``brag amend --yes``) writes a store that exists already."""
-    from log.open import open_store, resolve_url
-
     db = getattr(args, "db", None)
     url = resolve_url(db)
     if not url.strip():
@@ -52,8 +51,6 @@ def open_event_store(
 def store_console(*, stderr: bool = False) -> Any:
     """A rich console showing text from the store inert (:mod:`brag.console`); wide when the
     output is not a terminal (a file, a pipe)."""
-    from brag.console import console
-
     stream = sys.stderr if stderr else sys.stdout
     width = None if stream.isatty() else int(os.environ.get("COLUMNS") or 160)
     return console(stderr=stderr, width=width, soft_wrap=False)

@@ -5,6 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
+from rich.cells import cell_len
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+
+from brag.console import shown
+
 if TYPE_CHECKING:
     from rich.console import JustifyMethod
 
@@ -25,17 +32,11 @@ def _table(
     rows, at a fraction of the cost (it measures, pads and crops each cell: 226 rows of 8
     columns took ~170 ms). A table rich must wrap keeps its rows: a wrapped cell would push its
     later lines out of their rows."""
-    from rich.table import Table
-
     table = Table(title=title, **options)
     for text, justify in headers:
         # headers are (text, "left" | "right" ...): the justify rich takes, spelt as a str
         table.add_column(text, justify=cast("JustifyMethod", justify))
     if fit is not None and rows:
-        from rich.text import Text
-
-        from brag.console import shown
-
         # Each line made inert here, as SafeConsole's render_str makes a cell (it would escape
         # the newlines that join them); the width is that of the text shown.
         columns = [[shown(r[c]) for r in rows] for c in range(len(headers))]
@@ -49,8 +50,6 @@ def _table(
 
 def natural_width(console: Any, renderable: Any) -> int:
     """The width ``renderable`` takes when nothing limits it (rich's measurement)."""
-    from rich.measure import Measurement
-
     unlimited = console.options.update_width(1_000_000)
     return Measurement.get(console, unlimited, renderable).maximum
 
@@ -58,18 +57,14 @@ def natural_width(console: Any, renderable: Any) -> int:
 def plain_width(headers: list[str], rows: list[list[str]]) -> int:
     """The width a table of rich's default box and padding takes when nothing limits it (what
     :func:`natural_width` measures of it, without measuring each cell through rich): each column
-    its widest cell as a :class:`~brag.console.SafeConsole` shows it (inert, one line) + 2 of
+    its widest cell as a :class:`~brag.safe_console.SafeConsole` shows it (inert, one line) + 2 of
     padding + 1 rule, + 1. ``headers``, ``rows``: the cells as text."""
-    from brag.console import shown
-
     columns = [[shown(r[c]) for r in rows] for c in range(len(headers))]
     return _box_width(_widest([shown(h) for h in headers], columns))
 
 
 def _widest(headers: list[str], columns: list[list[str]]) -> list[int]:
     """Each column's widest cell in terminal cells, its header's included (the text as shown)."""
-    from rich.cells import cell_len
-
     return [max(cell_len(t) for t in [h, *col]) for h, col in zip(headers, columns, strict=True)]
 
 
@@ -121,8 +116,6 @@ def _measure(
     """The width of a table of some of the columns (their indexes): ``plain`` (rich's default
     box, :func:`_box_width`), from each column's widest line; else as rich measures it."""
     if plain:
-        from rich.cells import cell_len
-
         widest = [
             max(cell_len(line) for cell in [h[0], *(r[c] for r in rows)] for line in
                 cell.split("\n"))

@@ -19,6 +19,7 @@ family pickles (the parallel rebuild sends them between processes).
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 from uuid import UUID
 
@@ -220,8 +221,6 @@ def disk_full(err: BaseException) -> bool:
     """Whether ``err`` says the disk is full: ``ENOSPC``, or a driver's words for it (SQLite's
     "database or disk is full", DuckDB's "No space left on device"). SQLite's vaguer "disk I/O
     error" is told apart where the file's free space can be looked at (:mod:`store.sqlite`)."""
-    import errno
-
     seen: BaseException | None = err
     while seen is not None:
         if isinstance(seen, OSError) and seen.errno == errno.ENOSPC:

@@ -48,6 +48,7 @@ def _tables() -> tuple[Any, Any]:
     """confusable-homoglyphs' ``categories`` and ``confusables`` modules, imported on first use:
     loading them takes longer than a command showing text inert needs in all (they import
     ``urllib.request`` and read their JSON tables)."""
+    # Here, not at the top: `brag sessions --json` shows names inert and must not load them.
     import confusable_homoglyphs.categories as categories  # type: ignore[import-untyped]  # no stubs
     import confusable_homoglyphs.confusables as confusables  # type: ignore[import-untyped]  # no stubs
 

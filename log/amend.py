@@ -26,6 +26,8 @@ from fractions import Fraction
 from typing import Literal
 from uuid import UUID
 
+from uuid_utils.compat import uuid7
+
 from engine.state import Outcome, State
 from events.errors import BragError, PlainError, UnknownSession
 from events.model import Amended, AnyEvent, SessionStarted, Shuffled, Voided, content, is_derived
@@ -200,8 +202,6 @@ def _replacement(old: AnyEvent, replacement: AnyEvent, by: str | None) -> AnyEve
 
 
 def _new_id() -> UUID:
-    from uuid_utils.compat import uuid7
-
     return uuid7()
 
 

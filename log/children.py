@@ -27,6 +27,7 @@ checked) never is.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import shutil
@@ -48,8 +49,6 @@ def _death_signal() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         return bool(libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0)
     except (OSError, AttributeError):

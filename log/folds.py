@@ -14,10 +14,10 @@ from events.codec import read_events, read_file
 from events.errors import BragError, CorruptSession, FormatError
 from store.port import Recorder
 from store.records import Row, SessionInfo, StoredEvent
+from timeline import Timeline
 
 if TYPE_CHECKING:
     from events.model import AnyEvent
-    from timeline import Timeline
 
 __all__ = [
     "checked_log",
@@ -34,8 +34,6 @@ def stored_timeline(session: str, rows: Sequence[StoredEvent]) -> Timeline:
     """The :class:`~timeline.Timeline` of a stored session read from seq 1;
     :class:`CorruptSession` naming the session and the seq of the first row the rules refuse (a
     store changed outside Bragbook), never the engine's error about a "line"."""
-    from timeline import Timeline
-
     try:
         return Timeline.of([r.event for r in rows])
     except BragError as err:
@@ -81,8 +79,6 @@ def corrected_log(lines: list[tuple[int, AnyEvent]]) -> list[Step]:
     """:func:`checked_log` of a log holding ``amended`` corrections: folded by its
     :class:`~timeline.Timeline` (each step the event and the corrected end state after it), the
     derived events a log leaves out added; errors name the file's line."""
-    from timeline import Timeline
-
     events = [e for _, e in lines]
     try:
         t = Timeline().extend_all(events, conclude=True, fill=False)

@@ -48,6 +48,7 @@ def open_store(
     append a :class:`StoreError`. Raises :class:`StoreUnavailable` for a bad URL, an unreachable
     server, wrong settings, or a database that is not a Bragbook store (another program's table
     or database, a newer store version)."""
+    # Here: every command imports this module for resolve_url, and `brag verify` opens no store.
     from log.service import EventStore
 
     url = resolve_url(url_or_path)
@@ -62,6 +63,6 @@ def open_store(
 
 def _recomputed(recorder: Recorder) -> list[SessionInfo]:
     """:func:`log.folds.recomputed`, imported (with the engine) only when a store is migrated."""
-    from log.folds import recomputed
+    from log.folds import recomputed  # the engine: `brag sessions --json` opens a store without it
 
     return recomputed(recorder)

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from events.errors import BragError, FormatError, IdConflict, ImportConflict
-from store.records import Row, StoredEvent, new_ids, payload_of, same_content
+from store.records import DERIVED_TYPES, Row, StoredEvent, new_ids, payload_of, same_content
 
 if TYPE_CHECKING:
     from engine.fold import Step
@@ -134,14 +134,12 @@ def rows_of(
     An event's time is its own ``at``, else, for a derived event, that of the recorded event
     that caused it (``cause_at`` for derived events before the first recorded one); events
     without an id get :func:`~store.records.new_ids`."""
-    from events.model import DERIVED_CLASSES
-
     rows: list[Row] = []
     given: dict[str, int] = {}
     cause_text = cause_at.isoformat() if cause_at is not None else None
     for seq, e in enumerate(events, start=after + 1):
         t = e.at
-        if type(e) not in DERIVED_CLASSES:
+        if e.type not in DERIVED_TYPES:
             if t is not cause_at:
                 cause_at = t
                 cause_text = t.isoformat() if t is not None else None
@@ -195,6 +193,8 @@ def plan_of(session: str, events: list[AnyEvent], expected_seq: int, timeline: T
     each event given its seq and, where it has none, a new id) and builds the rows (no I/O). A
     broken rule: the engine's error, with ``line`` = 1-based index in the batch. An id given
     twice in the batch is one event (the same content) or a FormatError."""
+    # Here, not at the top: `brag sessions --json` loads this module, and neither the event
+    # models (pydantic) nor uuid_utils.
     from uuid_utils.compat import uuid7
 
     from events.model import SessionStarted

@@ -50,6 +50,7 @@ from log.rows import (
 )
 from store.port import Recorder
 from store.records import (
+    DERIVED_TYPES,
     Listing,
     SessionFilter,
     SessionInfo,
@@ -189,7 +190,7 @@ class EventStore:
 
     def export_lines(self, session: str) -> Iterator[str]:
         """The session as JSON Lines (without newlines): ``type``, fields, then the envelope."""
-        from events.codec import dumps
+        from events.codec import dumps  # pydantic: not for `brag sessions --json`
 
         for e in self.export(session):
             yield dumps(e)
@@ -254,7 +255,7 @@ class EventStore:
 
         Counts come from the derived events in SQL; a session with a ``voided`` event is folded
         through the engine instead (a withdrawn event's conclusions do not count)."""
-        from log.folds import recomputed
+        from log.folds import recomputed  # the engine: not for `brag sessions --json`
 
         return recomputed(self.recorder, lambda s, seq: self._timeline_at(s, seq).state)
 
@@ -274,7 +275,7 @@ class EventStore:
 
         The stream's prefix never changes, so the cache is never wrong, only stale; a stream
         shorter than ``seq`` is a :class:`ConcurrencyConflict`."""
-        from timeline import Timeline
+        from timeline import Timeline  # the engine: not for `brag sessions --json`
 
         if seq == 0:
             return Timeline()
@@ -288,7 +289,7 @@ class EventStore:
 
     def _timeline_rows(self, session: str, rows: Sequence[StoredEvent]) -> Timeline:
         """The timeline of the stored ``rows`` (from seq 1), kept."""
-        from log.folds import stored_timeline
+        from log.folds import stored_timeline  # the engine: not for `brag sessions --json`
 
         t = stored_timeline(session, rows)
         self._cache.remember(session, t)
@@ -373,7 +374,7 @@ class EventStore:
         (a lost answer; stale by construction) returns the rows stored then, an id stored with
         other content is an :class:`IdConflict`, another writer's seq a
         :class:`ConcurrencyConflict`."""
-        from log.folds import session_row
+        from log.folds import session_row  # the engine: not for `brag sessions --json`
 
         for look in (False, True):
             try:
@@ -421,13 +422,11 @@ class EventStore:
         """What to do about a batch some of whose ids are stored (``found``): every recorded
         event already stored → the rows stored then (with their derived events); else the events
         still new (all of them, ``known`` false, when none is stored with the same content)."""
-        from events.model import DERIVED_CLASSES
-
         known = known_ids(session, events, found)
         if not known:
             return Retry(events, known=False)
         rest = [e for e in events if e.id is None or str(e.id) not in known]
-        if any(type(e) not in DERIVED_CLASSES for e in rest):
+        if any(e.type not in DERIVED_TYPES for e in rest):
             return Retry(rest)
         return Retry([], self._stored_then([s for s in found if str(s.id) in known]))
 
@@ -452,6 +451,7 @@ class EventStore:
         :class:`ImportConflict`. Events are compared by content: the same event stored under
         another id (an earlier export from another device, or the bundled data of an earlier
         version, whose ids were version 5) counts as already stored, and keeps its stored id."""
+        # The engine and the event models: not for `brag sessions --json`.
         from events.model import SessionStarted
         from log.folds import checked_log
 
@@ -471,8 +471,6 @@ class EventStore:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _import_steps(self, session: str, steps: list[Step]) -> ImportResult:
-        from events.model import DERIVED_CLASSES
-
         events = [s.event for s in steps]
         existing = self.recorder.load(session)
         if not existing:
@@ -485,7 +483,7 @@ class EventStore:
             )
         # The time of a derived event at the start of the rest is that of its cause, stored already.
         cause_at = next(
-            (e.at for e in reversed(events[:n_old]) if type(e) not in DERIVED_CLASSES), None
+            (e.at for e in reversed(events[:n_old]) if e.type not in DERIVED_TYPES), None
         )
         rows, given = rows_of(session, n_old, events[n_old:], cause_at)
         plan = Plan(session, n_old, rows, steps[-1].state, given)

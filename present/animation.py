@@ -252,6 +252,7 @@ def frames(
     what ``render`` raises for an SVG it refuses. (Nested ``<svg>`` viewports for
     the sheet's places were tried: resvg clips each with a mask of the whole document, and it
     took twice as long.)"""
+    # Pillow here: the dashboard's server imports this module and serves before it loads
     from PIL import Image
 
     k = width / w
@@ -338,6 +339,7 @@ def _lay(
     """Rectangle ``r`` of picture ``pic`` (its leaves in drawing order) laid from their tiles
     (each at its place, ``where``) on the picture's white ground, opaque, so a tile pasted
     through its own alpha is resvg's source-over."""
+    # Pillow here: the dashboard's server imports this module and serves before it loads
     from PIL import Image
 
     out = Image.new("RGB", (r[2] - r[0], r[3] - r[1]), "#ffffff")

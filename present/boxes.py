@@ -160,6 +160,8 @@ SLACK = 1.1
 
 @lru_cache(maxsize=1)
 def _widest() -> ImageFont.FreeTypeFont | None:
+    # Pillow here: the dashboard's server imports this module and serves before it loads (its
+    # warm-up thread reads this font)
     from PIL import ImageFont
 
     try:

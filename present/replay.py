@@ -38,6 +38,7 @@ from present.numbers import amount
 from present.positions import Position, clamp, link_number, move, step_index
 from present.rows import EventRow, deal_rows, event_rows, leaderboard, net_history
 from present.sight import DealSight, sight_for
+from present.steps import in_force_labels, recorded_view
 from present.table import (
     EVERYONE,
     FROM_NOTE,
@@ -123,8 +124,6 @@ class Replay:
     def from_timeline(cls, t: Timeline, *, recorded: bool = False) -> Replay:
         """The replay of a session's timeline (:meth:`log.service.EventStore.timeline`): the
         steps in force, or with ``recorded`` the log as recorded. No fold."""
-        from present.steps import in_force_labels, recorded_view
-
         if recorded:
             events, states, labels = recorded_view(t)
         else:

@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import resvg_py
+
 from events.errors import PlainError
 from events.text import inert
 from present import animation, table_svg
@@ -206,8 +208,6 @@ def _clip(text: str, n: int) -> str:
 def png(svg: str, width: int = PNG_WIDTH) -> bytes:
     """The PNG (bytes) of an SVG document, ``width`` pixels wide (the height in proportion),
     drawn by resvg with the machine's fonts. Raises ``ValueError`` for an SVG resvg refuses."""
-    import resvg_py
-
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
 
 
@@ -252,6 +252,7 @@ def _palette(frames: Sequence[Image.Image]) -> Image.Image:
     """One palette for all the frames: from the first and the last frame side by side (the last
     has the most cards face up and the winner's colour), every other row of them (a quarter less
     time; each frame's mean error 0.60 of 255 a channel, against 0.58 from every row)."""
+    # Pillow here: the dashboard's server imports this module and serves before it loads
     from PIL import Image
 
     both = Image.new("RGB", (frames[0].width * 2, frames[0].height), "#ffffff")
@@ -271,6 +272,7 @@ def _deltas(
     transparent (what Pillow's optimize does, without its palette made anew for each frame and
     the frames compared in RGBA: half the time); only the rectangles laid again (``changed``)
     are mapped to the palette (no dithering: a pixel's colour is its own)."""
+    # Pillow here: the dashboard's server imports this module and serves before it loads
     from PIL import Image, ImageChops
 
     unused = GIF_COLOURS

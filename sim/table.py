@@ -39,6 +39,7 @@ from events.model import (
     is_derived,
 )
 from sim.clock import event_seconds
+from sim.names import STYLE_OF
 from sim.players import STYLES, Player, View, view_category
 
 __all__ = [
@@ -348,6 +349,4 @@ def simulate(spec: SessionSpec) -> list[AnyEvent]:
 
 def seats_for(names: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """``(name, style)`` seats for names of :data:`sim.names.NAMES` (others play ``loose``)."""
-    from sim.names import STYLE_OF
-
     return tuple((n, STYLE_OF.get(n, "loose")) for n in names)

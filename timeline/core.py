@@ -36,6 +36,7 @@ from engine.state import State, initial_state
 from events.errors import BragError, FormatError
 from events.model import DERIVED_CLASSES, Amended, AnyEvent, SessionStarted, Voided
 from timeline.labels import Label, parse_step
+from timeline.refold import refold
 from timeline.steps import Record, Step, Vec
 
 __all__ = ["Timeline"]
@@ -168,8 +169,6 @@ class Timeline:
     def _amend(self, group: list[Amended]) -> Timeline:
         """One correction (consecutive ``amended`` events): their targets edited in the steps in
         force, then the fold again from the earliest target (:mod:`timeline.refold`)."""
-        from timeline.refold import refold
-
         if self.state.pending:
             raise FormatError(
                 f"the engine's conclusion {self.state.pending[0].type} must come first"

@@ -38,8 +38,9 @@ def keys(t: Timeline, spot: str, cards: Sequence[str], by: str) -> AnyEvent | No
     if spot == "undo":
         seq = can_void(t.state)
         return None if seq is None else Voided(seq=seq, by=by)
-    made = {"shuffle": Shuffled, "deal": Dealt}.get(spot)
-    return None if made is None else made(by=by)
+    if spot == "shuffle":
+        return Shuffled(by=by)
+    return Dealt(by=by) if spot == "deal" else None
 
 
 def later(minutes: float) -> datetime:

@@ -179,8 +179,8 @@ def _cards(value: object) -> tuple[str, ...] | None:
 class TapBody(BaseModel):
     """The body of ``POST /api/tap`` (see the module), read: the session, key and seq as sent
     (a string, a string, an integer), the event's id as a UUID, ``at`` and ``cards`` read as
-    :class:`service.tap.RecordTap` takes them (refused there, in their turn); ``by`` when it is
-    text. Other fields are ignored."""
+    :class:`service.tap.RecordTap` takes them (refused there, in their turn). Other fields are
+    ignored (``by``: the route's own, :func:`tap`)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -190,7 +190,6 @@ class TapBody(BaseModel):
     id: Annotated[str, PlainValidator(_uuid_text)]
     at: Annotated[TapTime | None, PlainValidator(TapTime.read)] = None
     cards: Annotated[tuple[str, ...] | None, PlainValidator(_cards)] = ()
-    by: Annotated[str | None, PlainValidator(lambda v: v if isinstance(v, str) else None)] = None
 
     @classmethod
     def command(cls, body: dict[str, Any], by: str | None) -> RecordTap | TapResult:

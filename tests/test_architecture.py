@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Top to bottom; the packages of one tuple are siblings that may not import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("brag", "dashboard"),
+    ("service",),
     ("analytics", "sim"),
     ("present",),
     ("log",),

@@ -10,7 +10,7 @@ real ``streamlit run`` server on 127.0.0.1:
 - every route bounds a body while reading it: a 600 MB ``Content-Length``, or a chunked body that
   never ends, is answered 413 after at most the route's limit, and the server's memory stays put;
 - a tap's id is looked up in its own session; a tap's ``at`` in the future beyond
-  :data:`dashboard.record.routes.CLOCK_SKEW` or before the session began is refused in one line
+  :data:`service.tap.CLOCK_SKEW` or before the session began is refused in one line
   naming
   the field, while a tap made offline two hours ago is recorded with its own time.
 """
@@ -415,7 +415,7 @@ def test_a_tap_whose_id_is_an_event_of_another_session_is_refused(server: Server
 
 
 def test_a_tap_time_is_checked(server: Server) -> None:
-    from dashboard.record.routes import CLOCK_SKEW
+    from service.tap import CLOCK_SKEW
 
     began = datetime.now(UTC) - timedelta(hours=3)
     new_session(server, "timed", began)

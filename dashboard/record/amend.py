@@ -1,7 +1,7 @@
 """The Record page's "Correct a step" panel: any recorded step of the session, removed or replaced
 by another legal action at that point, with the impact shown before anything is stored
-(issue 19, item 4; issue 32: one ``amended`` event; the plan is :mod:`log.amend`, its words
-:mod:`present.amend`).
+(issue 19, item 4; issue 32: one ``amended`` event; planned and stored by :mod:`service.amend`,
+the plan :mod:`log.amend`'s, its words :mod:`present.amend`).
 
 The organiser picks the deal and the step (each with its sentence, numbered as the Replay page
 and ``brag replay`` number them, ``7`` or ``7a``), then "Remove this step" or one of the actions
@@ -28,11 +28,11 @@ from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
 from dashboard.record import widgets as ui_record
 from engine.legal import LegalAction, legal_actions
-from events.errors import BragError, ConcurrencyConflict
 from events.model import AnyEvent, content
-from log.amend import Amendment, AmendRefused, plan_amendment, store_amendment, touched_by
+from log.amend import Amendment, AmendRefused
 from present.amend import AmendView, describe, step_choices, target_step
 from present.replay import Replay
+from service.amend import CorrectStep, PlanCorrection, correct_step, plan_correction
 from timeline import Step
 
 __all__ = ["REMOVE", "amend_panel"]
@@ -94,14 +94,13 @@ def amend_panel(session: str, recorded: Replay | None = None) -> None:
         "use `brag amend --as`."
     )
     source = rp.timeline if rp.timeline is not None else list(recorded.events)
-    try:
-        plan = plan_amendment(
-            source, step, replacement, by=ui_record.who(), now=ui_record.device_now()
-        )
-    except AmendRefused as err:
-        st.error(md(err.message))
+    asked = PlanCorrection(source, step, replacement, ui_record.who(), ui_record.device_now())
+    planned = plan_correction(stores.store(), asked)
+    if planned.plan is None:
+        st.error(md(planned.refused))
         return
-    view = describe(plan, touched=touched_by(stores.store(), plan))
+    plan = planned.plan
+    view = describe(plan, touched=list(planned.touched))
     _show(view)
     repair = bool(view.repairs) and st.checkbox(
         "Store the repairs too", key=f"{key}-repair-{deal}-{number}"
@@ -200,23 +199,14 @@ def _store(plan: Amendment, summary: str, repair: bool = False) -> None:
     :func:`dashboard.access.check.guarded`; a device locked since stores nothing). ``repair``: the
     plan's repairs are stored with the correction (the organiser chose them)."""
     session = plan.session
-    try:
-        store_amendment(access.guarded(stores.writer(), gate.device_token()), plan, repair=repair)
-    except access.DeviceLocked as err:
-        gate.locked_out(err.message)
+    store = access.guarded(stores.writer(), gate.device_token())
+    done = correct_step(store, CorrectStep(plan, repair), locked=(access.DeviceLocked,))
+    if done.outcome == "locked":
+        gate.locked_out(done.message)
         return
-    except ConcurrencyConflict:
-        kind, text = (
-            "warning",
-            (
-                "Another device recorded meanwhile: nothing was stored. The panel now shows the "
-                "session as it is; check the correction again."
-            ),
-        )
-    except BragError as err:
-        kind, text = "error", f"Refused, nothing was stored: {err}"
-    else:
-        kind, text = "success", summary
+    kind = {"stored": "success", "conflict": "warning"}.get(done.outcome, "error")
+    if done.outcome == "stored":
         for k in [k for k in st.session_state if str(k).startswith(f"amend-{session}-step")]:
             del st.session_state[k]
+    text = summary if done.outcome == "stored" else done.message
     st.session_state[DONE] = (session, cache.last_seq(session), kind, text)

@@ -37,6 +37,7 @@ from events.model import (
     Voided,
     is_derived,
 )
+from timeline import Timeline
 
 __all__ = [
     "free_cards",
@@ -45,6 +46,7 @@ __all__ = [
     "redo",
     "stamped",
     "start_events",
+    "tap_event",
     "undo",
 ]
 
@@ -218,3 +220,24 @@ def tapped_event(
     if c.needs == ("order",):
         return complete(c, order=random_order(rng) if spot == "order" else None, by=by)
     return complete(c, by=by)
+
+
+def tap_event(
+    t: Timeline, spot: str, cards: Sequence[str] = (), by: str | None = None
+) -> AnyEvent | None:
+    """The event a tap on ``spot`` records after the timeline ``t`` (what the pad's keys record,
+    :class:`service.tap.TapKeys`): ``undo`` takes back the latest event (:func:`undo`), ``redo``
+    records again the one the log's last ``voided`` withdrew (:func:`redo`), any other spot is
+    :func:`tapped_event` with the ``cards`` picked. ``None`` when there is nothing to undo or
+    redo; raises what :func:`tapped_event` raises."""
+    if spot == "undo":
+        return undo(t.state, by=by)
+    if spot == "redo":
+        n = t.last_seq
+        if not n or t.log[n - 1].event.type != "voided":
+            return None
+        gone = int(t.log[n - 1].event.seq or 0)
+        if not 0 < gone <= n:
+            return None
+        return redo([t.log[gone - 1].event, t.log[n - 1].event], by=by)
+    return tapped_event(t.state, spot, cards=cards, by=by)

@@ -1,20 +1,25 @@
 """The Record page's start form: a new session's name, table, players in their seats, first
-dealer, cards recorded and pots; a refused start says why in one sentence."""
+dealer, cards recorded and pots; a refused start says why in one sentence (the start itself:
+:func:`service.start.start_session`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import streamlit as st
 
-from dashboard.common import cache, stores
+from dashboard.access import check as access
+from dashboard.access import gate
 from dashboard.common import state_keys as keys
+from dashboard.common import stores
 from dashboard.record import pad, recorder
-from dashboard.record.widgets import PANEL, append, flash, who
+from dashboard.record.widgets import PANEL, device_now, flash, said_stored, who
 from events.errors import BragError
 from events.model import RecordedEvent, Rules
 from events.text import mixed_scripts
-from present.names import canonical, seat_clash, whole_number
+from present.names import canonical, whole_number
+from service.start import StartSession, start_session
 
 # --- starting a session ---------------------------------------------------------------------------
 
@@ -160,86 +165,44 @@ def _typed(
     return name, seats, table, None if dealer in (None, LOT) else str(dealer)
 
 
-def _refused(name: str, seats: Sequence[str]) -> str | None:
-    """Why a session called ``name`` with ``seats`` cannot start, or ``None``."""
-    if not name:
-        return "Give the session a name."
-    if cache.exists(name):
-        return f"There is already a session called {name}."
-    if (other := stores.store().namesake(name)) is not None:
-        return f"A session called {other} is already stored."
-    if (clash := seat_clash(seats)) is not None:
-        return f"Refused: {clash}"
-    return None
-
-
-def _events(
-    name: str, seats: tuple[str, ...], table: str, dealer: str | None, pots: int
-) -> list[RecordedEvent] | str:
-    """The start's events (:func:`dashboard.record.recorder.start_events`), or why not."""
-    try:
-        return recorder.start_events(
-            name,
-            seats,
-            "all" if st.session_state.get(keys.START_CARDS) == "all" else "shown",
-            table=table or None,
-            dealer=dealer,
-            rules=Rules(pots=pots) if pots != 8 else None,
-            by=who(),
-        )
-    except BragError as err:
-        return f"Refused: {err}"
-    except ValueError as err:  # pydantic's: a name out of FORMAT.md's bounds, said in a sentence
-        return f"Refused: {_bounds(err)}"
+def _start_events(start: StartSession) -> list[RecordedEvent]:
+    """The start's events (:func:`dashboard.record.recorder.start_events`), timed at the start's
+    time in the organiser's zone (:func:`dashboard.record.recorder.stamped`)."""
+    events = recorder.start_events(
+        start.name,
+        start.seats,
+        start.cards,
+        table=start.table or None,
+        dealer=start.dealer,
+        rules=Rules(pots=start.pots) if start.pots != 8 else None,
+        by=start.by,
+    )
+    return recorder.stamped(events, start.at)
 
 
 def _start(known_players: Sequence[str] = (), known_tables: Sequence[str] = ()) -> None:
-    """The start button: records ``session_started`` and ``dealer_chosen``, or says why not
-    (nothing stored, the link untouched). A name or table typed as another spelling of one
-    already in the store is recorded as the stored one (one name, one player)."""
+    """The start button: records ``session_started`` and ``dealer_chosen``
+    (:func:`service.start.start_session`), or says why not (nothing stored, the link untouched).
+    A name or table typed as another spelling of one already in the store is recorded as the
+    stored one (one name, one player)."""
     name, seats, table, dealer = _typed(known_players, known_tables)
     try:
         pots = whole_number(st.session_state.get(keys.START_POTS, 8), "Pots to play", 1, 50)
     except BragError as err:
         flash("error", f"Refused: {err.message}")
         return
-    refused = _refused(name, seats)
-    made = _events(name, seats, table, dealer, pots) if refused is None else refused
-    if isinstance(made, str):
-        flash("error", made)
-        return
-    if cache.exists(name):  # started on another device meanwhile
-        flash("error", f"There is already a session called {name}.")
-        return
-    if append(name, made, 0):
+    cards: Literal["all", "shown"] = (
+        "all" if st.session_state.get(keys.START_CARDS) == "all" else "shown"
+    )
+    start = StartSession(name, seats, table, dealer, cards, pots, who(), device_now())
+    store = access.guarded(stores.writer(), gate.device_token())  # checked inside the append
+    started = start_session(store, start, _start_events, locked=(access.DeviceLocked,))
+    if started.outcome == "locked":
+        gate.locked_out(started.message)
+    elif started.outcome == "refused":
+        flash("error", started.message)
+    else:
+        said_stored(name, started.rows)
         st.session_state[keys.RECORDING] = name
         st.query_params["session"] = name
         st.session_state[PANEL] = False  # the pad on the first screen, as the session opens
-    elif st.session_state.get(keys.FLASH, ("",))[0] == "warning":  # another device started it first
-        flash("error", f"There is already a session called {name}: another device started it now.")
-
-
-_FIELDS = {
-    "session": "A session name is 1 to 128 printable characters",
-    "seats": "A player's name is 1 to 64 printable characters",
-    "table": "A table's name is 1 to 64 printable characters",
-    "by": "'Recorded by' is 1 to 64 printable characters",
-    "player": "A player's name is 1 to 64 printable characters",
-}
-
-
-def _bounds(err: ValueError) -> str:
-    """One sentence of ours for a start the event models refuse (FORMAT.md "Bounds"), in place
-    of pydantic's own text."""
-    errors = getattr(err, "errors", None)
-    loc: tuple[object, ...] = ()
-    if callable(errors):
-        try:
-            loc = tuple(errors()[0].get("loc", ()))
-        except Exception:
-            loc = ()
-    what = _FIELDS.get(str(loc[0]) if loc else "", "Each name is 1 to 64 printable characters")
-    return (
-        f"{what}, with no control, invisible or direction characters and not blank "
-        "(FORMAT.md bounds)."
-    )

@@ -155,12 +155,19 @@ def append(
     except BragError as err:
         flash("error", f"Refused: {err.heading()}: {err.message}", session)
         return False
+    said_stored(session, stored, again=again)
+    return True
+
+
+def said_stored(session: str, stored: Sequence[Any], *, again: bool = False) -> None:
+    """The confirmation of the rows just ``stored`` in ``session``, for the next drawing of the
+    page: their sentences after "Recorded: " ("Recorded again: " for a redo; none for an
+    undo)."""
     said = "; ".join(_describe(session, stored))
     if all(row.type == "voided" for row in stored):
         flash("success", said, session)
     else:
         flash("success", ("Recorded again: " if again else "Recorded: ") + said, session)
-    return True
 
 
 def conflict(session: str) -> None:

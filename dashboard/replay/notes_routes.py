@@ -45,6 +45,8 @@ from dashboard.replay.notes_limits import LIMITS, keys_of, retry_after
 from events.errors import BragError, StoreUnavailable
 from events.text import inert
 from log.annotations import BY_MAX_CHARS
+from service import notes as note_cases
+from service.notes import AddNote, HideNote, NoteResult
 
 __all__ = ["for_visitor", "routes", "step_notes"]
 
@@ -120,8 +122,19 @@ def _said(message: str, status: int) -> JSONResponse:
 
 
 def _unavailable(err: Exception) -> JSONResponse:
-    why = str(err).splitlines()[0][:200] if str(err) else type(err).__name__
-    return _said(f"The store cannot be reached ({inert(why)}); try again.", 503)
+    return _said(note_cases.unreachable(err).message, 503)
+
+
+STATUS = {"refused": 400, "missing": 404, "locked": 403, "unavailable": 503}
+"""The HTTP status of each outcome of :mod:`service.notes` but ``stored`` (answered with the
+step's notes)."""
+
+
+def _result(request: Request, session: str, result: NoteResult) -> JSONResponse:
+    """A note stored (or hidden): the notes of its step; else the one line of why not."""
+    if result.outcome == "stored":
+        return _answer(request, session, result.deal, result.step)
+    return _said(result.message, STATUS[result.outcome])
 
 
 async def _body(request: Request) -> dict[str, Any] | None:
@@ -207,14 +220,8 @@ async def add(request: Request) -> JSONResponse:
         )  # fmt: skip
 
     def work() -> JSONResponse:
-        from events.errors import UnknownSession
-        from log.annotations import add_note
-
-        rp = _replay(str(session))
-        if rp is None:
-            raise UnknownSession(str(session))
-        add_note(_writer(), rp, deal, step, str(text), str(by))
-        return _answer(request, str(session), deal, step)
+        note = AddNote(str(session), deal, step, str(text), str(by))
+        return _result(request, note.session, note_cases.add_note(_writer(), note, _replay))
 
     answer = await _run(run_in_threadpool, work)
     if answer.status_code != 200:
@@ -236,17 +243,11 @@ async def hide(request: Request) -> JSONResponse:
     who = (request.cookies.get(BY_COOKIE) or "").strip()[:BY_MAX_CHARS] or "organiser"
 
     def work() -> JSONResponse:
-        from log.annotations import hide_note, notes
-
-        rp = _replay(session)
-        shown = {n.id: n for n in notes(_writer(), rp)} if rp is not None else {}
-        if note not in shown:
-            return _said(f"Session {inert(session)!r} shows no note {note}.", 404)
-        try:  # the device's token checked again inside the write (issue 33)
-            hide_note(access.guarded(_writer(), request.cookies.get(TOKEN_COOKIE)), note, who)
-        except access.DeviceLocked as err:
-            return _said(f"Not hidden: {err.message}", 403)
-        return _answer(request, session, shown[note].deal, shown[note].step)
+        store = access.guarded(_writer(), request.cookies.get(TOKEN_COOKIE))  # checked again
+        hidden = note_cases.hide_note(  # inside the write (issue 33)
+            store, HideNote(session, note, who), _replay, locked=(access.DeviceLocked,)
+        )
+        return _result(request, session, hidden)
 
     return await _run(run_in_threadpool, work)
 

@@ -44,7 +44,9 @@ def test_the_start_form_refuses_nan_pots_in_one_line(monkeypatch: pytest.MonkeyP
 
     said: list[tuple[str, str]] = []
     monkeypatch.setattr(ui_start, "flash", lambda kind, text, *a: said.append((kind, text)))
-    monkeypatch.setattr(ui_start, "append", lambda *a: pytest.fail("nothing is recorded"))
+    monkeypatch.setattr(
+        ui_start, "start_session", lambda *a, **k: pytest.fail("nothing is recorded")
+    )
     state = {"start_session": "s", "start_players": ["Ann", "Bob"], "start_pots": math.nan}
     monkeypatch.setattr(ui_start.st, "session_state", state)
     ui_start._start()

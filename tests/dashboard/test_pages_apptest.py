@@ -661,15 +661,22 @@ def test_of_two_starts_of_one_name_the_second_is_told_it_is_taken(
     from dashboard.common import cache
     from dashboard.record import recorder
 
-    real = access.guarded_append  # the page's one append (issue 33)
+    real = access.guarded  # the store the start appends through (issue 33)
 
-    def first_elsewhere(token: Any, into: Any, session: str, new: Any, expected: int) -> Any:
-        with open_store(store_url) as store:
-            store.append(session, recorder.start_events(session, ("Kim", "Lee"), "shown"), 0)
-        return real(token, into, session, new, expected)
+    def first_elsewhere(into: Any, token: Any) -> Any:
+        guarded = real(into, token)
+        append = guarded.append
+
+        def racing(session: str, new: Any, expected: int) -> Any:
+            with open_store(store_url) as store:
+                store.append(session, recorder.start_events(session, ("Kim", "Lee"), "shown"), 0)
+            return append(session, new, expected)
+
+        guarded.append = racing
+        return guarded
 
     monkeypatch.setattr(cache, "exists", lambda name: False)
-    monkeypatch.setattr(access, "guarded_append", first_elsewhere)
+    monkeypatch.setattr(access, "guarded", first_elsewhere)
     at = start(unlocked(monkeypatch), "both")
     assert "There is already a session called both" in at.error[0].value
     with open_store(store_url) as store:

@@ -2,6 +2,9 @@
 MODE`` (with a ``lock_timeout``) inside its transaction, so positions (a sequence) become visible in
 order and a reader following them never skips one; rolled-back transactions leave holes, which
 readers tolerate. Readers are not blocked. ``readonly``: read-only transactions, nothing created.
+Each thread's connection is lent by the store's ``sqlalchemy.pool.QueuePool`` until the thread has
+ended, then lent again to a new thread; a connection the server cut is invalidated (the pool makes
+a new one when next asked).
 """
 
 from __future__ import annotations

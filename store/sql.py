@@ -8,6 +8,18 @@ of work is what keeps a validated append close to a bare ``executemany``. The ba
 :mod:`store.sqlite` (``BEGIN IMMEDIATE`` appends) and :mod:`store.postgres` (a table lock per
 append); the DDL and the migrations: :mod:`store.schema`; the catalogue's reads:
 :mod:`store.catalogue`. Opening the backend a URL names: :func:`store.open.open_sql`.
+
+What SQLAlchemy (and SQLModel) do here, and what stays ours (issue 34): SQLModel declares the
+``events`` table (:mod:`store.orm`) and SQLAlchemy's dialects write its DDL for SQLite and
+PostgreSQL; ``make_url`` reads every URL but a plain path and a plain ``sqlite:///FILE``
+(:func:`plain_sqlite_url`, the same reading without the import: importing SQLAlchemy takes a
+quarter to half a second, and a read command such as ``brag sessions`` starts without it); PostgreSQL's
+connections are lent by SQLAlchemy's ``QueuePool``. SQLite's connections are ``sqlite3``'s (a
+reader imports no SQLAlchemy), and the statements run on DBAPI cursors, so a driver's errors are
+the driver's (``sqlite3.OperationalError``, ``psycopg.errors``...), translated by each backend's
+``errors()`` into the store's one-line errors; ``sqlalchemy.exc`` would only see the errors of
+statements run through SQLAlchemy's ``Connection``, which costs each statement its compiled
+cache lookup and result wrapping on the append's path.
 """
 
 from __future__ import annotations

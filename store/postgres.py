@@ -193,7 +193,7 @@ class PostgresRecorder(SqlRecorder):
 
     def _new_pool(self) -> QueuePool:
         """The store's pool: a thread's connection is lent until the thread has ended (see
-        :meth:`SqlRecorder.held`), then lent again to a new thread instead of a new one being
+        :mod:`store.connections`), then lent again to a new thread instead of a new one being
         made (up to :data:`_IDLE` kept idle; no limit on how many are lent)."""
         return QueuePool(self._connect, pool_size=_IDLE, max_overflow=-1, use_lifo=True)
 

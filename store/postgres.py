@@ -2,19 +2,21 @@
 MODE`` (with a ``lock_timeout``) inside its transaction, so positions (a sequence) become visible in
 order and a reader following them never skips one; rolled-back transactions leave holes, which
 readers tolerate. Readers are not blocked. ``readonly``: read-only transactions, nothing created.
+Each thread's connection is lent by the store's ``sqlalchemy.pool.QueuePool`` until the thread has
+ended, then lent again to a new thread; a connection the server cut is invalidated (the pool makes
+a new one when next asked).
 """
 
 from __future__ import annotations
 
 import logging
-import os
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import QueuePool
 
 from events.errors import StoreError, StoreMissing, StoreUnavailable
 from store.address import shown_address
@@ -41,6 +43,14 @@ from store.sql import SqlRecorder, SqlTx
 __all__ = ["PostgresRecorder"]
 
 _QUIET: Final = logging.NullHandler()
+_IDLE: Final = 5
+"""How many connections of ended threads a store's pool keeps open to lend again."""
+
+
+def _line(err: Exception) -> str:
+    """The first line of a driver error (its class name when it says nothing)."""
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
 
 
 class PostgresRecorder(SqlRecorder):
@@ -71,12 +81,12 @@ class PostgresRecorder(SqlRecorder):
         # looks at what is stored), so the line is not for the user's terminal.
         logging.getLogger("psycopg").addHandler(_QUIET)
         self._psycopg = psycopg
-        u = make_url(url)
+        self._url = make_url(url).set(drivername="postgresql")
         self.schema = schema
         self.readonly = readonly
-        self._conninfo = u.set(drivername="postgresql").render_as_string(hide_password=False)
-        self._shown = shown_address(u.render_as_string(hide_password=True))
-        self._pid = os.getpid()
+        self._conninfo = self._url.render_as_string(hide_password=False)
+        self._shown = shown_address(self._url.render_as_string(hide_password=True))
+        self._pool = self._new_pool()
         conn = self.connection()
         with self.errors(), conn.transaction():
             if not readonly:
@@ -152,7 +162,7 @@ class PostgresRecorder(SqlRecorder):
         return self._shown + (f" (schema {self.schema})" if self.schema else "")
 
     def location(self) -> str:
-        u = make_url(self._conninfo)
+        u = self._url
         at = f"postgresql://{u.host or ''}:{u.port or 5432}/{u.database or ''}"
         return at + (f"#{self.schema}" if self.schema else "")
 
@@ -168,45 +178,60 @@ class PostgresRecorder(SqlRecorder):
             ) from None
         except pg.OperationalError as err:
             self._forget()  # a cut connection: the thread's next query connects again
-            msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-            raise StoreUnavailable(f"PostgreSQL store {self._shown}: {msg}") from None
+            raise StoreUnavailable(f"PostgreSQL store {self._shown}: {_line(err)}") from None
         except pg.Error as err:
-            msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-            raise StoreError(f"PostgreSQL store {self._shown}: {msg}") from None
+            raise StoreError(f"PostgreSQL store {self._shown}: {_line(err)}") from None
 
     def _forget(self) -> None:
-        """Closes and forgets the calling thread's connection (after the server went away or
-        cut it): a store handle kept by a server recovers when the server is back."""
-        conn = getattr(self._local, "conn", None)
-        self._local.conn = None
-        if conn is not None:
+        """Invalidates the calling thread's connection (after the server went away or cut it):
+        the pool closes it and connects again when next asked, so a store handle kept by a
+        server recovers when the server is back."""
+        fairy = self.forget()
+        if fairy is not None and fairy.is_valid:
             with suppress(Exception):
-                conn.close()
+                fairy.invalidate()
+
+    def _new_pool(self) -> QueuePool:
+        """The store's pool: a thread's connection is lent until the thread has ended (see
+        :mod:`store.connections`), then lent again to a new thread instead of a new one being
+        made (up to :data:`_IDLE` kept idle; no limit on how many are lent)."""
+        return QueuePool(self._connect, pool_size=_IDLE, max_overflow=-1, use_lifo=True)
+
+    def _connect(self) -> Any:
+        pg = self._psycopg
+        conn = pg.connect(self._conninfo, autocommit=True, connect_timeout=5)
+        try:
+            if self.readonly:
+                conn.execute("SET default_transaction_read_only = on")
+            if self.schema:
+                conn.execute(
+                    pg.sql.SQL("SET search_path TO {}").format(pg.sql.Identifier(self.schema))
+                )
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def forked(self) -> None:
+        # The parent's pool (and the connections it lends) stays the parent's, untouched.
+        self._parents.append(self._pool)  # kept referenced, never used
+        self._pool = self._new_pool()
 
     def connection(self) -> Any:
-        if self._pid != os.getpid():
-            self._local = threading.local()
-            self._all = []
-            self._pid = os.getpid()
-        conn = getattr(self._local, "conn", None)
-        if conn is None or conn.closed:
-            pg = self._psycopg
+        fairy = self.held()
+        if fairy is not None and (not fairy.is_valid or fairy.dbapi_connection.closed):
+            self._forget()
+            fairy = None
+        if fairy is None:
+            self.let_go_of_ended()  # their connections back in the pool first, to be lent again
             try:
-                conn = pg.connect(self._conninfo, autocommit=True, connect_timeout=5)
-                if self.readonly:
-                    conn.execute("SET default_transaction_read_only = on")
-                if self.schema:
-                    conn.execute(
-                        pg.sql.SQL("SET search_path TO {}").format(pg.sql.Identifier(self.schema))
-                    )
-            except pg.Error as err:
-                msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+                fairy = self._pool.connect()
+            except self._psycopg.Error as err:
                 raise StoreUnavailable(
-                    f"cannot connect to the PostgreSQL store {self._shown}: {msg}"
+                    f"cannot connect to the PostgreSQL store {self._shown}: {_line(err)}"
                 ) from None
-            self._local.conn = conn
-            self.keep(conn)
-        return conn
+            self.keep(fairy)
+        return fairy.dbapi_connection
 
     @contextmanager
     def transaction(self) -> Iterator[SqlTx]:
@@ -249,6 +274,7 @@ class PostgresRecorder(SqlRecorder):
 
     def close(self) -> None:
         self.close_all()
+        self._pool.dispose()
 
     def reopen(self) -> PostgresRecorder:
         return PostgresRecorder(

@@ -1,6 +1,6 @@
-"""What the SQL recorders share: reading a store's URL, the connections (one per thread), the
-schema check and migrations on opening, reading rows, the write transaction's primitives, and the
-per-session summaries read from the events.
+"""What the SQL recorders share: reading a store's URL, the connections (one per thread:
+:mod:`store.connections`), the schema check and migrations on opening, reading rows, the write
+transaction's primitives, and the per-session summaries read from the events.
 
 The hot path (read a session, append a batch) runs on the DBAPI connection itself (``sqlite3`` /
 ``psycopg``) with hand-written SQL: it is a handful of statements, and going around the ORM's unit
@@ -8,15 +8,27 @@ of work is what keeps a validated append close to a bare ``executemany``. The ba
 :mod:`store.sqlite` (``BEGIN IMMEDIATE`` appends) and :mod:`store.postgres` (a table lock per
 append); the DDL and the migrations: :mod:`store.schema`; the catalogue's reads:
 :mod:`store.catalogue`. Opening the backend a URL names: :func:`store.open.open_sql`.
+
+What SQLAlchemy (and SQLModel) do here, and what stays ours (issue 34): SQLModel declares the
+``events`` table (:mod:`store.orm`) and SQLAlchemy's dialects write its DDL for SQLite and
+PostgreSQL; ``make_url`` reads every URL but a plain path and a plain ``sqlite:///FILE``
+(:func:`plain_sqlite_url`, the same reading without the import: importing SQLAlchemy takes a
+quarter to half a second, and a read command such as ``brag sessions`` starts without it);
+PostgreSQL's connections are lent by SQLAlchemy's ``QueuePool``. SQLite's connections are
+``sqlite3``'s (a reader imports no SQLAlchemy), and the statements run on DBAPI cursors, so a
+driver's errors are the driver's (``sqlite3.OperationalError``, ``psycopg.errors``...),
+translated by each backend's ``errors()`` into the store's one-line errors: ``sqlalchemy.exc``
+only wraps the errors of statements run through SQLAlchemy's ``Connection``, whose
+``exec_driver_sql`` took 30 to 34 µs for a one-row SQLite query that takes 13 to 18 µs on the
+cursor (2026-12-05), several times over on each append.
 """
 
 from __future__ import annotations
 
 import json
-import threading
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
@@ -31,6 +43,7 @@ from store.annotations import (
     insert_params,
 )
 from store.catalogue import CatalogueReads
+from store.connections import ThreadConnections
 from store.devices import DeviceReads, SqlDevices
 from store.noted import AnnotationReads
 from store.port import CatalogueOf
@@ -167,7 +180,7 @@ class SqlTx:
 # --- the recorder ---------------------------------------------------------------------------------
 
 
-class SqlRecorder(CatalogueReads, AnnotationReads, DeviceReads):
+class SqlRecorder(ThreadConnections, CatalogueReads, AnnotationReads, DeviceReads):
     """The base of :class:`~store.sqlite.SqliteRecorder` and
     :class:`~store.postgres.PostgresRecorder`: everything but the connection, the transaction, the
     schema's shape and the insert."""
@@ -183,9 +196,7 @@ class SqlRecorder(CatalogueReads, AnnotationReads, DeviceReads):
     def __init__(self, url: str, catalogue_of: CatalogueOf | None) -> None:
         self.url = url
         self._catalogue_of = catalogue_of
-        self._local = threading.local()
-        self._all: list[tuple[threading.Thread, Any]] = []
-        self._all_guard = threading.Lock()
+        ThreadConnections.__init__(self)
 
     def catalogue_of(self, recorder: Any) -> list[SessionInfo]:
         """The catalogue's rows computed from the events (a migration to version 3 writes them)."""
@@ -222,33 +233,6 @@ class SqlRecorder(CatalogueReads, AnnotationReads, DeviceReads):
 
     def close(self) -> None:
         raise NotImplementedError
-
-    # -- connections: one per thread, closed once its thread has ended ---------------------------
-
-    def keep(self, conn: Any) -> None:
-        """Registers ``conn`` as the calling thread's connection, and closes the connections of
-        threads that have ended. A server that runs each request on a new thread (Streamlit runs
-        every page run on one) so holds one connection per live thread, not one per request ever
-        served: a PostgreSQL server's connection limit is never reached by old requests."""
-        with self._all_guard:
-            live: list[tuple[threading.Thread, Any]] = []
-            dead: list[Any] = []
-            for thread, c in self._all:
-                (live if thread.is_alive() else dead).append((thread, c))
-            live.append((threading.current_thread(), conn))
-            self._all = live
-        for _, c in dead:
-            with suppress(Exception):
-                c.close()
-
-    def close_all(self) -> None:
-        """Closes every connection the store opened, in every thread."""
-        with self._all_guard:
-            conns, self._all = self._all, []
-        for _, c in conns:
-            with suppress(Exception):
-                c.close()
-        self._local = threading.local()
 
     # -- the schema: marker, version, checks, migrations ----------------------------------------
 

@@ -155,7 +155,6 @@ class SqliteRecorder(SqlRecorder):
         super().__init__(url, catalogue_of)
         self.path = path
         self.readonly = readonly
-        self._pid = os.getpid()
         self._appenders = _Appenders(path)
         parent = os.path.dirname(os.path.abspath(path))
         if not os.path.isdir(parent):
@@ -277,14 +276,9 @@ class SqliteRecorder(SqlRecorder):
         return st.f_bavail * st.f_frsize < 1 << 20
 
     def connection(self) -> sqlite3.Connection:
-        if self._pid != os.getpid():  # forked: never share the parent's connections
-            self._local = threading.local()
-            self._all = []
-            self._pid = os.getpid()
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        conn: sqlite3.Connection | None = self.held()
         if conn is None:
             conn = self._open_connection()
-            self._local.conn = conn
             self.keep(conn)
         return conn
 

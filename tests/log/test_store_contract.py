@@ -24,6 +24,7 @@ from store_helpers import (
     choose,
     deal_batches,
     pg_store,
+    pg_url,
     random_session,
     recorded,
     require_pg,
@@ -658,3 +659,36 @@ def test_connections_of_ended_threads_are_closed(sql_store: EventStore) -> None:
     # each new thread's connection closed those of the threads ended before it: what is left is
     # bounded (the last thread's, which the next new connection closes), not one per request
     assert _open_connections(sql_store) <= before + 2
+
+
+@pytest.mark.postgres
+def test_postgres_lends_an_ended_threads_connection_to_the_next_thread() -> None:
+    """PostgreSQL's connections come from the store's pool (``sqlalchemy.pool.QueuePool``): a
+    new thread is lent the connection of a thread that has ended, not a new one; a connection the
+    server cut is replaced by the pool, and the query that met the cut is one StoreUnavailable."""
+    import threading
+
+    import psycopg
+
+    require_pg()
+    with pg_store() as s:
+        s.append("card-example", card_example()[:3], expected_seq=0)
+        pids: list[int] = []
+
+        def request() -> None:
+            assert s.last_seq("card-example") == 3
+            pids.append(s.recorder.connection().info.backend_pid)
+
+        for _ in range(3):
+            t = threading.Thread(target=request)
+            t.start()
+            t.join()
+        assert len(set(pids)) == 1
+        mine = s.recorder.connection().info.backend_pid
+        with psycopg.connect(pg_url(), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (mine,))
+        with pytest.raises(StoreUnavailable) as err:
+            s.last_seq("card-example")
+        assert str(err.value).startswith("PostgreSQL store ") and "\n" not in str(err.value)
+        assert s.last_seq("card-example") == 3
+        assert s.recorder.connection().info.backend_pid != mine

@@ -15,29 +15,8 @@ from typing import TypeAlias, assert_never
 
 from engine.hands import describe
 from engine.state import State
+from events import model as ev
 from events.cards import card
-from events.model import (
-    Amended,
-    AnyEvent,
-    Bet,
-    Conceded,
-    DealerChosen,
-    Dealt,
-    DerivedEvent,
-    Folded,
-    Kept,
-    Looked,
-    PotCarried,
-    PotWon,
-    Retained,
-    Saw,
-    SessionEnded,
-    SessionStarted,
-    Shown,
-    Shuffled,
-    Thrown,
-    Voided,
-)
 from present.numbers import amount, signed
 from timeline.labels import letters
 
@@ -75,74 +54,85 @@ def _paid(before: State, after: State, player: str) -> Fraction:
     )
 
 
-def sentence(before: State, event: AnyEvent, after: State) -> str:
+def sentence(before: State, event: ev.AnyEvent, after: State) -> str:
     """The step in words, e.g. ``"B sees A: pays 6, the level, being blind"``.
 
     ``before`` and ``after`` are the states either side of ``event``; what was paid is read off them
     (no rule is applied here)."""
     match event:
-        case SessionStarted():
+        case ev.SessionStarted():
             return _session_started(event)
-        case DealerChosen():
+        case ev.DealerChosen():
             return f"{event.player} deals first (chosen by lot)"
-        case Shuffled():
+        case ev.Shuffled():
             return _shuffled(before, event)
-        case Dealt():
+        case ev.Dealt():
             return _dealt(before, after)
-        case Voided():
+        case ev.Voided():
             return (
                 "Undone: the latest recorded action is withdrawn; the table goes back to before it"
             )
-        case Amended():
+        case ev.Amended():
             done = {"withdraw": "withdrawn", "replace": "replaced", "insert": "preceded by"}
             return f"Correction: an earlier step is {done[event.action]}" + (
                 f" {event.event.type}" if event.event is not None else ""
             )
-        case Looked() | Kept() | Thrown() | Bet() | Folded() | Saw() | Shown() | Conceded():
+        case (
+            ev.Looked()
+            | ev.Kept()
+            | ev.Thrown()
+            | ev.Bet()
+            | ev.Folded()
+            | ev.Saw()
+            | ev.Shown()
+            | ev.Conceded()
+        ):
             return _acts(before, event, after)
-        case Retained():
+        case ev.Retained():
             what = f"the {event.hand} hand" if event.hand else "the unseen hand"
             return f"{event.player} keeps {what} face down for the next deal"
-        case PotWon() | PotCarried() | SessionEnded():
+        case ev.PotWon() | ev.PotCarried() | ev.SessionEnded():
             return _concluded(event)
         case _:
             assert_never(event)
 
 
-_Act: TypeAlias = Looked | Kept | Thrown | Bet | Folded | Saw | Shown | Conceded
+_Act: TypeAlias = (
+    ev.Looked | ev.Kept | ev.Thrown | ev.Bet | ev.Folded | ev.Saw | ev.Shown | ev.Conceded
+)
 """What a player does in a deal, told by :func:`_acts`."""
 
 
 def _acts(before: State, event: _Act, after: State) -> str:
     """A player's action in a deal in words (:func:`sentence`)."""
     match event:
-        case Looked():
+        case ev.Looked():
             what = f"the {event.hand} hand" if event.hand else "their cards"
             return f"{event.player} looks at {what}"
-        case Kept():
+        case ev.Kept():
             p = before.players[before.seat(event.player)]
             other = "new" if p.looking == "old" else "old"
             return f"{event.player} keeps the {p.looking} hand and throws the {other} one unseen"
-        case Thrown():
+        case ev.Thrown():
             p = before.players[before.seat(event.player)]
             other = "new" if p.looking == "old" else "old"
             return f"{event.player} throws the {p.looking} hand and keeps the {other} one, blind"
-        case Bet():
+        case ev.Bet():
             return _bet(before, event, after)
-        case Folded():
+        case ev.Folded():
             paid = before.paid_in_deal(event.player)
             return f"{event.player} folds, leaving {amount(paid)} in the pot"
-        case Saw():
+        case ev.Saw():
             return _saw(before, event, after)
-        case Shown():
+        case ev.Shown():
             return _shown(event)
-        case Conceded():
+        case ev.Conceded():
             return f"{event.player} concedes without showing"
         case _:
             assert_never(event)
 
 
-def _session_started(event: SessionStarted) -> str:
+def _session_started(event: ev.SessionStarted) -> str:
     where = f" at table {event.table}" if event.table else ""
     cards = (
         "every card is recorded"
@@ -152,7 +142,7 @@ def _session_started(event: SessionStarted) -> str:
     return f"Session {event.session} starts{where}: {names(event.seats)}, clockwise; {cards}"
 
 
-def _shuffled(before: State, event: Shuffled) -> str:
+def _shuffled(before: State, event: ev.Shuffled) -> str:
     why = " before the first deal" if before.deals == 0 else " after a prial won the pot"
     return "The pack is shuffled" + why + (" (its order is recorded)" if event.order else "")
 
@@ -169,7 +159,7 @@ def _dealt(before: State, after: State) -> str:
     )
 
 
-def _bet(before: State, event: Bet, after: State) -> str:
+def _bet(before: State, event: ev.Bet, after: State) -> str:
     paid = _paid(before, after, event.player)
     lv = int(event.level)
     if before.level is None:
@@ -184,7 +174,7 @@ def _bet(before: State, event: Bet, after: State) -> str:
     )
 
 
-def _saw(before: State, event: Saw, after: State) -> str:
+def _saw(before: State, event: ev.Saw, after: State) -> str:
     paid = _paid(before, after, event.player)
     opp = after.seats[after.opponent] if after.opponent is not None else "the other"
     blind = not before.players[before.seat(event.player)].seen
@@ -192,7 +182,7 @@ def _saw(before: State, event: Saw, after: State) -> str:
     return f"{event.player} sees {opp}: pays {amount(paid)}, {why}"
 
 
-def _shown(event: Shown) -> str:
+def _shown(event: ev.Shown) -> str:
     if len(event.cards) == 1:
         return f"{event.player} turns {pretty_card(event.cards[0])}"
     return (
@@ -201,27 +191,27 @@ def _shown(event: Shown) -> str:
     )
 
 
-def _concluded(event: DerivedEvent) -> str:
+def _concluded(event: ev.DerivedEvent) -> str:
     """The engine's conclusion in words (:func:`sentence`)."""
     match event:
-        case PotWon() if event.showdown:
+        case ev.PotWon() if event.showdown:
             hand = f" with a {event.hand}" if event.hand else ""
             cards = f" ({pretty_cards(event.cards)})" if event.cards else ""
             return (
                 f"{event.player} wins the pot of {amount(event.amount)} "
                 f"at the showdown{hand}{cards}"
             )
-        case PotWon():
+        case ev.PotWon():
             return (
                 f"{event.player} wins the pot of {amount(event.amount)} "
                 "uncontested, without showing"
             )
-        case PotCarried():
+        case ev.PotCarried():
             return (
                 f"The pot of {amount(event.amount)} is carried forward: "
                 f"{event.player} was left in blind"
             )
-        case SessionEnded():
+        case ev.SessionEnded():
             nets = ", ".join(f"{p} {signed(v)}" for p, v in event.nets.items())
             if len(event.winners) > 1:
                 who = f"{names(event.winners)} share the win"

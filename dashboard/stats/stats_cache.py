@@ -20,6 +20,7 @@ import logging
 import threading
 from collections.abc import Callable
 from fractions import Fraction
+from types import ModuleType
 from typing import Any
 
 import streamlit as st
@@ -185,6 +186,12 @@ def checked_version() -> int:
         w.ask(FIRST_WAIT)
     else:
         w.first(FIRST_WAIT)
+    return _reached(w)
+
+
+def _reached(w: _Writer) -> int:
+    """The writer's last checkpoint; raises what its last catch-up raised, or :class:`Preparing`
+    before its first."""
     with w.cond:
         if w.error is not None:
             raise w.error
@@ -208,46 +215,42 @@ def refresh_analytics() -> int:
     reached, or raises what the catch-up raised."""
     w = _writer()
     w.ask(REFRESH_WAIT)
-    with w.cond:
-        if w.error is not None:
-            raise w.error
-        if w.checkpoint is None:
-            raise Preparing
-        return w.checkpoint[0]
+    return _reached(w)
 
 
 # --- the reads, per checkpoint ------------------------------------------------------------------
 
 
+_QUERIES = frozenset(
+    {
+        "player_stats",
+        "tables",
+        "leaderboard",
+        "overall_leaderboard",
+        "showdown_hands",
+        "session_nets",
+        "pot_sizes",
+        "deal_lengths",
+        "decisions",
+        "deals_behind",
+        "deals_behind_total",
+    }
+)
+
+
+def _named(module: ModuleType, names: frozenset[str], name: str) -> Callable[..., Any]:
+    """The function ``name`` of ``module`` (a statistic of :mod:`analytics.queries`, a question of
+    :mod:`analytics.spots`) when it is one of ``names``; raises ``ValueError`` otherwise."""
+    if name in names:
+        return getattr(module, name)  # type: ignore[no-any-return]  # one of the names given
+    raise ValueError(f"no {name!r} among the functions of {module.__name__} asked here")
+
+
 def _query(name: str) -> Callable[..., Any]:
-    """The statistic of :mod:`analytics.queries` named ``name`` (raises ``ValueError`` for a name
-    that is none of them)."""
+    """The statistic of :mod:`analytics.queries` named ``name`` (:func:`_named`)."""
     from analytics import queries
 
-    match name:
-        case "player_stats":
-            return queries.player_stats
-        case "tables":
-            return queries.tables
-        case "leaderboard":
-            return queries.leaderboard
-        case "overall_leaderboard":
-            return queries.overall_leaderboard
-        case "showdown_hands":
-            return queries.showdown_hands
-        case "session_nets":
-            return queries.session_nets
-        case "pot_sizes":
-            return queries.pot_sizes
-        case "deal_lengths":
-            return queries.deal_lengths
-        case "decisions":
-            return queries.decisions
-        case "deals_behind":
-            return queries.deals_behind
-        case "deals_behind_total":
-            return queries.deals_behind_total
-    raise ValueError(f"no statistic {name!r} in analytics.queries")
+    return _named(queries, _QUERIES, name)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -362,21 +365,14 @@ def _cube(path: str, version: int) -> Any:
         return Cube(con)
 
 
+_SPOT_QUESTIONS = frozenset({"explore", "behind", "differences", "winning_players"})
+
+
 def _spot_query(name: str) -> Callable[..., Any]:
-    """The question of :mod:`analytics.spots` named ``name`` (raises ``ValueError`` for a name
-    that is none of them)."""
+    """The question of :mod:`analytics.spots` named ``name`` (:func:`_named`)."""
     from analytics import spots
 
-    match name:
-        case "explore":
-            return spots.explore
-        case "behind":
-            return spots.behind
-        case "differences":
-            return spots.differences
-        case "winning_players":
-            return spots.winning_players
-    raise ValueError(f"no question {name!r} of analytics.spots")
+    return _named(spots, _SPOT_QUESTIONS, name)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)

@@ -19,6 +19,8 @@ import pytest
 from hostile_helpers import PLAYERS, SESSION, TABLE, hostile_log
 from live_helpers import live_session, unshown
 from PIL import Image, ImageChops
+from share_helpers import LOG, SVG
+from share_helpers import faces as _faces
 
 from events.codec import read_file
 from present import animation, table_svg
@@ -39,11 +41,6 @@ from present.share import (
     steps,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-NAME = "2026-09-24-top-1"  # four players, every card recorded
-LOG = ROOT / "data" / "season" / f"{NAME}.jsonl"
-SVG = "{http://www.w3.org/2000/svg}"
-
 
 @pytest.fixture(scope="module")
 def rp() -> Replay:
@@ -63,25 +60,6 @@ def _deal_lines(deal: int) -> list[dict[str, object]]:
             n += 1
         if n == deal:
             out.append(e)
-    return out
-
-
-def _faces(svg: str) -> set[str]:
-    """The cards drawn face up: each ``data-card`` group with its rank and its suit drawn in it,
-    read back as card codes (``"Tc"``)."""
-    rank_of = {"10": "T"}
-    suit_of = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
-    root = ET.fromstring(svg)
-    out = set()
-    for g in root.iter(f"{SVG}g"):
-        code = g.get("data-card")
-        if code is None or code == "down":
-            continue
-        texts = [t.text for t in g.iter(f"{SVG}text")]
-        assert len(texts) == 2, texts
-        drawn = rank_of.get(texts[0] or "", texts[0] or "") + suit_of[texts[1] or ""]
-        assert drawn == code  # the code and the drawn face say the same card
-        out.add(drawn)
     return out
 
 

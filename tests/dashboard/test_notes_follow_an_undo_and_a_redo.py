@@ -4,16 +4,13 @@ tests/present/test_notes_stay_on_their_action.py."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-from shared_paths import SCENARIOS
-from store_helpers import pg_store, require_pg
+from notes_anchor_helpers import EVENTS, S, any_store  # noqa: F401 (the fixture store)
+from notes_anchor_helpers import placed as _placed
+from notes_anchor_helpers import rp as _rp
+from notes_anchor_helpers import tap as _tap
 
 from engine.legal import legal_actions
-from events.codec import read_file
-from events.model import AnyEvent, Dealt, Voided
+from events.model import Dealt, Voided
 from log.annotations import (
     add_note,
     event_at,
@@ -22,43 +19,7 @@ from log.annotations import (
     set_private_cards,
     touched,
 )
-from log.open import open_store
 from log.service import EventStore
-from present.replay import Replay
-
-S = "card-example"
-
-
-CARD_EXAMPLE = SCENARIOS / "card_example.jsonl"
-
-
-EVENTS = [e for _, e in read_file(str(CARD_EXAMPLE))]
-"""Deal 0: steps 1-3; deal 1 from seq 4: A, B, C, D look (2-5), A bets level 2 (6), B bets level
-2 (7, seq 10), C and D fold, A sees B, B shows (11), A shows (12, seq 15), B wins (13, seq 16)."""
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
-    if request.param == "sqlite":
-        with open_store(str(tmp_path / "brag.db")) as s:
-            yield s
-        return
-    require_pg()
-    with pg_store() as s:
-        yield s
-
-
-def _rp(store: EventStore) -> Replay:
-    return Replay.of(store.events(S), recorded=True)
-
-
-def _tap(store: EventStore, *events: AnyEvent) -> None:
-    store.append(S, list(events), store.last_seq(S))
-
-
-def _placed(store: EventStore) -> dict[str, tuple[int, int | str, bool, str]]:
-    """Each note's text -> (deal, step, withdrawn, the action's words) as read now."""
-    return {n.text: (n.deal, n.step, n.withdrawn, n.action) for n in notes(store, _rp(store))}
 
 
 def test_notes_and_cards_follow_an_undo_and_a_redo(store: EventStore) -> None:

@@ -13,16 +13,13 @@ dealt again in its place."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-from shared_paths import HAVE_SHARED, NO_SHARED, SCENARIOS
-from store_helpers import pg_store, require_pg
+from notes_anchor_helpers import CARD_EXAMPLE, EVENTS, S, any_store  # noqa: F401 (the fixture store)
+from notes_anchor_helpers import placed as _placed
+from notes_anchor_helpers import rp as _rp
+from notes_anchor_helpers import tap as _tap
 
 from engine.legal import legal_actions
-from events.codec import read_file
-from events.model import AnyEvent, Conceded, Dealt, Folded, Voided
+from events.model import Conceded, Dealt, Folded, Voided
 from log.annotations import (
     add_note,
     event_at,
@@ -32,43 +29,9 @@ from log.annotations import (
     step_of,
     touched,
 )
-from log.open import open_store
 from log.service import EventStore
 from log.steps import withdrawals
 from present.replay import Replay
-
-if not HAVE_SHARED:  # the module reads a scenario as it is imported
-    pytest.skip(NO_SHARED, allow_module_level=True)
-
-S = "card-example"
-CARD_EXAMPLE = SCENARIOS / "card_example.jsonl"
-EVENTS = [e for _, e in read_file(str(CARD_EXAMPLE))]
-"""Deal 0: steps 1-3; deal 1 from seq 4: A, B, C, D look (2-5), A bets level 2 (6), B bets level
-2 (7, seq 10), C and D fold, A sees B, B shows (11), A shows (12, seq 15), B wins (13, seq 16)."""
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
-    if request.param == "sqlite":
-        with open_store(str(tmp_path / "brag.db")) as s:
-            yield s
-        return
-    require_pg()
-    with pg_store() as s:
-        yield s
-
-
-def _rp(store: EventStore) -> Replay:
-    return Replay.of(store.events(S), recorded=True)
-
-
-def _tap(store: EventStore, *events: AnyEvent) -> None:
-    store.append(S, list(events), store.last_seq(S))
-
-
-def _placed(store: EventStore) -> dict[str, tuple[int, int | str, bool, str]]:
-    """Each note's text -> (deal, step, withdrawn, the action's words) as read now."""
-    return {n.text: (n.deal, n.step, n.withdrawn, n.action) for n in notes(store, _rp(store))}
 
 
 def test_a_note_stays_on_its_action_through_an_undo_and_a_new_tap(store: EventStore) -> None:

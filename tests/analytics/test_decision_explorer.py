@@ -12,7 +12,6 @@ example (Newcombe 1998).
 from __future__ import annotations
 
 import math
-import random
 import statistics
 from collections import defaultdict
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import Any
 
 import duckdb
 import pytest
+from decision_explorer_helpers import NAMES, explorer_con  # noqa: F401 (the fixture con)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shared_paths import VALID_SCENARIOS, needs_shared
@@ -28,37 +28,11 @@ from shared_paths import VALID_SCENARIOS, needs_shared
 import analytics.projector
 import analytics.tables
 from analytics import spots
-from analytics.sources import from_logs, interleave
+from analytics.sources import from_logs
 from analytics.spots import Spot, SpotError, newcombe, wilson
 from events.text import normal
-from sim.randplay import random_session
 
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 MIN_DEALS = 5
-
-
-def _streams(seed: int, n: int) -> dict[str, Any]:
-    rng = random.Random(seed)
-    out = {}
-    for k in range(n):
-        players = rng.sample(NAMES, rng.randint(2, 5))
-        out[f"r{k}"] = random_session(
-            rng,
-            f"r{k}",
-            players=players,
-            cards=rng.choice(["all", "shown"]),
-            pots=rng.randint(1, 3),
-            ante=rng.choice([Fraction(1), Fraction(1, 2), Fraction(1, 3)]),
-            void_rate=rng.choice([0.0, 0.1]),
-        )
-    return out
-
-
-@pytest.fixture(scope="module")
-def con() -> duckdb.DuckDBPyConnection:
-    c = analytics.tables.connect()
-    analytics.projector.refresh(interleave(_streams(20, 14), seed=3), c, batch_size=97)
-    return c
 
 
 def _rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:

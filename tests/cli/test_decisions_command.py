@@ -5,50 +5,20 @@ itself is tested in tests/analytics/test_decision_explorer.py."""
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
-from fractions import Fraction
-from typing import Any
 
 import duckdb
 import pytest
+from decision_explorer_helpers import explorer_con  # noqa: F401 (the fixture con)
 from shared_paths import VALID_SCENARIOS, needs_shared
 
-import analytics.projector
-import analytics.tables
 from analytics import building, spots
 from analytics.building import ProjectionBusy, unlocked
-from analytics.sources import interleave
 from analytics.spots import Spot
 from brag.cli import main
-from sim.randplay import random_session
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
-
-
-def _streams(seed: int, n: int) -> dict[str, Any]:
-    rng = random.Random(seed)
-    out = {}
-    for k in range(n):
-        players = rng.sample(NAMES, rng.randint(2, 5))
-        out[f"r{k}"] = random_session(
-            rng,
-            f"r{k}",
-            players=players,
-            cards=rng.choice(["all", "shown"]),
-            pots=rng.randint(1, 3),
-            ante=rng.choice([Fraction(1), Fraction(1, 2), Fraction(1, 3)]),
-            void_rate=rng.choice([0.0, 0.1]),
-        )
-    return out
-
-
-@pytest.fixture(scope="module")
-def con() -> duckdb.DuckDBPyConnection:
-    c = analytics.tables.connect()
-    analytics.projector.refresh(interleave(_streams(20, 14), seed=3), c, batch_size=97)
-    return c
 
 
 @pytest.fixture(scope="module")

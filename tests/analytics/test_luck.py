@@ -10,6 +10,7 @@ from itertools import combinations
 
 import duckdb
 import pytest
+from luck_helpers import luck_con, luck_src  # noqa: F401 (the fixtures con, src)
 
 import analytics.projector
 import analytics.tables
@@ -18,7 +19,6 @@ from analytics.luck import RANK_VALUES, deal_ranks, luck_units
 from analytics.sources import MemorySource
 from engine.hands import strength_codes
 from engine.state import CODE, card_codes
-from sim import simulate_session
 from sim.randplay import random_session
 
 
@@ -73,23 +73,6 @@ def test_ranks_follow_rules_2_and_break_ties_by_the_cards() -> None:
 
 
 # --- folded sessions --------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def src() -> MemorySource:
-    """Five simulated sessions recording every card (2 to 6 players), one only the cards shown."""
-    out = MemorySource()
-    for k in range(5):
-        out.append(f"all-{k}", simulate_session(seed=k, players=2 + k, cards="all"))
-    out.append("shown-0", simulate_session(seed=9, players=4, cards="shown"))
-    return out
-
-
-@pytest.fixture(scope="module")
-def con(src: MemorySource) -> duckdb.DuckDBPyConnection:
-    c = analytics.tables.connect()
-    analytics.projector.refresh(src, c)
-    return c
 
 
 def _recount(events: list) -> dict[tuple[int, int], int]:

@@ -10,29 +10,9 @@ from pathlib import Path
 import duckdb
 import pytest
 from example_logs import ALL_CARDS
+from luck_helpers import luck_con, luck_src  # noqa: F401 (the fixtures con, src)
 
-import analytics.projector
-import analytics.tables
 from analytics.luck import LUCK_ABSENT
-from analytics.sources import MemorySource
-from sim import simulate_session
-
-
-@pytest.fixture(scope="module")
-def src() -> MemorySource:
-    """Five simulated sessions recording every card (2 to 6 players), one only the cards shown."""
-    out = MemorySource()
-    for k in range(5):
-        out.append(f"all-{k}", simulate_session(seed=k, players=2 + k, cards="all"))
-    out.append("shown-0", simulate_session(seed=9, players=4, cards="shown"))
-    return out
-
-
-@pytest.fixture(scope="module")
-def con(src: MemorySource) -> duckdb.DuckDBPyConnection:
-    c = analytics.tables.connect()
-    analytics.projector.refresh(src, c)
-    return c
 
 
 def test_cli_stats_shows_the_adjusted_net_and_why_it_is_absent(

@@ -22,6 +22,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from browser_helpers import dashboard
+from disk_helpers import small_tmpfs
 
 from dashboard.common.pages import PAGE_FILES
 
@@ -175,19 +176,8 @@ def test_rebuild_replaces_a_file_that_is_not_a_projection(tmp_path: Path) -> Non
 def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A 12 MiB tmpfs (a projection of two sessions is 3.6 MB; a catch-up holds two): root
     only, skips when it cannot be mounted."""
-    where = tmp_path / "disk"
-    where.mkdir()
-    if shutil.which("mount") is None or os.geteuid() != 0:
-        pytest.skip("a small tmpfs needs root and mount")
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(where)], capture_output=True
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs: {done.stderr.decode().strip()}")
-    try:
+    with small_tmpfs(tmp_path, "12m") as where:
         yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
 
 
 def _fill(folder: Path) -> Path:

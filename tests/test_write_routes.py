@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 from browser_helpers import dashboard
+from disk_helpers import small_tmpfs
 
 from dashboard.access import tokens
 from dashboard.record import recorder
@@ -174,22 +175,8 @@ def test_a_tap_to_a_postgresql_store_that_is_down_is_unavailable(tmp_path: Path)
 @pytest.fixture
 def full_disk(tmp_path: Path) -> Iterator[Path]:
     """A 4 MiB tmpfs (root only; skips when it cannot be mounted)."""
-    import shutil
-    import subprocess
-
-    where = tmp_path / "disk"
-    where.mkdir()
-    if shutil.which("mount") is None or os.geteuid() != 0:
-        pytest.skip("a small tmpfs needs root and mount")
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(where)], capture_output=True
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs: {done.stderr.decode().strip()}")
-    try:
+    with small_tmpfs(tmp_path, "4m") as where:
         yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
 
 
 def test_a_tap_on_a_full_disk_is_unavailable_then_recorded_once(full_disk: Path) -> None:

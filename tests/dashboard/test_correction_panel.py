@@ -3,37 +3,17 @@ The log's side of corrections is in tests/log/test_corrections.py."""
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
 import pytest
+from corrections_helpers import finished as _finished
+from corrections_helpers import last_step as _last_step
+from corrections_helpers import stored as _stored
 
 from engine.fold import fold
-from events.model import AnyEvent
 from log.open import open_store
-from log.service import EventStore
 from present.numbers import signed
-from sim.randplay import random_session
-from timeline import Step
-
-
-def _stored(events: list[AnyEvent], url: str = "memory://", session: str = "s") -> EventStore:
-    store = open_store(url)
-    store.append(session, events, 0)
-    return store
-
-
-def _finished(seed: int = 7) -> list[AnyEvent]:
-    rng = random.Random(seed)
-    events = random_session(rng, "s", players=3, pots=2)
-    assert fold(events).finished
-    return events
-
-
-def _last_step(store: EventStore) -> Step:
-    t = store.timeline("s")
-    return next(x for x in reversed(list(t.steps)) if not x.derived)
 
 
 def _panel(session):  # type: ignore[no-untyped-def]  # run as a script: no annotations

@@ -26,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corrections_helpers import finished as _finished
+from corrections_helpers import last_step as _last_step
+from corrections_helpers import stored as _stored
 from store_helpers import PROCESSES, faulty
 
 from engine.fold import fold
@@ -36,13 +39,6 @@ from log.amend import plan_stored, store_amendment
 from log.open import open_store
 from log.service import EventStore
 from sim.randplay import random_session
-from timeline import Step
-
-
-def _stored(events: list[AnyEvent], url: str = "memory://", session: str = "s") -> EventStore:
-    store = open_store(url)
-    store.append(session, events, 0)
-    return store
 
 
 def _recorded_content(events: list[AnyEvent]) -> list[tuple[str, Any]]:
@@ -50,18 +46,6 @@ def _recorded_content(events: list[AnyEvent]) -> list[tuple[str, Any]]:
 
 
 # --- a finished session ---------------------------------------------------------------------------
-
-
-def _finished(seed: int = 7) -> list[AnyEvent]:
-    rng = random.Random(seed)
-    events = random_session(rng, "s", players=3, pots=2)
-    assert fold(events).finished
-    return events
-
-
-def _last_step(store: EventStore) -> Step:
-    t = store.timeline("s")
-    return next(x for x in reversed(list(t.steps)) if not x.derived)
 
 
 def test_the_last_action_of_a_finished_session_can_be_withdrawn() -> None:

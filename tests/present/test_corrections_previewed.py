@@ -9,21 +9,21 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from corrections_helpers import finished as _finished
+from corrections_helpers import last_step as _last_step
+from corrections_helpers import stored as _stored
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from engine.fold import fold
 from engine.legal import legal_actions, possible_cards
 from engine.state import State
 from events.cards import FULL_PACK
 from events.model import AnyEvent, Shown, Shuffled, content, is_derived
 from log.amend import AmendRefused, plan_amendment, plan_stored, store_amendment
-from log.open import open_store
-from log.service import EventStore
 from present.amend import step_choices, target_seq, target_step
 from present.replay import Replay
 from sim.randplay import random_session
-from timeline import Step, Timeline
+from timeline import Timeline
 
 EXAMPLES = 100
 
@@ -40,12 +40,6 @@ def _session(seed: int, session: str = "s") -> list[AnyEvent]:
         void_rate=rng.choice((0.0, 0.05)),
         max_events=rng.choice((None, None, 40)),
     )
-
-
-def _stored(events: list[AnyEvent], url: str = "memory://", session: str = "s") -> EventStore:
-    store = open_store(url)
-    store.append(session, events, 0)
-    return store
 
 
 def _fill(state: State, event: AnyEvent, rng: random.Random) -> AnyEvent | None:
@@ -142,18 +136,6 @@ def test_the_preview_is_what_the_stored_correction_folds_to(seed: int, data: st.
     shown = Replay.from_timeline(store.timeline("s"), recorded=True)
     assert shown.final.nets == after.nets
     assert sum(1 for lab in shown.labels if lab.correction) == shown.corrections
-
-
-def _finished(seed: int = 7) -> list[AnyEvent]:
-    rng = random.Random(seed)
-    events = random_session(rng, "s", players=3, pots=2)
-    assert fold(events).finished
-    return events
-
-
-def _last_step(store: EventStore) -> Step:
-    t = store.timeline("s")
-    return next(x for x in reversed(list(t.steps)) if not x.derived)
 
 
 def test_what_cannot_be_corrected_is_refused_in_one_sentence() -> None:

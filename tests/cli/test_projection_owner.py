@@ -12,30 +12,13 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from projection_owner_helpers import A_LOG, B_LOG
+from projection_owner_helpers import projected_sessions as _projected_sessions
+from projection_owner_helpers import seated as _seated
+from projection_owner_helpers import session_of as _session_of
 from store_helpers import drop_schema, new_schema, pg_url, require_pg
 
 from brag.cli import main
-from events.codec import read_file
-
-ROOT = Path(__file__).resolve().parents[2]
-A_LOG = ROOT / "data" / "examples" / "card_example.jsonl"
-B_LOG = ROOT / "data" / "season" / "2026-09-24-top-1.jsonl"
-
-
-def _seated(path: Path) -> set[str]:
-    """The players the log seats (its session_started), read from the log itself."""
-    _, first = read_file(str(path))[0]
-    return {str(s) for s in first.seats}  # type: ignore[union-attr]
-
-
-def _session_of(path: Path) -> str:
-    _, first = read_file(str(path))[0]
-    return str(first.session)  # type: ignore[union-attr]
-
-
-def _projected_sessions(path: Path) -> set[str]:
-    with duckdb.connect(str(path), read_only=True) as con:
-        return {r[0] for r in con.execute("SELECT session FROM sessions").fetchall()}
 
 
 def _stats_players(argv: list[str], capsys: pytest.CaptureFixture[str]) -> set[str]:

@@ -5,15 +5,13 @@ each is in tests/log/test_schema_and_migrations.py."""
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from shared_paths import SCENARIOS, needs_shared
+from schema_helpers import CARD, club_store, digest, dump  # noqa: F401 (the fixture club)
+from shared_paths import needs_shared
 
 from brag.cli import main
 from events.errors import CorruptSession
@@ -24,8 +22,6 @@ from store.schema import (
     STORE_VERSION,
     create_table_sql,
 )
-
-CARD = str(SCENARIOS / "card_example.jsonl")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -39,24 +35,6 @@ def one_error_line(err: str) -> str:
     assert len(lines) == 1, err
     assert "Traceback" not in err
     return lines[0]
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def dump(path: Path) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(path) as c:
-        return list(c.execute("SELECT * FROM events ORDER BY position"))
-
-
-@pytest.fixture
-def club(tmp_path: Path) -> Iterator[Path]:
-    """A SQLite store holding the card example (16 events; seq 16 is pot_won)."""
-    db = tmp_path / "club.db"
-    with open_store(str(db)) as s:
-        s.import_log(CARD)
-    yield db
 
 
 def legacy_store(path: Path) -> None:

@@ -5,7 +5,6 @@ create nothing, and a tampered stream refused in one line naming the session and
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -14,11 +13,10 @@ import subprocess
 import sys
 import tempfile
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from schema_helpers import CARD, club_store, digest, dump  # noqa: F401 (the fixture club)
 from shared_paths import SCENARIOS, needs_shared
 from store_helpers import pg_store, pg_url, require_pg
 
@@ -28,27 +26,6 @@ from store.schema import (
     META,
     STORE_VERSION,
 )
-
-CARD = str(SCENARIOS / "card_example.jsonl")
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def dump(path: Path) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(path) as c:
-        return list(c.execute("SELECT * FROM events ORDER BY position"))
-
-
-@pytest.fixture
-def club(tmp_path: Path) -> Iterator[Path]:
-    """A SQLite store holding the card example (16 events; seq 16 is pot_won)."""
-    db = tmp_path / "club.db"
-    with open_store(str(db)) as s:
-        s.import_log(CARD)
-    yield db
-
 
 # --- the marker and the version -------------------------------------------------------------------
 

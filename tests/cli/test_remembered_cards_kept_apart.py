@@ -8,34 +8,20 @@ sessions page's rows show them only to Sue (the page lists one player's own:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pytest
+from remembered_cards_helpers import SESSION, SUE, mine_log
+from remembered_cards_helpers import recorded as _recorded
 
 from brag.cli import main
-from events.codec import write_events
 from log.annotations import private_cards, set_private_cards
 from log.open import open_store
-from present.replay import Replay
-from sim import simulate_session
-
-SESSION = "sim-mine"
-
-
-def _recorded(store: Any) -> Replay:
-    """The session as recorded, as ``brag notes`` and the notes' route read it (issue 32)."""
-    return Replay.of(store.events(SESSION), recorded=True)
-
-
-SUE = ("Ks", "Kh", "2c")
 
 
 @pytest.fixture()
 def db(tmp_path: Path) -> str:
-    log = tmp_path / "mine.jsonl"
-    with open(log, "w", encoding="utf-8") as fp:
-        write_events(simulate_session(seed="mine", players=2, cards="shown"), fp)
+    log = mine_log(tmp_path)
     path = str(tmp_path / "brag.db")
     assert main(["import", "--db", path, str(log)]) == 0
     return path

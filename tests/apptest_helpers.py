@@ -23,3 +23,16 @@ def page(name: str, **params: str) -> AppTest:
     for k, v in params.items():
         at.query_params[k] = v
     return at.run()
+
+
+def pick_hands(at: AppTest, hands: dict[str, list[str]]) -> None:
+    """On the Record page's digital deal, picks each player's cards (``{"Ann": ["As", ...]}``) in
+    the pills of their hand, a suit at a time; runs the page after each pick."""
+    for player, cards in hands.items():
+        base = next(
+            p.key for p in at.pills if p.key and p.key.startswith("hand-") and p.key.count(player)
+        )[: -len("-s")]
+        for suit in "shdc":
+            mine = [c for c in cards if c[1] == suit]
+            if mine:
+                at.pills(key=f"{base}-{suit}").set_value(mine).run()

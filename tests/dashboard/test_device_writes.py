@@ -20,7 +20,7 @@ import pytest
 from dashboard.access import tokens
 
 pytest.importorskip("streamlit")
-from apptest_helpers import APP
+from apptest_helpers import APP, pick_hands
 from streamlit.testing.v1 import AppTest
 
 from dashboard.access import check as access
@@ -142,14 +142,7 @@ def test_a_deals_hands_drawn_before_lock_this_device_store_nothing(record_url: s
     tap(record_url, "digital", "shuffle")  # no order: the deal lists every hand
     at.run()
     hands = {"Ann": ["As", "Ks", "Qs"], "Bob": ["2h", "3h", "4h"], "Cal": ["9d", "9c", "9s"]}
-    for player, cards in hands.items():
-        base = next(
-            p.key for p in at.pills if p.key and p.key.startswith("hand-") and p.key.count(player)
-        )[: -len("-s")]
-        for suit in "shdc":
-            mine = [c for c in cards if c[1] == suit]
-            if mine:
-                at.pills(key=f"{base}-{suit}").set_value(mine).run()
+    pick_hands(at, hands)
     record = next(b for b in at.button if b.label == "Record the deal")
     assert not record.disabled
     before = events(record_url, "digital")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("streamlit")
-from apptest_helpers import APP, page
+from apptest_helpers import APP, page, pick_hands
 from example_logs import ALL_CARDS, LOGS
 from streamlit.testing.v1 import AppTest
 
@@ -533,14 +533,7 @@ def test_a_digital_table_records_every_card(
     deal = next(b for b in at.button if b.label == "Record the deal")
     assert deal.disabled
     hands = {"Ann": ["As", "Ks", "Qs"], "Bob": ["2h", "3h", "4h"], "Cal": ["9d", "9c", "9s"]}
-    for player, cards in hands.items():
-        base = next(
-            p.key for p in at.pills if p.key and p.key.startswith("hand-") and p.key.count(player)
-        )[: -len("-s")]
-        for suit in "shdc":
-            mine = [c for c in cards if c[1] == suit]
-            if mine:
-                at.pills(key=f"{base}-{suit}").set_value(mine).run()
+    pick_hands(at, hands)
     next(b for b in at.button if b.label == "Record the deal").click().run()
     assert not at.exception
     with open_store(store_url) as store:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from asgi_helpers import asgi_get
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -28,33 +29,7 @@ THREADS = getattr(share_api, "THREADS", 2)
 
 async def _call(app: Any, path: str, client: str) -> tuple[int, dict[str, str], bytes]:
     """One GET through the ASGI ``app`` from the address ``client``: status, headers, body."""
-    target, _, query = path.partition("?")
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": target,
-        "raw_path": target.encode(),
-        "query_string": query.encode(),
-        "headers": [(b"host", b"127.0.0.1")],
-        "client": (client, 40000),
-        "server": ("127.0.0.1", 8501),
-    }
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    await app(scope, receive, send)
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    headers = {k.decode().lower(): v.decode() for k, v in start["headers"]}
-    return start["status"], headers, body
+    return await asgi_get(app, path, client, [(b"host", b"127.0.0.1")])
 
 
 @pytest.fixture

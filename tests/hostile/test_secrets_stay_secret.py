@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 import pytest
+from asgi_helpers import asgi_get
 
 from dashboard.access import tokens
 from store.address import MASK, masked, shown_address
@@ -87,32 +88,9 @@ def test_brag_says_the_store_is_down_without_its_secrets(
 
 
 async def _get(app: Any, path: str, cookie: str | None = None) -> tuple[int, bytes]:
-    target, _, query = path.partition("?")
     headers = [(b"host", b"127.0.0.1")] + ([(b"cookie", cookie.encode())] if cookie else [])
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": target,
-        "raw_path": target.encode(),
-        "query_string": query.encode(),
-        "headers": headers,
-        "client": ("10.0.0.9", 40000),
-        "server": ("127.0.0.1", 8501),
-    }
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    await app(scope, receive, send)
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    return start["status"], b"".join(m.get("body", b"") for m in sent if "body" in m)
+    status, _, body = await asgi_get(app, path, "10.0.0.9", headers)
+    return status, body
 
 
 SECRET = "a long organiser secret for the test"

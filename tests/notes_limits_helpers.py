@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clock_helpers import Clock
 from shared_paths import SCENARIOS
 from starlette.applications import Starlette
 
@@ -19,14 +20,6 @@ from log.service import EventStore
 from present.replay import Replay
 
 S = "card-example"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture(name="app")

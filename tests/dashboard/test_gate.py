@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from clock_helpers import Clock
 
 from dashboard.access import check as access
 from dashboard.access import throttle
@@ -25,19 +26,6 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "dashboard" / "app.py")
 SECRET = "open sesame please"
-
-
-class Clock:
-    """A monotonic clock that only sleeping moves."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def test_fifty_wrong_guesses_from_one_client_take_long_and_the_right_one_still_works() -> None:

@@ -4,13 +4,10 @@ checked the batch (issue 23: a tap costs one fold)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-import pytest
-from store_helpers import pg_store, require_pg
+from log_helpers import backend_store  # noqa: F401 (the fixture store)
 
 from engine.state import without_history
 from events.model import (
@@ -23,23 +20,8 @@ from events.model import (
     Shuffled,
 )
 from log.folds import fold_rows
-from log.open import open_store
 from log.rows import Appended
 from log.service import EventStore
-
-
-@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
-    if request.param == "memory":
-        yield open_store("memory://")
-    elif request.param == "sqlite":
-        s = open_store(str(tmp_path / "brag.db"))
-        yield s
-        s.close()
-    else:
-        require_pg()
-        with pg_store() as s:
-            yield s
 
 
 def _events(session: str) -> list[Any]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from log_helpers import backend_store, opened_store  # noqa: F401 (the fixture store)
 from shared_paths import SCENARIOS, needs_shared
 from store_helpers import (
     advance,
@@ -62,34 +63,11 @@ from log.open import open_store
 from log.service import EventStore
 from store.records import new_ids
 
-BACKENDS = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-@pytest.fixture(params=BACKENDS)
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
-    kind = request.param
-    if kind == "memory":
-        yield open_store("memory://")
-    elif kind == "sqlite":
-        s = open_store(str(tmp_path / "brag.db"))
-        yield s
-        s.close()
-    else:
-        require_pg()
-        with pg_store() as s:
-            yield s
-
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def sql_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
-    if request.param == "sqlite":
-        s = open_store(f"sqlite:///{tmp_path / 'brag.db'}")
+    with opened_store(request.param, f"sqlite:///{tmp_path / 'brag.db'}") as s:
         yield s
-        s.close()
-    else:
-        require_pg()
-        with pg_store() as s:
-            yield s
 
 
 def card_example(session: str = "card-example") -> list[Any]:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from shared_paths import ROOT, VALID_SCENARIOS
+from timeline_helpers import stamped as _stamped
 
 from engine.fold import complete
 from engine.state import State
@@ -67,16 +68,6 @@ def test_the_season_and_the_scenarios_are_there() -> None:
 
 
 # --- corrections ------------------------------------------------------------------------------
-
-
-def _stamped(events: Sequence[AnyEvent]) -> list[AnyEvent]:
-    out: list[AnyEvent] = []
-    for k, e in enumerate(events, start=1):
-        update: dict[str, object] = {"id": uuid.UUID(int=k)}
-        if e.type != "voided":
-            update["seq"] = k
-        out.append(e.model_copy(update=update))
-    return out
 
 
 def _session(seed: int = 7) -> Timeline:

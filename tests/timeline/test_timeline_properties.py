@@ -17,6 +17,7 @@ import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 from session_strategies import SETTINGS, Session, sessions, showdown_cards
+from timeline_helpers import stamped
 
 from engine.fold import record
 from engine.legal import legal_actions
@@ -31,17 +32,6 @@ IGNORED = {"seq", "recorded_seq", "undo", "last_event"}
 
 def table_of(state: State) -> dict[str, Any]:
     return {f.name: getattr(state, f.name) for f in fields(State) if f.name not in IGNORED}
-
-
-def stamped(events: tuple[AnyEvent, ...]) -> list[AnyEvent]:
-    """The stream as a store holds it: each event with an id and (but a voided) its seq."""
-    out: list[AnyEvent] = []
-    for k, e in enumerate(events, start=1):
-        update: dict[str, Any] = {"id": uuid.UUID(int=k)}
-        if e.type != "voided":
-            update["seq"] = k
-        out.append(e.model_copy(update=update))
-    return out
 
 
 def plain_fold(recorded: list[AnyEvent]) -> tuple[list[AnyEvent], list[State]]:

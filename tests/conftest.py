@@ -32,18 +32,10 @@ def store_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     scenario: the test skips (:data:`shared_paths.NO_SHARED`) where there is none."""
     if not HAVE_SHARED:
         pytest.skip(NO_SHARED)
+    from dashboard_store_helpers import dashboard_store
     from example_logs import LOGS
 
-    from log.open import open_store
-
-    url = str(tmp_path / "brag.db")
-    with open_store(url) as store:
-        for log in LOGS:
-            store.import_log(str(log))
-    monkeypatch.setenv("BRAG_DB", url)
-    monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))
-    monkeypatch.delenv("BRAG_ORGANISER_SECRET", raising=False)
-    yield url
+    yield dashboard_store(tmp_path, monkeypatch, LOGS)
 
 
 @pytest.fixture(autouse=True)

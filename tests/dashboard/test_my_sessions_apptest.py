@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import quote_plus
 
 import pytest
+from dashboard_store_helpers import dashboard_store
 from streamlit.testing.v1 import AppTest
 
 from events.codec import read_file
@@ -30,14 +31,7 @@ LOGS = [
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    url = str(tmp_path / "brag.db")
-    with open_store(url) as s:
-        for log in LOGS:
-            s.import_log(str(log))
-    monkeypatch.setenv("BRAG_DB", url)
-    monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))
-    monkeypatch.delenv("BRAG_ORGANISER_SECRET", raising=False)
-    yield url
+    yield dashboard_store(tmp_path, monkeypatch, LOGS)
 
 
 def _mine(**params: str) -> AppTest:

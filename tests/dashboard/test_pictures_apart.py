@@ -67,6 +67,23 @@ async def _until(check: Any, seconds: float = 5.0) -> None:
     raise AssertionError("not reached in time")
 
 
+Answer = tuple[int, dict[str, str], bytes]
+"""An answer: status, headers, body."""
+
+
+async def _over_the_limit(
+    app: Any, client: str, drawn: list[int], k: int
+) -> tuple[list[asyncio.Task[Answer]], Answer]:
+    """``client`` asks for PER_CLIENT pictures (held while drawing), then for one more (step
+    ``k``) within a second: the held requests, and the answer to the one over the limit."""
+    first = [
+        asyncio.create_task(_call(app, PICTURE.format(k=j), client)) for j in range(PER_CLIENT)
+    ]
+    await _until(lambda: len(drawn) >= min(PER_CLIENT, THREADS))
+    over = await asyncio.wait_for(_call(app, PICTURE.format(k=k), client), 1.0)
+    return first, over
+
+
 def test_a_client_over_its_limit_gets_429_at_once_without_drawing(
     held: tuple[threading.Event, list[int]],
 ) -> None:
@@ -74,14 +91,7 @@ def test_a_client_over_its_limit_gets_429_at_once_without_drawing(
     app = _app()
 
     async def run() -> None:
-        first = [
-            asyncio.create_task(_call(app, PICTURE.format(k=k), "10.0.0.7"))
-            for k in range(PER_CLIENT)
-        ]
-        await _until(lambda: len(drawn) >= min(PER_CLIENT, THREADS))
-        status, headers, body = await asyncio.wait_for(
-            _call(app, PICTURE.format(k=99), "10.0.0.7"), 1.0
-        )
+        first, (status, headers, body) = await _over_the_limit(app, "10.0.0.7", drawn, 99)
         assert status == 429
         assert int(headers["retry-after"]) >= 1
         assert b"Too many pictures" in body
@@ -141,14 +151,7 @@ def test_the_gate_refuses_before_the_app_is_reached(
     gated = share_api.PictureGate(app)
 
     async def run() -> None:
-        first = [
-            asyncio.create_task(_call(gated, PICTURE.format(k=k), "10.2.0.1"))
-            for k in range(PER_CLIENT)
-        ]
-        await _until(lambda: len(drawn) >= min(PER_CLIENT, THREADS))
-        status, headers, _ = await asyncio.wait_for(
-            _call(gated, PICTURE.format(k=98), "10.2.0.1"), 1.0
-        )
+        first, (status, headers, _) = await _over_the_limit(gated, "10.2.0.1", drawn, 98)
         assert (status, int(headers["retry-after"]) >= 1) == (429, True)
         assert len(reached) == PER_CLIENT  # the refused request never reached the app
         assert (await _call(gated, "/api/pad", "10.2.0.1"))[0] == 200  # other paths pass

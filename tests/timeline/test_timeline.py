@@ -20,7 +20,7 @@ from events.codec import read_file
 from events.errors import FormatError
 from events.model import Amended, AnyEvent, Folded, Looked, Shuffled, Voided
 from sim.randplay import random_session
-from timeline import Label, Timeline, Unfit, letters, parse_step
+from timeline import Label, Step, Timeline, Unfit, letters, parse_step
 
 # --- old logs number exactly as brag replay numbered them before issue 32 ---------------------
 
@@ -88,10 +88,15 @@ def _look_then_fold(t: Timeline) -> int:
     raise AssertionError("no look then fold in this session")
 
 
-def test_withdrawing_an_early_look_keeps_every_later_label_and_event() -> None:
+def _early_look() -> tuple[Timeline, int, Step]:
+    """A session, the index of a look its player folds after in the same deal, and that look."""
     t = _session()
     k = _look_then_fold(t)
-    look = t.steps[k]
+    return t, k, t.steps[k]
+
+
+def test_withdrawing_an_early_look_keeps_every_later_label_and_event() -> None:
+    t, _, look = _early_look()
     assert look.id is not None
     fix = Amended(action="withdraw", target=look.id, target_seq=look.row)
     after = t.extend(fix)
@@ -108,9 +113,7 @@ def test_withdrawing_an_early_look_keeps_every_later_label_and_event() -> None:
 
 
 def test_an_inserted_step_takes_a_letter_and_a_replacement_its_targets_label() -> None:
-    t = _session()
-    k = _look_then_fold(t)
-    look = t.steps[k]
+    t, k, look = _early_look()
     assert look.id is not None
     first = t.extend(Amended(action="withdraw", target=look.id, target_seq=look.row))
     again = Looked(player=look.event.player, id=uuid.uuid4())  # type: ignore[union-attr]
@@ -144,9 +147,7 @@ def _tail(t: Timeline) -> int:
 
 
 def test_an_undo_after_a_correction_goes_back_one_step() -> None:
-    t = _session()
-    k = _look_then_fold(t)
-    look = t.steps[k]
+    t, _, look = _early_look()
     assert look.id is not None
     fixed = t.extend(Amended(action="withdraw", target=look.id, target_seq=look.row))
     last = fixed.steps[len(fixed.steps) - 1 - _tail(fixed)]

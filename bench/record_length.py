@@ -117,7 +117,7 @@ def _client(url: str, tmp: Path) -> _Client:
     os.environ["BRAG_ORGANISER_SECRET"] = SECRET
     os.environ.setdefault("BRAG_HOME", str(tmp))
     from dashboard.access import check as access
-    from dashboard.access.gate import TOKEN_COOKIE
+    from dashboard.access.tokens import TOKEN_COOKIE
 
     return _Client(f"{TOKEN_COOKIE}={access.issue_token()}")
 

@@ -23,7 +23,7 @@ def test_the_players_chart_counts_the_sessions_the_table_counts(tmp_path: Path) 
     and the chart's last point is the table's net (one rule: ended deals)."""
     import analytics.tables
     from analytics import queries
-    from dashboard.stats.figures import net_over_time
+    from dashboard.stats.tables import net_over_time
 
     lines = Path(SEASON[2]).read_text(encoding="utf-8").splitlines()
     kinds = [json.loads(line)["type"] for line in lines]

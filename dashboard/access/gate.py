@@ -18,14 +18,11 @@ import streamlit as st
 from dashboard.access import check as access
 from dashboard.access import routes as gate_api
 from dashboard.access import throttle, tokens
+from dashboard.access.tokens import TOKEN_COOKIE
 from dashboard.common import settings
 from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
 from present import secret as secret_rule
-
-TOKEN_COOKIE = gate_api.TOKEN_COOKIE
-BY_COOKIE = "brag_by"
-SESSION_COOKIE = "brag_recording"
 
 
 def cookie(name: str) -> str | None:
@@ -248,9 +245,8 @@ def organiser_device() -> bool:
     on its token (this browser session's, else its ``brag_device`` cookie unless it was locked
     here), as the Record page's gate reads it; draws nothing and unlocks nothing."""
     from dashboard.access import check as access
-    from dashboard.access import gate
 
     token = st.session_state.get(keys.DEVICE_TOKEN)
     if token is None and not st.session_state.get(keys.LOCKED):
-        token = gate.cookie(gate.TOKEN_COOKIE)
+        token = cookie(TOKEN_COOKIE)
     return access.device_unlocked(token)

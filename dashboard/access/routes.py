@@ -23,10 +23,10 @@ from starlette.routing import Route
 
 from dashboard.access import check as access
 from dashboard.access.guard import read_json
+from dashboard.access.tokens import TOKEN_COOKIE
 
-__all__ = ["CODE_SECONDS", "TOKEN_COOKIE", "issue", "routes"]
+__all__ = ["CODE_SECONDS", "issue", "routes"]
 
-TOKEN_COOKIE = "brag_device"
 CODE_SECONDS = 60.0
 MAX_CODES = 10_000
 MAX_BODY = 1_024

@@ -14,6 +14,9 @@ from datetime import UTC, datetime
 from itsdangerous import BadData, URLSafeSerializer
 
 __all__ = [
+    "BY_COOKIE",
+    "SESSION_COOKIE",
+    "TOKEN_COOKIE",
     "TOKEN_HOURS",
     "TokenClaims",
     "check_secret",
@@ -30,6 +33,13 @@ def check_secret(expected: str | None, given: str | None) -> bool:
         return False
     return hmac.compare_digest(expected.encode(), given.encode())
 
+
+TOKEN_COOKIE = "brag_device"
+"""The cookie that carries an unlocked device's token (httponly, SameSite=Strict, path /)."""
+BY_COOKIE = "brag_by"
+"""The cookie that remembers who records on this device (a name, not a secret)."""
+SESSION_COOKIE = "brag_recording"
+"""The cookie that remembers the session this device records."""
 
 TOKEN_HOURS = 12
 """How long an unlocked device stays unlocked (a reload, a restored tab, a page switch)."""

@@ -41,20 +41,23 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from dashboard.access import check as access
-from dashboard.access.gate import BY_COOKIE, TOKEN_COOKIE
 from dashboard.access.guard import read_json
+from dashboard.access.tokens import BY_COOKIE, TOKEN_COOKIE
 from dashboard.common import stores
 from dashboard.record import pad_doc as pad_doc_
 from dashboard.record import recorder
 from dashboard.record.pad_doc import PadDocument
 from events.errors import BragError
 from log.service import EventStore
-from present.replay import Replay
 from service import tap as tap_case
 from service.tap import LOCKED, Outcome, RecordTap, TapResult, TapTime
 from timeline import Timeline
 
-__all__ = ["TapBody", "page_document", "read_json", "record_tap", "routes"]
+__all__ = [
+    "TapBody",
+    "record_tap",
+    "routes",
+]
 
 MAX_BODY = 16_384
 """The largest tap request read (bytes): a tap is a few hundred (bounded while it is read,
@@ -135,12 +138,6 @@ def _document(store: Any, session: str, last: int | None = None) -> PadDocument:
     t = _timeline(store, session, last)
     last_id = str(t.log[-1].event.id) if t.last_seq else ""
     return _drawn(_Drawn(str(store.url), session, t.last_seq, last_id, t))
-
-
-def page_document(rp: Replay) -> PadDocument:
-    """The pad's document of the session replayed as recorded in ``rp`` (the Record page's
-    drawing, :func:`dashboard.pad_doc.document`)."""
-    return pad_doc_.document(rp)
 
 
 def _answer(outcome: str, message: str, doc: PadDocument | None, status: int = 200) -> JSONResponse:

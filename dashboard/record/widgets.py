@@ -18,12 +18,12 @@ import streamlit as st
 
 from dashboard.access import check as access
 from dashboard.access import gate
-from dashboard.access.gate import BY_COOKIE, SESSION_COOKIE, cookie
+from dashboard.access.gate import cookie
+from dashboard.access.tokens import BY_COOKIE, SESSION_COOKIE
 from dashboard.common import cache, stores
 from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
-from dashboard.record import choices, pad, recorder
-from dashboard.record import routes as pad_api
+from dashboard.record import choices, pad, pad_doc, recorder
 from dashboard.record.choices import Choice
 from events.cards import FULL_PACK, SUITS
 from events.errors import BragError
@@ -202,11 +202,11 @@ def _describe(session: str, stored: Sequence[Any]) -> list[str]:
 def show_pad(rp: Replay) -> None:
     """The pad for the session as recorded (:func:`dashboard.record.pad.pad` on the document of
     :func:`dashboard.pad_doc.document`, kept per seq with the pad's routes':
-    :func:`dashboard.record.routes.page_document`), with this device's last message as its note; a
+    :func:`dashboard.record.pad_doc.document`), with this device's last message as its note; a
     deal
     whose hands must be picked (a digital table whose pack is not tracked) gets its picker below.
     The pad records its taps itself (:mod:`dashboard.record.routes`)."""
-    doc = pad_api.page_document(rp)
+    doc = pad_doc.document(rp)
     _kind, text = note_for(rp.session, len(rp.events))
     if text:
         doc = doc.copy()  # the kept document stays as it is

@@ -38,8 +38,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from dashboard.access import check as access
-from dashboard.access.gate import BY_COOKIE, TOKEN_COOKIE
 from dashboard.access.guard import read_json
+from dashboard.access.tokens import BY_COOKIE, TOKEN_COOKIE
 from dashboard.common import stores
 from dashboard.replay.notes_limits import LIMITS, keys_of, retry_after
 from events.errors import BragError, StoreUnavailable

@@ -44,7 +44,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from dashboard.access import check as access
-from dashboard.access.gate import TOKEN_COOKIE
+from dashboard.access.tokens import TOKEN_COOKIE
 from events.errors import BragError, StoreUnavailable
 from present.share import ShareRefused, png, share, sight_of
 from store.address import masked

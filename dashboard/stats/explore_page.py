@@ -5,8 +5,8 @@ import streamlit as st
 
 from dashboard.common import state_keys as keys
 from dashboard.common import stores
-from dashboard.stats import figures as stats_view
 from dashboard.stats import stats_cache, widgets
+from dashboard.stats import tables as stat_tables
 
 st.title("Explore")
 st.caption("One SELECT at a time over the analytics projection (DuckDB); nothing can be written.")
@@ -30,11 +30,11 @@ with left:
         )
         if result is not None:
             columns, rows = result.columns, result.rows
-            st.caption(stats_view.rows_caption(len(rows), result.cut))
-            st.dataframe(stats_view.result_rows(columns, rows), hide_index=True, width="stretch")
+            st.caption(stat_tables.rows_caption(len(rows), result.cut))
+            st.dataframe(stat_tables.result_rows(columns, rows), hide_index=True, width="stretch")
             st.download_button(
                 "Download CSV",
-                stats_view.csv_text(columns, rows),
+                stat_tables.csv_text(columns, rows),
                 file_name="query.csv",
                 mime="text/csv",
                 icon=":material/download:",

@@ -4,7 +4,7 @@ The statistics come from :mod:`analytics.queries` as lists of dicts (money exact
 :class:`~fractions.Fraction`, every rate beside its count). Here they are laid out for reading: an
 amount as ``8½``, a rate as ``43% of 51``, two players side by side, each player's net over time,
 and the hand categories seen at showdowns beside the pack's own shares (RULES 2.8). The charts and
-tables that need no statistic's words are :mod:`dashboard.stats.tables` (re-exported here).
+tables that need no statistic's words are :mod:`dashboard.stats.tables`.
 """
 
 from __future__ import annotations
@@ -12,18 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from analytics.luck import luck_note
 from dashboard.common.links import LinkRow, link
-from dashboard.stats.tables import (
-    categories_vs_rules,
-    category_rows,
-    csv_text,
-    drill_page_caption,
-    net_over_sessions,
-    net_over_time,
-    result_rows,
-    rows_caption,
-)
 from present.stat_cells import COUNT_WORDS as _COUNT_WORDS
 from present.stat_cells import PAGE, stat_cell
 
@@ -31,19 +20,10 @@ __all__ = [
     "DRILLED",
     "HABITS",
     "SUMMARY",
-    "categories_vs_rules",
-    "category_rows",
-    "csv_text",
     "drill_caption",
     "drill_links",
-    "drill_page_caption",
     "habits",
     "label",
-    "luck_note",
-    "net_over_sessions",
-    "net_over_time",
-    "result_rows",
-    "rows_caption",
     "side_by_side",
     "stat_text",
     "stats_table",

@@ -6,9 +6,9 @@ results" on, your net in each session and over time."""
 import streamlit as st
 
 from dashboard.common import cache, escape, params, ui
-from dashboard.stats import figures as stats_view
 from dashboard.stats import mine as ui_own
 from dashboard.stats import own, stats_cache, widgets
+from dashboard.stats import tables as stat_tables
 
 st.title("My sessions")
 
@@ -37,7 +37,7 @@ if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     ui.link_rows(own.session_rows(mine, me, nets), "Your sessions: a tap opens the replay as you")
     if standings is not None:
         st.subheader("Your net over time")
-        widgets.net_over_time(stats_view.net_over_sessions({me: stats_cache.session_nets(me)}))
+        widgets.net_over_time(stat_tables.net_over_sessions({me: stats_cache.session_nets(me)}))
     st.stop()
 
 rp = cache.replay(wanted)

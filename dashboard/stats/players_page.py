@@ -4,10 +4,12 @@ side by side."""
 
 import streamlit as st
 
+from analytics import luck
 from dashboard.common import escape, stores, ui
 from dashboard.common import state_keys as keys
 from dashboard.stats import figures as stats_view
 from dashboard.stats import stats_cache, widgets
+from dashboard.stats import tables as stat_tables
 
 st.title("Players")
 
@@ -20,7 +22,7 @@ if not stats:
 
 st.subheader(f"Every player, {escape.md(table)}" if table else "Every player")
 widgets.plain_table(stats_view.stats_table(stats))
-if note := stats_view.luck_note(stats):
+if note := luck.luck_note(stats):
     st.caption(note)
 
 names = [r["player"] for r in stats]
@@ -37,7 +39,9 @@ total = stats_cache.deals_behind_total(first, statistic, table)
 page = ui.page_choice(total["deals"], stats_cache.DRILL_PAGE, key=keys.DEALS_PAGE)
 deals = stats_cache.deals_behind(first, statistic, table, page=page)
 st.caption(stats_view.drill_caption(a, statistic, deals, total))
-if which := stats_view.drill_page_caption(total["deals"], page, len(deals), stats_cache.DRILL_PAGE):
+if which := stat_tables.drill_page_caption(
+    total["deals"], page, len(deals), stats_cache.DRILL_PAGE
+):
     st.caption(which)
 with st.container(height=520 if len(deals) > 8 else "content"):
     ui.link_rows(stats_view.drill_links(deals, statistic), "Deals: a tap opens the replay")
@@ -50,13 +54,13 @@ nets = {p: stats_cache.session_nets(p, table) for p in chosen}
 # the
 # chart now comes from the projection alone.
 stores.store().last_position()
-widgets.net_over_time(stats_view.net_over_sessions(nets), frame=True)
+widgets.net_over_time(stat_tables.net_over_sessions(nets), frame=True)
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
 hands = {p: stats_cache.stat("showdown_hands", player=p, table=table) for p in chosen}
-widgets.categories_chart(stats_view.categories_vs_rules(hands))
+widgets.categories_chart(stat_tables.categories_vs_rules(hands))
 cols = st.columns(len(chosen))
 for col, p in zip(cols, chosen, strict=True):
     with col:
         st.markdown(f"**{escape.md(p)}**")
-        widgets.plain_table(stats_view.category_rows(hands[p]))
+        widgets.plain_table(stat_tables.category_rows(hands[p]))

@@ -447,8 +447,9 @@ def refresh_analytics(store: Any, path: str) -> str:
     except ImportError as err:  # pragma: no cover - analytics is part of the package
         return f"analytics not available ({err})"
 
-    # Built beside it, renamed into place; a projection of another store is rebuilt when it is
-    # this store's default file, else refused (analytics.owner).
+    # Caught up in one DuckDB transaction on the file (built beside it and renamed into place
+    # only when new); a projection of another store is rebuilt when it is this store's default
+    # file, else refused (analytics.owner).
     report, note = caught_up(
         path,
         store.url,

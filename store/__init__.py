@@ -7,7 +7,8 @@
   :class:`~store.port.Catalogue`: the session's catalogue row written in that transaction, the
   listing; the annotations; :class:`~store.port.Recorder`, all of them).
 - :mod:`store.memory`, :mod:`store.sqlite`, :mod:`store.postgres`: the backends, with what the SQL
-  ones share in :mod:`store.sql`, :mod:`store.catalogue` and :mod:`store.schema`.
+  ones share in :mod:`store.sql`, :mod:`store.catalogue` and :mod:`store.schema`, and each
+  thread's connection held in :mod:`store.connections` (PostgreSQL's from SQLAlchemy's pool).
 
 The store knows nothing of the rules: it imports :mod:`events` only. The session log service that
 folds through the engine before writing is :mod:`log`.

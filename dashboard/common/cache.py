@@ -10,13 +10,11 @@ store cannot be reached says so in one line and reruns when it answers
 The list of sessions is kept per version of the store (its last global position) and a session's
 replay (the engine's states) per version of its stream (its last seq), so a session recorded on
 another device shows its new events at once, and a store that does not change is read once. The
-statistics are kept per checkpoint of the projection: :mod:`dashboard.stats.stats_cache`, whose
-names
-this module re-exports (``cache.stat``, ``cache.refresh_statistics``, ...).
+statistics are kept per checkpoint of the projection, in :mod:`dashboard.stats.stats_cache` (the
+projection's one writer, and the reads).
 
 Beside it: :mod:`dashboard.common.settings` (the environment), :mod:`dashboard.common.polling` (the
-live pages'
-shared poll), :mod:`dashboard.stats.projection` (the DuckDB file under one lock).
+live pages' shared poll), :mod:`dashboard.stats.projection` (the DuckDB file under one lock).
 """
 
 from __future__ import annotations

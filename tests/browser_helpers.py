@@ -204,6 +204,19 @@ PAD = """() => {
   return walk(document);
 }"""
 
+
+def pick_cards(page: Any, cards: list[str], *, touch: bool = True) -> None:
+    """Picks ``cards`` (codes, ``"Td"``) in the pad's showdown picker as a thumb does (a click
+    without ``touch``): each its rank, then its suit (``dashboard/record/pad_cards.js``); a rank
+    already chosen is not tapped again (a second tap would let it go)."""
+    for card in cards:
+        rank = page.locator(f".pad [data-rank='{card[0]}']")
+        suit = page.locator(f".pad [data-suit='{card[1]}']")
+        if rank.get_attribute("aria-pressed") != "true":
+            rank.tap() if touch else rank.click()
+        suit.tap() if touch else suit.click()
+
+
 SETTLED = f"""(spot) => {{
   // The pad's key at ``spot`` takes a tap now: drawn, enabled, unchanged for the pad's settle
   // time, and the pad's last tap far enough behind (dashboard/record/pad.js SETTLE and REPEAT).

@@ -95,8 +95,8 @@ function start(root, data) {
     root, session: data.doc.session, by: data.by || '', settle: data.settle_ms,
     repeat: data.repeat_ms, pollMs: data.poll_ms, doc: null, predicted: false, busy: false,
     queue: loadQueue(data.doc.session), stack: [], sending: false, conn: 'connected',
-    fails: 0, lastTap: -1e9, cells: {}, picked: [], history: [], note: null, flashTimer: null,
-    gridKey: '', tries: 0, retryAt: 0, storeDown: false,
+    fails: 0, lastTap: -1e9, cells: {}, picked: [], rank: null, pick: null, history: [],
+    note: null, flashTimer: null, gridKey: '', tries: 0, retryAt: 0, storeDown: false,
   };
   const status = el('div', 'status');
   const conn = el('div', 'conn');
@@ -200,10 +200,7 @@ function build(S, grid) {
     const inRegion = first === 'look' || first.startsWith('bet-') || first.startsWith('peek-');
     (inRegion ? region : rest).appendChild(r);
   }
-  const cards = el('div', 'cards');
-  cards.hidden = true;
-  region.appendChild(cards);
-  S.el.cards = cards;
+  buildPicker(S, region, rest);  // the showdown's cards, rank then suit (pad_cards.js)
   S.el.keys.append(region, rest);
 }
 
@@ -233,43 +230,6 @@ function paint(S, cell, spot, key) {
   b.classList.toggle('held', held);
   b.setAttribute('aria-disabled', held ? 'true' : 'false');
   b.disabled = key.input === 'hands' || (!!key.cards && S.picked.length !== key.cards.count);
-}
-
-function picker(S, doc) {
-  const show = Object.entries(doc.keys).find(([, k]) => k.cards);
-  const grid = S.el.cards;
-  if (!show || S.busy) {
-    grid.hidden = true;
-    grid.replaceChildren();
-    return;
-  }
-  const [spot, key] = show;
-  if (grid.dataset.for === `${doc.seq}:${spot}` && !grid.hidden) return;
-  grid.dataset.for = `${doc.seq}:${spot}`;
-  grid.hidden = false;
-  grid.replaceChildren();
-  const cell = S.cells[spot];
-  const label = () => {
-    const faces = S.picked.map((p) => key.cards.pack.find((x) => x.code === p).face);
-    cell.label.textContent = key.label + (faces.length ? ': ' + faces.join(' ') : '');
-    cell.b.disabled = S.picked.length !== key.cards.count;
-  };
-  for (const c of key.cards.pack) {
-    const cb = el('button', c.red ? 'card red' : 'card', c.face);
-    cb.type = 'button';
-    cb.dataset.card = c.code;
-    cb.setAttribute('aria-label', c.face);
-    cb.disabled = !c.free;
-    if (!c.free && c.why) cb.title = c.why;  // why this hand cannot hold it (RULES 3.3)
-    cb.onclick = () => {
-      const at = S.picked.indexOf(c.code);
-      if (at >= 0) { S.picked.splice(at, 1); cb.classList.remove('on'); }
-      else if (S.picked.length < key.cards.count) { S.picked.push(c.code); cb.classList.add('on'); }
-      label();
-    };
-    grid.appendChild(cb);
-  }
-  label();
 }
 
 // --- the note and the connection ------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The Record page's pad and the device's memory, as Streamlit custom components v2 (no build
 step): what must feel instant and must survive the network runs in the browser (STYLE.md).
 
-- :func:`pad` mounts ``pad.js`` / ``pad.css`` with :class:`PadData`: the keys of a document of
+- :func:`pad` mounts ``pad.js`` (after ``pad_cards.js``, the showdown's card picker) /
+  ``pad.css`` with :class:`PadData`: the keys of a document of
   :mod:`dashboard.pad_doc` (:class:`~dashboard.record.pad_doc.PadDocument`) in a grid whose
   places never move, each tap an event with an id and a time made on the device, kept until
   ``POST /api/tap`` (:mod:`dashboard.record.routes`) answers "recorded" or "not recorded", and the
@@ -41,7 +42,8 @@ _HERE = Path(__file__).resolve().parent
 _pad = st.components.v2.component(
     "bragbook.pad",
     css=(_HERE / "pad.css").read_text(encoding="utf-8"),
-    js=(_HERE / "pad.js").read_text(encoding="utf-8"),
+    # the showdown's card picker (pad_cards.js) first: pad.js calls its functions
+    js="\n".join((_HERE / name).read_text(encoding="utf-8") for name in ("pad_cards.js", "pad.js")),
 )
 
 

@@ -63,6 +63,8 @@ def pad_grid(seats: int, rules: Rules, cards: str) -> list[list[str]]:
     - ``shuffle`` | ``deal`` | ``order``: between deals (RULES 3.2-3.3; ``order`` shuffles here
       and records the order, at a table recording every card);
     - ``show`` | ``show-1`` | ``show-2``: the showdown (RULES 5.8), a card each when both are blind;
+      at a ``shown`` table ``show`` alone, the whole row wide: its one ``shown`` at a time needs
+      the cards picked, which the key shows before it is tapped (issue 35, item 1);
     - ``undo`` | ``redo``.
     """
     bets = [f"bet-{k}" for k in range(bet_slots(rules))]
@@ -73,7 +75,7 @@ def pad_grid(seats: int, rules: Rules, cards: str) -> list[list[str]]:
     rows += [peeks[k : k + per] for k in range(0, len(peeks), per)]
     rows.append(["hand-a", "hand-b", "concede"])
     rows.append(["shuffle", "deal", "order"] if cards == "all" else ["shuffle", "deal"])
-    rows.append(["show", "show-1", "show-2"])
+    rows.append(["show"] if cards == "shown" else ["show", "show-1", "show-2"])
     rows.append(["undo", "redo"])
     return rows
 

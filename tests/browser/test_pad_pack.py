@@ -1,6 +1,7 @@
 """The pad's card picker at a ``cards: "shown"`` table, in Debian's Chromium on a phone (issue 32,
-item 4): the cards the tracked pack cannot put in the showing player's hand (RULES 3.3) are
-disabled, their title the engine's reason, and every card key stays where it is.
+item 4; rank then suit since issue 35, item 1): the cards the tracked pack cannot put in the
+showing player's hand (RULES 3.3) are greyed, their title the engine's reason, every other card
+of the 52 offered.
 
 It skips, saying why, where Chromium or Playwright is missing.
 """
@@ -73,17 +74,21 @@ def test_the_picker_greys_out_what_the_pack_rules_out(served: str, tmp_path: Pat
         open_pad(page, served, SESSION)
         page.wait_for_function(
             f"() => {{ const p = ({PAD})(); return p && "
-            "p.querySelectorAll('.cards button').length === 52; }",
+            "p.querySelectorAll('.cards button').length === 18; }",
             timeout=30_000,
         )
-        cards = pad_eval(
-            page,
-            "(pad) => [...pad.querySelectorAll('.cards button')].map(b => "
-            "[b.dataset.card, b.disabled, b.title])",
-        )
+        cards = []
+        for rank in "AKQJT98765432":  # each rank's four suits as the picker offers them
+            page.locator(f".pad [data-rank='{rank}']").tap()
+            cards += pad_eval(
+                page,
+                "(pad) => [...pad.querySelectorAll('.cards [data-suit]')].map(b => "
+                "[b.textContent, b.getAttribute('aria-disabled') === 'true', b.title])",
+            )
+            page.locator(".pad [data-pick=back]").tap()  # the rank let go
         page.screenshot(path=str(tmp_path / "picker.png"), full_page=True)
-    assert len(cards) == 52
-    grey = {code: title for code, off, title in cards if off}
-    assert set(grey) == {"Qs", "7h", "2d"}
-    assert grey["Qs"].startswith("RULES 3.3: Qs went under the pack at deal 1's showdown")
-    assert all(title == "" for _, off, title in cards if not off)
+    assert len(cards) == 52 and len({face for face, _, _ in cards}) == 52
+    grey = {face: title for face, off, title in cards if off}
+    assert set(grey) == {"Q♠", "7♥", "2♦"}
+    assert grey["Q♠"].startswith("RULES 3.3: Qs went under the pack at deal 1's showdown")
+    assert all(not title.startswith("RULES") for _, off, title in cards if not off)

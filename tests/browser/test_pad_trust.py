@@ -36,6 +36,7 @@ from browser_helpers import (
     CHROMIUM_ARGS,
     PAD,
     chromium,
+    pick_cards,
     served_store,
     server_port,
     unlock,
@@ -187,11 +188,9 @@ def test_keys_never_move_over_a_whole_deal(server: tuple[str, str], size: dict[s
             label = pad_eval(page, "(pad) => pad.querySelector('[data-spot=show]').title")
             free = pad_eval(
                 page,
-                "(pad) => [...pad.querySelectorAll('.cards button')].filter(b => !b.disabled)"
-                ".map(b => b.dataset.card)",
+                "(pad) => Object.values(pad.S.pick.card).filter(c => c.free).map(c => c.code)",
             )
-            for c in free[:3] if "Ann" in label else free[-3:]:
-                page.locator(f".pad [data-card='{c}']").tap()
+            pick_cards(page, free[:3] if "Ann" in label else free[-3:])
             tap(page, "show")
             check()
         kinds = [e.type for e in events(db, session)]

@@ -3,24 +3,34 @@ go on offline.
 
     .venv/bin/python bench/record.py [--session 2026-10-15-top-1] [--deal 1] [--shots]
                                      [--budgets 16,48,128] [--every 6] [--offline-only]
+                                     [--against GIT-REF]
 
 **In the browser.** Debian's Chromium (headless, Playwright) with touch (``has_touch``,
 ``is_mobile``) at 390×844 unlocks the Record page, opens a shown-cards session with the season
 session's seats and first dealer, and records the deal by ``locator.tap()`` only: ``shuffle``,
 ``deal``, then each recorded event of the deal on the one key of
-:func:`dashboard.record.recorder.pad_keys` whose event it is (a showdown is three taps on the cards,
-then the show key). Before each tap it waits until the key has settled (the pad's 400 ms settle
-time and 600 ms repeat guard: ``tests/browser_helpers.wait_settled``), as a person looks before
-tapping; those waits are not measured. Measured in the page, from the ``touchstart`` to:
+:func:`dashboard.record.recorder.pad_keys` whose event it is (a show is each card's rank and suit
+in the picker, then the show key: issue 35). Before each tap it waits until the key has settled
+(the pad's 400 ms settle time and 600 ms repeat guard: ``tests/browser_helpers.wait_settled``),
+as a person looks before tapping; those waits are not measured. Measured in the page, from the
+``touchstart`` to:
 
 - the first answer on the screen (the note says "Sending: ...", the pad shows its prediction);
 - the confirmation: the tap's entry in "This device's taps" (``.taps li[data-status]``) turns
   "recorded" (the server's "Recorded: ..." is then the note).
 
-Also: taps per event kind (target 1; a show is its three cards plus 1), scrolls of the window or
+Also: taps per event kind (target 1; a show is 2 taps a card plus 1), scrolls of the window or
 of Streamlit's main section after the pad opened (target 0), and key movement: the box of every
 ``button[data-spot]`` after each confirmation and before each tap, and the largest change, in
 px, of any key's box between two states where it is drawn (target 0, ±2 px).
+
+**Showdowns** (issue 35, item 1), each run of shows of the deal: its taps (limit: 2 a card + 1 a
+show), its seconds from the first pick to the last show's confirmation (the bench's thumb taps as
+soon as a key takes one: the machine's share; limit ``PICK_MS`` a pick + ``SHOW_S`` a show), the
+picker's smallest key (limit 44 px) and a pick's answer on the screen (touch to the picker redrawn,
+median under ``PICK_MS``). ``--against REF`` records the same deal on the pad of another commit
+(``git archive`` into a temporary folder, served from there) and prints both: e.g. ``--against
+04a6e03``, the grid of 52 cards before issue 35.
 
 **Offline reach, without a browser.** Over every bundled season session (``data/season``), at
 every state of a deal's betting (every ``--every``-th of them, in file order), the pad's document
@@ -98,8 +108,12 @@ PROBE = f"""() => {{
   window.__first = null;
   window.addEventListener('scroll', () => {{ window.__scrolls += 1; }}, true);
   document.addEventListener('touchstart', (ev) => {{
-    window.__t0 = ev.timeStamp; window.__first = null;
+    window.__t0 = ev.timeStamp; window.__first = null; window.__picked = null;
   }}, true);
+  new MutationObserver(() => {{  // the picker (or the confirming key) redrawn after a pick
+    if (window.__t0 !== null && window.__picked === null) window.__picked = performance.now();
+  }}).observe(pad.querySelector('.keys'), {{ attributes: true, childList: true,
+    characterData: true, subtree: true }});
   const note = pad.querySelector('[data-testid=pad-note]');
   new MutationObserver(() => {{
     if (window.__t0 !== null && window.__first === null) window.__first = performance.now();
@@ -129,6 +143,10 @@ CONFIRMED = f"""(prev) => {{
 }}"""
 IDLE = f"""() => {{ const p = ({PAD})(); return p && p.dataset.waiting === '0' &&
   !p.classList.contains('busy'); }}"""
+PICKED = "() => window.__picked !== null && window.__picked - window.__t0"
+PICKER_KEYS = f"""() => [...({PAD})().querySelectorAll('.cards button')]
+  .map(b => b.getBoundingClientRect()).filter(r => r.width > 0)
+  .map(r => [r.width, r.height])"""
 BOXES = f"""() => Object.fromEntries(
   [...({PAD})().querySelectorAll('button[data-spot]')].map(b => {{
     const r = b.getBoundingClientRect();
@@ -192,7 +210,25 @@ def unlock(page: Any, url: str, session: str) -> None:
     )
 
 
-def browser_run(args: argparse.Namespace) -> dict[str, Any]:
+def pick(page: Any, card: str) -> list[tuple[int, float]]:
+    """Picks ``card`` in the pad's showdown picker as a thumb does, whichever picker the page
+    has: rank then suit (issue 35), or the older grid of 52 (one tap, ``data-card``). Returns
+    each tap's ``(1, ms from the touch to the picker redrawn)``."""
+    out = []
+    if page.locator(".pad [data-rank]").count():
+        keys = [f".pad [data-rank='{card[0]}']", f".pad [data-suit='{card[1]}']"]
+    else:
+        keys = [f".pad [data-card='{card}']"]
+    for key in keys:
+        page.locator(key).tap()
+        got = page.wait_for_function(PICKED, polling="raf", timeout=10_000)
+        out.append((1, float(got.json_value())))
+    return out
+
+
+def browser_run(args: argparse.Namespace, tree: Path | None = None) -> dict[str, Any]:
+    """The deal recorded by taps on the pad served from this tree, or from ``tree`` (another
+    checkout of Bragbook: ``--against``), and the figures of its taps and showdowns."""
     from playwright.sync_api import sync_playwright
 
     seats, dealer, body = deal_events(args.session, args.deal)
@@ -203,6 +239,13 @@ def browser_run(args: argparse.Namespace) -> dict[str, Any]:
     with open_store(db) as store:
         store.append(name, recorder.start_events(name, seats, "shown", dealer=dealer), 0)
     env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "a.duckdb"), "BRAG_ORGANISER_SECRET": SECRET}
+    script = None
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+        script = tree / "dashboard" / "common" / "server.py"
+    showdowns: list[dict[str, Any]] = []  # per run of shows: cards, shows, taps, seconds
+    picks: list[float] = []
+    picker_keys: list[list[float]] = []
     confirm: list[float] = []
     first: list[float] = []
     taps: Counter[str] = Counter()
@@ -211,7 +254,7 @@ def browser_run(args: argparse.Namespace) -> dict[str, Any]:
     moved: tuple[float, str] = (0.0, "")
     heights: list[float] = []
     lowest = 0.0
-    with dashboard(tmp, env, port=8660) as url, sync_playwright() as p:
+    with dashboard(tmp, env, port=8660, script=script) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
         try:
             ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
@@ -254,10 +297,22 @@ def browser_run(args: argparse.Namespace) -> dict[str, Any]:
                 with open_store(db) as store:
                     state = store.state(name)
                 if isinstance(e, Shown):
+                    if not showdowns or "seconds" in showdowns[-1]:
+                        picker_keys.extend(page.evaluate(PICKER_KEYS))
+                        sd = {"cards": 0, "shows": 0, "taps": 0, "t0": time.perf_counter()}
+                        showdowns.append(sd)
+                    sd = showdowns[-1]
                     for c in e.cards:
-                        page.locator(f".pad [data-card='{c}']").tap()
-                        taps["shown"] += 1
+                        for k, ms in pick(page, c):
+                            taps["shown"] += k
+                            sd["taps"] += k
+                            picks.append(ms)
                     tap("show", "shown")
+                    sd["taps"] += 1
+                    sd["shows"] += 1
+                    sd["cards"] += len(e.cards)
+                    if n + 1 == len(body) or not isinstance(body[n + 1], Shown):
+                        sd["seconds"] = time.perf_counter() - sd.pop("t0")
                 else:
                     spot = spot_for(state, e)
                     if spot is None:
@@ -290,6 +345,9 @@ def browser_run(args: argparse.Namespace) -> dict[str, Any]:
         "min_height": min(heights),
         "lowest": lowest,
         "scrolls": scrolls,
+        "showdowns": showdowns,
+        "picks": picks,
+        "picker_keys": picker_keys,
     }
 
 
@@ -389,7 +447,10 @@ def report_browser(args: argparse.Namespace, r: dict[str, Any]) -> bool:
     med, p95 = statistics.median(confirm), percentile(confirm, 0.95)
     taps, kinds = r["taps"], r["kinds"]
     per = {k: taps[k] / kinds[k] for k in kinds}
-    want = {k: (4.0 if k == "shown" else 1.0) for k in kinds}  # a shown table: 3 cards + 1
+    # a show at a shown table: rank and suit a card, then the key (issue 35; 3 cards + 1 before)
+    shows = [sd for sd in r["showdowns"] if sd["shows"]]
+    per_show = sum(2 * sd["cards"] + sd["shows"] for sd in shows) / max(kinds["shown"], 1)
+    want = {k: (per_show if k == "shown" else 1.0) for k in kinds}
     moved, spot = r["moved"]
     print(
         f"In Chromium, 390x844, touch: session {args.session}, deal {args.deal}, "
@@ -398,7 +459,7 @@ def report_browser(args: argparse.Namespace, r: dict[str, Any]) -> bool:
     print(
         "  taps per action: "
         + ", ".join(f"{k} {per[k]:.1f} ({kinds[k]}x)" for k in sorted(kinds))
-        + "  (target 1; a show: 3 cards + 1)"
+        + "  (target 1; a show: rank and suit a card, + 1)"
     )
     print(
         f"  tap to confirmation ('recorded' in this device's taps): median {med:.0f} ms, "
@@ -421,6 +482,81 @@ def report_browser(args: argparse.Namespace, r: dict[str, Any]) -> bool:
         and r["scrolls"] == 0
         and all(per[k] == want[k] for k in kinds)
     )
+
+
+PICK_MS = 100.0
+"""The limit of a pick's answer on the screen (touch to the picker redrawn): instant to a person."""
+SHOW_S = 1.0
+"""The limit, per show, of the seconds a showdown takes the bench's thumb beside its picks (each
+PICK_MS): the pad's 600 ms repeat guard before the show key takes a tap, and its confirmation
+(TARGET_MS), with room."""
+
+
+def report_showdowns(r: dict[str, Any], old: dict[str, Any] | None, against: str) -> bool:
+    """Taps and seconds per showdown, this tree's picker against ``old``'s (``--against``) when
+    measured, and against the stated limits: 2 taps a card + 1 a show, every picker key at least
+    44x44 px, a pick answered within PICK_MS (median), a showdown within its picks' PICK_MS and
+    SHOW_S a show (the bench's thumb taps as soon as each key takes a tap: the machine's share of
+    a showdown, not a person's)."""
+    sds = r["showdowns"]
+    if not sds:
+        print("Showdowns: none in this deal (pick another --deal)")
+        return True
+    ok = True
+
+    def line(name: str, x: dict[str, Any]) -> str:
+        ss = x["showdowns"]
+        taps = [sd["taps"] for sd in ss]
+        secs = [sd["seconds"] for sd in ss]
+        cards = sum(sd["cards"] for sd in ss)
+        w = min((k[0] for k in x["picker_keys"]), default=0.0)
+        h = min((k[1] for k in x["picker_keys"]), default=0.0)
+        med = statistics.median(x["picks"]) if x["picks"] else 0.0
+        return (
+            f"  {name:<10} {len(ss)} showdowns, {cards} cards: taps per showdown "
+            f"{'/'.join(map(str, taps))} ({sum(taps) / cards:.2f} a card); seconds per showdown "
+            f"{'/'.join(f'{t:.2f}' for t in secs)}; picker keys {len(x['picker_keys']) // len(ss)}"
+            f", smallest {w:.1f}x{h:.1f} px; a pick answered in median {med:.1f} ms"
+        )
+
+    print(
+        "Showdowns in Chromium, 390x844, touch (the bench's thumb, as soon as a key takes a tap):"
+    )
+    print(line("this tree", r))
+    if old is not None:
+        print(line(against[:10], old))
+        a = sum(sd["seconds"] for sd in sds)
+        b = sum(sd["seconds"] for sd in old["showdowns"])
+        ta = sum(sd["taps"] for sd in sds)
+        tb = sum(sd["taps"] for sd in old["showdowns"])
+        print(f"  this tree / {against}: seconds {a / b:.2f}, taps {ta / tb:.2f}")
+    for sd in sds:
+        limit = sd["cards"] * 2 * PICK_MS / 1000 + sd["shows"] * SHOW_S
+        want = 2 * sd["cards"] + sd["shows"]
+        ok = ok and sd["taps"] <= want and sd["seconds"] <= limit
+        print(
+            f"  showdown of {sd['shows']} show(s), {sd['cards']} cards: {sd['taps']} taps (limit "
+            f"{want}: 2 a card + 1 a show), {sd['seconds']:.2f} s (limit {limit:.1f} s)"
+        )
+    smallest = min(min(k) for k in r["picker_keys"])
+    med = statistics.median(r["picks"])
+    print(
+        f"  smallest picker key {smallest:.1f} px (limit 44); a pick answered in median "
+        f"{med:.1f} ms, p95 {percentile(r['picks'], 0.95):.1f} ms (limit: median {PICK_MS:.0f} ms)"
+    )
+    return ok and smallest >= 44 and med <= PICK_MS
+
+
+def tree_of(ref: str) -> Path:
+    """A copy of this repository at ``ref`` (``git archive``) in a new temporary folder."""
+    import subprocess
+
+    where = Path(tempfile.mkdtemp(prefix="brag-bench-against-"))
+    git = subprocess.Popen(["git", "-C", str(ROOT), "archive", ref], stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", str(where)], stdin=git.stdout, check=True)
+    if git.wait() != 0:
+        raise SystemExit(f"git archive {ref} failed")
+    return where
 
 
 def report_offline(res: dict[int, dict[str, Any]], every: int, tap_ms: float | None) -> None:
@@ -480,13 +616,20 @@ def main() -> int:
     ap.add_argument("--budgets", default="16,48,128", help="ahead budgets to compare")
     ap.add_argument("--every", type=int, default=6, help="walk from every Nth betting state")
     ap.add_argument("--offline-only", action="store_true", help="no browser")
+    ap.add_argument(
+        "--against",
+        default="",
+        help="also record the deal on the pad of this git ref (e.g. the picker before issue 35)",
+    )
     args = ap.parse_args()
     budgets = sorted({int(b) for b in args.budgets.split(",")} | {pad_doc_.AHEAD_BUDGET})
     ok = True
     tap_ms = None
     if not args.offline_only:
         r = browser_run(args)
+        old = browser_run(args, tree_of(args.against)) if args.against else None
         ok = report_browser(args, r)
+        ok = report_showdowns(r, old, args.against) and ok
         tap_ms = statistics.median(r["confirm"])
     report_offline(offline_run(budgets, args.every), args.every, tap_ms)
     return 0 if ok else 1

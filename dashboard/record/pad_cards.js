@@ -184,8 +184,8 @@ function confirming(S) {
   const left = n - faces.length;
   const more = left ? `${faces.length ? ' + ' : 'pick '}${left} card${left > 1 ? 's' : ''}` : '';
   cell.label.textContent = P.key.label;
-  cell.sub.replaceChildren(...S.picked.map((c) => el('span', P.card[c].red ? 'red' : 'black',
-    P.card[c].face + ' ')));
+  cell.sub.replaceChildren(...S.picked.map((code) => P.card[code])
+    .map((c) => el('span', c.red ? 'red' : 'black', c.face + ' ')));
   if (more) cell.sub.append(el('span', 'more', more));
   cell.b.classList.add('picking');
   cell.b.classList.toggle('ready', !left);

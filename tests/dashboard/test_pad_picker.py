@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dashboard.record import recorder
+from dashboard.record import pad_rows, recorder
 from dashboard.record.pad_doc import PadCard, state_document
 from engine.fold import verify_events
 from engine.state import State
@@ -79,3 +79,30 @@ def test_free_cards_for_the_player_follow_the_engine() -> None:
     free = recorder.free_cards(state, "C")
     assert len(free) == 49 and "Qs" not in free and "Ks" in free
     assert len(recorder.free_cards(state)) == 52  # without a player: only this showdown's cards
+
+
+def test_the_show_key_has_its_row_to_itself_at_a_shown_table() -> None:
+    """At a ``shown`` table one ``shown`` at a time needs cards (RULES 5.8: a card each when both
+    are blind), so its key takes the whole row and names the cards picked (issue 35, item 1); a
+    table recording every card keeps its three show places."""
+    state = _state(_log())
+    doc = state_document("t", state, last="", undo=None, redo=None, budget=0)
+    assert doc["grid"][-2] == ["show"]
+    assert [s for s, k in doc["keys"].items() if "cards" in k] == ["show"]
+    assert doc["keys"]["show"]["cards"]["count"] == 3
+    assert pad_rows.pad_grid(4, state.rules, "all")[-2] == ["show", "show-1", "show-2"]
+    blind = [
+        {"type": "session_started", "session": "b", "seats": list("ABCD"), "cards": "shown"},
+        {"type": "dealer_chosen", "player": "D"},
+        {"type": "shuffled"},
+        {"type": "dealt"},
+        *[{"type": "bet", "player": p, "level": 1} for p in "AB"],
+        *[{"type": "folded", "player": p} for p in "CD"],
+        {"type": "saw", "player": "A"},
+        {"type": "shown", "player": "B", "cards": ["Ah"]},
+    ]
+    keys = state_document("b", _state(blind), last="", undo=None, redo=None, budget=0)["keys"]
+    (show,) = [k for k in keys.values() if "cards" in k]
+    assert show["label"] == "A shows a card" and show["cards"]["count"] == 1
+    why = {c["code"]: c["why"] for c in show["cards"]["pack"] if not c["free"]}
+    assert why == {"Ah": "RULES 3.4: Ah is already shown by B"}

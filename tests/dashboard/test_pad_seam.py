@@ -1,8 +1,7 @@
-"""The pad's seam (issue 23): every key ``pad.js`` reads of its data, a document, a key and a card
-is one of the Python types that make them (:mod:`dashboard.record.pad_doc`,
-:class:`dashboard.record.pad.PadData`), and every key those types send is read (``finished`` aside:
-the
-page's, not the pad's)."""
+"""The pad's seam (issue 23): every key ``pad.js`` (with ``pad_cards.js``, its picker) reads of
+its data, a document, a key and a card is one of the Python types that make them
+(:mod:`dashboard.record.pad_doc`, :class:`dashboard.record.pad.PadData`), and every key those
+types send is read (``finished`` aside: the page's, not the pad's)."""
 
 from __future__ import annotations
 
@@ -12,8 +11,11 @@ from typing import get_type_hints
 
 from dashboard.record.pad_doc import PadCard, PadCards, PadDocument, PadKey
 
-JS = (Path(__file__).resolve().parents[2] / "dashboard" / "record" / "pad.js").read_text(
-    encoding="utf-8"
+JS = "\n".join(
+    (Path(__file__).resolve().parents[2] / "dashboard" / "record" / name).read_text(
+        encoding="utf-8"
+    )
+    for name in ("pad_cards.js", "pad.js")  # the pad's one script (dashboard/record/pad.py)
 )
 
 

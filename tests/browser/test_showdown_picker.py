@@ -42,9 +42,9 @@ def _fold(p: str) -> dict[str, Any]:
 
 
 def _pack_log(session: str) -> list[dict[str, Any]]:
-    """Ann, Margaret, Cal, Dee (Dee deals first): Margaret shows Q♠ 7♥ 2♦ at deal 1's showdown;
-    deal 2 ends with no showdown; in deal 3 Dee sees Cal, who is to show (Q♠ 7♥ 2♦ cannot have
-    come round to Cal's hand: RULES 3.3)."""
+    """Ann, Margaret, Cal, Dee (Dee deals first): at deal 1's showdown Margaret shows Q♠ Q♥ 2♦
+    and Ann Q♦ Q♣ 3♠; deal 2 ends with no showdown; in deal 3 Dee sees Cal, who is to show (none
+    of those six cards can have come round to Cal's hand: RULES 3.3)."""
     seats = ["Ann", "Margaret", "Cal", "Dee"]
     looks = [{"type": "looked", "player": p} for p in seats]
     return [
@@ -55,8 +55,8 @@ def _pack_log(session: str) -> list[dict[str, Any]]:
         *looks,
         *[_bet("Ann"), _bet("Margaret"), _fold("Cal"), _fold("Dee")],
         {"type": "saw", "player": "Ann"},
-        {"type": "shown", "player": "Margaret", "cards": ["Qs", "7h", "2d"]},
-        {"type": "conceded", "player": "Ann"},
+        {"type": "shown", "player": "Margaret", "cards": ["Qs", "Qh", "2d"]},
+        {"type": "shown", "player": "Ann", "cards": ["Qd", "Qc", "3s"]},
         {"type": "dealt"},
         *looks,
         *[_bet("Margaret"), _fold("Cal"), _fold("Dee"), _fold("Ann")],
@@ -161,30 +161,39 @@ def test_a_show_by_rank_and_suit_with_thumb_sized_keys(
         assert drawn["status"][0] >= 0 and drawn["status"][1] <= drawn["height"], drawn
         assert drawn["table"] is not None and drawn["table"] < drawn["height"] - 40, drawn
 
-        # Q♠ went under the pack at deal 1's showdown: greyed, not picked, the reason said
+        # 2♦ went under the pack at deal 1's showdown: greyed, not picked, the reason said
+        line = page.locator(".pad [data-testid=pad-picker-line]")
+        _touch(page, "[data-rank='2']")
+        diamond = page.locator(".pad [data-suit=d]")
+        expect(diamond).to_have_text("2♦")
+        expect(diamond).to_have_attribute("aria-disabled", "true")
+        expect(page.locator(".pad [data-suit=h]")).to_have_attribute("aria-disabled", "false")
+        _touch(page, "[data-suit=d]")
+        reason = "RULES 3.3: 2d went under the pack at deal 1's showdown"
+        expect(line).to_contain_text(reason)
+        assert str(diamond.get_attribute("title")).startswith(reason)
+        _touch(page, "[data-pick=back]")  # the rank 2 let go
+        # so did the four queens: the rank itself is greyed, and says why when tapped
+        queen = page.locator(".pad [data-rank=Q]")
+        expect(queen).to_have_attribute("aria-disabled", "true")
         _touch(page, "[data-rank=Q]")
-        spade = page.locator(".pad [data-suit=s]")
-        expect(spade).to_have_text("Q♠")
-        expect(spade).to_have_attribute("aria-disabled", "true")
-        _touch(page, "[data-suit=s]")
-        reason = "RULES 3.3: Qs went under the pack at deal 1's showdown"
-        expect(page.locator(".pad [data-testid=pad-picker-line]")).to_contain_text(reason)
-        assert str(spade.get_attribute("title")).startswith(reason)
+        expect(line).to_contain_text("No Q can be picked: RULES 3.3: Qs went under the pack")
+        expect(queen).to_have_attribute("aria-pressed", "false")
         assert page.evaluate(CONFIRMING)["text"].endswith("pick 3 cards")
 
         # three cards, rank then suit, one taken back by ⌫ and picked again
         pick_cards(page, ["Ks", "Td", "2c"])
         _touch(page, "[data-pick=back]")
-        pick_cards(page, ["Qh"])
+        pick_cards(page, ["Ah"])
         got = page.evaluate(CONFIRMING)
         assert got["enabled"] and not got["cut"] and got["inside"], got
-        assert "Cal shows the hand" in got["text"] and "K♠ 10♦ Q♥" in got["text"], got
+        assert "Cal shows the hand" in got["text"] and "K♠ 10♦ A♥" in got["text"], got
         assert "2♣" not in got["text"], got
         page.screenshot(path=str(SHOTS / f"showdown-picker-{session}.png"))
         tap(page, "show")
         idle(page)
     shown = [e for e in events(db, session) if e.type == "shown"]
-    assert shown[-1].player == "Cal" and shown[-1].cards == ("Ks", "Td", "Qh")
+    assert shown[-1].player == "Cal" and shown[-1].cards == ("Ks", "Td", "Ah")
 
 
 def test_blind_against_blind_one_card_a_show(served: tuple[str, str]) -> None:

@@ -207,14 +207,11 @@ PAD = """() => {
 
 def pick_cards(page: Any, cards: list[str], *, touch: bool = True) -> None:
     """Picks ``cards`` (codes, ``"Td"``) in the pad's showdown picker as a thumb does (a click
-    without ``touch``): each its rank, then its suit (``dashboard/record/pad_cards.js``); a rank
-    already chosen is not tapped again (a second tap would let it go)."""
+    without ``touch``): each its rank, then its suit (``dashboard/record/pad_cards.js``)."""
     for card in cards:
-        rank = page.locator(f".pad [data-rank='{card[0]}']")
-        suit = page.locator(f".pad [data-suit='{card[1]}']")
-        if rank.get_attribute("aria-pressed") != "true":
-            rank.tap() if touch else rank.click()
-        suit.tap() if touch else suit.click()
+        for key in (f"[data-rank='{card[0]}']", f"[data-suit='{card[1]}']"):
+            at = page.locator(f".pad {key}")
+            at.tap() if touch else at.click()
 
 
 SETTLED = f"""(spot) => {{

@@ -11,7 +11,8 @@
 // - The cards the tracked pack rules out (the document's `free` false, the engine's `why`,
 //   RULES 3.3) are greyed and not picked; a rank is greyed once its four suits are. A tap or a
 //   long press on a greyed key shows why in the line under the picker (also its title and
-//   aria-label). A picked card is taken back by ⌫, or by its rank and suit tapped again.
+//   aria-label). A picked card is taken back by ⌫, or by its rank and suit tapped again; ⌫
+//   lets a chosen rank go. A second tap on the same picker key within BOUNCE_MS is not taken.
 // - Every text through textContent.
 
 const RANKS = ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6', '5', '4', '3', '2'];
@@ -19,6 +20,7 @@ const SUITS = ['s', 'h', 'd', 'c'];
 const SUIT_FACE = { s: '♠', h: '♥', d: '♦', c: '♣' };
 const SUIT_NAME = { s: 'spades', h: 'hearts', d: 'diamonds', c: 'clubs' };
 const LONG_PRESS_MS = 450;
+const BOUNCE_MS = 300;  // a second tap on the same picker key this soon is the same tap
 const HINT = 'A card in two taps: its rank, then its suit · ⌫ takes one back';
 
 function rankFace(r) { return r === 'T' ? '10' : r; }
@@ -84,6 +86,10 @@ function pressable(S, b, x, kind) {
   b.onclick = () => {
     clearTimeout(timer);
     if (long) { long = false; return; }  // the long press said its word: no pick
+    const now = performance.now();
+    if (S.pick.last === b && now - S.pick.lastAt < BOUNCE_MS) return;  // a double tap: one
+    S.pick.last = b;
+    S.pick.lastAt = now;
     if (b.getAttribute('aria-disabled') === 'true') { say(S, b.title, true); return; }
     if (kind === 'rank') pickRank(S, x);
     else if (kind === 'suit') pickSuit(S, x);
@@ -195,8 +201,8 @@ function confirming(S) {
 }
 
 function pickRank(S, r) {
-  S.rank = S.rank === r ? null : r;
-  say(S, S.rank ? `${rankFace(r)}: now its suit` : HINT, false);
+  S.rank = r;  // tapped again it stays chosen (⌫ lets it go): a double tap changes nothing
+  say(S, `${rankFace(r)}: now its suit`, false);
   render(S);
 }
 

@@ -75,8 +75,10 @@ function pressable(S, b, x, kind) {
   b.addEventListener('pointerdown', () => {
     long = false;
     clearTimeout(timer);
-    timer = setTimeout(() => { long = true; say(S, b.title || HINT, b.ariaDisabled === 'true'); },
-      LONG_PRESS_MS);
+    timer = setTimeout(() => {
+      long = true;
+      say(S, b.title || HINT, b.getAttribute('aria-disabled') === 'true');
+    }, LONG_PRESS_MS);
   });
   const stop = () => clearTimeout(timer);
   b.addEventListener('pointerup', stop);

@@ -24,17 +24,17 @@ from typing import TypedDict
 import streamlit as st
 
 from dashboard.record.pad_doc import PadDocument
+from dashboard.record.pad_times import POLL_MS, REPEAT_MS, SETTLE_MS
 
-SETTLE_MS = 400
-"""A key takes a tap only once it has been on the screen, unchanged, this many milliseconds."""
-
-REPEAT_MS = 600
-"""The pad takes no second tap within this many milliseconds of the last: a double tap records
-one event, whatever was drawn in between."""
-
-POLL_MS = 500
-"""How often the pad asks the server for the session's last seq (``GET /api/pad``): the
-connection is shown within a second, and another device's taps within a second too."""
+__all__ = [
+    "POLL_MS",
+    "REPEAT_MS",
+    "SETTLE_MS",
+    "PadData",
+    "close_list_when_picked",
+    "device",
+    "pad",
+]
 
 _HERE = Path(__file__).resolve().parent
 

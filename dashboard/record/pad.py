@@ -23,8 +23,8 @@ from typing import TypedDict
 
 import streamlit as st
 
+from dashboard.record.pad_assets import POLL_MS, REPEAT_MS, SETTLE_MS, pad_css, pad_js
 from dashboard.record.pad_doc import PadDocument
-from dashboard.record.pad_times import POLL_MS, REPEAT_MS, SETTLE_MS
 
 __all__ = [
     "POLL_MS",
@@ -40,8 +40,8 @@ _HERE = Path(__file__).resolve().parent
 
 _pad = st.components.v2.component(
     "bragbook.pad",
-    css=(_HERE / "pad.css").read_text(encoding="utf-8"),
-    js=(_HERE / "pad.js").read_text(encoding="utf-8"),
+    css=pad_css(),
+    js=pad_js(),  # pad.js and pad_kept.js, one module (the pad's own page runs the same)
 )
 
 

@@ -14,8 +14,9 @@ every tap (``POST /api/tap``, :mod:`dashboard.record.routes`).
   device last drew, else the ``brag_recording`` cookie). It holds nothing of any session: the
   document comes from ``/api/pad``, which answers only an unlocked organiser's device (403
   otherwise, and the page then says the device is locked and forgets its kept copy).
-- ``GET /pad.js``, ``/pad.css``, ``/pad-app.js``, ``/pad-app.css``: the pad's files as the
-  Record page's component has them, and the shell's own.
+- ``GET /pad.js``, ``/pad.css``, ``/pad-app.js``, ``/pad-app.css``: the pad's script and style
+  as the Record page's component has them (``pad.js`` with ``pad_kept.js``, one module:
+  :mod:`dashboard.record.pad_assets`), and the shell's own.
 - ``GET /pad.webmanifest``: the web app manifest (``start_url`` and ``scope`` the pad's page,
   ``display: standalone``, the icons below), so a phone installs the pad ("Add to Home screen").
 - ``GET /pad-icon.svg``, ``/pad-icon-192.png``, ``/pad-icon-512.png``: the icon, drawn here (the
@@ -42,6 +43,7 @@ import hashlib
 import html
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +51,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from dashboard.record.pad_times import POLL_MS, REPEAT_MS, SETTLE_MS
+from dashboard.record.pad_assets import POLL_MS, REPEAT_MS, SETTLE_MS, pad_css, pad_js
 
 __all__ = ["PAGE", "SCOPE", "SHELL", "VERSION", "manifest", "routes", "shell_html", "worker_js"]
 
@@ -61,16 +63,24 @@ PAGE = "/pad"
 SCOPE = "/pad"
 """The service worker's scope: every path that starts with it (the page and its files)."""
 
+JS = "text/javascript; charset=utf-8"
+CSS = "text/css; charset=utf-8"
+
 _FILES: dict[str, tuple[str, str]] = {
-    "/pad.js": ("pad.js", "text/javascript; charset=utf-8"),
-    "/pad.css": ("pad.css", "text/css; charset=utf-8"),
-    "/pad-app.js": ("pad_app.js", "text/javascript; charset=utf-8"),
-    "/pad-app.css": ("pad_app.css", "text/css; charset=utf-8"),
+    "/pad-app.js": ("pad_app.js", JS),
+    "/pad-app.css": ("pad_app.css", CSS),
 }
-"""The files served as they are: path -> (file beside this module, media type)."""
+"""The shell's own files, served as they are: path -> (file beside this module, media type)."""
+
+_PAD: dict[str, tuple[Callable[[], str], str]] = {
+    "/pad.js": (pad_js, JS),
+    "/pad.css": (pad_css, CSS),
+}
+"""The pad's files, as the Record page's component has them (:mod:`dashboard.record.pad_assets`)."""
 
 SHELL = (
     PAGE,
+    *_PAD,
     *_FILES,
     "/pad.webmanifest",
     "/pad-icon.svg",
@@ -108,7 +118,7 @@ def _read(name: str) -> bytes:
 
 def shell_html() -> str:
     """The pad's page: the shell, the same for every device and session (nothing of a session
-    in it), with the pad's times (:mod:`dashboard.record.pad_times`) on its body."""
+    in it), with the pad's times (:mod:`dashboard.record.pad_assets`) on its body."""
     times = {"settle-ms": SETTLE_MS, "repeat-ms": REPEAT_MS, "poll-ms": POLL_MS}
     attrs = " ".join(f'data-{k}="{html.escape(str(v))}"' for k, v in times.items())
     return f"""<!doctype html>
@@ -204,6 +214,8 @@ def icon_png(size: int) -> bytes:
 @functools.cache
 def _version() -> str:
     digest = hashlib.sha256(shell_html().encode())
+    digest.update(pad_js().encode())
+    digest.update(pad_css().encode())
     for name, _ in _FILES.values():
         digest.update(_read(name))
     digest.update(_read("pad_sw.js"))
@@ -230,8 +242,12 @@ async def page(request: Request) -> Response:
 
 
 async def file(request: Request) -> Response:
-    """``GET /pad.js`` and the other files of :data:`_FILES`, as they are."""
-    name, kind = _FILES[request.url.path]
+    """``GET /pad.js``, ``/pad.css`` (:data:`_PAD`) and the shell's files (:data:`_FILES`)."""
+    path = request.url.path
+    if path in _PAD:
+        made, kind = _PAD[path]
+        return Response(made(), media_type=kind, headers=NO_CACHE)
+    name, kind = _FILES[path]
     return Response(_read(name), media_type=kind, headers=NO_CACHE)
 
 
@@ -261,7 +277,7 @@ def routes() -> list[Any]:
     """The routes :mod:`dashboard.common.server` mounts (GET only)."""
     return [
         Route(PAGE, page, methods=["GET"]),
-        *(Route(path, file, methods=["GET"]) for path in _FILES),
+        *(Route(path, file, methods=["GET"]) for path in (*_PAD, *_FILES)),
         Route("/pad-sw.js", worker, methods=["GET"]),
         Route("/pad.webmanifest", app_manifest, methods=["GET"]),
         *(

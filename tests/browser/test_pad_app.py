@@ -202,3 +202,44 @@ def test_the_server_killed_and_started_again(tmp_path: Path) -> None:
         assert [i for i in ids if i in taps] == taps
     finally:
         proc.kill()
+
+
+def _lan_address() -> str | None:
+    """This machine's first address that is not a loopback one (an IPv4), or None."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: the route's source address
+            found = str(s.getsockname()[0])
+    except OSError:
+        return None
+    return None if found.startswith("127.") else found
+
+
+def test_on_a_plain_http_lan_address_the_pad_works_and_says_why_not_offline(
+    tmp_path: Path,
+) -> None:
+    """At http://192.168.x.x (not a secure context) no service worker runs: the pad's page draws
+    the pad, records a tap, and says that it cannot open offline there."""
+    from browser_helpers import dashboard
+    from playwright.sync_api import expect
+
+    chromium()
+    address = _lan_address()
+    if address is None:
+        pytest.skip("no address but a loopback one: a plain-http LAN page cannot be opened")
+    db = str(tmp_path / "brag.db")
+    session = "lan-app"
+    new_session(db, session)
+    env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp_path / "b.duckdb")}
+    env["BRAG_ORGANISER_SECRET"] = SECRET
+    with dashboard(tmp_path, env, address=address) as url, app_browser(PHONE) as (_, page):
+        unlock(page, url, SECRET)
+        page.goto(f"{url}/pad?session={session}")
+        assert drawn(page)["from"] == "server"
+        assert page.evaluate("() => window.isSecureContext") is False
+        expect(page.get_by_test_id("pad-secure")).to_contain_text("cannot open without the network")
+        tap(page, offline_spot(page))
+        idle(page)
+    assert [kind for _, kind in stored(db, session)][-1] == "shuffled"

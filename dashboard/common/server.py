@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:  # `streamlit run dashboard/common/server.py` from
 
 from dashboard.access import routes as gate_api  # noqa: E402 - after the path is set
 from dashboard.access.guard import RequestGuard  # noqa: E402
+from dashboard.record import pad_app  # noqa: E402
 from dashboard.record import routes as pad_api  # noqa: E402
 from dashboard.replay import notes_routes as notes_api  # noqa: E402
 from dashboard.replay import share as share_api  # noqa: E402
@@ -150,7 +151,13 @@ atexit.register(_forget_pid_file)
 app = st.App(
     APP,
     lifespan=_lifespan,
-    routes=[*pad_api.routes(), *gate_api.routes(), *notes_api.routes(), *share_api.routes()],
+    routes=[
+        *pad_api.routes(),
+        *pad_app.routes(),
+        *gate_api.routes(),
+        *notes_api.routes(),
+        *share_api.routes(),
+    ],
     middleware=[
         Middleware(share_api.PictureGate),
         Middleware(AllowedHosts),

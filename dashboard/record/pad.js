@@ -17,6 +17,8 @@
 //   server error, no answer or no network: the tap and every tap after it stay queued, and the
 //   first is sent again, in order, after Retry-After and a backoff (BACKOFF_MS, doubling to
 //   BACKOFF_MAX_MS), until it is recorded or refused.
+// - The pad as it stands is kept on the device beside its queue, and drawn again from it after
+//   a reload, without the network or the server too (pad_kept.js, appended to this module).
 // - Every text reaches the page through textContent: names from a log are data, never markup.
 export default function (component) {
   const { data, parentElement } = component;
@@ -77,6 +79,7 @@ function saveQueue(S) {
     const others = Array.isArray(all) ? all.filter((t) => t && t.session !== S.session) : [];
     localStorage.setItem(STORE, JSON.stringify(others.concat(S.queue)));
   } catch (e) { /* private mode: the queue lives as long as the page */ }
+  keep(S);
 }
 
 async function fetchWithin(url, options, ms) {
@@ -122,6 +125,7 @@ function start(root, data) {
   setTimeout(() => poll(S), S.pollMs);
   if (S.queue.length) {
     for (const t of S.queue) remember(S, t, 'waiting', 'Waiting to be recorded: ' + t.title);
+    resume(S);  // the pad as the last queued tap left it (pad_kept.js)
     setTimeout(() => pump(S), 0);
   }
   return S;
@@ -170,6 +174,7 @@ function show(S, doc, how) {
   picker(S, doc);
   if (!S.note || changedDoc) setNote(S, how.note || doc.last, how.tone || '');
   setConn(S, S.conn);
+  keep(S);
 }
 
 function build(S, grid) {
@@ -407,7 +412,7 @@ function ended(S, t, r, j) {
     const tone = j.outcome === 'conflict' ? 'warn' : 'err';
     if (j.doc) show(S, j.doc, { note: j.message, tone });
     else { setNote(S, j.message, tone); S.busy = false; S.root.classList.remove('busy'); }
-    if (r.status === 403) setConn(S, 'locked');
+    if (r.status === 403) { setConn(S, 'locked'); forget(S.session); }
   }
   if (r.status !== 403) setConn(S, 'connected');
 }
@@ -426,6 +431,7 @@ async function poll(S, once) {
     const r = await fetchWithin(url, {}, 1500);
     if (r.status === 403) {
       setConn(S, 'locked');
+      forget(S.session);
     } else if (!r.ok) {
       throw new Error(String(r.status));
     } else {

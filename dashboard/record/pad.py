@@ -1,8 +1,9 @@
 """The Record page's pad and the device's memory, as Streamlit custom components v2 (no build
 step): what must feel instant and must survive the network runs in the browser (STYLE.md).
 
-- :func:`pad` mounts ``pad.js`` (after ``pad_cards.js``, the showdown's card picker) /
-  ``pad.css`` with :class:`PadData`: the keys of a document of
+- :func:`pad` mounts the pad's module (:mod:`dashboard.record.pad_assets`: ``pad_cards.js``, the
+  showdown's card picker, ``pad.js`` and ``pad_kept.js``) and ``pad.css`` with :class:`PadData`:
+  the keys of a document of
   :mod:`dashboard.pad_doc` (:class:`~dashboard.record.pad_doc.PadDocument`) in a grid whose
   places never move, each tap an event with an id and a time made on the device, kept until
   ``POST /api/tap`` (:mod:`dashboard.record.routes`) answers "recorded" or "not recorded", and the
@@ -24,26 +25,25 @@ from typing import TypedDict
 
 import streamlit as st
 
+from dashboard.record.pad_assets import POLL_MS, REPEAT_MS, SETTLE_MS, pad_css, pad_js
 from dashboard.record.pad_doc import PadDocument
 
-SETTLE_MS = 400
-"""A key takes a tap only once it has been on the screen, unchanged, this many milliseconds."""
-
-REPEAT_MS = 600
-"""The pad takes no second tap within this many milliseconds of the last: a double tap records
-one event, whatever was drawn in between."""
-
-POLL_MS = 500
-"""How often the pad asks the server for the session's last seq (``GET /api/pad``): the
-connection is shown within a second, and another device's taps within a second too."""
+__all__ = [
+    "POLL_MS",
+    "REPEAT_MS",
+    "SETTLE_MS",
+    "PadData",
+    "close_list_when_picked",
+    "device",
+    "pad",
+]
 
 _HERE = Path(__file__).resolve().parent
 
 _pad = st.components.v2.component(
     "bragbook.pad",
-    css=(_HERE / "pad.css").read_text(encoding="utf-8"),
-    # the showdown's card picker (pad_cards.js) first: pad.js calls its functions
-    js="\n".join((_HERE / name).read_text(encoding="utf-8") for name in ("pad_cards.js", "pad.js")),
+    css=pad_css(),
+    js=pad_js(),  # pad.js and pad_kept.js, one module (the pad's own page runs the same)
 )
 
 

@@ -1,6 +1,8 @@
 """Record (organiser): start a session, then record it at the table with the pad, on a phone or a
 tablet; other devices on the same session follow it live."""
 
+from urllib.parse import quote
+
 import streamlit as st
 
 from dashboard.access import gate
@@ -42,6 +44,12 @@ seen = len(rp.events)  # seq N is the N-th event: the seq this drawing shows
 pad_side, table_side = st.columns([5, 4])
 with pad_side:
     ui_record.show_pad(rp)
+    # The same pad on a page of its own, which opens without the network (issue 35, item 3)
+    st.markdown(
+        f'<a href="/pad?session={quote(session, safe="")}" target="_self" '
+        'data-testid="pad-app-link">Open the pad as an app</a> (it opens offline too)',
+        unsafe_allow_html=True,
+    )
 with table_side:
     widgets.table_picture(rp.view(rp.last_position(), organiser=True))  # behind the gate
     ui.session_heading(rp)

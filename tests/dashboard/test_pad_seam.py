@@ -1,4 +1,5 @@
-"""The pad's seam (issue 23): every key ``pad.js`` (with ``pad_cards.js``, its picker) reads of
+"""The pad's seam (issue 23): every key ``pad.js`` (with ``pad_cards.js``, its picker, and
+``pad_kept.js``, the copy kept on the device) reads of
 its data, a document, a key and a card is one of the Python types that make them
 (:mod:`dashboard.record.pad_doc`, :class:`dashboard.record.pad.PadData`), and every key those
 types send is read (``finished`` aside: the page's, not the pad's)."""
@@ -6,17 +7,12 @@ types send is read (``finished`` aside: the page's, not the pad's)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import get_type_hints
 
+from dashboard.record.pad_assets import pad_js
 from dashboard.record.pad_doc import PadCard, PadCards, PadDocument, PadKey
 
-JS = "\n".join(
-    (Path(__file__).resolve().parents[2] / "dashboard" / "record" / name).read_text(
-        encoding="utf-8"
-    )
-    for name in ("pad_cards.js", "pad.js")  # the pad's one script (dashboard/record/pad.py)
-)
+JS = pad_js()  # the pad's one module: pad_cards.js, pad.js, pad_kept.js (pad_assets.SCRIPTS)
 
 
 def _read(*names: str) -> set[str]:

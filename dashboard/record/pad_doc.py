@@ -132,12 +132,12 @@ def status_line(state: State) -> str:
     if s.finished:
         return f"The session is over (RULES 1.4) · {pot}"
     level = f" · level {s.level}" if s.level is not None else ""
+    if s.phase is Phase.SHOWDOWN:  # the show keys say who shows (RULES 5.8); nobody bets now
+        return f"Showdown · {pot}{level}"
     if s.turn_name is not None:
         p = s.players[s.seat(s.turn_name)]
         how = "seen" if p.seen else "blind"
         return f"{s.turn_name} to act ({how}) · {pot}{level}"
-    if s.phase is Phase.SHOWDOWN:
-        return f"Showdown · {pot}{level}"
     if s.phase is Phase.CARRIED:
         return f"Pot carried (RULES 6.1) · {pot}"
     return f"Between deals · {pot}"

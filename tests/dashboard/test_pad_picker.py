@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from dashboard.record import pad_rows, recorder
-from dashboard.record.pad_doc import PadCard, state_document
+from dashboard.record.pad_doc import PadCard, state_document, status_line
 from engine.fold import verify_events
-from engine.state import State
+from engine.state import Phase, State
 from events.codec import parse_raw
 
 Raw = dict[str, Any]
@@ -106,3 +106,12 @@ def test_the_show_key_has_its_row_to_itself_at_a_shown_table() -> None:
     assert show["label"] == "A shows a card" and show["cards"]["count"] == 1
     why = {c["code"]: c["why"] for c in show["cards"]["pack"] if not c["free"]}
     assert why == {"Ah": "RULES 3.4: Ah is already shown by B"}
+
+
+def test_the_status_line_at_a_showdown_names_no_one_to_act() -> None:
+    """At a showdown nobody bets (RULES 5.8): the pad's first line says "Showdown", not "C to act
+    (seen)" (issue 35), and the line before the see still names who acts."""
+    log = _log()
+    assert _state(log).phase is Phase.SHOWDOWN
+    assert status_line(_state(log)) == "Showdown · pot 9 · level 1"
+    assert status_line(_state(log[:-1])) == "D to act (seen) · pot 7 · level 1"

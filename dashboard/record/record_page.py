@@ -44,16 +44,18 @@ seen = len(rp.events)  # seq N is the N-th event: the seq this drawing shows
 pad_side, table_side = st.columns([5, 4])
 with pad_side:
     ui_record.show_pad(rp)
-    # The same pad on a page of its own, which opens without the network (issue 35, item 3)
-    st.markdown(
-        f'<a href="/pad?session={quote(session, safe="")}" target="_self" '
-        'data-testid="pad-app-link">Open the pad as an app</a> (it opens offline too)',
-        unsafe_allow_html=True,
-    )
 with table_side:
     widgets.table_picture(rp.view(rp.last_position(), organiser=True))  # behind the gate
     ui.session_heading(rp)
     widgets.recent_events(rp, count=10)
+# The same pad on a page of its own, which opens without the network where the address is a
+# secure one (issue 35, item 3); under the table, so that on a phone the pad and the table's top
+# stay on the first screen
+st.markdown(
+    f'<a href="/pad?session={quote(session, safe="")}" target="_self" '
+    'data-testid="pad-app-link">Open the pad as an app</a> (it reopens without the network)',
+    unsafe_allow_html=True,
+)
 with st.expander("Correct a step"):
     ui_amend.amend_panel(session, recorded=rp)
 

@@ -74,9 +74,14 @@ function loadQueue(session) {
 }
 
 function saveQueue(S) {
+  // This pad's waiting taps replace its own copies; a tap of this session it does not hold (the
+  // same session's pad in another tab: the Record page and the pad's own page) stays stored until
+  // the pad holding it ends it, or a reload takes it up and sends it (a tap's id records it once).
   try {
     const all = JSON.parse(localStorage.getItem(STORE) || '[]');
-    const others = Array.isArray(all) ? all.filter((t) => t && t.session !== S.session) : [];
+    const mine = new Set(S.queue.map((t) => t.id));
+    const others = Array.isArray(all) ? all.filter((t) => t && (t.session !== S.session ||
+      (!mine.has(t.id) && !S.gone.has(t.id)))) : [];
     localStorage.setItem(STORE, JSON.stringify(others.concat(S.queue)));
   } catch (e) { /* private mode: the queue lives as long as the page */ }
   keep(S);
@@ -97,7 +102,7 @@ function start(root, data) {
   const S = {
     root, session: data.doc.session, by: data.by || '', settle: data.settle_ms,
     repeat: data.repeat_ms, pollMs: data.poll_ms, doc: null, predicted: false, busy: false,
-    queue: loadQueue(data.doc.session), stack: [], sending: false, conn: 'connected',
+    queue: loadQueue(data.doc.session), gone: new Set(), stack: [], sending: false, conn: 'connected',
     fails: 0, lastTap: -1e9, cells: {}, picked: [], rank: null, pick: null, history: [],
     note: null, flashTimer: null, gridKey: '', tries: 0, retryAt: 0, storeDown: false,
   };
@@ -322,6 +327,7 @@ function tapped(S, spot, ev) {
   if (spot === 'undo') {
     if (unsent(S) > 0) {  // the last tap has not left this device: taken back here, nothing sent
       const t = S.queue.pop();
+      S.gone.add(t.id);
       saveQueue(S);
       remember(S, t, 'not recorded', 'Not recorded (undone before it was sent): ' + t.title);
       show(S, S.stack.pop() || S.doc, { predicted: S.queue.length > 0,
@@ -391,6 +397,7 @@ function ended(S, t, r, j) {
   S.retryAt = 0;
   S.storeDown = false;
   S.queue.shift();
+  S.gone.add(t.id);
   saveQueue(S);
   if (j.outcome === 'recorded') {
     remember(S, t, 'recorded', j.message);
@@ -405,6 +412,7 @@ function ended(S, t, r, j) {
     remember(S, t, 'not recorded', j.message);
     const dropped = S.queue.splice(0);
     for (const d of dropped) {
+      S.gone.add(d.id);
       remember(S, d, 'not recorded', 'Not recorded (it followed a tap not recorded): ' + d.title);
     }
     saveQueue(S);

@@ -29,9 +29,11 @@ import pytest
 from browser_helpers import chromium, served_store, server_port, unlock
 from pad_app_helpers import (
     CUT,
+    PAD_ROOT,
     app_browser,
     drawn,
     idle,
+    offline,
     offline_cycles,
     offline_spot,
     open_app,
@@ -143,6 +145,39 @@ def test_a_locked_device_gets_no_pad_and_forgets_its_copy(server: tuple[str, str
         expect(page.get_by_test_id("pad-message")).to_contain_text("This device is locked")
         assert page.locator(".pad").count() == 0
         assert page.evaluate(kept) is None
+
+
+def test_two_pads_of_one_session_in_one_browser_keep_each_others_taps(
+    server: tuple[str, str],
+) -> None:
+    """The Record page's pad and the pad's own page (two tabs) share the device's queue: a tap
+    waiting in one is not wiped from the device when the other saves its own, so a reload of
+    either offline takes both up; back online each ends "recorded" or "not recorded" (the second,
+    drawn on the same step, is a conflict) and the queue empties."""
+    url, db = server
+    session = "two-tabs"
+    new_session(db, session)
+    with app_browser(PHONE) as (context, first):
+        unlock(first, url, SECRET)
+        open_app(first, url, session)
+        second = context.new_page()
+        open_app(second, url, session)
+        offline(context, True)
+        mine = f"() => {PAD_ROOT}.S.queue.map(t => t.id)"
+        tap(first, offline_spot(first))
+        tap(second, offline_spot(second))
+        a, b = first.evaluate(mine), second.evaluate(mine)
+        assert len(a) == 1 and len(b) == 1 and a != b
+        assert queued(second, session) == [*a, *b]  # the second pad kept the first's tap
+        second.reload()
+        assert drawn(second)["waiting"] == 2
+        offline(context, False)
+        idle(second)
+        first.reload()
+        idle(first)
+        assert queued(first, session) == []
+    ids = [i for i, _ in stored(db, session)]
+    assert ids.count(a[0]) == 1 and b[0] not in ids  # b was drawn on the step a changed
 
 
 def _serve(folder: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:

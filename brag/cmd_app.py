@@ -31,6 +31,7 @@ from events.errors import BragError
 from log import holding
 from log.open import beside_store, open_store
 from present import secret as secret_rule
+from present.numbers import plural
 from store.address import masked, shown_address
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -456,7 +457,9 @@ def refresh_analytics(store: Any, path: str) -> str:
         lambda con: projector.refresh(store, con),
         rebuild=lambda con: projector.rebuild(store, con),
     )
-    said = f"analytics: {report.events} new events projected into {path}"
+    said = (
+        f"analytics: {report.events:,} new {plural(report.events, 'event')} projected into {path}"
+    )
     return f"{note}\n{said}" if note else said
 
 

@@ -34,7 +34,7 @@ from events.model import (
 )
 from log.steps import corrected, deal_slices
 from present.narrate import StepLabel, sentence
-from present.numbers import amount
+from present.numbers import amount, count_of
 from present.positions import Position, clamp, link_number, move, step_index
 from present.rows import EventRow, deal_rows, event_rows, leaderboard, net_history
 from present.sight import DealSight, sight_for
@@ -307,7 +307,7 @@ def step_table(rp: Replay, deal: int | None = None) -> StepTable:
     first = rp.events[0]
     assert isinstance(first, SessionStarted)
     title = rp.session + (f" at {first.table}" if first.table else "")
-    title += f", deal {deal} of {last.deals}" if deal else f", {last.deals} deals"
+    title += f", deal {deal} of {last.deals}" if deal else f", {count_of(last.deals, 'deal')}"
     ended: str | None = None  # how the deal asked for ended: its pot_won / pot_carried sentence
     rows: list[StepRow] = []
     for k, (ev, st) in enumerate(zip(rp.events, rp.states, strict=True)):
@@ -346,8 +346,8 @@ def _summary(rp: Replay, deal: int | None, ended: str | None) -> str:
         return f"the session is over; its winner(s) (RULES 1.5): {', '.join(last.winners)}"
     at = rp.labels[-1]
     return (
-        f"after step {at.step} of deal {at.deal}: {last.resolved} of {last.rules.pots} pots "
-        f"resolved; pot on the table {amount(last.pot)}"
+        f"after step {at.step} of deal {at.deal}: {last.resolved} of "
+        f"{count_of(last.rules.pots, 'pot')} resolved; pot on the table {amount(last.pot)}"
     )
 
 

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from present.numbers import plural
 from timeline import DealSlice, parse_step
 
-__all__ = ["Position", "clamp", "link_number", "move", "step_index"]
+__all__ = ["Position", "clamp", "link_number", "move", "opened", "step_index"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,3 +119,55 @@ def step_index(
         (i for i in found if not labels[i].withdrawn and not labels[i].correction), found[-1]
     )
     return best - sl.start + 1
+
+
+def _echo(value: Any) -> str:
+    """A link's value as a line quotes it: the last of a list, at most 20 characters."""
+    if isinstance(value, list | tuple):
+        value = value[-1] if value else ""
+    text = str(value)
+    return text if len(text) <= 20 else text[:19] + "…"
+
+
+def opened(
+    slices: Sequence[DealSlice],
+    labels: Sequence[_Numbered],
+    deal: Any,
+    step: Any,
+    *,
+    finished: bool = True,
+) -> tuple[Position, str]:
+    """Where a link's ``(deal, step)`` opens, and the one line that says what it lacks (``""``
+    when it names a real place, or none). A deal the session does not have (or junk) opens the
+    session's start, deal 1 step 1 (the first step when there is no deal 1); a step its deal
+    does not have opens that deal's first step; never the end, which would tell who won. An
+    unfinished session's missing deal is one "yet" to come. The line quotes the link's value as
+    the link gave it (data: the page escapes it). Raises ``ValueError`` when there are no
+    events at all."""
+    start = clamp(slices, None, None)
+    if deal is None and step is None:
+        return start, ""
+    deals = [s.deal for s in slices]
+    played = sum(1 for d in deals if d >= 1)
+    d = link_number(deal) if deal is not None else start.deal
+    if d is None or d not in deals:
+        yet = " yet" if not finished else ""
+        so_far = " so far" if not finished else ""
+        return start, (
+            f"This session has no deal {_echo(deal)}{yet}: it has {played} "
+            f"{plural(played, 'deal')}{so_far}. "
+            "Showing the start."
+        )
+    sl = next(s for s in slices if s.deal == d)
+    first = clamp(slices, d, 1)
+    if step is None:
+        return first, ""
+    k = step_index(slices, labels, d, step) if labels else link_number(step)
+    if k is not None and 1 <= k <= sl.steps:
+        return clamp(slices, d, k), ""
+    last = labels[sl.stop - 1].step if labels else sl.steps
+    where = "The session's start" if d == 0 else f"Deal {d}"
+    return first, (
+        f"{where} has no step {_echo(step)}: it has {last} {plural(last, 'step')}. "
+        "Showing its first step."
+    )

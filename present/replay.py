@@ -35,7 +35,7 @@ from events.model import (
 from log.steps import corrected, deal_slices
 from present.narrate import StepLabel, sentence
 from present.numbers import amount, count_of
-from present.positions import Position, clamp, link_number, move, step_index
+from present.positions import Position, clamp, link_number, move, opened, step_index
 from present.rows import EventRow, deal_rows, event_rows, leaderboard, net_history
 from present.sight import DealSight, sight_for
 from present.steps import in_force_labels, recorded_view
@@ -163,6 +163,12 @@ class Replay:
             return pos
         k = step_index(self.slices, self.labels, pos.deal, step)
         return pos if k is None else clamp(self.slices, pos.deal, k)
+
+    def opened(self, deal: Any, step: Any) -> tuple[Position, str]:
+        """Where a link's ``(deal, step)`` opens and the line that says what it lacks
+        (:func:`present.positions.opened`: a deal or step the session does not have opens its
+        start, never its end)."""
+        return opened(self.slices, self.labels, deal, step, finished=self.final.finished)
 
     def at_seq(self, seq: Any) -> Position | None:
         """The position of the event with envelope ``seq`` (the numbering ``brag replay`` printed

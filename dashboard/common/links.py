@@ -98,7 +98,9 @@ def rows_html(rows: Sequence[LinkRow], label: str) -> str:
 
 def session_links(infos: Sequence[Any], *, results: bool) -> list[LinkRow]:
     """One row per session (:class:`~store.records.SessionInfo`), newest first: a tap opens its
-    replay at deal 1, step 1; its side link, the Session page. Without ``results`` a row names
+    replay at deal 1, step 1, or, for a session in progress, following it live at its latest
+    step (``follow=1``: :func:`dashboard.replay.widgets.following`); its side link, the Session
+    page. Without ``results`` a row names
     no player (the winner is one of them) and says nothing of who won: when, where, how many
     players, deals and pots, finished or not. With ``results`` it adds the players and the
     winners (every player with the highest net, RULES 1.5)."""
@@ -123,7 +125,7 @@ def session_links(infos: Sequence[Any], *, results: bool) -> list[LinkRow]:
                 details.append("Won by " + ", ".join(i.winners) + shared)
         out.append(
             LinkRow(
-                href=link(i.session, 1, 1),
+                href=link(i.session, follow="1") if not i.finished else link(i.session, 1, 1),
                 title=f"▶ {i.session}",
                 details=tuple(details),
                 side=("session?" + urlencode({"session": i.session}), "Session"),

@@ -14,6 +14,10 @@ export default function (component) {
   const root = parentElement.querySelector(".rp");
   if (!root || !data || !data.frames || !data.frames.length) return;
   const S = (root.__rp = root.__rp || { spoil: {} });
+  // This drawing's number: a listener left by an earlier one (on the window, the root) does
+  // nothing and goes (it would step, or ask for, another deal's frames).
+  const drawn = (S.drawn = (S.drawn || 0) + 1);
+  const stale = () => S.drawn !== drawn;
   const frames = data.frames;
   const dealId = `${data.session}|${data.deal}`;
   const key = `${dealId}|${data.view}|${data.log}|${data.nonce}`;
@@ -195,6 +199,7 @@ export default function (component) {
 
   function nav(change) {
     stop();
+    if (stale()) return;
     const f = frames[i];
     setStateValue("nav", {
       session: data.session,
@@ -216,7 +221,7 @@ export default function (component) {
     root.dataset.follow = S.follow ? "on" : "off";
   }
   function setFollow(on, step) {
-    if (!live || S.follow === on) return;
+    if (stale() || !live || S.follow === on) return;
     S.follow = S.followWant = on;
     drawFollow();
     setStateValue("follow", {
@@ -301,6 +306,7 @@ export default function (component) {
     const f = frames[i];
     const narrow = root.clientWidth < 640;
     table.replaceChildren(picture(i, narrow));
+    root.dataset.deal = String(data.deal);
     root.dataset.step = String(f.step);
     root.dataset.index = String(i);
     stepText.textContent = `Step ${f.label} of ${frames[frames.length - 1].step}`;
@@ -331,6 +337,7 @@ export default function (component) {
     if (urlTimer !== null) window.clearTimeout(urlTimer);
     urlTimer = window.setTimeout(() => {
       urlTimer = null;
+      if (stale()) return;
       const here = url(frames[i].step);
       if (S.follow) here.searchParams.set("follow", "1");
       window.history.replaceState(window.history.state, "", here);
@@ -347,7 +354,7 @@ export default function (component) {
     if (i === frames.length - 1) show(0);
     bPlay.textContent = "⏸ Pause";
     timer = window.setInterval(() => {
-      if (i >= frames.length - 1) stop();
+      if (stale() || i >= frames.length - 1) stop();
       else show(i + 1);
     }, SPEEDS[speed.value] || 1000);
   }
@@ -379,6 +386,10 @@ export default function (component) {
   });
 
   const onKey = (ev) => {
+    if (stale()) {
+      window.removeEventListener("keydown", onKey);
+      return;
+    }
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const t = ev.target;
     if (t && t.closest && t.closest("input, select, textarea, [contenteditable]")) return;
@@ -413,6 +424,10 @@ export default function (component) {
 
   let width = root.clientWidth;
   const resized = new ResizeObserver(() => {
+    if (stale()) {
+      resized.disconnect();
+      return;
+    }
     const narrow = root.clientWidth < 640;
     if (narrow !== width < 640) show(i);
     width = root.clientWidth;

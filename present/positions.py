@@ -129,6 +129,32 @@ def _echo(value: Any) -> str:
     return text if len(text) <= 20 else text[:19] + "…"
 
 
+def _no_deal(slices: Sequence[DealSlice], deal: Any, *, finished: bool) -> str:
+    """The line for a link's ``deal`` the session does not have (or junk)."""
+    played = sum(1 for s in slices if s.deal >= 1)
+    yet, so_far = ("", "") if finished else (" yet", " so far")
+    return (
+        f"This session has no deal {_echo(deal)}{yet}: it has {played} "
+        f"{plural(played, 'deal')}{so_far}. Showing the start."
+    )
+
+
+def _step_in(
+    slices: Sequence[DealSlice], labels: Sequence[_Numbered], sl: DealSlice, step: Any
+) -> tuple[Position | None, str]:
+    """The position of the link's ``step`` in the deal of ``sl``, else ``None`` and the line
+    that says the deal has no such step."""
+    k = step_index(slices, labels, sl.deal, step) if labels else link_number(step)
+    if k is not None and 1 <= k <= sl.steps:
+        return clamp(slices, sl.deal, k), ""
+    last = labels[sl.stop - 1].step if labels else sl.steps
+    where = "The session's start" if sl.deal == 0 else f"Deal {sl.deal}"
+    return None, (
+        f"{where} has no step {_echo(step)}: it has {last} {plural(last, 'step')}. "
+        "Showing its first step."
+    )
+
+
 def opened(
     slices: Sequence[DealSlice],
     labels: Sequence[_Numbered],
@@ -147,27 +173,11 @@ def opened(
     start = clamp(slices, None, None)
     if deal is None and step is None:
         return start, ""
-    deals = [s.deal for s in slices]
-    played = sum(1 for d in deals if d >= 1)
     d = link_number(deal) if deal is not None else start.deal
-    if d is None or d not in deals:
-        yet = " yet" if not finished else ""
-        so_far = " so far" if not finished else ""
-        return start, (
-            f"This session has no deal {_echo(deal)}{yet}: it has {played} "
-            f"{plural(played, 'deal')}{so_far}. "
-            "Showing the start."
-        )
-    sl = next(s for s in slices if s.deal == d)
-    first = clamp(slices, d, 1)
+    sl = next((s for s in slices if s.deal == d), None)
+    if sl is None:
+        return start, _no_deal(slices, deal, finished=finished)
     if step is None:
-        return first, ""
-    k = step_index(slices, labels, d, step) if labels else link_number(step)
-    if k is not None and 1 <= k <= sl.steps:
-        return clamp(slices, d, k), ""
-    last = labels[sl.stop - 1].step if labels else sl.steps
-    where = "The session's start" if d == 0 else f"Deal {d}"
-    return first, (
-        f"{where} has no step {_echo(step)}: it has {last} {plural(last, 'step')}. "
-        "Showing its first step."
-    )
+        return clamp(slices, sl.deal, 1), ""
+    pos, line = _step_in(slices, labels, sl, step)
+    return (pos, "") if pos is not None else (clamp(slices, sl.deal, 1), line)

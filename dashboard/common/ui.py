@@ -71,13 +71,13 @@ def session_picker(
         st.warning(
             f"No session {md(wanted)} in the store: showing {md(current)}; pick another below."
         )
-        set_params(session=None, deal=None, step=None, seq=None)
+        set_params(session=None, deal=None, step=None, seq=None, follow=None)
         wanted = None
     st.session_state[key] = current
 
     def changed() -> None:
         chosen = st.session_state[key]
-        set_params(session=None if chosen == default else chosen, deal=None, step=None)
+        set_params(session=None if chosen == default else chosen, deal=None, step=None, follow=None)
 
     st.selectbox(label, ids, key=key, on_change=changed)
     if wanted != current and current != default:

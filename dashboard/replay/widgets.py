@@ -122,6 +122,8 @@ def _link_line(rp: Replay, pos: Position, said: str) -> None:
     kept = st.session_state.get(keys.LINK_SAID)
     if kept and kept[0] == rp.session and kept[1] == pos.index:
         st.info(md(kept[2]), icon=":material/link_off:")
+    elif kept:  # the replayer has moved on: the line is said once
+        del st.session_state[keys.LINK_SAID]
 
 
 def replay_stage(rp: Replay, seen: int = 0) -> Position:

@@ -65,3 +65,12 @@ def test_a_deal_the_session_lacks_sends_the_start(store_url: str) -> None:
     ]
     assert data["deal"] == 1 and data["start"] == 0
     assert at.query_params["deal"] == "1" and at.query_params["step"] == "1"
+
+
+def test_picking_another_session_stops_following(store_url: str) -> None:
+    at = page("replay", session="card-example", follow="1")
+    assert sent(at)["follow"] is True
+    at.selectbox[0].set_value("blind-half").run()  # in progress too: opened at its start
+    assert "follow" not in at.query_params
+    data = sent(at)
+    assert data["session"] == "blind-half" and data["follow"] is False and data["start"] == 0

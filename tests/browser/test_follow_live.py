@@ -252,6 +252,14 @@ def test_following_on_a_desktop(served: tuple[str, str], browser: Any) -> None:
         _wait_at(page, deal, step)
         assert page.locator(".rp-follow").inner_text() == "● Following live"
         _shot(page, "follow-desktop.png")
+        # another deal picked is a step back; the chip goes back to the latest deal's last step
+        page.locator(".rp-picker select").first.select_option("1")
+        page.wait_for_function("document.querySelector('.rp')?.dataset.deal === '1'")
+        assert _follow(page) == "off" and "follow=" not in page.url
+        page.locator(".rp-follow").click()
+        _wait_at(page, deal, step)
+        assert _follow(page) == "on"
+        page.wait_for_url(re.compile(r"follow=1"), timeout=5_000)
     finally:
         ctx.close()
 
@@ -309,6 +317,8 @@ def test_the_corrections_toggle_counts_the_deals_own(served: tuple[str, str], br
         assert page.locator(".rp-toggle").first.inner_text() == (
             "Show corrections (none in this deal, 1 in the session)"
         )
+        page.locator(".rp-toggles").scroll_into_view_if_needed()
+        _shot(page, "corrections-none-in-this-deal-tablet.png")
         page.goto(f"{url}/replay?session={FINISHED}&deal=2&step=1")
         wait_drawn(page)
         toggle = page.locator(".rp-toggle").first

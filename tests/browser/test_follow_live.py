@@ -197,14 +197,22 @@ def test_following_live_stays_on_the_latest_step_across_a_deal_end(
         assert box is not None and box["height"] >= 44  # a thumb's target
         _shot(page, f"follow-{size}-deal2.png")
         # another writer records the rest of deal 2 and two steps of deal 3, one at a time
+        took: list[float] = []  # seconds from the append to the step shown (printed)
         while True:
             _append_next(db, session, full)
+            t0 = time.monotonic()
             deal, step, rp = _latest(db, session)
             _wait_at(page, deal, step)
+            took.append(time.monotonic() - t0)
             assert _follow(page) == "on"
             assert wire.cards(_hidden(rp)) == set(), "following showed a hidden card"
             if deal == 3 and step >= 2:
                 break
+        took.sort()
+        print(
+            f"\n{size}: followed {len(took)} events, median {took[len(took) // 2]:.2f} s, "
+            f"max {took[-1]:.2f} s from the append to the step shown"
+        )
         page.wait_for_url(re.compile(r"deal=3\b.*follow=1|follow=1.*deal=3\b"))
         assert page.locator(".rp-sentence").inner_text() == rp.label(rp.last_position()).text
         assert _hidden(rp), "the deal in play holds cards nobody has shown"

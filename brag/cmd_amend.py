@@ -26,6 +26,7 @@ from events.errors import FormatError, UnknownSession
 from events.model import AnyEvent
 from log.amend import AmendRefused, plan_amendment, store_amendment, touched_by
 from present.amend import AmendView, Line, describe, target_step
+from present.numbers import count_of
 
 __all__ = ["cmd_amend", "register"]
 
@@ -102,7 +103,9 @@ def cmd_amend(args: argparse.Namespace) -> int:
             )
         stored = store_amendment(store, plan, repair=args.repair)
     first, last = stored[0].seq, stored[-1].seq
-    console.print(f"Stored {len(stored)} events (seq {first} to {last}) in {store.where}.")
+    console.print(
+        f"Stored {count_of(len(stored), 'event')} (seq {first} to {last}) in {store.where}."
+    )
     console.print(view.summary)
     return 0
 

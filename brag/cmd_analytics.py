@@ -42,6 +42,7 @@ from brag.stat_tables import public as _public
 from brag.stat_tables import scope as _scope
 from brag.stat_tables import wide_console as _wide_console
 from log.open import resolve_url
+from present.numbers import count_of, plural
 from present.stat_cells import stat_cell
 
 __all__ = [
@@ -164,7 +165,8 @@ def cmd_refresh(args: argparse.Namespace) -> int:
         close_store(store)
     rate = report.events / report.seconds if report.seconds > 0 else 0.0
     print(
-        f"{report.events} events applied in {report.batches} batches "
+        f"{count_of(report.events, 'event')} applied in "
+        f"{count_of(report.batches, 'batch', 'batches')} "
         f"({rate:,.0f} events/s); checkpoint at position {report.position}"
     )
     return 0
@@ -181,9 +183,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     if report.full:
         how = "written in full"
         if report.kept_sessions == 0 and report.new_sessions:
-            how += f" ({report.new_sessions} sessions)"
+            how += f" ({count_of(report.new_sessions, 'session')})"
     else:
-        how = f"{report.new_sessions} new sessions appended, {report.kept_sessions} already there"
+        how = (
+            f"{report.new_sessions:,} new {plural(report.new_sessions, 'session')} appended, "
+            f"{report.kept_sessions:,} already there"
+        )
     print(f"{args.parquet}: {how}; partitions table_name=…/month=… (read with hive_partitioning)")
     return 0
 

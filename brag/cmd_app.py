@@ -5,7 +5,8 @@
   the club's network and prints the LAN address of the Record page with its QR code.
 - ``brag run`` is the newcomer's path (``make run``): it imports the bundled club season
   (``data/season/*.jsonl``) into the store, idempotently (a session already stored the same is
-  left alone), brings the analytics projection up to date, prints the sessions, then serves the
+  left alone), brings the analytics projection up to date, prints the sessions (no winner
+  unless ``--results``: the dashboard too names none until asked), then serves the
   dashboard. The rule card's worked examples (``data/examples/``, players A to E, no times) stay
   out of the club's store unless ``--examples`` asks for them: they would be the first sessions
   listed (dated by their import) and rank among the club's players.
@@ -31,6 +32,7 @@ from events.errors import BragError
 from log import holding
 from log.open import beside_store, open_store
 from present import secret as secret_rule
+from present.numbers import plural
 from store.address import masked, shown_address
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +94,12 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     r.add_argument(
         "--no-serve", action="store_true", help="import and refresh only; do not start the app"
+    )
+    r.add_argument(
+        "--results",
+        action="store_true",
+        help="name each session's winners in the list printed at start-up (off by default, as "
+        "the dashboard names none until Show results is on)",
     )
     r.set_defaults(func=cmd_run)
 
@@ -456,7 +464,9 @@ def refresh_analytics(store: Any, path: str) -> str:
         lambda con: projector.refresh(store, con),
         rebuild=lambda con: projector.rebuild(store, con),
     )
-    said = f"analytics: {report.events} new events projected into {path}"
+    said = (
+        f"analytics: {report.events:,} new {plural(report.events, 'event')} projected into {path}"
+    )
     return f"{note}\n{said}" if note else said
 
 
@@ -474,7 +484,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(refresh_analytics(store, analytics))
         except Exception as err:  # the app still runs; the Players page says what is wrong
             print(f"analytics not refreshed: {masked(str(err))}", file=sys.stderr)
-    cmd_sessions(argparse.Namespace(db=args.db, json=False))
+    cmd_sessions(argparse.Namespace(db=args.db, json=False, results=args.results))
     if args.no_serve:
         return 1 if problems else 0
     return serve(args.db, analytics, args.port, args.address, args.lan)

@@ -32,6 +32,7 @@ from brag.stat_tables import wide_console
 from brag.tables import fitted_tables
 from events.amounts import amount_text, format_amount
 from events.text import inert
+from present.numbers import count_of
 
 FORMATS = ("table", "json", "csv")
 
@@ -185,7 +186,7 @@ def _print_answer(args: argparse.Namespace, answer: Any) -> int:
     names = ", ".join(inert(w) for w in answer.winners) or "none"
     print(f"decisions in the spot: {totals}")
     print(
-        f"winning players (net > 0 over at least {answer.min_deals} deals"
+        f"winning players (net > 0 over at least {count_of(answer.min_deals, 'deal')}"
         f"{', the player apart' if args.player else ''}): {names}"
     )
     print("the decisions behind a cell: add --deals GROUP:ACTION (e.g. --deals field:fold)")
@@ -214,7 +215,10 @@ def _print_behind(
     ]
     _table(f"{spot.words()}: {what}", shown_rows, keys=2, empty="no decision behind this cell")
     deals = len({(r["session"], r["deal"]) for r in rows})
-    print(f"{len(rows)} decisions in {deals} deals; replay one: brag replay SESSION --deal N")
+    print(
+        f"{count_of(len(rows), 'decision')} in {count_of(deals, 'deal')}; "
+        "replay one: brag replay SESSION --deal N"
+    )
     return 0
 
 

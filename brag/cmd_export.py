@@ -11,6 +11,7 @@ from brag.console import shown
 from brag.errors import CommandError
 from brag.output import write_output
 from brag.store_access import open_event_store
+from present.numbers import count_of
 
 __all__ = ["cmd_export", "register"]
 
@@ -65,7 +66,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     text = "".join(line + "\n" for line in lines)
     if args.output:
         write_output(args.output, text)
-        print(shown(f"{args.output}: session {args.session}: {len(lines)} events"), file=sys.stderr)
+        print(
+            shown(f"{args.output}: session {args.session}: {count_of(len(lines), 'event')}"),
+            file=sys.stderr,
+        )
     else:
         sys.stdout.write(text)
         sys.stdout.flush()

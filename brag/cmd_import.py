@@ -19,6 +19,7 @@ from brag.store_access import open_event_store, sqlite_path, store_console
 from events.errors import BragError, StoreError, StoreUnavailable
 from log.folds import checked_log
 from log.open import resolve_url
+from present.numbers import count_of
 
 if TYPE_CHECKING:
     from log.rows import ImportResult
@@ -52,7 +53,8 @@ def _summary(path: str, r: ImportResult) -> str:
             "the stored ones are kept"
         )
     if r.stored == 0:
-        return f"{path}: session {r.session}: unchanged ({r.unchanged} events already stored{ids})"
+        kept = count_of(r.unchanged, "event")
+        return f"{path}: session {r.session}: unchanged ({kept} already stored{ids})"
     if r.unchanged:
         return (
             f"{path}: session {r.session}: stored {_events(r.stored)} new after the "
@@ -62,7 +64,7 @@ def _summary(path: str, r: ImportResult) -> str:
 
 
 def _events(n: int) -> str:
-    return "1 event" if n == 1 else f"{n} events"
+    return count_of(n, "event")
 
 
 def _first_store(args: argparse.Namespace) -> tuple[str | None, EventStore | None]:

@@ -93,9 +93,9 @@ def _json_line(i: SessionInfo) -> str:
     )
 
 
-def _cells(i: SessionInfo) -> list[str]:
-    """One session's row of the table (:data:`HEADERS`)."""
-    return [
+def _cells(i: SessionInfo, *, results: bool = True) -> list[str]:
+    """One session's row of the table (:data:`HEADERS`; without ``results``, no winners)."""
+    cells = [
         i.session,
         _time(i),
         i.table or "",
@@ -105,9 +105,13 @@ def _cells(i: SessionInfo) -> list[str]:
         ", ".join(i.winners),
         ", ".join(i.players),
     ]
+    return cells if results else cells[:6] + cells[7:]
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
+    """Prints the sessions; ``args.results`` (default on; off for ``brag run``, which lists them
+    at start-up: the dashboard names no winner until asked) keeps the winners column."""
+    results = getattr(args, "results", True)
     limit = None if getattr(args, "all", False) else getattr(args, "limit", SESSIONS_PAGE)
     offset = getattr(args, "offset", 0)
     with open_event_store(args) as store:
@@ -128,8 +132,9 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         console.print(f"no sessions in {where}", highlight=False)
         return 0
     # Split into parts led by the session id when the terminal is too narrow, never cut.
-    rows = [_cells(i) for i in infos]
-    for t in fitted_tables(console, f"Sessions in {where}", HEADERS, rows, title_justify="left"):
+    rows = [_cells(i, results=results) for i in infos]
+    headers = HEADERS if results else [h for h in HEADERS if h[0] != "winners"]
+    for t in fitted_tables(console, f"Sessions in {where}", headers, rows, title_justify="left"):
         console.print(t)
     if len(infos) < total:
         end = offset + len(infos)
@@ -138,4 +143,6 @@ def cmd_sessions(args: argparse.Namespace) -> int:
             f"sessions {offset + 1}-{end} of {total:,}{more} (--all lists every one)",
             highlight=False,
         )
+    if not results:
+        console.print("winners hidden: brag run --results names them", highlight=False)
     return 0

@@ -22,6 +22,7 @@ from events.codec import write_events
 from events.errors import PlainError
 from events.model import AnyEvent, Dealt
 from log.open import open_store
+from present.numbers import count_of, plural
 from sim.batch import deal_chunks, generate, parse_players
 from sim.season import SESSIONS, season
 
@@ -112,7 +113,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not args.quiet:
         dt = time.perf_counter() - t0
         print(
-            f"{n} session{'' if n == 1 else 's'}, {deals} deals, {events} events in "
+            f"{count_of(n, 'session')}, {count_of(deals, 'deal')}, {count_of(events, 'event')} in "
             f"{dt:.1f}s; {sink.where}",
             file=sys.stderr,
         )
@@ -143,7 +144,7 @@ class _StoreSink:
         """What was stored: the same seed again finds its sessions already there (their event
         ids are the simulator's, so appending them again is a no-op)."""
         known = f" ({self.known} were stored already)" if self.known else ""
-        new = "1 new event" if self.new == 1 else f"{self.new} new events"
+        new = f"{self.new:,} new {plural(self.new, 'event')}"
         return f"{new} stored in {self.store.where}{known}"
 
     def put(self, stream: list[AnyEvent]) -> None:

@@ -14,6 +14,7 @@ from events.amounts import amount_text, parse_amount
 from events.codec import read_file
 from events.errors import BragError, FormatError
 from log.gc_pause import paused_gc
+from present.numbers import count_of
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -110,4 +111,4 @@ def print_summary(name: str, out: dict[str, Any]) -> None:
 
 def _count(n: int, noun: str) -> str:
     """``1 deal``, ``2 deals``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    return count_of(n, noun)

@@ -16,6 +16,7 @@ from brag.stat_tables import scope, wide_console
 from brag.tables import fitted_tables
 from events.amounts import amount_text
 from log.open import open_store
+from present.numbers import count_of
 from present.stat_cells import stat_cell
 
 __all__ = ["drill"]
@@ -88,6 +89,7 @@ def _print_table(
         console.print(table)
     total = amount_text(hits) if money else str(hits)
     print(
-        f"{len(rows)} deals; counted {counted} (= {count_col} {shown.get(count_col, 0)}), "
+        f"{count_of(len(rows), 'deal')}; counted {counted} "
+        f"(= {count_col} {shown.get(count_col, 0)}), "
         f"hits {total}; replay one: brag replay SESSION --deal N"
     )

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from events.amounts import amount_text, signed_text
 
-__all__ = ["amount", "share", "signed"]
+__all__ = ["amount", "count_of", "plural", "share", "signed"]
 
 
 def amount(x: Fraction) -> str:
@@ -18,6 +18,28 @@ def amount(x: Fraction) -> str:
 def signed(x: Fraction) -> str:
     """An amount with its sign: ``+9``, ``-7``, ``0``."""
     return signed_text(x)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """The word for ``n`` of a thing: ``word`` for exactly one, else ``many`` (``word + "s"``
+    when not given). For a count printed anywhere (the terminal and the page alike).
+
+    >>> plural(1, "deal"), plural(2, "deal"), plural(0, "deal"), plural(3, "batch", "batches")
+    ('deal', 'deals', 'deals', 'batches')
+    """
+    if n == 1:
+        return word
+    return many if many is not None else word + "s"
+
+
+def count_of(n: int, word: str, many: str | None = None) -> str:
+    """``n`` and its word (:func:`plural`), the number with thousands separated: ``"1 deal"``,
+    ``"0 deals"``, ``"1,204 events"``.
+
+    >>> count_of(1, "deal"), count_of(2, "step"), count_of(0, "session"), count_of(1204, "event")
+    ('1 deal', '2 steps', '0 sessions', '1,204 events')
+    """
+    return f"{n:,} {plural(n, word, many)}"
 
 
 def share(v: float) -> str:

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from present.numbers import plural
 from timeline import DealSlice, parse_step
 
-__all__ = ["Position", "clamp", "link_number", "move", "step_index"]
+__all__ = ["Position", "clamp", "link_number", "move", "opened", "step_index"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,3 +119,65 @@ def step_index(
         (i for i in found if not labels[i].withdrawn and not labels[i].correction), found[-1]
     )
     return best - sl.start + 1
+
+
+def _echo(value: Any) -> str:
+    """A link's value as a line quotes it: the last of a list, at most 20 characters."""
+    if isinstance(value, list | tuple):
+        value = value[-1] if value else ""
+    text = str(value)
+    return text if len(text) <= 20 else text[:19] + "…"
+
+
+def _no_deal(slices: Sequence[DealSlice], deal: Any, *, finished: bool) -> str:
+    """The line for a link's ``deal`` the session does not have (or junk)."""
+    played = sum(1 for s in slices if s.deal >= 1)
+    yet, so_far = ("", "") if finished else (" yet", " so far")
+    return (
+        f"This session has no deal {_echo(deal)}{yet}: it has {played} "
+        f"{plural(played, 'deal')}{so_far}. Showing the start."
+    )
+
+
+def _step_in(
+    slices: Sequence[DealSlice], labels: Sequence[_Numbered], sl: DealSlice, step: Any
+) -> tuple[Position | None, str]:
+    """The position of the link's ``step`` in the deal of ``sl``, else ``None`` and the line
+    that says the deal has no such step."""
+    k = step_index(slices, labels, sl.deal, step) if labels else link_number(step)
+    if k is not None and 1 <= k <= sl.steps:
+        return clamp(slices, sl.deal, k), ""
+    last = labels[sl.stop - 1].step if labels else sl.steps
+    where = "The session's start" if sl.deal == 0 else f"Deal {sl.deal}"
+    return None, (
+        f"{where} has no step {_echo(step)}: it has {last} {plural(last, 'step')}. "
+        "Showing its first step."
+    )
+
+
+def opened(
+    slices: Sequence[DealSlice],
+    labels: Sequence[_Numbered],
+    deal: Any,
+    step: Any,
+    *,
+    finished: bool = True,
+) -> tuple[Position, str]:
+    """Where a link's ``(deal, step)`` opens, and the one line that says what it lacks (``""``
+    when it names a real place, or none). A deal the session does not have (or junk) opens the
+    session's start, deal 1 step 1 (the first step when there is no deal 1); a step its deal
+    does not have opens that deal's first step; never the end, which would tell who won. An
+    unfinished session's missing deal is one "yet" to come. The line quotes the link's value as
+    the link gave it (data: the page escapes it). Raises ``ValueError`` when there are no
+    events at all."""
+    start = clamp(slices, None, None)
+    if deal is None and step is None:
+        return start, ""
+    d = link_number(deal) if deal is not None else start.deal
+    sl = next((s for s in slices if s.deal == d), None)
+    if sl is None:
+        return start, _no_deal(slices, deal, finished=finished)
+    if step is None:
+        return clamp(slices, sl.deal, 1), ""
+    pos, line = _step_in(slices, labels, sl, step)
+    return (pos, "") if pos is not None else (clamp(slices, sl.deal, 1), line)

@@ -34,8 +34,8 @@ from events.model import (
 )
 from log.steps import corrected, deal_slices
 from present.narrate import StepLabel, sentence
-from present.numbers import amount
-from present.positions import Position, clamp, link_number, move, step_index
+from present.numbers import amount, count_of
+from present.positions import Position, clamp, link_number, move, opened, step_index
 from present.rows import EventRow, deal_rows, event_rows, leaderboard, net_history
 from present.sight import DealSight, sight_for
 from present.steps import in_force_labels, recorded_view
@@ -163,6 +163,12 @@ class Replay:
             return pos
         k = step_index(self.slices, self.labels, pos.deal, step)
         return pos if k is None else clamp(self.slices, pos.deal, k)
+
+    def opened(self, deal: Any, step: Any) -> tuple[Position, str]:
+        """Where a link's ``(deal, step)`` opens and the line that says what it lacks
+        (:func:`present.positions.opened`: a deal or step the session does not have opens its
+        start, never its end)."""
+        return opened(self.slices, self.labels, deal, step, finished=self.final.finished)
 
     def at_seq(self, seq: Any) -> Position | None:
         """The position of the event with envelope ``seq`` (the numbering ``brag replay`` printed
@@ -307,7 +313,7 @@ def step_table(rp: Replay, deal: int | None = None) -> StepTable:
     first = rp.events[0]
     assert isinstance(first, SessionStarted)
     title = rp.session + (f" at {first.table}" if first.table else "")
-    title += f", deal {deal} of {last.deals}" if deal else f", {last.deals} deals"
+    title += f", deal {deal} of {last.deals}" if deal else f", {count_of(last.deals, 'deal')}"
     ended: str | None = None  # how the deal asked for ended: its pot_won / pot_carried sentence
     rows: list[StepRow] = []
     for k, (ev, st) in enumerate(zip(rp.events, rp.states, strict=True)):
@@ -346,8 +352,8 @@ def _summary(rp: Replay, deal: int | None, ended: str | None) -> str:
         return f"the session is over; its winner(s) (RULES 1.5): {', '.join(last.winners)}"
     at = rp.labels[-1]
     return (
-        f"after step {at.step} of deal {at.deal}: {last.resolved} of {last.rules.pots} pots "
-        f"resolved; pot on the table {amount(last.pot)}"
+        f"after step {at.step} of deal {at.deal}: {last.resolved} of "
+        f"{count_of(last.rules.pots, 'pot')} resolved; pot on the table {amount(last.pot)}"
     )
 
 

@@ -245,14 +245,31 @@ def sight_for(
         return DealSight(rp, deal, Sight(who))
     secret = in_play(rp.final)
     if guards(rp, deal):
-        note = _guarded_note(rp, deal, who)
+        public = public_cards(rp)
+        # said only when it hides something: at a table that records only the cards shown
+        # (``cards: "shown"``) a spectator's deal is the log's, unless a player's view was asked
+        hides = who not in (None, SPECTATOR) or _unshown(rp, deal, public)
+        note = _guarded_note(rp, deal, who) if hides else ""
         sight = Sight(SPECTATOR, secret, note)
-        return DealSight(rp, deal, sight, True, public_cards(rp), withdrawals(rp))
+        return DealSight(rp, deal, sight, True, public, withdrawals(rp))
     held = _held(rp, deal, secret)
     note = ""
     if held and who != SPECTATOR:
         note = f"{names(held)}'s unseen hand is still in play (RULES 6.2), so it stays face down."
     return DealSight(rp, deal, Sight(who, secret, note))
+
+
+def _unshown(rp: ReplayLike, deal: int, public: Mapping[int, frozenset[tuple[str, str]]]) -> bool:
+    """Whether the log knows a card of ``deal`` that was not shown at a showdown in force
+    (:func:`public_cards`): what drawing it as a spectator hides."""
+    sl = rp.slice(deal)
+    for s in rp.states[sl.start : sl.stop]:
+        shown = public.get(s.deals, frozenset())
+        for p in s.players:
+            for h in p.hands:
+                if any((p.name, c) not in shown for c in h.texts() or ()):
+                    return True
+    return False
 
 
 def _held(rp: ReplayLike, deal: int, secret: Secret) -> list[str]:

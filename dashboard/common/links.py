@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.text import inert
+from present.numbers import count_of
 
 __all__ = ["LinkRow", "deal_links", "link", "rows_html", "session_links"]
 
@@ -95,13 +96,11 @@ def rows_html(rows: Sequence[LinkRow], label: str) -> str:
     )
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
-
-
 def session_links(infos: Sequence[Any], *, results: bool) -> list[LinkRow]:
     """One row per session (:class:`~store.records.SessionInfo`), newest first: a tap opens its
-    replay at deal 1, step 1; its side link, the Session page. Without ``results`` a row names
+    replay at deal 1, step 1, or, for a session in progress, following it live at its latest
+    step (``follow=1``: :func:`dashboard.replay.widgets.following`); its side link, the Session
+    page. Without ``results`` a row names
     no player (the winner is one of them) and says nothing of who won: when, where, how many
     players, deals and pots, finished or not. With ``results`` it adds the players and the
     winners (every player with the highest net, RULES 1.5)."""
@@ -111,12 +110,12 @@ def session_links(infos: Sequence[Any], *, results: bool) -> list[LinkRow]:
     for i in sorted(infos, key=lambda i: (i.started is None, i.started), reverse=True):
         when = i.started.strftime("%Y-%m-%d %H:%M") if i.started else "date not recorded"
         where = f"table {i.table}" if i.table else "no table"
-        pots = f"{_plural(i.resolved_pots, 'pot')} resolved"
+        pots = f"{count_of(i.resolved_pots, 'pot')} resolved"
         if i.carried_pots:
             pots += f", {i.carried_pots:,} carried"
         details = [
             f"{when} · {where}",
-            f"{_plural(len(i.players), 'player')} · {_plural(i.deals, 'deal')} · {pots} · "
+            f"{count_of(len(i.players), 'player')} · {count_of(i.deals, 'deal')} · {pots} · "
             + ("finished" if i.finished else "in progress"),
         ]
         if results:
@@ -126,7 +125,7 @@ def session_links(infos: Sequence[Any], *, results: bool) -> list[LinkRow]:
                 details.append("Won by " + ", ".join(i.winners) + shared)
         out.append(
             LinkRow(
-                href=link(i.session, 1, 1),
+                href=link(i.session, follow="1") if not i.finished else link(i.session, 1, 1),
                 title=f"▶ {i.session}",
                 details=tuple(details),
                 side=("session?" + urlencode({"session": i.session}), "Session"),
@@ -155,7 +154,7 @@ def deal_links(session: str, rows: Sequence[dict[str, Any]], *, results: bool) -
         details = [f"{r['dealer']} deals" if r["dealer"] else "no dealer yet"]
         if results and r.get("carried_in"):  # says how the deal before it ended
             details[0] += f" · {r['carried_in']} carried in"
-        details[0] += f" · {_plural(int(r.get('steps') or 0), 'step')}"
+        details[0] += f" · {count_of(int(r.get('steps') or 0), 'step')}"
         if results:
             details.append(_deal_result(r))
         out.append(

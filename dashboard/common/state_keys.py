@@ -21,6 +21,7 @@ __all__ = [
     "FLASH",
     "GATE_SESSION",
     "LAST_SESSION",
+    "LINK_SAID",
     "LIVE",
     "LOCK",
     "LOCKED",
@@ -100,6 +101,10 @@ browser takes a new request's step anew."""
 
 NOTES = "notes"
 """The notes panel beside the replayer (:mod:`dashboard.replay.notes_panel`, its default key)."""
+
+LINK_SAID = "link_said"
+"""What a Replay link lacked: ``(session, index, line)``, the line shown while the replayer
+stands where that link opened (:func:`dashboard.replay.widgets.replay_stage`)."""
 
 LIVE = "live"
 """A page's follow of a session (:func:`dashboard.common.live.follow`, its default key)."""

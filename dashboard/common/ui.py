@@ -20,6 +20,7 @@ from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
 from dashboard.common.links import LinkRow, rows_html
 from dashboard.common.params import param, set_params
+from present.numbers import count_of
 from present.replay import Replay
 
 __all__ = [
@@ -70,13 +71,13 @@ def session_picker(
         st.warning(
             f"No session {md(wanted)} in the store: showing {md(current)}; pick another below."
         )
-        set_params(session=None, deal=None, step=None, seq=None)
+        set_params(session=None, deal=None, step=None, seq=None, follow=None)
         wanted = None
     st.session_state[key] = current
 
     def changed() -> None:
         chosen = st.session_state[key]
-        set_params(session=None if chosen == default else chosen, deal=None, step=None)
+        set_params(session=None if chosen == default else chosen, deal=None, step=None, follow=None)
 
     st.selectbox(label, ids, key=key, on_change=changed)
     if wanted != current and current != default:
@@ -123,7 +124,7 @@ def page_caption(kept: int, total: int, page: int, shown: int, size: int) -> str
     """``"40 of 43 sessions"``, or with pages ``"sessions 101-200 of 12,273 (of 12,300), newest
     first"``."""
     if kept <= size:
-        return f"{kept:,} of {total:,} sessions"
+        return f"{kept:,} of {count_of(total, 'session')}"
     first = (page - 1) * size + 1
     of = f" (of {total:,})" if kept != total else ""
     return f"sessions {first:,}-{first + shown - 1:,} of {kept:,}{of}, newest first"
@@ -166,9 +167,9 @@ def session_heading(rp: Replay) -> None:
     where = f" at table {s.table}" if s.table else ""
     status = "finished" if s.finished else "in progress"
     st.caption(
-        f"{md(rp.session)}{md(where)} · {md(', '.join(s.seats))} · {s.deals} deals · "
-        f"{s.resolved} of {s.rules.pots} pots resolved, {s.carried} carried · {status} · "
-        f"cards recorded: {s.cards_mode}"
+        f"{md(rp.session)}{md(where)} · {md(', '.join(s.seats))} · "
+        f"{count_of(s.deals, 'deal')} · {s.resolved} of {count_of(s.rules.pots, 'pot')} "
+        f"resolved, {s.carried} carried · {status} · cards recorded: {s.cards_mode}"
     )
 
 

@@ -98,7 +98,10 @@ class DealFrames(TypedDict):
     viewers: list[str]
     """Everyone (:data:`~present.replay.EVERYONE`) first, then the session's players."""
     corrections: int
-    """How many corrections the session holds (the "Show corrections" toggle's count)."""
+    """How many corrections the session holds (the "Show corrections" toggle is offered when
+    there is one)."""
+    deal_corrections: int
+    """How many of them correct a step of this deal (the toggle's count)."""
     start: int
     """The frame to open on, a 0-based index in the deal."""
 
@@ -119,6 +122,10 @@ class ReplayerData(DealFrames):
     seq: int
     """The session's last seq the page was drawn from: a later one marks new events."""
     latest: Latest
+    live: bool
+    """The session is not over: "Following live" is offered."""
+    follow: bool
+    """The page follows the session live (``follow=1``): the browser shows the latest step."""
 
 
 def _line(view: TableView) -> str:
@@ -164,6 +171,15 @@ def _deal_choices(rp: ReplayLike) -> list[DealChoice]:
     ]
 
 
+def _corrections_in(rp: ReplayLike, deal: int) -> int:
+    """How many corrections of the session (a ``voided`` or an ``amended``) correct a step of
+    ``deal`` (each is labelled by the step it corrects, :class:`timeline.Record`)."""
+    t = rp.timeline
+    if t is None:
+        return sum(1 for lab in rp.labels if lab.correction and lab.deal == deal)
+    return sum(1 for r in t.log if r.correction and r.label.deal == deal)
+
+
 def _note(sight: Sight, who: str | None, mine: Noted | None) -> str:
     """The sight's note, and that ``who``'s cards come from their note when they do."""
     if mine is None:
@@ -207,7 +223,8 @@ def deal_frames(
     words while spoiler-free: no outcome the view already knows, :attr:`OddsLine.plain`),
     ``odds_none`` (why there are no chances at this step, :func:`no_odds_line`), ``acts``
     (phrases)), ``deals`` (:class:`DealChoice`: ``deal``, ``full``, ``plain`` (no winner)),
-    ``viewers``, ``note``, ``corrections``, ``start`` (the frame to open on: ``start`` if given,
+    ``viewers``, ``note``, ``corrections`` (the session's), ``deal_corrections`` (this deal's),
+    ``start`` (the frame to open on: ``start`` if given,
     a 0-based index in the deal). Text is data: the browser writes it with ``textContent``; the
     SVGs escape every name (:mod:`present.table_svg`)."""
     rp = sight.replay
@@ -224,5 +241,6 @@ def deal_frames(
         "deals": _deal_choices(rp),
         "viewers": [EVERYONE, *rp.seats],
         "corrections": rp.corrections,
+        "deal_corrections": _corrections_in(rp, sight.deal),
         "start": max(0, min(start if start is not None else 0, len(frames) - 1)),
     }

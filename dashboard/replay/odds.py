@@ -16,7 +16,7 @@ from engine.legal import LegalAction, legal_actions
 from engine.odds import HandOdds, margin, showdown_odds
 from engine.state import Phase, State, card_codes
 from present.narrate import pretty_cards
-from present.numbers import amount
+from present.numbers import amount, count_of
 from present.replay import FROM_NOTE, SPECTATOR, HandView, SeatView, TableView
 
 __all__ = [
@@ -112,7 +112,7 @@ class OddsLine:
         how = (
             f"exact over {o.ways:,} ways"
             if o.exact
-            else f"estimate from {o.ways:,} deals drawn (fixed seed)"
+            else f"estimate from {count_of(o.ways, 'deal')} drawn (fixed seed)"
         )
         parts = [
             f"{word} {chance_text(p, o.ways, exact=o.exact, within=margin(p, o.ways))}"

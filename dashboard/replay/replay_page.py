@@ -20,9 +20,10 @@ if rp is None or not rp.states:
     st.warning(f"Session {escape.md(session)} has no events.")
     st.stop()
 
-widgets.replay_stage(rp, seen)
-notes_panel(session, widgets.replay_position(rp).deal)  # each step's notes, once it is shown
+pos = widgets.replay_stage(rp, seen)
+notes_panel(session, pos.deal)  # each step's notes, once it is shown
 # A session recorded on another device meanwhile: the page reruns with the new events, the
-# browser keeps its step and marks them. A finished session is not polled.
+# browser keeps its step and marks them, or, following live, shows the latest step. A finished
+# session is not polled.
 if not rp.final.finished:
     live.follow(session, seen)

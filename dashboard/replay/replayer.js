@@ -3,9 +3,10 @@
 // Data in (dashboard/viewmodels/frames.py, ReplayerData): session, deal, view, log, start,
 // corrections, viewers, deals (deal, full, plain), frames (step, label, kind, text, svg, compact,
 // line, pot, odds, odds_exact, odds_plain, odds_none, acts; the SVGs escaped there), and from the
-// page nonce, seq, latest (deal, step). State out: "nav" ({session, deal, step, view, log}) only
-// when the server must send other frames (another deal, viewer or log). Text from the log is
-// always set with textContent.
+// page nonce, seq, latest (deal, step), live, follow. State out: "nav" ({session, deal, step,
+// view, log, follow}) only when the server must send other frames (another deal, viewer or log);
+// "follow" ({session, on, deal, step}) when the viewer turns "Following live" on or off (any step
+// back turns it off). Text from the log is always set with textContent.
 const SPEEDS = { slow: 2000, normal: 1000, fast: 500, "very fast": 250 };
 
 export default function (component) {
@@ -13,6 +14,10 @@ export default function (component) {
   const root = parentElement.querySelector(".rp");
   if (!root || !data || !data.frames || !data.frames.length) return;
   const S = (root.__rp = root.__rp || { spoil: {} });
+  // This drawing's number: a listener left by an earlier one (on the window, the root) does
+  // nothing and goes (it would step, or ask for, another deal's frames).
+  const drawn = (S.drawn = (S.drawn || 0) + 1);
+  const stale = () => S.drawn !== drawn;
   const frames = data.frames;
   const dealId = `${data.session}|${data.deal}`;
   const key = `${dealId}|${data.view}|${data.log}|${data.nonce}`;
@@ -23,6 +28,14 @@ export default function (component) {
   S.fresh = same ? (S.fresh || 0) + moved : 0;
   S.key = key;
   S.seq = data.seq || 0;
+  // Following live: the latest step, the next deal's once it is dealt (the server sends that
+  // deal). A change the viewer made waits for the server's word on it (a rerun already on its
+  // way was drawn before it).
+  const live = Boolean(data.live);
+  if (S.followWant === Boolean(data.follow)) delete S.followWant;
+  S.follow = live && (S.followWant !== undefined ? S.followWant : Boolean(data.follow));
+  if (S.follow && data.latest.deal === data.deal) i = frames.length - 1;
+  if (S.follow) S.fresh = 0;
   if (!(dealId in S.spoil)) S.spoil[dealId] = !seenDeals().has(dealId);
   let timer = null;
 
@@ -47,6 +60,9 @@ export default function (component) {
   const bPrev = mk("Previous", "◀", "←");
   const bNext = mk("Next", "▶", "→", "rp-primary");
   const bLast = mk("Last", "»", "End");
+  const bFollow = el("button", "rp-follow");
+  bFollow.type = "button";
+  bFollow.hidden = !live;
   const slider = el("input", "rp-slider");
   slider.type = "range";
   slider.min = "0";
@@ -73,7 +89,7 @@ export default function (component) {
   const bNextDeal = el("button", "rp-btn rp-nextdeal", "Next deal ▶");
   bNextDeal.type = "button";
   play.append(bPlay, speed, bNextDeal);
-  stage.append(table, controls, slider, head, line, fresher, play);
+  stage.append(table, controls, bFollow, slider, head, line, fresher, play);
 
   // pickers: a native select laid over text that wraps, so nothing is cut
   const pickers = el("div", "rp-pickers");
@@ -110,7 +126,7 @@ export default function (component) {
       S.spoil[dealId] || (data.view && d.deal >= data.deal) ? d.plain : d.full,
     ]);
   const dealPick = picker("Deal", dealOptions(), data.deal, (v) =>
-    nav({ deal: Number(v), step: 1 })
+    nav({ deal: Number(v), step: 1, follow: false })
   );
   picker(
     "View as",
@@ -131,8 +147,14 @@ export default function (component) {
     toggles.append(wrap);
     return box;
   };
+  // the count is this deal's own corrections; the session's are named beside when it has none
+  const own = data.deal_corrections || 0;
   toggle(
-    `Show corrections (${data.corrections})`,
+    !data.corrections
+      ? "Show corrections (none)"
+      : own
+        ? `Show corrections (${own} in this deal)`
+        : `Show corrections (none in this deal, ${data.corrections} in the session)`,
     data.log === "recorded",
     data.corrections === 0,
     (on) => nav({ log: on ? "recorded" : "" }),
@@ -177,6 +199,7 @@ export default function (component) {
 
   function nav(change) {
     stop();
+    if (stale()) return;
     const f = frames[i];
     setStateValue("nav", {
       session: data.session,
@@ -184,9 +207,31 @@ export default function (component) {
       step: f.step,
       view: data.view,
       log: data.log,
+      follow: S.follow,
       ...change,
       at: Date.now(),
     });
+  }
+
+  // "Following live": on, the latest step as events arrive; off on any step back.
+  function drawFollow() {
+    bFollow.textContent = S.follow ? "● Following live" : "Follow live";
+    bFollow.setAttribute("aria-pressed", S.follow ? "true" : "false");
+    bFollow.classList.toggle("rp-on", S.follow);
+    root.dataset.follow = S.follow ? "on" : "off";
+  }
+  function setFollow(on, step) {
+    if (stale() || !live || S.follow === on) return;
+    S.follow = S.followWant = on;
+    drawFollow();
+    setStateValue("follow", {
+      session: data.session,
+      on,
+      deal: data.deal,
+      step: step === undefined ? frames[i].step : step,
+      at: Date.now(),
+    });
+    if (on && data.latest.deal === data.deal) show(frames.length - 1);
   }
 
   // the events list, built once; each step only shows, hides and marks rows
@@ -254,11 +299,14 @@ export default function (component) {
 
   let urlTimer = null;
   function show(k) {
-    i = Math.max(0, Math.min(frames.length - 1, k));
+    const to = Math.max(0, Math.min(frames.length - 1, k));
+    if (S.follow && to < i) setFollow(false, frames[to].step); // a step back leaves the latest
+    i = to;
     S.i = i;
     const f = frames[i];
     const narrow = root.clientWidth < 640;
     table.replaceChildren(picture(i, narrow));
+    root.dataset.deal = String(data.deal);
     root.dataset.step = String(f.step);
     root.dataset.index = String(i);
     stepText.textContent = `Step ${f.label} of ${frames[frames.length - 1].step}`;
@@ -281,8 +329,7 @@ export default function (component) {
     if (listBox.scrollHeight > listBox.clientHeight) {
       listBox.scrollTop = marked.offsetTop - listBox.clientHeight / 2;
     }
-    const u = url(f.step);
-    linkBox.href = u.toString();
+    linkBox.href = url(f.step).toString();
     bPicture.href = pictureUrl(data, f.step);
     bPicture.download = `${data.session}-deal-${data.deal}-step-${f.step}.png`;
     shareSaid.replaceChildren();
@@ -290,7 +337,10 @@ export default function (component) {
     if (urlTimer !== null) window.clearTimeout(urlTimer);
     urlTimer = window.setTimeout(() => {
       urlTimer = null;
-      window.history.replaceState(window.history.state, "", url(frames[i].step));
+      if (stale()) return;
+      const here = url(frames[i].step);
+      if (S.follow) here.searchParams.set("follow", "1");
+      window.history.replaceState(window.history.state, "", here);
     }, 120);
   }
 
@@ -304,7 +354,7 @@ export default function (component) {
     if (i === frames.length - 1) show(0);
     bPlay.textContent = "⏸ Pause";
     timer = window.setInterval(() => {
-      if (i >= frames.length - 1) stop();
+      if (stale() || i >= frames.length - 1) stop();
       else show(i + 1);
     }, SPEEDS[speed.value] || 1000);
   }
@@ -312,6 +362,7 @@ export default function (component) {
   bShare.addEventListener("click", () => {
     shareStep(data, frames[i], shareSaid);
   });
+  bFollow.addEventListener("click", () => setFollow(!S.follow));
   bFirst.addEventListener("click", () => show(0));
   bPrev.addEventListener("click", () => show(i - 1));
   bNext.addEventListener("click", () => show(i + 1));
@@ -335,6 +386,10 @@ export default function (component) {
   });
 
   const onKey = (ev) => {
+    if (stale()) {
+      window.removeEventListener("keydown", onKey);
+      return;
+    }
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const t = ev.target;
     if (t && t.closest && t.closest("input, select, textarea, [contenteditable]")) return;
@@ -369,6 +424,10 @@ export default function (component) {
 
   let width = root.clientWidth;
   const resized = new ResizeObserver(() => {
+    if (stale()) {
+      resized.disconnect();
+      return;
+    }
     const narrow = root.clientWidth < 640;
     if (narrow !== width < 640) show(i);
     width = root.clientWidth;
@@ -376,6 +435,7 @@ export default function (component) {
   resized.observe(root);
 
   spoilBox.checked = S.spoil[dealId];
+  drawFollow();
   show(i);
   warm(root.clientWidth < 640);
   root.dataset.ready = "true";

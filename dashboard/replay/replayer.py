@@ -5,7 +5,8 @@ The HTML, CSS and JavaScript are inline (``replayer.css``, and ``replayer_helper
 nothing fetched). The data comes from :func:`dashboard.replay.frames.deal_frames`, typed there
 (:class:`~dashboard.replay.frames.ReplayerData`: the keys the JavaScript reads). The
 component tells the server only where to go next when new frames are needed (another deal,
-viewer or log): its ``nav`` state.
+viewer or log): its ``nav`` state; and when its viewer turns "Following live" on or off: its
+``follow`` state.
 """
 
 from __future__ import annotations
@@ -35,7 +36,16 @@ _COMPONENT = st.components.v2.component(
 )
 
 
-def replayer(data: ReplayerData, on_nav: Callable[[], None], key: str = keys.REPLAYER) -> Any:
+def replayer(
+    data: ReplayerData,
+    on_nav: Callable[[], None],
+    on_follow: Callable[[], None] = lambda: None,
+    key: str = keys.REPLAYER,
+) -> Any:
     """Mounts the replayer with ``data``; ``on_nav`` runs when the browser asks for other frames
-    (read them from ``st.session_state[key]["nav"]``)."""
-    return _COMPONENT(key=key, data=data, on_nav_change=on_nav, height="content")
+    (read them from ``st.session_state[key]["nav"]``), ``on_follow`` when its viewer turns
+    "Following live" on or off (``st.session_state[key]["follow"]``: ``on``, and the ``deal``
+    and ``step`` it stands on)."""
+    return _COMPONENT(
+        key=key, data=data, on_nav_change=on_nav, on_follow_change=on_follow, height="content"
+    )

@@ -38,6 +38,7 @@ function stepUrl(data, step) {
   const u = new URL(window.location.href);
   const q = u.searchParams;
   q.delete("seq");
+  q.delete("follow"); // a step's link names the step (the address bar adds it while following)
   q.set("session", data.session);
   q.set("deal", String(data.deal));
   q.set("step", String(step));

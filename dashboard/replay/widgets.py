@@ -15,12 +15,14 @@ from dashboard.replay.frames import ReplayerData
 from dashboard.replay.replayer import replayer
 from present import table_svg
 from present.narrate import StepLabel
+from present.positions import link_number
 from present.replay import Position, Replay, TableView
 from present.steps import latest
 
 __all__ = [
     "REPLAYER",
     "TABLE_CSS",
+    "following",
     "recent_events",
     "replay_position",
     "replay_stage",
@@ -69,30 +71,78 @@ def _nav_changed() -> None:
         step=nav.get("step"),
         view=nav.get("view") or None,
         log=nav.get("log") or None,
+        follow="1" if nav.get("follow") else None,
         seq=None,
     )
     st.session_state[keys.REPLAY_NONCE] = int(st.session_state.get(keys.REPLAY_NONCE, 0)) + 1
 
 
-def replay_position(rp: Replay) -> Position:
-    """Where the link points: ``deal`` and ``step`` (the step numbers every replay shows), or the
-    older ``seq=N`` (the numbering ``brag replay`` printed before steps), which is rewritten."""
+def _follow_changed() -> None:
+    """The viewer turned "Following live" on (the link says ``follow=1``: the page draws the
+    session's latest step at every rerun) or off (a step back: the link keeps the step the
+    browser stands on). The browser keeps its step: no new request."""
+    got = st.session_state[REPLAYER].get("follow") or {}
+    if got.get("session") != param("session"):
+        return
+    if got.get("on"):
+        set_params(follow="1", seq=None)
+    else:
+        set_params(follow=None, deal=got.get("deal"), step=got.get("step"), seq=None)
+
+
+def following(rp: Replay) -> bool:
+    """Whether the Replay page follows ``rp`` live: the link says ``follow=1`` (the Sessions
+    page's link to a session in progress does) and the session is not over (RULES 1.4)."""
+    return param("follow") == "1" and not rp.final.finished
+
+
+def replay_position(rp: Replay) -> tuple[Position, str]:
+    """Where the link points, and the line that says what it lacks (``""``: nothing): ``deal``
+    and ``step`` (the step numbers every replay shows), or the older ``seq=N`` (the numbering
+    ``brag replay`` printed before steps), which is rewritten. A deal, step or seq the session
+    does not have opens its start, never its end (:meth:`present.replay.Replay.opened`)."""
     if param("seq") and not param("step"):
         pos = rp.at_seq(param("seq"))
         if pos is not None:
             set_params(deal=pos.deal, step=rp.label(pos).step, seq=None)
-            return pos
-    return rp.position(param("deal"), param("step"))
+            return pos, ""
+        if not param("deal"):
+            n = link_number(param("seq"))
+            what = f"event {n}" if n is not None else "such event"
+            return rp.opened(None, None)[0], f"This session has no {what}. Showing the start."
+    return rp.opened(param("deal"), param("step"))
 
 
-def replay_stage(rp: Replay, seen: int = 0) -> None:
+def _link_line(rp: Replay, pos: Position, said: str) -> None:
+    """The one line a link that named no real place gets, shown while the replayer stands
+    where it opened (the link is corrected to that place)."""
+    if said:
+        set_params(deal=pos.deal, step=rp.label(pos).step, seq=None)
+        st.session_state[keys.LINK_SAID] = (rp.session, pos.index, said)
+    kept = st.session_state.get(keys.LINK_SAID)
+    if kept and kept[0] == rp.session and kept[1] == pos.index:
+        st.info(md(kept[2]), icon=":material/link_off:")
+    elif kept:  # the replayer has moved on: the line is said once
+        del st.session_state[keys.LINK_SAID]
+
+
+def replay_stage(rp: Replay, seen: int = 0) -> Position:
     """The replayer: the deal's frames sent once, stepped in the browser (buttons, slider, arrow
     keys, Home/End, swipes, autoplay) with the link following the step and the view; the server
     is asked again only for another deal, viewer or log. ``seen``: the session's last seq the
     page was drawn from; when a live rerun brings a later one, the browser keeps its step and
-    marks the new events. A deal still in play is drawn with only the cards shown, unless this
-    device is the organiser's (:meth:`present.replay.Replay.sight`), and one line says so."""
-    pos = replay_position(rp)
+    marks the new events, or, "Following live" (:func:`following`), shows the latest step, in
+    the next deal once it is dealt. A deal still in play is drawn with only the cards shown,
+    unless this device is the organiser's (:meth:`present.replay.Replay.sight`), and one line
+    says so; following draws the same frames, so it never shows more than the step does. A
+    link to a deal or step the session does not have says so in one line and opens the start.
+    Returns where the replayer opens."""
+    follow = following(rp)
+    if follow:
+        pos, said = rp.last_position(), ""
+    else:
+        pos, said = replay_position(rp)
+    _link_line(rp, pos, said)
     viewer = param("view")
     if viewer not in rp.seats:
         viewer = None
@@ -112,8 +162,11 @@ def replay_stage(rp: Replay, seen: int = 0) -> None:
         "nonce": int(st.session_state.get(keys.REPLAY_NONCE, 0)),
         "seq": seen,
         "latest": {"deal": last.deal, "step": rp.label(last).step},
+        "live": not rp.final.finished,
+        "follow": follow,
     }
-    replayer(data, on_nav=_nav_changed, key=REPLAYER)
+    replayer(data, on_nav=_nav_changed, on_follow=_follow_changed, key=REPLAYER)
+    return pos
 
 
 def recent_events(rp: Replay, count: int = 8) -> None:

@@ -8,6 +8,7 @@ from analytics import spots
 from dashboard.common import escape
 from dashboard.stats import decisions as ui_decisions
 from dashboard.stats import stats_cache, widgets
+from present.numbers import count_of
 
 st.title("Decisions")
 st.markdown(ui_decisions.THUMB_CSS, unsafe_allow_html=True)
@@ -43,7 +44,7 @@ else:
     widgets.plain_table(spots.answer_rows(answer))
 winners = ", ".join(answer.winners) or "none yet"
 st.caption(
-    f"Winning players: net above 0 over at least {answer.min_deals} deals"
+    f"Winning players: net above 0 over at least {count_of(answer.min_deals, 'deal')}"
     f"{', the player apart' if player else ''}: {escape.md(winners)}. The field: every "
     f"{'other ' if player else ''}player."
 )
@@ -56,7 +57,10 @@ rows = stats_cache.spots(
 deals = len({(r["session"], r["deal"]) for r in rows})
 what = f"{action}" if action else "every action"
 whose = player if group == "player" and player else f"the {group}"
-st.caption(f"{escape.md(whose)}, {escape.md(what)}: {len(rows):,} decisions in {deals:,} deals.")
+st.caption(
+    f"{escape.md(whose)}, {escape.md(what)}: {count_of(len(rows), 'decision')} in "
+    f"{count_of(deals, 'deal')}."
+)
 ui_decisions.decision_links(rows)
 
 if player:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dashboard.common.links import LinkRow, link
+from present.numbers import count_of
 from present.stat_cells import COUNT_WORDS as _COUNT_WORDS
 from present.stat_cells import PAGE, stat_cell
 
@@ -140,7 +141,7 @@ def drill_caption(
             "hits": sum(int(d["hits"]) for d in deals) if name in _HIT_WORDS else 0,
         }
     counted = int(total["counted"])
-    n_deals = f"{total['deals']} deal" + ("" if total["deals"] == 1 else "s")
+    n_deals = count_of(int(total["deals"]), "deal")
     if name in _HIT_WORDS:
         hits = int(total["hits"])
         unit = _COUNT_WORDS[name]

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from dashboard.common.links import LinkRow, link
 from engine.state import card_texts
 from present.narrate import pretty_cards
-from present.numbers import signed
+from present.numbers import count_of, signed
 from present.replay import Replay
 
 __all__ = [
@@ -50,10 +50,6 @@ def card_label(code: str) -> str:
     return "10" if code[0] == "T" else code[0]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
-
-
 def sat_in(info: Any | None, me: str) -> bool:
     """Whether ``me`` has a seat in the session of ``info`` (a catalogue line, or ``None``)."""
     return info is not None and me in info.players
@@ -81,7 +77,7 @@ def session_rows(
         details = [
             f"{when} · {where}",
             f"with {', '.join(others)}" if others else "alone",
-            f"{_plural(i.deals, 'deal')} · " + ("finished" if i.finished else "in progress"),
+            f"{count_of(i.deals, 'deal')} · " + ("finished" if i.finished else "in progress"),
         ]
         if nets is not None:
             if i.session in nets:
@@ -130,7 +126,7 @@ def deal_rows(
     for deal in my_deals(rp, me):
         sl = rp.slice(deal)
         r = rows[deal]
-        details = [f"{r['dealer']} deals · {_plural(sl.steps, 'step')}"]
+        details = [f"{r['dealer']} deals · {count_of(sl.steps, 'step')}"]
         held = shown_by(rp, deal, me) if results else ()  # a showdown: a result
         if held and (len(held) == 3 or deal not in noted):
             details.append("you showed " + pretty_cards(held))

@@ -13,6 +13,8 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from present.numbers import count_of
+
 __all__ = [
     "categories_vs_rules",
     "category_rows",
@@ -112,7 +114,7 @@ def rows_caption(shown: int, cut: str | None) -> str:
     """
     if cut:
         return f"The first {shown:,} rows: {cut}"
-    return "1 row" if shown == 1 else f"{shown:,} rows"
+    return count_of(shown, "row")
 
 
 def csv_text(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -14,6 +14,7 @@ import streamlit as st
 from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
 from dashboard.common.params import param, set_params
+from present.numbers import count_of
 
 __all__ = [
     "ALL_TABLES",
@@ -201,7 +202,7 @@ def categories_chart(data: dict[str, list[Any]]) -> None:
     st.bar_chart(data, x="category", y=series, stack=False, y_label="% of hands", sort=False)
 
 
-EXAMPLE_SQL = """SELECT player, count(*) AS deals, sum(net_t / den) AS net
+EXAMPLE_SQL = """SELECT player, count_of(*) AS deals, sum(net_t / den) AS net
 FROM player_deals
 GROUP BY player
 ORDER BY net DESC"""
@@ -265,7 +266,7 @@ def query_or_refusal(run: Callable[[str], Any], sql: str, *, key: Any = None) ->
 
 def schema(tables: list[dict[str, Any]]) -> None:
     for t in tables:
-        with st.expander(f"{t['table']} ({t['rows']} rows)"):
+        with st.expander(f"{t['table']} ({count_of(int(t['rows']), 'row')})"):
             if t.get("comment"):
                 st.caption(t["comment"])
             st.dataframe(

@@ -303,7 +303,7 @@ def test_showing_corrections_keeps_the_step(server: str, browser: Any) -> None:
     page = _open(browser, f"{server}/replay?session=fix&deal=1&step=3")
     assert _step(page) == "3"
     assert page.locator(".rp-sentence").inner_text() == "A bets level 2: pays 2"
-    page.get_by_text("Show corrections (1)").click()
+    page.get_by_text("Show corrections (1 in this deal)").click()
     page.wait_for_function("document.querySelector('.rp').dataset.index === '4'", timeout=15_000)
     assert _step(page) == "3" and "log=recorded" in page.url
     assert page.locator(".rp-sentence").inner_text() == "A bets level 2: pays 2"

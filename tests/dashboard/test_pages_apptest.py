@@ -87,9 +87,15 @@ def test_sessions_lists_and_filters(store_url: str) -> None:
     at = page("sessions")
     rows = link_rows(at)
     assert len(rows) == 3
+    # a finished session opens at its start; one in progress follows live (issue 35.4)
     assert {r["href"] for r in rows} == {
-        f"replay?session={s}&deal=1&step=1" for s in (ALL_CARDS, "card-example", "blind-half")
+        f"replay?session={ALL_CARDS}&deal=1&step=1",
+        "replay?session=card-example&follow=1",
+        "replay?session=blind-half&follow=1",
     }
+    assert all(
+        ("in progress" in " ".join(r["details"])) == r["href"].endswith("follow=1") for r in rows
+    )
     at.multiselect[0].set_value(["Jean"]).run()
     rows = link_rows(at)
     assert [r["title"] for r in rows] == [f"▶ {ALL_CARDS}"]
@@ -589,8 +595,12 @@ def test_corrections_show_as_recorded_or_as_corrected(store_url: str) -> None:
         store.append("fixed", [Voided(seq=6)], 6)
     at = page("replay", session="fixed", deal="1", step="99")
     data = sent(at)
-    assert data["start"] == 1 and data["frames"][1]["pot"] == "2"  # as corrected: 2 steps
-    assert data["corrections"] == 1
+    # no step 99: said in one line, the deal opened at its start, never its end (issue 35.5)
+    assert [i.value for i in at.info] == [
+        "Deal 1 has no step 99: it has 2 steps. Showing its first step."
+    ]
+    assert data["start"] == 0 and data["frames"][1]["pot"] == "2"  # as corrected: 2 steps
+    assert data["corrections"] == 1 and data["deal_corrections"] == 1
     # as recorded, the same step number names the same step; the withdrawn bet keeps its number
     # and the correction names it by step and sentence, never by seq
     data = sent(page("replay", session="fixed", deal="1", step="2", log="recorded"))

@@ -97,9 +97,9 @@ def cmd_amend(args: argparse.Namespace) -> int:
             return 0
         if view.repairs and not args.repair:
             raise AmendRefused(
-                f"the correction needs the {len(view.repairs)} repair(s) listed above; nothing "
-                "was stored: run again with --yes --repair to store them with it, or correct "
-                "those steps first"
+                f"the correction needs the {count_of(len(view.repairs), 'repair')} listed above; "
+                "nothing was stored: run again with --yes --repair to store them with it, or "
+                "correct those steps first"
             )
         stored = store_amendment(store, plan, repair=args.repair)
     first, last = stored[0].seq, stored[-1].seq
@@ -149,7 +149,8 @@ def _print(console: Any, session: str, v: AmendView, *, every: bool) -> None:
     _lines(console, "Notes and remembered cards on the steps withdrawn:", v.touched, "none")
     if every:
         _lines(console, "The corrected end concludes:", v.concluded, "nothing new")
-    console.print(f"Stored with it: {v.stored} event(s) (the correction, its repairs, conclusions)")
+    stored = count_of(v.stored, "event")
+    console.print(f"Stored with it: {stored} (the correction, its repairs, conclusions)")
     if v.deals:
         _table(console, "Deals whose outcome changes", v.deals)
     else:

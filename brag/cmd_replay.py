@@ -13,6 +13,7 @@ from rich.table import Table
 from brag.store_access import open_event_store, store_console
 from brag.tables import plain_width
 from events.errors import StoreError, UnknownSession
+from present.numbers import count_of
 from present.replay import Replay, StepTable, step_table
 
 if TYPE_CHECKING:
@@ -55,7 +56,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     last = t.state
     if args.deal is not None and not 1 <= args.deal <= last.deals:
         raise StoreError(
-            f"session {args.session!r} has {last.deals} deal(s); there is no deal {args.deal}"
+            f"session {args.session!r} has {count_of(last.deals, 'deal')}; "
+            f"there is no deal {args.deal}"
         )
     table = step_table(Replay.from_timeline(t, recorded=True), args.deal)
     console = store_console()

@@ -15,7 +15,7 @@ from engine.state import Outcome, State
 from events.model import AnyEvent, SessionStarted, is_derived
 from log.amend import Amendment, AmendRefused, Impact
 from log.annotations import Touched
-from present.numbers import amount, signed
+from present.numbers import amount, count_of, signed
 from present.replay import Replay
 from present.rows import leaderboard
 from present.steps import step_text
@@ -138,7 +138,7 @@ class AmendView:
             head = f"{what} replaced by {self.replacement.text}"
         else:
             head = f"{what} removed"
-        tail = f"; {len(self.repairs)} repair(s)" if self.repairs else ""
+        tail = f"; {count_of(len(self.repairs), 'repair')}" if self.repairs else ""
         return f"Corrected: {head}{tail}; winners {self.winners_after}"
 
 

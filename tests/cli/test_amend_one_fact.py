@@ -77,7 +77,7 @@ def test_brag_amend_removing_an_early_step_stores_one_fact(
     argv = ["amend", "night", "--deal", "1", "--step", look.label.text, "--remove", "--yes"]
     assert main([*argv, "--db", url]) == 0
     out = capsys.readouterr().out
-    assert "Stored 1 events" in out
+    assert "Stored 1 event (" in out  # one fact, said in the singular
     with open_store(url) as store:
         after = store.read("night")
         state = store.state("night")

@@ -81,7 +81,7 @@ def test_import_export_sessions_replay(tmp_path: Path, capsys: pytest.CaptureFix
     [
         (["replay", "nope"], "no session 'nope'"),
         (["export", "nope"], "no session 'nope'"),
-        (["replay", "card-example", "--deal", "9"], "has 1 deal(s)"),
+        (["replay", "card-example", "--deal", "9"], "has 1 deal;"),
         (["--db", "postgresql://nobody@127.0.0.1:1/none", "sessions"], "cannot connect"),
         (["--db", "mysql://root@localhost/x", "sessions"], "unsupported database"),
         (["--db", "/no/such/dir/x.db", "sessions"], "no event store"),

@@ -42,7 +42,7 @@ from typing import Final, Literal
 from uuid import UUID
 
 from engine.state import State, card_texts
-from events.cards import canonical
+from events.cards import canonical, faces
 from events.text import inert, same_name
 from log.anchors import (
     AnnotationRefused,
@@ -321,7 +321,7 @@ def _checked_cards(
     got = tuple(canonical(c) for c in cards)
     if len(got) != 3 or len(set(got)) != 3:
         raise AnnotationRefused(
-            f"a hand is 3 different cards; {len(got)} given ({' '.join(got) or 'none'})"
+            f"a hand is 3 different cards; {len(got)} given ({faces(got) or 'none'})"
         )
     shown: dict[str, set[str]] = {}
     for state in states:
@@ -331,15 +331,29 @@ def _checked_cards(
         clash = sorted(theirs & set(got)) if name != seat else []
         if clash:
             raise AnnotationRefused(
-                f"{' '.join(clash)} was shown by {inert(name)} in deal {deal}, so {inert(seat)} "
+                f"{faces(clash)} was shown by {inert(name)} in deal {deal}, so {inert(seat)} "
                 "cannot have held it"
             )
     missing = sorted(shown.get(seat, set()) - set(got))
     if missing:
         raise AnnotationRefused(
-            f"{inert(seat)} showed {' '.join(missing)} in deal {deal}: the hand must hold it"
+            f"{inert(seat)} showed {faces(missing)} in deal {deal}: the hand must hold it"
         )
     return got
+
+
+def _looked(states: Sequence[State], deal: int, seat: str) -> None:
+    """Refuses (:class:`AnnotationRefused`, RULES 5.1) the cards of a player who folded in deal
+    ``deal`` (``states``: the deal's) without ever looking at their hand or showing a card of
+    it: they played blind to their fold, so they have no cards to remember. (A player still
+    blind in a deal in play may yet look: not refused.)"""
+    mine = [p for state in states for p in state.players if p.name == seat]
+    if any(p.seen or p.shown for p in mine) or not any(p.folded for p in mine):
+        return
+    raise AnnotationRefused(
+        f"RULES 5.1: {inert(seat)} folded blind in deal {deal}, never having looked at their "
+        "cards, so there are no cards to remember"
+    )
 
 
 def set_private_cards(
@@ -350,9 +364,10 @@ def set_private_cards(
     ``dealt`` event (:func:`log.anchors.dealt_at`); an entry for the same deal replaces the
     earlier one (both are kept; the latest is in force). Returns it. Refused in one line, nothing
     stored: not 3 distinct cards (:class:`~events.errors.CardError` for one that is no card), a
-    card another player showed in that deal, a card the player showed left out, a player without
-    a seat, no such deal, a session recording every card, a session holding :data:`CARDS_MAX`
-    entries (:class:`AnnotationRefused`)."""
+    card another player showed in that deal, a card the player showed left out, a player who
+    never looked at their cards in that deal nor showed one (RULES 5.1: folded blind), a player
+    without a seat, no such deal, a session recording every card, a session holding
+    :data:`CARDS_MAX` entries (:class:`AnnotationRefused`)."""
     final = rp.states[-1]
     session = rp.session
     if final.cards_mode != "shown":
@@ -362,7 +377,9 @@ def set_private_cards(
         )
     seat = _seat(final, session, player)
     event = dealt_at(rp, deal)
-    got = _checked_cards(deal_states(rp, deal), deal, seat, cards)
+    states = deal_states(rp, deal)
+    _looked(states, deal, seat)
+    got = _checked_cards(states, deal, seat, cards)
     row = AnnotationRow(session, "cards", seat, " ".join(got), deal=deal, event=event)
     a = _append(store, row, CARDS_MAX, "entries of cards")
     return PrivateCards(session, deal, seat, got, a.at, event)

@@ -137,7 +137,9 @@ export default function (component) {
       const li = el("li", "nt-note");
       li.dataset.id = String(n.id);
       const meta = el("div", "nt-meta");
-      meta.append(el("span", "nt-by", n.by), el("span", "nt-at", `${n.at} UTC`));
+      // numbered in its session (1, 2, 3... as written), never by the store's global id
+      meta.append(el("span", "nt-num", `#${n.number}`), el("span", "nt-by", n.by),
+        el("span", "nt-at", `${n.at} UTC`));
       if (n.withdrawn) {
         li.classList.add("nt-gone");
         li.dataset.withdrawn = "1";

@@ -57,7 +57,8 @@ export default function (component) {
   by.placeholder = "Your name";
   by.autocomplete = "nickname";
   by.setAttribute("aria-label", "Your name");
-  by.value = remembered();
+  // the name last signed with here, else the player this browser is on My sessions (data.me)
+  by.value = remembered() || (typeof data.me === "string" ? data.me : "");
   const addBtn = el("button", "nt-btn nt-add", "Add note");
   addBtn.type = "submit";
   row.append(by, addBtn);

@@ -31,6 +31,7 @@ __all__ = [
     "ME_THIS_SESSION",
     "MY_CARDS",
     "MY_CARDS_FLASH",
+    "MY_CARDS_NAMES",
     "NOTES",
     "PICK_CELL_ACTION",
     "PICK_CELL_GROUP",
@@ -215,6 +216,8 @@ MY_CARDS_FLASH = "my_cards_flash"
 MY_CARDS = "my_cards"
 """The card pickers' container: its class ``st-key-my_cards`` is the CSS hook that sizes the
 cards for a thumb (:mod:`dashboard.stats.mine`)."""
+MY_CARDS_NAMES = "my_cards_names"
+"""My sessions' card pickers' names for a screen reader (:mod:`dashboard.stats.mine`)."""
 
 PREFS_WRITER = "brag_prefs_writer"
 """The component that writes a preference into the browser's cookie

@@ -55,6 +55,7 @@ __all__ = [
     "SECRET_INPUT",
     "SESSIONS_PAGE",
     "SIDEBAR_CLOSE",
+    "SPOT_PICKERS",
     "SQL_FORM",
     "SQL_RAN",
     "SQL_RESULT",
@@ -134,6 +135,9 @@ PICK_DEC_PLAYER = "pick_dec_player"
 
 PICK_DEC_CARDS = "pick_dec_cards"
 """Which decisions the Decisions page counts by what the log knows of the cards (``?cards=``)."""
+SPOT_PICKERS = "spot_pickers"
+"""The Decisions page's expander of the spot's pickers: one key, so it stays open while its
+label (the spot) changes (:mod:`dashboard.stats.decisions`)."""
 
 PICK_CELL_GROUP = "pick_cell_group"
 """The Decisions page's cell: its group (the rows of the answer)."""

@@ -305,7 +305,9 @@ export default function (component) {
     S.i = i;
     const f = frames[i];
     const narrow = root.clientWidth < 640;
-    table.replaceChildren(picture(i, narrow));
+    const drawn = picture(i, narrow);
+    table.replaceChildren(drawn);
+    fitNames(drawn); // a name shortened in Python, whole where the browser's font has room
     root.dataset.deal = String(data.deal);
     root.dataset.step = String(f.step);
     root.dataset.index = String(i);

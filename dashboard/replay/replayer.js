@@ -314,6 +314,7 @@ export default function (component) {
     stepText.textContent = `Step ${f.label} of ${frames[frames.length - 1].step}`;
     sentence.textContent = f.text;
     line.textContent = f.line;
+    line.title = f.line; // cut with "…" where narrow (a long name): whole as its tooltip
     slider.value = String(i);
     bFirst.disabled = bPrev.disabled = i === 0;
     bNext.disabled = bLast.disabled = i === frames.length - 1;

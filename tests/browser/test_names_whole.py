@@ -65,6 +65,8 @@ def test_a_name_is_whole_where_there_is_room_and_keeps_its_text_where_cut(
                 if s["shown"] != s["seat"]:  # cut: the start of it, the full name kept
                     assert s["shown"].endswith("…") and s["seat"].startswith(s["shown"][:-1])
                     assert s["label"] == s["seat"] and s["title"] == s["seat"], s
+            line = page.locator(".rp-line")  # "Pot 24½ · Level 3 · Jean to act", cut if narrow
+            assert line.get_attribute("title") == line.inner_text() != "", line.inner_text()
             page.locator(".rp-controls button[aria-label=Next]").click()
             page.wait_for_timeout(300)
         ctx.close()

@@ -26,8 +26,14 @@ export default function (component) {
   }
   name();
   if (parentElement.__cardNames) parentElement.__cardNames.disconnect();
-  const watch = new MutationObserver(name);
+  let soon = 0; // a burst of changes (a rerun drawing the page) names the buttons once
+  const watch = new MutationObserver(() => {
+    if (!soon) soon = window.requestAnimationFrame(() => { soon = 0; name(); });
+  });
   watch.observe(document.body, { childList: true, subtree: true });
   parentElement.__cardNames = watch;
-  return () => watch.disconnect();
+  return () => {
+    watch.disconnect();
+    if (soon) window.cancelAnimationFrame(soon);
+  };
 }

@@ -76,7 +76,7 @@ from analytics.sqlfiles import query
 from analytics.winners import GROUPS, MIN_DEALS, winning_players
 from analytics.winners import player_key as _player_key
 from analytics.winners import scope_params as _scope
-from events.amounts import rounded_text
+from events.amounts import margin_text, rounded_text
 from present.numbers import share
 
 __all__ = [
@@ -271,12 +271,14 @@ def share_text(c: Cell) -> str:
 
 
 def net_text(mean: Fraction | None, se: float | None) -> str:
-    """``"+1¼ ± 0.80"``: the mean net (exact where it is whole, a half or a quarter, else
-    ``≈``) and its standard error; ``"-"`` with no decision."""
+    """``"+1¼ ± 1"``: the mean net (exact where it is whole, a half or a quarter, else ``≈`` to
+    the nearest quarter, as every amount: :func:`events.amounts.rounded_text`) and its standard
+    error, rounded up to a quarter (:func:`events.amounts.margin_text`); ``"-"`` with no
+    decision."""
     if mean is None:
         return "-"
     text = rounded_text(mean, sign=True)
-    return text if se is None else f"{text} ± {se:.2f}"
+    return text if se is None else f"{text} ± {margin_text(se)}"
 
 
 def answer_rows(answer: Answer) -> list[dict[str, str]]:

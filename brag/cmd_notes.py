@@ -9,8 +9,13 @@ session's stream (:mod:`log.annotations`; the game log and ``brag export`` are u
   K of deal N now (numbered as ``brag replay`` numbers them), at most 500 characters, at most 500
   shown a session. The organiser's terminal is not limited in how often (the Replay page's route
   is, :mod:`dashboard.replay.notes_limits`).
-- ``brag notes hide SESSION NOTE_ID [--by NAME]``: the organiser hides a note; the hiding is
-  recorded beside it (the note is kept, never deleted).
+- ``brag notes hide SESSION NOTE [--by NAME]``: the organiser hides a note, named by its number
+  in the session as listed (``#2``); the hiding is recorded beside it (the note is kept, never
+  deleted).
+
+A note is numbered in its session, 1, 2, 3... in the order written (``log.annotations.Note``
+``number``; hidden notes keep theirs), never by the store's global id (which ``--json`` gives as
+``id``, beside ``number``).
 
 A note's text and writer are data: shown inert on the terminal (:mod:`brag.console`), never
 obeyed. Refusals are one line, exit 1 (:func:`brag.cli.main`).
@@ -43,9 +48,9 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         description="brag notes SESSION lists the notes on the steps of SESSION; brag notes add "
         "SESSION --deal N --step K --text T --by NAME adds one (steps numbered as brag replay "
         "numbers them; at most 500 characters, 500 notes a session); brag notes hide SESSION "
-        "NOTE_ID hides one (recorded, the note is kept). Notes are never part of the session's "
-        "log: brag export is unchanged by them.",
-        usage="brag notes [add|hide] SESSION [NOTE_ID] [options]",
+        "NOTE hides one (its number in the session as listed, 1, 2, 3...; recorded, the note "
+        "is kept). Notes are never part of the session's log: brag export is unchanged by them.",
+        usage="brag notes [add|hide] SESSION [NOTE] [options]",
     )
     p.add_argument("words", nargs="+", metavar="SESSION", help=argparse.SUPPRESS)
     p.add_argument("--json", action="store_true", help="one JSON object per note")
@@ -65,7 +70,7 @@ def cmd_notes(args: argparse.Namespace) -> int:
             raise CommandError(f"one session to list, not {len(words)} words", command="notes")
         return _list(args, words[0])
     if len(words) != _ACTIONS[action]:
-        usage = "add SESSION --deal N --step K" if action == "add" else "hide SESSION NOTE_ID"
+        usage = "add SESSION --deal N --step K" if action == "add" else "hide SESSION NOTE"
         raise CommandError(f"usage: brag notes {usage}", command="notes")
     if action == "add":
         return _add(args, words[1])
@@ -88,6 +93,7 @@ def _list(args: argparse.Namespace, session: str) -> int:
         for n in got:
             row = {
                 "id": n.id,
+                "number": n.number,
                 "session": n.session,
                 "deal": n.deal,
                 "step": n.step,
@@ -107,7 +113,7 @@ def _list(args: argparse.Namespace, session: str) -> int:
         return 0
     for n in got:
         hidden = "  [hidden]" if n.hidden else ""
-        console.print(f"#{n.id} {n.where}, by {n.by}, {n.at:%Y-%m-%d %H:%M} UTC{hidden}")
+        console.print(f"#{n.number} {n.where}, by {n.by}, {n.at:%Y-%m-%d %H:%M} UTC{hidden}")
         console.print(f"    {n.text}")
     return 0
 
@@ -119,20 +125,21 @@ def _add(args: argparse.Namespace, session: str) -> int:
     with open_event_store(args, write=True) as store:
         n = add_note(store, _replay(store, session), args.deal, args.step, args.text, args.by)
         where = store.where
-    store_console().print(f"Stored note #{n.id} on {n.where} of session {session} in {where}.")
+    store_console().print(f"Stored note #{n.number} on {n.where} of session {session} in {where}.")
     return 0
 
 
 def _hide(args: argparse.Namespace, session: str, note: str) -> int:
-    if not (note.isascii() and note.isdigit()):
-        raise CommandError(f"NOTE_ID is a note's number (brag notes {session}), not {note!r}",
+    text = note.removeprefix("#")
+    if not (text.isascii() and text.isdigit()):
+        raise CommandError(f"NOTE is a note's number (brag notes {session}), not {note!r}",
                            command="notes")  # fmt: skip
-    note_id = int(note)
+    number = int(text)
     with open_event_store(args, write=True) as store:
-        every = {n.id: n for n in notes(store, _replay(store, session), include_hidden=True)}
-        if note_id not in every:
-            raise CommandError(f"session {session!r} has no note #{note_id}", command="notes")
-        hide_note(store, note_id, args.by or "organiser")
-    already = " (it was hidden already)" if every[note_id].hidden else ""
-    store_console().print(f"Note #{note_id} of session {session} is hidden{already}; it is kept.")
+        every = {n.number: n for n in notes(store, _replay(store, session), include_hidden=True)}
+        if number not in every:
+            raise CommandError(f"session {session!r} has no note #{number}", command="notes")
+        hide_note(store, every[number].id, args.by or "organiser")
+    already = " (it was hidden already)" if every[number].hidden else ""
+    store_console().print(f"Note #{number} of session {session} is hidden{already}; it is kept.")
     return 0

@@ -5,8 +5,11 @@ counts per player and action, from the Hive-partitioned Parquet that ``brag anal
 
     spark-submit spark_lake.py LAKE [--table NAME] [--out DIR]
 
-``LAKE`` is the export's folder (a local path, ``hdfs://…`` or ``s3a://…``). It prints one JSON
-object per line (``{"player_stats": {...}}`` then ``{"decisions": {...}}``); ``--out DIR``
+``LAKE`` is the export's folder (a local path, ``hdfs://…`` or ``s3a://…``). On one machine, with
+Bragbook's environment activated (``source .venv/bin/activate``: PySpark's ``spark-submit`` finds
+Spark through the ``python3`` on ``PATH``), or as ``.venv/bin/python docs/spark_lake.py LAKE``.
+It prints one JSON object per line and nothing else on stdout (``{"player_stats": {...}}`` then
+``{"decisions": {...}}``; Python's warnings silenced, Spark's log on stderr); ``--out DIR``
 also writes both as Parquet there. ``tests/cli/test_spark.py`` runs these functions in
 local mode and checks them against ``brag stats`` and ``brag analytics show decisions``.
 
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from fractions import Fraction
 from typing import Any
 
@@ -144,9 +148,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", help="one table's sessions only (case aside)")
     parser.add_argument("--out", help="also write player_stats/ and decisions/ here as Parquet")
     args = parser.parse_args(argv)
+    # stdout is JSON Lines and nothing else: spark-submit pipes this driver's stderr into its own
+    # stdout, so a library's Python warning (PySpark's FutureWarning about pandas) would be a line
+    # of it; they are silenced. Spark's own log (log4j) is the JVM's stderr, cut to errors.
+    warnings.simplefilter("ignore")
     from pyspark.sql import SparkSession
 
     spark = SparkSession.builder.appName("bragbook-lake").getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
     try:
         stats = player_stats(spark, args.lake, args.table)
         decisions = decision_counts(spark, args.lake, args.table)

@@ -12,6 +12,7 @@ fraction string.
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -142,15 +143,36 @@ def signed_text(value: Fraction) -> str:
     return f"+{amount_text(value)}" if value > 0 else amount_text(value)
 
 
-def rounded_text(value: Fraction, *, sign: bool = False, places: int = 2) -> str:
+ROUNDED_TO: Final = Fraction(1, 4)
+"""What an estimate (an average of money) is rounded to: a quarter of a stake unit, the finest
+part an amount is written with glyphs (``¼``, ``½``, ``¾``), so an estimate reads as an amount
+does (``≈ +6¼``, beside an exact ``-2¼``); rounding errs by at most an eighth of a unit."""
+
+
+def rounded_text(value: Fraction, *, sign: bool = False) -> str:
     """A value shown exactly (:func:`amount_text`) when it is whole, a half or a quarter, else
-    rounded to ``places`` decimals after ``≈`` (the mark of a rounded value, and only of one);
-    ``sign``: with ``+`` for a positive value either way.
+    rounded to the nearest :data:`ROUNDED_TO` (halves away from 0) and written as an amount after
+    ``≈`` (the mark of a rounded value, and only of one); ``sign``: with ``+`` for a positive
+    value either way (a value that rounds to 0 is ``≈ 0``).
 
     >>> rounded_text(Fraction(-9, 4), sign=True), rounded_text(Fraction(10, 3), sign=True)
-    ('-2¼', '≈ +3.33')
+    ('-2¼', '≈ +3¼')
+    >>> rounded_text(Fraction(56725, 606)), rounded_text(Fraction(-1, 10), sign=True)
+    ('≈ 93½', '≈ 0')
     """
     if value.denominator in (1, 2, 4):
         return signed_text(value) if sign else amount_text(value)
-    text = f"{float(round(value, places)):.{places}f}"  # rounded exactly; the float only prints
-    return f"≈ {'+' if sign and value > 0 else ''}{text}"
+    steps = math.floor(abs(value) / ROUNDED_TO + Fraction(1, 2))
+    near = steps * ROUNDED_TO * (1 if value > 0 else -1)
+    return f"≈ {signed_text(near) if sign else amount_text(near)}"
+
+
+def margin_text(value: float) -> str:
+    """A margin of money (a standard error, in stake units) as an amount, rounded UP to the next
+    :data:`ROUNDED_TO` so that it is never shown smaller than it is (nor as 0 unless it is 0).
+
+    >>> margin_text(0.8), margin_text(0.1), margin_text(0.0), margin_text(2.5)
+    ('1', '¼', '0', '2½')
+    """
+    exact = Fraction(value)
+    return amount_text(math.ceil(exact / ROUNDED_TO) * ROUNDED_TO)

@@ -14,6 +14,7 @@ Card.parse('Th')
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from events.errors import PlainError
@@ -122,3 +123,23 @@ def card(text: str) -> Card:
     """The :class:`Card` for a canonical or accepted notation (raises CardError)."""
     c = _CANONICAL.get(text)
     return c if c is not None else FULL_PACK[_parse_code(text)]
+
+
+_SUIT_SYMBOL: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def face(text: str) -> str:
+    """A card as people read it, the one face of the terminal, the pages and the refusals: the
+    rank as printed on the card, the suit as its symbol (``"Td"`` -> ``"10♦"``; any accepted
+    notation, raises :class:`CardError`).
+
+    >>> face("Td"), face("ah"), faces(["Kc", "9c", "4c"])
+    ('10♦', 'A♥', 'K♣ 9♣ 4♣')
+    """
+    code = canonical(text)
+    return ("10" if code[0] == "T" else code[0]) + _SUIT_SYMBOL[code[1]]
+
+
+def faces(cards: Iterable[str]) -> str:
+    """:func:`face` of each card, space-separated."""
+    return " ".join(face(c) for c in cards)

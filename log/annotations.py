@@ -42,7 +42,7 @@ from typing import Final, Literal
 from uuid import UUID
 
 from engine.state import State, card_texts
-from events.cards import canonical
+from events.cards import canonical, faces
 from events.text import inert, same_name
 from log.anchors import (
     AnnotationRefused,
@@ -96,8 +96,10 @@ class Note:
     """A note by ``by`` at ``at`` (UTC) on the event ``event`` of ``session``, shown at step
     ``step`` of deal ``deal`` (where that event stands now, :func:`log.anchors.step_of`).
 
-    ``id`` is the store's number of the note (global, never reused); ``hidden``: the organiser hid
-    it (the hiding is recorded beside it; the note is kept); ``withdrawn``: its action was taken
+    ``id`` is the store's number of the note (global, never reused: what a link or a hiding
+    names); ``number`` its number in its session, 1, 2, 3... in the order written, hidden notes
+    counted (what people are shown: ``#1``, never changing); ``hidden``: the organiser hid it
+    (the hiding is recorded beside it; the note is kept); ``withdrawn``: its action was taken
     back (an Undo, a correction), ``action`` that step's sentence: the note stays there, said to
     be on a withdrawn step, and never moves to another action."""
 
@@ -112,6 +114,7 @@ class Note:
     event: str | None = None
     withdrawn: bool = False
     action: str = ""
+    number: int = 0
 
     @property
     def where(self) -> str:
@@ -178,23 +181,32 @@ def _counted(rows: list[Annotation], kind: str) -> int:
     return sum(1 for a in rows if a.kind == kind and a.position not in hidden)
 
 
-def _append(store: EventStore, row: AnnotationRow, most: int, what: str) -> Annotation:
+def _append(store: EventStore, row: AnnotationRow, most: int, what: str) -> tuple[Annotation, int]:
     """Stores ``row`` unless its session holds ``most`` annotations of its kind already (counted
-    inside the store's write transaction: two writers never both take the last place)."""
+    inside the store's write transaction: two writers never both take the last place). Returns
+    the stored row and its number among its session's rows of its kind (hidden notes counted)."""
     with store.recorder.transaction() as tx:
-        kept = _counted(tx.annotations(row.session), row.kind)
+        rows = tx.annotations(row.session)
+        kept = _counted(rows, row.kind)
         if kept >= most:
             raise AnnotationRefused(
                 f"session {row.session!r} has {kept} {what}, the most a session keeps; "
                 "nothing was stored"
             )
-        return tx.annotate(row, utc_now())
+        return tx.annotate(row, utc_now()), sum(1 for a in rows if a.kind == row.kind) + 1
+
+
+def _numbers(rows: Iterable[Annotation]) -> dict[int, int]:
+    """Each note's number in its session (by its id): 1, 2, 3... in the order written, hidden
+    notes counted, so that a number never changes."""
+    written = sorted(a.position for a in rows if a.kind == "note")
+    return {position: k for k, position in enumerate(written, 1)}
 
 
 # --- notes ------------------------------------------------------------------------------------
 
 
-def _note(a: Annotation, hidden: set[int], event: str | None, at: At | None) -> Note:
+def _note(a: Annotation, hidden: set[int], event: str | None, at: At | None, number: int) -> Note:
     step: int | str
     if at is None:  # its event is not in the replay: withdrawn, shown where it was written
         deal, step, withdrawn, action = a.deal or 0, a.step or 0, True, ""
@@ -202,7 +214,7 @@ def _note(a: Annotation, hidden: set[int], event: str | None, at: At | None) -> 
         deal, step, withdrawn, action = at.deal, at.step, at.withdrawn, at.text
     return Note(
         a.position, a.session, deal, step, a.who, a.body, a.at, a.position in hidden, event,
-        withdrawn, action,
+        withdrawn, action, number,
     )  # fmt: skip
 
 
@@ -221,7 +233,8 @@ def add_note(
     event = event_at(rp, deal, step)
     at = step_of(rp, event)
     row = AnnotationRow(rp.session, "note", who, body, deal=deal, step=_number(at), event=event)
-    return _note(_append(store, row, NOTES_MAX, "notes"), set(), event, at)
+    stored, number = _append(store, row, NOTES_MAX, "notes")
+    return _note(stored, set(), event, at, number)
 
 
 def _number(at: At | None) -> int | None:
@@ -238,12 +251,14 @@ def notes(store: EventStore, rp: Numbered, *, include_hidden: bool = False) -> l
     hidden = _hidden(rows)
     events = anchored(rp, rows)
     places = steps_of(rp, (events[a.position] for a in rows if a.kind == "note"))
+    numbers = _numbers(rows)
     out = []
     for a in rows:
         if a.kind == "note":
             at = places.get(events[a.position] or "")
             key = (at.deal, at.index) if at is not None else (a.deal or 0, len(rp.events))
-            out.append((key, a.position, _note(a, hidden, events[a.position], at)))
+            note = _note(a, hidden, events[a.position], at, numbers[a.position])
+            out.append((key, a.position, note))
     got = [n for _, _, n in sorted(out, key=lambda x: (x[0], x[1]))]
     return got if include_hidden else [n for n in got if not n.hidden]
 
@@ -321,7 +336,7 @@ def _checked_cards(
     got = tuple(canonical(c) for c in cards)
     if len(got) != 3 or len(set(got)) != 3:
         raise AnnotationRefused(
-            f"a hand is 3 different cards; {len(got)} given ({' '.join(got) or 'none'})"
+            f"a hand is 3 different cards; {len(got)} given ({faces(got) or 'none'})"
         )
     shown: dict[str, set[str]] = {}
     for state in states:
@@ -331,15 +346,29 @@ def _checked_cards(
         clash = sorted(theirs & set(got)) if name != seat else []
         if clash:
             raise AnnotationRefused(
-                f"{' '.join(clash)} was shown by {inert(name)} in deal {deal}, so {inert(seat)} "
+                f"{faces(clash)} was shown by {inert(name)} in deal {deal}, so {inert(seat)} "
                 "cannot have held it"
             )
     missing = sorted(shown.get(seat, set()) - set(got))
     if missing:
         raise AnnotationRefused(
-            f"{inert(seat)} showed {' '.join(missing)} in deal {deal}: the hand must hold it"
+            f"{inert(seat)} showed {faces(missing)} in deal {deal}: the hand must hold it"
         )
     return got
+
+
+def _looked(states: Sequence[State], deal: int, seat: str) -> None:
+    """Refuses (:class:`AnnotationRefused`, RULES 5.1) the cards of a player who folded in deal
+    ``deal`` (``states``: the deal's) without ever looking at their hand or showing a card of
+    it: they played blind to their fold, so they have no cards to remember. (A player still
+    blind in a deal in play may yet look: not refused.)"""
+    mine = [p for state in states for p in state.players if p.name == seat]
+    if any(p.seen or p.shown for p in mine) or not any(p.folded for p in mine):
+        return
+    raise AnnotationRefused(
+        f"RULES 5.1: {inert(seat)} folded blind in deal {deal}, never having looked at their "
+        "cards, so there are no cards to remember"
+    )
 
 
 def set_private_cards(
@@ -350,9 +379,10 @@ def set_private_cards(
     ``dealt`` event (:func:`log.anchors.dealt_at`); an entry for the same deal replaces the
     earlier one (both are kept; the latest is in force). Returns it. Refused in one line, nothing
     stored: not 3 distinct cards (:class:`~events.errors.CardError` for one that is no card), a
-    card another player showed in that deal, a card the player showed left out, a player without
-    a seat, no such deal, a session recording every card, a session holding :data:`CARDS_MAX`
-    entries (:class:`AnnotationRefused`)."""
+    card another player showed in that deal, a card the player showed left out, a player who
+    never looked at their cards in that deal nor showed one (RULES 5.1: folded blind), a player
+    without a seat, no such deal, a session recording every card, a session holding
+    :data:`CARDS_MAX` entries (:class:`AnnotationRefused`)."""
     final = rp.states[-1]
     session = rp.session
     if final.cards_mode != "shown":
@@ -362,9 +392,11 @@ def set_private_cards(
         )
     seat = _seat(final, session, player)
     event = dealt_at(rp, deal)
-    got = _checked_cards(deal_states(rp, deal), deal, seat, cards)
+    states = deal_states(rp, deal)
+    _looked(states, deal, seat)
+    got = _checked_cards(states, deal, seat, cards)
     row = AnnotationRow(session, "cards", seat, " ".join(got), deal=deal, event=event)
-    a = _append(store, row, CARDS_MAX, "entries of cards")
+    a, _ = _append(store, row, CARDS_MAX, "entries of cards")
     return PrivateCards(session, deal, seat, got, a.at, event)
 
 

@@ -16,7 +16,7 @@ from typing import TypeAlias, assert_never
 from engine.hands import describe
 from engine.state import State
 from events import model as ev
-from events.cards import card
+from events.cards import card, face, faces
 from present.numbers import amount, signed
 from timeline.labels import letters
 
@@ -29,17 +29,15 @@ __all__ = [
     "step_in_deal",
 ]
 
-_SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-
 
 def pretty_card(text: str) -> str:
-    """``"Td"`` as ``"10♦"``: the rank as printed on the card, the suit as its symbol."""
-    rank = "10" if text[0] == "T" else text[0]
-    return rank + _SUIT_SYMBOL[text[1]]
+    """``"Td"`` as ``"10♦"``: the rank as printed on the card, the suit as its symbol (the one
+    face, :func:`events.cards.face`, which the log's refusals use too)."""
+    return face(text)
 
 
 def pretty_cards(cards: Iterable[str]) -> str:
-    return " ".join(pretty_card(c) for c in cards)
+    return faces(cards)
 
 
 def names(names: Sequence[str]) -> str:

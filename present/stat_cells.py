@@ -11,8 +11,8 @@ as they come (money as :class:`~fractions.Fraction`). The rules they share:
   its count;
 - another ``float``, an average: two decimals, then ``over`` and its count;
 - an average of money (``…net_per_deal``, ``…_mean``): exact where it is whole, a half or a
-  quarter, else ``≈`` two decimals (:func:`events.amounts.rounded_text`); a net per deal with
-  its sign;
+  quarter, else ``≈`` the nearest quarter, written as any amount (``≈ +6¼``:
+  :func:`events.amounts.rounded_text`); a net per deal with its sign;
 - other money (a ``Fraction``, amount text with ``/``, ``net``, ``biggest_pot_won``): exact,
   ``8½`` (:func:`events.amounts.amount_text`);
 - a flag: ``yes`` or nothing; anything else as it is.
@@ -111,10 +111,10 @@ def stat_cell(row: Mapping[str, Any], name: str, style: CellStyle = TERMINAL) ->
     ...           "avg_bets_before_looking")
     '3.53 over 231'
     >>> stat_cell({"pot_mean": "56725/606"}, "pot_mean"), stat_cell({"x": True}, "x")
-    ('≈ 93.61', 'yes')
+    ('≈ 93½', 'yes')
     >>> stat_cell({"adjusted_net_per_deal": Fraction(-7, 3), "luck_deals": 9},
     ...           "adjusted_net_per_deal", PAGE)
-    '≈ -2.33 over 9 deals'
+    '≈ -2¼ over 9 deals'
     """
     value = row.get(name)
     if style.counts is not None and name in style.counts:
@@ -146,8 +146,8 @@ def _value_text(name: str, value: Any, style: CellStyle) -> str:
     if isinstance(value, float):
         return style.percent(value) if _is_share(name, value) else f"{value:.2f}"
     if (name.endswith("net_per_deal") or name.endswith("_mean")) and value != "":
-        # An average: exact where it is whole, a half or a quarter, else "≈" two decimals (exact
-        # in JSON and CSV).
+        # An average: exact where it is whole, a half or a quarter, else "≈" the nearest quarter
+        # (exact in JSON and CSV).
         return rounded_text(Fraction(value), sign=name.endswith("net_per_deal"))
     if isinstance(value, Fraction) or (isinstance(value, str) and "/" in value) or name in MONEY:
         try:

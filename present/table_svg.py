@@ -133,7 +133,10 @@ def _name_fit(name: str, room: float) -> tuple[str, int]:
     """``name`` and its size so that it takes at most ``room`` units (its width bounded by
     :func:`present.animation.text_width`, the widest font here with a margin): the first of
     :data:`NAME_SIZES` it fits, else shortened with "…" in the smallest (issue 21: a long name
-    drawn over "paid N" on a phone)."""
+    drawn over "paid N" on a phone). A shortened name's text keeps the full one (``data-name``,
+    ``aria-label``) and its room (``data-room``): the page fits it again in the font it is drawn
+    in (``fitNames`` in ``dashboard/replay/replayer_helpers.js``; issue 35: "Marga…" with room
+    to spare on a desktop), the bound staying for the pictures drawn here."""
     for size in NAME_SIZES:
         if text_width(name, size) <= room:
             return name, size
@@ -142,6 +145,16 @@ def _name_fit(name: str, room: float) -> tuple[str, int]:
     while cut > 1 and text_width(name[:cut] + "…", size) > room:
         cut -= 1
     return name[:cut] + "…", size
+
+
+def _name_text(s: SeatView, paid: str, x: float, y: float) -> str:
+    """The seat's name at (``x``, ``y``), fitted beside ``paid`` (:func:`_name_fit`); shortened,
+    it keeps the full name and its room for the page to fit it again."""
+    room = BOX_W - 24 - text_width(paid, 16) - 6
+    name, size = _name_fit(s.name, room)
+    cut = {} if name == s.name else {"data_name": s.name, "data_room": str(int(room)),
+                                     "aria_label": s.name}  # fmt: skip
+    return _t(x, y, name, size, font_weight="700", fill=MUTED if s.folded else INK, **cut)
 
 
 def _seat(
@@ -163,21 +176,13 @@ def _seat(
     stroke, width = (WIN, 5) if s.winner else (TURN, 5) if s.turn else ("#555", 1.5)
     fill = "#eeeeee" if s.folded else "#ffffff"
     paid = f"paid {amount(s.paid)}"
-    name, name_size = _name_fit(s.name, BOX_W - 24 - text_width(paid, 16) - 6)
     parts = [
         f'<g data-seat="{_esc(s.name)}" data-status="{_esc(s.status)}"'
         f' data-paid="{_esc(amount(s.paid))}"'
         f' transform="translate({x:.1f},{y:.1f}) scale({k})">',
         f'<rect x="{bx:.1f}" y="{by:.1f}" width="{BOX_W}" height="{box_h}" rx="12" fill="{fill}" '
         f'stroke="{stroke}" stroke-width="{width}"/>',
-        _t(
-            bx + 12,
-            by + 24,
-            name,
-            name_size,
-            font_weight="700",
-            fill=MUTED if s.folded else INK,
-        ),
+        _name_text(s, paid, bx + 12, by + 24),
         _t(
             bx + BOX_W - 12,
             by + 24,

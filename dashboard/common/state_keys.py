@@ -31,6 +31,7 @@ __all__ = [
     "ME_THIS_SESSION",
     "MY_CARDS",
     "MY_CARDS_FLASH",
+    "MY_CARDS_NAMES",
     "NOTES",
     "PICK_CELL_ACTION",
     "PICK_CELL_GROUP",
@@ -54,6 +55,7 @@ __all__ = [
     "SECRET_INPUT",
     "SESSIONS_PAGE",
     "SIDEBAR_CLOSE",
+    "SPOT_PICKERS",
     "SQL_FORM",
     "SQL_RAN",
     "SQL_RESULT",
@@ -133,6 +135,9 @@ PICK_DEC_PLAYER = "pick_dec_player"
 
 PICK_DEC_CARDS = "pick_dec_cards"
 """Which decisions the Decisions page counts by what the log knows of the cards (``?cards=``)."""
+SPOT_PICKERS = "spot_pickers"
+"""The Decisions page's expander of the spot's pickers: one key, so it stays open while its
+label (the spot) changes (:mod:`dashboard.stats.decisions`)."""
 
 PICK_CELL_GROUP = "pick_cell_group"
 """The Decisions page's cell: its group (the rows of the answer)."""
@@ -215,6 +220,8 @@ MY_CARDS_FLASH = "my_cards_flash"
 MY_CARDS = "my_cards"
 """The card pickers' container: its class ``st-key-my_cards`` is the CSS hook that sizes the
 cards for a thumb (:mod:`dashboard.stats.mine`)."""
+MY_CARDS_NAMES = "my_cards_names"
+"""My sessions' card pickers' names for a screen reader (:mod:`dashboard.stats.mine`)."""
 
 PREFS_WRITER = "brag_prefs_writer"
 """The component that writes a preference into the browser's cookie

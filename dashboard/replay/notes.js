@@ -57,7 +57,8 @@ export default function (component) {
   by.placeholder = "Your name";
   by.autocomplete = "nickname";
   by.setAttribute("aria-label", "Your name");
-  by.value = remembered();
+  // the name last signed with here, else the player this browser is on My sessions (data.me)
+  by.value = remembered() || (typeof data.me === "string" ? data.me : "");
   const addBtn = el("button", "nt-btn nt-add", "Add note");
   addBtn.type = "submit";
   row.append(by, addBtn);
@@ -137,7 +138,9 @@ export default function (component) {
       const li = el("li", "nt-note");
       li.dataset.id = String(n.id);
       const meta = el("div", "nt-meta");
-      meta.append(el("span", "nt-by", n.by), el("span", "nt-at", `${n.at} UTC`));
+      // numbered in its session (1, 2, 3... as written), never by the store's global id
+      meta.append(el("span", "nt-num", `#${n.number}`), el("span", "nt-by", n.by),
+        el("span", "nt-at", `${n.at} UTC`));
       if (n.withdrawn) {
         li.classList.add("nt-gone");
         li.dataset.withdrawn = "1";

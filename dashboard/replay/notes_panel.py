@@ -17,6 +17,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard.common import prefs
 from dashboard.common import state_keys as keys
 from log.annotations import BY_MAX_CHARS, NOTE_MAX_CHARS
 
@@ -34,6 +35,15 @@ _COMPONENT = st.components.v2.component(
 
 
 def notes_panel(session: str, deal: int, key: str = keys.NOTES) -> None:
-    """Mounts the notes panel for deal ``deal`` of ``session``; the step is the replayer's."""
-    data = {"session": session, "deal": deal, "max": NOTE_MAX_CHARS, "max_by": BY_MAX_CHARS}
+    """Mounts the notes panel for deal ``deal`` of ``session``; the step is the replayer's. The
+    writer's name box starts with the name this browser last signed a note with, else the
+    player this browser is on My sessions (the ``me`` preference, issue 35), as text."""
+    me = prefs.get_pref(keys.ME) or ""
+    data = {
+        "session": session,
+        "deal": deal,
+        "max": NOTE_MAX_CHARS,
+        "max_by": BY_MAX_CHARS,
+        "me": me[:BY_MAX_CHARS],
+    }
     _COMPONENT(key=key, data=data, height="content")

@@ -5,7 +5,7 @@ so that a note reaches the browser only once its step is shown (issue 21, item 2
 The replayer sends a deal's frames to the browser at once; notes never ride in them. The notes
 panel (:mod:`dashboard.replay.notes_panel`) asks for the notes of the one step the replayer shows:
 
-- ``GET /api/notes?session=S&deal=D&step=K``: ``{"notes": [{"id", "by", "text", "at",
+- ``GET /api/notes?session=S&deal=D&step=K``: ``{"notes": [{"id", "number", "by", "text", "at",
   "withdrawn", "action"}], "organiser"}``: the notes shown on that step (hidden ones left out):
   each note points at the event it was written on and is shown where that event stands now
   (issue 32, :mod:`log.anchors`), so an Undo or a correction never moves it to another action; a
@@ -73,7 +73,8 @@ def _replay(session: str) -> Any:
 
 def step_notes(store: Any, rp: Any, deal: int, step: int | str) -> list[dict[str, Any]]:
     """The notes shown on step ``step`` of deal ``deal`` of ``rp`` (a replay as recorded; hidden
-    ones left out), in the order written, as the panel shows them: ``id``, ``by``, ``text``,
+    ones left out), in the order written, as the panel shows them: ``id`` (the store's, which a
+    hiding names), ``number`` (the note's in its session, shown as ``#2``), ``by``, ``text``,
     ``at`` (``YYYY-MM-DD HH:MM`` UTC), ``withdrawn`` and ``action`` (that step's words), the texts
     inert."""
     from log.annotations import notes
@@ -83,6 +84,7 @@ def step_notes(store: Any, rp: Any, deal: int, step: int | str) -> list[dict[str
     return [
         {
             "id": n.id,
+            "number": n.number,
             "by": inert(n.by),
             "text": inert(n.text),
             "at": f"{n.at:%Y-%m-%d %H:%M}",

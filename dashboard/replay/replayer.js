@@ -305,13 +305,16 @@ export default function (component) {
     S.i = i;
     const f = frames[i];
     const narrow = root.clientWidth < 640;
-    table.replaceChildren(picture(i, narrow));
+    const drawn = picture(i, narrow);
+    table.replaceChildren(drawn);
+    fitNames(drawn); // a name shortened in Python, whole where the browser's font has room
     root.dataset.deal = String(data.deal);
     root.dataset.step = String(f.step);
     root.dataset.index = String(i);
     stepText.textContent = `Step ${f.label} of ${frames[frames.length - 1].step}`;
     sentence.textContent = f.text;
     line.textContent = f.line;
+    line.title = f.line; // cut with "…" where narrow (a long name): whole as its tooltip
     slider.value = String(i);
     bFirst.disabled = bPrev.disabled = i === 0;
     bNext.disabled = bLast.disabled = i === frames.length - 1;

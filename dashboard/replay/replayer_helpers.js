@@ -151,3 +151,34 @@ function drawOdds(oddsBox, f, spoil) {
     }
   }
 }
+
+// --- names shortened in Python, fitted again here (issue 35) ---------------------------------------
+
+// A seat's name the picture shortened ("Marga…", by a bound on the widest font) keeps its full
+// text (data-name) and its room in the picture's units (data-room): drawn, it is measured in the
+// font the browser draws it in, and shown whole where it fits (a desktop's "Margaret"), else cut
+// to the longest start that fits, with the full name as its tooltip (<title>) and aria-label.
+function fitNames(node) {
+  if (!node || node.dataset.namesFitted) return; // each frame's picture once
+  let all = true;
+  for (const t of node.querySelectorAll("text[data-name]")) {
+    if (t.dataset.fitted) continue;
+    const full = t.dataset.name;
+    const room = Number(t.dataset.room);
+    const put = (s) => {
+      t.textContent = s;
+      if (s !== full) t.append(Object.assign(document.createElementNS(t.namespaceURI, "title"),
+        { textContent: full }));
+    };
+    put(full);
+    if (!t.getComputedTextLength()) {
+      all = false; // not drawn (a hidden tab): measured when shown again
+      continue;
+    }
+    for (let n = full.length - 1; n > 0 && t.getComputedTextLength() > room; n--) {
+      put(full.slice(0, n) + "…");
+    }
+    t.dataset.fitted = "1";
+  }
+  if (all) node.dataset.namesFitted = "1";
+}

@@ -103,9 +103,10 @@ def spot_from_link() -> Spot:
 
 
 def spot_pickers(spot: Spot) -> Spot:
-    """The pickers in one expander (closed, so that on a phone the answer is on the first
-    screen; its label says the spot), each a row of buttons a thumb taps, set from the spot; a
-    change writes the spot back into the link (``?spot=``) and the page reruns."""
+    """The pickers in one expander (closed on a page opened afresh, so that on a phone the
+    answer is on the first screen; its label says the spot; open, it stays open from one choice
+    to the next), each a row of buttons a thumb taps, set from the spot; a change writes the
+    spot back into the link (``?spot=``) and the page reruns."""
 
     def changed() -> None:
         parts = []
@@ -115,7 +116,11 @@ def spot_pickers(spot: Spot) -> Spot:
                 parts.append(f"{name}={value}")
         set_params(spot=",".join(parts) or None, cell=None)
 
-    with st.expander(f"Spot: {md(spot.words())} (change)", icon=":material/tune:"):
+    # A key of its own: the label says the spot, so without one every choice (a new label) drew
+    # a new expander, closed; with it the pickers stay open from one choice to the next.
+    with st.expander(
+        f"Spot: {md(spot.words())} (change)", icon=":material/tune:", key=keys.SPOT_PICKERS
+    ):
         for name, label, values in PICKERS:
             current = getattr(spot, name)
             now = ANY if current is None else str(current)

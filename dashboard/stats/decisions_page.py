@@ -36,7 +36,7 @@ totals = ", ".join(f"{g} {n:,}" for g, n in answer.totals.items())
 st.caption(
     f"Decisions in the spot: {escape.md(totals)}. Share: of the group's decisions in the spot, "
     "with its Wilson score 95% interval. Net: the mean of the player's net in the deal "
-    "(stake units) ± its standard error."
+    "(stake units; ≈ to the nearest quarter) ± its standard error (rounded up to a quarter)."
 )
 if not any(answer.totals.values()):
     st.info("No decision in this spot: widen it above.")

@@ -5,13 +5,14 @@ remember holding in a deal of a real table (kept as your private note, ``log.ann
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import streamlit as st
 
 from dashboard.common import cache, prefs
 from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
-from dashboard.stats.own import CARDS, SUITS, card_label
+from dashboard.stats.own import CARDS, SUITS, card_label, card_name
 from events.errors import BragError
 from present.narrate import pretty_cards
 from present.replay import Noted, Replay
@@ -29,6 +30,13 @@ _PILLS_CSS = """<style>
   justify-content: center; }
 </style>"""
 """The card pickers as a thumb's targets: every card at least 44 px square."""
+
+_card_names = st.components.v2.component(
+    "bragbook.card_names",
+    js=(Path(__file__).resolve().parent / "card_names.js").read_text(encoding="utf-8"),
+)
+"""Names each card button for a screen reader (``card_names.js``): ``"ace of hearts"``, where
+the button shows ``A`` under its suit's label."""
 
 
 def who_am_i(players: Sequence[str]) -> str | None:
@@ -119,6 +127,9 @@ def _card_pickers(session: str, chosen: int, have: Sequence[str]) -> tuple[list[
                 key=keys.my_cards_suit(session, chosen, suit),
             )
         sent = st.form_submit_button("Keep my cards", type="primary", icon=":material/lock:")
+    rows = [[card_name(c) for c in CARDS if c[1] == suit] for suit in SUITS]
+    with st.sidebar:  # draws nothing: out of the page's column, no gap under the pickers
+        _card_names(key=keys.MY_CARDS_NAMES, data={"root": f"st-key-{keys.MY_CARDS}", "rows": rows})
     return picked, sent
 
 

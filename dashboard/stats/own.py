@@ -26,6 +26,7 @@ __all__ = [
     "ALL_MINE",
     "CARDS",
     "card_label",
+    "card_name",
     "deal_rows",
     "my_deals",
     "nets",
@@ -48,6 +49,17 @@ ALL_MINE = LinkRow(href="mine", title="◀ All your sessions")
 def card_label(code: str) -> str:
     """A card's rank as the picker shows it under its suit (``"10"`` for ``T``)."""
     return "10" if code[0] == "T" else code[0]
+
+
+_RANK_WORDS = dict(zip(RANKS, ("ace", "king", "queen", "jack", "ten", "nine", "eight", "seven",
+                               "six", "five", "four", "three", "two"), strict=True))  # fmt: skip
+_SUIT_WORDS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+
+
+def card_name(code: str) -> str:
+    """A card in words, as a screen reader announces a picker's button: ``"ace of hearts"``,
+    ``"ten of clubs"`` (a FORMAT.md code, ``"Ah"``)."""
+    return f"{_RANK_WORDS[code[0]]} of {_SUIT_WORDS[code[1]]}"
 
 
 def sat_in(info: Any | None, me: str) -> bool:

@@ -75,3 +75,45 @@ def test_phone_answers_the_spot_and_a_link_opens_its_step(served: tuple[str, Pat
         want = f"session={first['session']}&deal={first['deal']}&step={first['step']}"
         page.wait_for_url(f"**/replay?{want}*", timeout=30_000)
         expect(page.get_by_text(f"Step {first['step']} of")).to_be_visible(timeout=60_000)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1400, 900)], ids=["phone", "desktop"])
+def test_the_spot_chooser_stays_open_from_one_choice_to_the_next(
+    served: tuple[str, Path], size: tuple[int, int]
+) -> None:
+    """Issue 35 (item 6g): the spot's pickers stay open while a spot is being built, one choice
+    after another (each choice changes the spot, the link and the expander's label: the
+    expander used to be drawn anew, closed, after every one); the page opened afresh shows them
+    closed, so that on a phone the answer is on the first screen."""
+    from playwright.sync_api import expect
+
+    url, _ = served
+    phone = size[0] < 500
+    with launched() as browser:
+        ctx = browser.new_context(
+            viewport={"width": size[0], "height": size[1]}, has_touch=phone, is_mobile=phone
+        )
+        page = ctx.new_page()
+        page.goto(f"{url}/decisions?player=Sandra")
+        header = page.get_by_text("Spot: every decision (change)")
+        expect(header).to_be_visible(timeout=60_000)
+        actor = page.get_by_role("radiogroup", name="The player is")
+        expect(actor).to_be_hidden()  # closed on a fresh page
+        header.click()
+        for picker, value, spot in (
+            ("The player is", "seen", ["actor=seen"]),
+            ("Opponents blind", "1", ["actor=seen,opp_blind=1"]),
+            ("Players in", "2", ["actor=seen,opp_blind=1,players=2"]),
+        ):
+            group = page.get_by_role("radiogroup", name=picker)
+            expect(group).to_be_visible(timeout=30_000)  # still open after the last choice
+            group.get_by_role("radio", name=value, exact=True).click()
+            page.wait_for_function(
+                "s => new URLSearchParams(location.search).get('spot') === s", arg=spot[0],
+                timeout=30_000,
+            )  # fmt: skip
+            expect(page.get_by_role("radiogroup", name=picker)).to_be_visible(timeout=30_000)
+        page.goto(f"{url}/decisions?player=Sandra")
+        expect(page.get_by_text("Spot: every decision (change)")).to_be_visible(timeout=60_000)
+        expect(page.get_by_role("radiogroup", name="The player is")).to_be_hidden()
+        ctx.close()

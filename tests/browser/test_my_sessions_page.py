@@ -175,18 +175,20 @@ def test_a_player_enters_the_cards_they_remember_with_three_taps(
         _pick_name(page, "Dave")
         expect(page.get_by_role("combobox", name="Your cards in")).to_have_value("Deal 3")
 
-        def tap(suit: str, rank: str) -> None:
+        def tap(suit: str, card: str) -> None:  # a card's button by its name: "ace of spades"
             row = page.get_by_role("toolbar", name=suit)
-            row.get_by_role("button", name=rank, exact=True).tap()
+            row.get_by_role("button", name=card, exact=True).tap()
 
-        for suit, rank in (("♠ Spades", "A"), ("♥ Hearts", "Q"), ("♣ Clubs", "5")):
-            tap(suit, rank)
+        for suit, card in (("♠ Spades", "ace of spades"), ("♥ Hearts", "queen of hearts"),
+                           ("♣ Clubs", "five of clubs")):  # fmt: skip
+            tap(suit, card)
         page.get_by_role("button", name="Keep my cards").tap()
         expect(page.get_by_text("was shown by Sue")).to_be_visible(timeout=20_000)
+        expect(page.get_by_text("A♠ was shown by Sue")).to_be_visible()  # its face, not "As"
         with open_store(db) as store:
             assert private_cards(store, _recorded(store), "Dave") == {}
-        tap("♠ Spades", "A")  # not the ace Sue showed: the queen of spades instead
-        tap("♠ Spades", "Q")
+        tap("♠ Spades", "ace of spades")  # not the ace Sue showed: the queen of spades instead
+        tap("♠ Spades", "queen of spades")
         page.get_by_role("button", name="Keep my cards").tap()
         expect(page.get_by_text("Kept as your note for deal 3")).to_be_visible(timeout=20_000)
         with open_store(db) as store:
@@ -194,3 +196,30 @@ def test_a_player_enters_the_cards_they_remember_with_three_taps(
         assert got == {3: ("Qs", "Qh", "5c")}
     finally:
         ctx.close()
+
+
+def test_the_card_buttons_are_announced_with_their_suit(
+    served: tuple[str, str], browser: Any
+) -> None:
+    """Issue 35 (item 6e): each card button of the pickers is named in Chromium's accessibility
+    tree as a card ("ace of hearts"), not by its rank alone ("A"), on a phone and a desktop."""
+    from playwright.sync_api import expect
+
+    url, _ = served
+    words = re.compile(
+        r"^(ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|two) of "
+        r"(spades|hearts|diamonds|clubs)$"
+    )
+    for size, touch in ((PHONE, True), ({"width": 1400, "height": 900}, False)):
+        ctx = browser.new_context(viewport=size, has_touch=touch, is_mobile=touch)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{url}/mine?session={SESSION}&deal=3")
+            _pick_name(page, "Dave")
+            hearts = page.get_by_role("toolbar", name="♥ Hearts")
+            expect(hearts.get_by_role("button", name="ace of hearts", exact=True)).to_be_visible()
+            expect(page.get_by_role("button", name="ten of clubs", exact=True)).to_be_visible()
+            assert hearts.get_by_role("button", name="A", exact=True).count() == 0
+            assert page.get_by_role("button", name=words).count() == 52
+        finally:
+            ctx.close()

@@ -278,3 +278,32 @@ def test_the_notes_routes_refuse_in_one_line(served: tuple[str, str], browser: A
     with open_store(db, readonly=True) as store:
         assert [n for n in notes(store, _recorded(store)) if n.step == 3] == []
     ctx.close()
+
+
+@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
+def test_the_name_box_starts_with_the_player_my_sessions_knows_and_notes_are_numbered(
+    served: tuple[str, str], browser: Any, phone: bool
+) -> None:
+    """Issue 35 (item 6c, 6d): this browser is C on My sessions (the ``me`` preference's
+    cookie): the note's name box starts with "C", not empty; a name once signed with here wins.
+    The note on step 5, the session's first, is shown as #1."""
+    url, _ = served
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844} if phone else {"width": 1400, "height": 900},
+        is_mobile=phone,
+        has_touch=phone,
+    )
+    ctx.add_cookies([{"name": "brag_pref_me", "value": "C", "url": url}])
+    try:
+        page = _page(browser, f"{url}/replay?session={SESSION}&deal=1&step=5", phone=phone,
+                     context=ctx)  # fmt: skip
+        _loaded(page, 5)
+        assert page.get_by_label("Your name").input_value() == "C"
+        assert page.locator(".nt-note .nt-num").first.inner_text() == "#1"
+        page.evaluate("() => window.localStorage.setItem('bragbook.noteBy', 'Cee')")
+        page.reload()
+        page.wait_for_selector(".rp[data-ready]", timeout=30_000)
+        _loaded(page, 5)
+        assert page.get_by_label("Your name").input_value() == "Cee"
+    finally:
+        ctx.close()

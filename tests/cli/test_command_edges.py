@@ -76,10 +76,10 @@ def test_stats_cells_show_shares_and_averages_with_their_counts() -> None:
     assert _cell("blind_rate", {"blind_rate": 1 / 3000}) == "<0.1%"
     assert _cell("blind_rate", {"blind_rate": 0.0}) == "0%"
     assert _cell("avg_bets_before_looking", row) == "3.53 over 231"  # an average, not a share
-    # Money averages exact when whole, ½, ¼ or ¾, else "≈" two decimals (exact in JSON and CSV),
+    # Money averages exact when whole, ½, ¼ or ¾, else "≈" the nearest ¼ (exact in JSON and CSV),
     # a net with its sign either way; other amounts exact, as ½.
-    assert _cell("pot_mean", {"pot_mean": "56725/606"}) == "≈ 93.61"
-    assert _cell("net_per_deal", {"net_per_deal": "-7/3"}) == "≈ -2.33"
+    assert _cell("pot_mean", {"pot_mean": "56725/606"}) == "≈ 93½"
+    assert _cell("net_per_deal", {"net_per_deal": "-7/3"}) == "≈ -2¼"
     assert _cell("net_per_deal", {"net_per_deal": "-9/4"}) == "-2¼"
     assert _cell("net_per_deal", {"net_per_deal": "7/2"}) == "+3½"
     assert _cell("pot_median", {"pot_median": "27/2"}) == "13½"

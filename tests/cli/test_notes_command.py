@@ -95,7 +95,7 @@ def test_a_hostile_note_stays_text(db: str, capsys: pytest.CaptureFixture[str]) 
         (["notes", "add", S, "--deal", "1", "--step", "14", "--text", "x", "--by", "A"],
          f"brag: deal 1 of session '{S}' has no step 14 (its steps are 1 to 13)"),
         (["notes", "hide", S, "9"], f"brag notes: session '{S}' has no note #9"),
-        (["notes", "hide", S, "x"], "brag notes: NOTE_ID is a note's number"),
+        (["notes", "hide", S, "x"], "brag notes: NOTE is a note's number"),
         (["notes", "nosuch"], "brag: no session 'nosuch' in the store"),
         (["notes", "a", "b"], "brag notes: one session to list, not 2 words"),
     ],
@@ -152,3 +152,36 @@ def test_private_cards_reach_neither_the_lake_nor_the_statistics(
     text = repr(after)
     for card in ("Ah", "Ad", "Ac", "2h", "3h", "4h", "A♥", "A♦", "A♣"):
         assert card not in text
+
+
+def test_notes_are_numbered_in_their_session_not_by_the_stores_id(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35 (item 6d): a session's first note is #1 though the store holds other sessions'
+    notes and remembered cards (one global id for all of them); the numbers follow the order
+    written, hidden notes keep theirs, and ``hide`` by the number shown hides that very note."""
+    assert main(["import", str(SCENARIOS / "blind_pays_half.jsonl"), "--db", db]) == 0
+    other = ["notes", "add", "blind-half", "--deal", "1", "--step", "2", "--db", db]
+    _out(capsys, [*other, "--text", "elsewhere", "--by", "Ann"])
+    _out(capsys, [*other, "--text", "elsewhere again", "--by", "Ann"])
+    add = ["notes", "add", "card-example", "--deal", "1", "--step", "5", "--db", db]
+    said = _out(capsys, [*add, "--text", "first here", "--by", "Bo"])
+    assert said.startswith("Stored note #1 on deal 1, step 5")
+    said = _out(capsys, [*add[:6], "3", *add[7:], "--text", "second here", "--by", "Cy"])
+    assert said.startswith("Stored note #2 on deal 1, step 3")
+    got = [json.loads(x) for x in _out(capsys, ["notes", "card-example", "--json", "--db", db])
+           .splitlines()]  # fmt: skip
+    assert [(n["number"], n["id"], n["text"]) for n in got] == [
+        (2, 4, "second here"),  # listed by step: step 3 first
+        (1, 3, "first here"),
+    ]
+    listed = _out(capsys, ["notes", "card-example", "--db", db])
+    assert listed.startswith("#2 deal 1, step 3") and "\n#1 deal 1, step 5" in listed
+    said = _out(capsys, ["notes", "hide", "card-example", "#1", "--db", db])
+    assert said == "Note #1 of session card-example is hidden; it is kept.\n"
+    listed = _out(capsys, ["notes", "card-example", "--hidden", "--db", db])
+    assert "#1 deal 1, step 5" in listed and "first here" in listed and "[hidden]" in listed
+    assert "elsewhere" not in _out(capsys, ["notes", "card-example", "--db", db])
+    kept = [json.loads(x) for x in _out(capsys, ["notes", "blind-half", "--json", "--db", db])
+            .splitlines()]  # fmt: skip
+    assert [(n["number"], n["hidden"]) for n in kept] == [(1, False), (2, False)]

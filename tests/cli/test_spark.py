@@ -153,3 +153,35 @@ def test_spark_counts_the_decisions_per_player_and_action_as_the_projection(
         capsys,
     )
     assert sum(r["decisions"] for r in top) == sum(r["decisions"] for r in shown_top) > 0
+
+
+def test_the_job_submitted_prints_only_json_lines_on_stdout(
+    spark: Any, lake: tuple[Path, Path]
+) -> None:
+    """Issue 35 (item 6): ``spark-submit docs/spark_lake.py LAKE > spark.jsonl``, as
+    docs/cluster.md says (the environment activated: its ``bin`` first on ``PATH``), writes JSON
+    Lines and nothing else: spark-submit pipes the Python driver's stderr into its stdout, so a
+    library's warning (PySpark's FutureWarning about pandas) made the first line not JSON."""
+    import subprocess
+    import sys
+
+    bin_dir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("PYTHONWARNINGS", None)
+    run = subprocess.run(
+        [str(bin_dir / "spark-submit"), "--master", "local[1]", "--driver-memory", "512m",
+         str(ROOT / "docs" / "spark_lake.py"), str(lake[1]), "--table", "Top table"],
+        env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    assert lines, run.stderr[-2000:]
+    bad = []
+    for k, line in enumerate(lines, 1):
+        try:
+            json.loads(line)
+        except ValueError:
+            bad.append(f"line {k}: {line[:120]}")
+    assert not bad, bad
+    kinds = {next(iter(json.loads(line))) for line in lines}
+    assert kinds == {"player_stats", "decisions"}

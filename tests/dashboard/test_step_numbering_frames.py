@@ -121,7 +121,7 @@ def test_exact_numbers_with_a_sign_where_one_is_meant() -> None:
 
     assert stat_text({"net_per_deal": Fraction(-9, 2) / 2}, "net_per_deal") == "-2¼"
     assert stat_text({"net_per_deal": Fraction(7, 2)}, "net_per_deal") == "+3½"
-    assert stat_text({"net_per_deal": Fraction(7, 3)}, "net_per_deal") == "≈ +2.33"
+    assert stat_text({"net_per_deal": Fraction(7, 3)}, "net_per_deal") == "≈ +2¼"
     assert stat_text({"net": Fraction(7, 2)}, "net") == "+3½"
 
 

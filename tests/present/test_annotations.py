@@ -180,8 +180,9 @@ def test_a_players_cards_are_theirs_and_the_latest_entry_is_in_force(store: Even
         (1, "C", ["Ah", "Ad"], AnnotationRefused, "a hand is 3 different cards; 2 given"),
         (1, "C", ["Ah", "Ah", "Ad"], AnnotationRefused, "3 different cards; 3 given"),
         (1, "C", ["Ah", "Ad", "Zz"], CardError, "'Zz' is not a card"),
-        (1, "C", ["Ah", "Ad", "6h"], AnnotationRefused, "6h was shown by B in deal 1, so C"),
-        (1, "A", ["Kc", "9c", "Ah"], AnnotationRefused, "A showed 4c in deal 1: the hand must"),
+        (1, "C", ["Ah", "Ad", "6h"], AnnotationRefused, "6♥ was shown by B in deal 1, so C"),
+        (1, "A", ["Kc", "9c", "Ah"], AnnotationRefused, "A showed 4♣ in deal 1: the hand must"),
+        (1, "C", ["Ah", "Ad"], AnnotationRefused, r"2 given \(A♥ A♦\)"),
         (1, "Zed", ["Ah", "Ad", "Ac"], AnnotationRefused, "'Zed' has no seat in session"),
         (2, "C", ["Ah", "Ad", "Ac"], AnnotationRefused, "has no deal 2"),
         (0, "C", ["Ah", "Ad", "Ac"], AnnotationRefused, "has no deal 0"),
@@ -194,6 +195,33 @@ def test_refused_cards_are_one_line_and_store_nothing(
         set_private_cards(store, _rp(store), deal, player, cards)
     assert "\n" not in str(e.value)
     assert store.recorder.annotations("card-example") == []
+
+
+def test_cards_are_refused_for_a_deal_the_player_folded_blind(
+    store: EventStore, tmp_path: Path
+) -> None:
+    """Issue 35 (item 6f): D folds without ever looking at their cards (RULES 5.1: a player who
+    leaves them untouched plays blind), so D has no cards to remember: refused in one line
+    naming the rule, nothing stored; C, who looked before folding, may keep theirs."""
+    lines = CARD_EXAMPLE.read_text(encoding="utf-8").splitlines()
+    blind = [ln.replace("card-example", "blind-fold") for ln in lines if ln != LOOKS_D]
+    assert len(blind) == len(lines) - 1
+    path = tmp_path / "blind_fold.jsonl"
+    path.write_text("\n".join(blind) + "\n", encoding="utf-8")
+    store.import_log(path)
+    rp = _rp(store, "blind-fold")
+    with pytest.raises(AnnotationRefused) as e:
+        set_private_cards(store, rp, 1, "D", ["Ah", "Ad", "Ac"])
+    assert str(e.value).endswith(
+        "RULES 5.1: D folded blind in deal 1, never having looked at their cards, so there are "
+        "no cards to remember"
+    )
+    assert "\n" not in str(e.value)
+    assert store.recorder.annotations("blind-fold") == []
+    assert set_private_cards(store, rp, 1, "C", ["Ah", "Ad", "Ac"]).cards == ("Ah", "Ad", "Ac")
+
+
+LOOKS_D = '{"type": "looked", "player": "D"}'
 
 
 def test_cards_are_refused_where_the_log_records_every_card(store: EventStore) -> None:

@@ -164,6 +164,7 @@ function show(S, doc, how) {
   S.root.dataset.predicted = S.predicted ? '1' : '';
   S.root.classList.toggle('busy', S.busy);
   S.el.status.textContent = doc.status;
+  S.el.status.title = doc.status;  // whole where a narrow phone cuts the line
   build(S, doc.grid);
   const now = performance.now();
   for (const spot of Object.keys(S.cells)) {
@@ -265,11 +266,14 @@ function setConn(S, conn) {
   if (!navigator.onLine) conn = 'offline';
   S.conn = conn;
   const waiting = S.queue.length;
-  const words = { connected: 'Connected', reconnecting: 'Reconnecting to the server…',
-    offline: 'Offline: no network', locked: 'This device is locked',
-    unavailable: 'The store is not answering: taps are kept here and sent again' }[conn] || conn;
+  // Short enough for one line on a 390 px phone; the whole sentence is the line's title
+  const words = { connected: 'Connected', reconnecting: 'Reconnecting…', offline: 'Offline',
+    locked: 'This device is locked', unavailable: 'Store not answering' }[conn] || conn;
+  const whole = { reconnecting: 'Reconnecting to the server', offline: 'Offline: no network',
+    unavailable: 'The store is not answering: taps are kept here and sent again' }[conn] || words;
   const more = waiting ? ` · ${waiting} tap${waiting > 1 ? 's' : ''} waiting to be recorded` : '';
   S.el.conn.textContent = '● ' + words + more;
+  S.el.conn.title = whole + more;
   S.el.conn.className = 'conn ' + conn + (waiting ? ' waiting' : '');
   S.root.dataset.connection = conn;
   S.root.dataset.waiting = String(waiting);

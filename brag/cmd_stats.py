@@ -22,6 +22,7 @@ from events.text import normal
 __all__ = [
     "cmd_leaderboard",
     "cmd_stats",
+    "no_player",
     "refuse_unknown",
     "refuse_unknown_table",
     "register",
@@ -84,7 +85,7 @@ def refuse_unknown(con: Any, session: str | None, player: str | None) -> None:
             "SELECT 1 FROM session_players WHERE player_key = ? LIMIT 1", [key]
         ).fetchone()
     ):
-        raise CommandError(f"no player {player!r} in the store")
+        raise CommandError(no_player(con, player))
     if (
         session
         and player
@@ -93,6 +94,17 @@ def refuse_unknown(con: Any, session: str | None, player: str | None) -> None:
         ).fetchone()
     ):
         raise CommandError(f"{player} did not play in session {session!r}")
+
+
+def no_player(con: Any, player: str) -> str:
+    """The one line for a player the statistics do not know, offering the nearest name they do
+    (:func:`log.near.nearest`: "no player named Jon; did you mean Jean?")."""
+    from events.text import inert
+    from log.near import nearest
+
+    known = [str(r[0]) for r in con.execute("SELECT player FROM player_names").fetchall()]
+    offer = nearest(player, known)
+    return f"no player named {inert(player)}" + (f"; did you mean {inert(offer)}?" if offer else "")
 
 
 def refuse_unknown_table(con: Any, table: str | None) -> None:

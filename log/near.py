@@ -8,9 +8,9 @@ aside, as everywhere else), by three rules, the first that holds:
 - **initials**: as many words, each word the same or an initial of the other's (``J. Smith``,
   ``J Smith``, ``Jean S.`` ~ ``Jean Smith``), at least one word spelled out in both;
 - **spelling**: a Damerau-Levenshtein distance (optimal string alignment: an insertion, a
-  deletion, a substitution or two neighbours swapped each count 1) of at most 1 for names of
-  up to 3 letters, at most 2 above, and at most half the longer name (``Jaen`` ~ ``Jean``: 1,
-  ``Jon`` ~ ``Jean``: 2, ``Ann`` ~ ``Bob``: none);
+  deletion, a substitution or two neighbours swapped each count 1) of at most 1, or 2 for
+  names longer than 3 letters that begin alike, and at most half the longer name (``Jaen`` ~
+  ``Jean``: 1, ``Jon`` ~ ``Jean``: 2, ``Jaen`` ~ ``Ann``: none, ``Ann`` ~ ``Bob``: none);
 - **prefix** (tables, :func:`by_prefix`): the typed text begins the name or one of its words
   (``Top`` ~ ``Top table``).
 
@@ -63,7 +63,8 @@ def distance(a: str, b: str) -> int:
 
 def _limit(a: str, b: str) -> int:
     longer = max(len(a), len(b))
-    return min(1 if longer <= 3 else 2, longer // 2)
+    two = longer > 3 and a[:1] == b[:1]  # a first letter is seldom the one mistyped
+    return min(2 if two else 1, longer // 2)
 
 
 def _words(name: str) -> list[str]:

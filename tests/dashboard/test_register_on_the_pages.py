@@ -1,7 +1,10 @@
-"""The start form asks before a new name close to a known one is taken (issue 35 item 2): "Jaen"
-with Jean in the store asks "did you mean Jean?"; the Start button stores nothing until it is
-answered (the known name picked, or the new one kept). ("Top" for Top table: a table typed as a
-new option, which AppTest cannot type, is tests/browser/test_register_page.py's.)"""
+"""The register on the pages (issue 35 item 2). The start form asks before a new name close to a
+known one is taken: "Jaen" with Jean in the store asks "did you mean Jean?"; the Start button
+stores nothing until it is answered (the known name picked, or the new one kept). ("Top" for Top
+table: a table typed as a new option, which AppTest cannot type, is
+tests/browser/test_register_page.py's.) The organiser's unlocked device merges two names on the
+Players page: the statistics follow at once, "also recorded as" says it, and the undo moves them
+back."""
 
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ def club(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     out = []
     for line in (EXAMPLES / "card_example.jsonl").read_text(encoding="utf-8").splitlines():
         raw = json.loads(line)
+        raw.pop("id", None)  # ids of its own: the second session copies this one
         if raw["type"] == "session_started":
             raw.update(table="Top table")
             raw["seats"] = ["Jean" if s == "A" else s for s in raw["seats"]]
@@ -99,3 +103,35 @@ def test_a_new_name_kept_explicitly_is_taken_as_typed(club: str) -> None:
     _button(at, "Start the session").click().run()
     with open_store(club) as store:
         assert store.events("friday")[0].seats == ("Jaen", "B", "C")  # type: ignore[union-attr]
+
+
+# --- the organiser's register on the Players page ----------------------------------------------
+
+
+def _players(at: AppTest) -> dict[str, str]:
+    """The Players page's first table: each player's deals (its second column)."""
+    rows = at.dataframe[0].value
+    return {str(p): str(d) for p, d in zip(rows["player"], rows.iloc[:, 1], strict=True)}
+
+
+def test_the_organiser_merges_on_the_players_page_and_undoes_it(club: str, tmp_path: Path) -> None:
+    log = tmp_path / "second.jsonl"
+    text = (tmp_path / "first.jsonl").read_text(encoding="utf-8")
+    log.write_text(text.replace('"Jean"', '"Jaen"').replace("card-example", "s2"), "utf-8")
+    with open_store(club) as store:
+        store.import_log(str(log))
+    at = _unlocked()
+    at.switch_page("stats/players_page.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    before = _players(at)
+    assert (before["Jean"], before["Jaen"]) == ("1", "1")
+    at.selectbox(key="register_name").set_value("Jaen")
+    at.selectbox(key="register_into").set_value("Jean").run()
+    _button(at, "Merge").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    after = _players(at)
+    assert after["Jean"] == "2" and "Jaen" not in after
+    assert any(s.value == "Jaen merged into Jean: the statistics follow it." for s in at.success)
+    assert any("Jean: also recorded as Jaen (merged" in c.value for c in at.caption)
+    _button(at, "Undo the latest: Jaen merged into Jean").click().run()
+    assert _players(at) == before

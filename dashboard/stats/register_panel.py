@@ -30,6 +30,8 @@ __all__ = ["also_lines", "also_recorded", "register_now", "register_panel", "sai
 
 PANEL = "register_panel"
 """The organiser's section's container (.st-key-register_panel)."""
+OPEN = "register_open"
+"""The organiser's section's expander (its state kept across the page's reruns)."""
 _SAID = "register_said"
 
 
@@ -62,13 +64,15 @@ def register_panel(reg: Register, recorded: Sequence[str]) -> None:
     if not gate.organiser_unlocked():
         return
     in_use = sorted({reg.resolve(p) for p in recorded})
-    with st.expander("The register: merge or rename a player (organiser)"), st.container(key=PANEL):
+    if found := st.session_state.pop(_SAID, None):
+        (st.success if found[0] else st.error)(md(found[1]))
+    opened = st.expander("The register: merge or rename a player (organiser)", key=OPEN,
+                         on_change="rerun")  # fmt: skip  # stays open while it is used
+    with opened, st.container(key=PANEL):
         st.caption(
             "Kept beside the logs, never in them; the statistics follow at once, and an undo "
             "moves them back."
         )
-        if found := st.session_state.pop(_SAID, None):
-            (st.success if found[0] else st.error)(md(found[1]))
         a, b = st.columns(2)
         a.selectbox("Recorded name", list(recorded), index=None, key="register_name")
         b.selectbox("is the player", in_use, index=None, key="register_into")

@@ -74,6 +74,8 @@ def test_a_merge_moves_the_statistics_and_its_undo_moves_them_back(
     assert _lake(db, lake) == {"jean": 3, "b": 3, "c": 3, "d": 3}
     stats = duckdb.sql(f"SELECT player, deals FROM '{lake}/player_stats/data.parquet'").fetchall()
     assert ("Jean", 3) in stats
+    assert main(["analytics", "refresh", "--db", db, "--rebuild", "--jobs", "2"]) == 0
+    assert _stats(db, capsys) == merged  # a parallel rebuild follows the register too
 
     assert main(["players", "undo", "--db", db]) == 0
     assert _stats(db, capsys) == before

@@ -19,6 +19,7 @@ from dashboard.record.widgets import PANEL, device_now, flash, said_stored, who
 from events.errors import BragError
 from events.model import RecordedEvent, Rules
 from events.text import mixed_scripts, normal
+from log.register import register_of
 from present.names import canonical, whole_number
 from service.start import Known, StartSession, questions, start_session
 
@@ -39,7 +40,7 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
         _seat_order(seats)
     _how_played(seats)
     for note in _spelling_notes(seats, known_players, table_typed(), known_tables):
-        st.caption(note)
+        st.caption(md(note))
     _questions(_known(known_players, known_tables))
     with st.container(key=keys.START_FORM):
         st.button(
@@ -130,8 +131,12 @@ def _spelling_notes(
     """What the start will record instead of what was typed: a name or table already in the
     store under another spelling (one name, one player), and names mixing look-alike scripts."""
     notes = []
+    register = register_of(stores.store())  # the club's register (issue 35): merges, renames
     for typed in seats:
         same = canonical(str(typed), known)
+        now = register.resolve(same or str(typed))
+        if normal(now) != normal(same or str(typed)):
+            notes.append(f"{typed} is {now} in the club's register: counted as {now}.")
         if same is not None:
             notes.append(f"{typed} is {same}, already in the store: recorded as {same}.")
         elif (mixed := mixed_scripts(str(typed))) is not None:

@@ -66,6 +66,8 @@ def test_a_merge_moves_the_statistics_and_its_undo_moves_them_back(
     assert "Jaen merged into Jean" in capsys.readouterr().out
     merged = _stats(db, capsys)
     assert merged["Jean"] == ("3", "3", "-21") and "Jaen" not in merged
+    assert main(["stats", "--db", db, "--player", "jaen", "--format", "csv"]) == 0
+    assert "\nJean,3,3,-21," in capsys.readouterr().out  # a merged name: the player it is now
     with duckdb.connect(str(tmp_path / "club.duckdb"), read_only=True) as con:
         rows = con.execute(
             "SELECT session, player FROM player_deals WHERE player_key = 'jean' ORDER BY 1"

@@ -135,3 +135,14 @@ def test_the_organiser_merges_on_the_players_page_and_undoes_it(club: str, tmp_p
     assert any("Jean: also recorded as Jaen (merged" in c.value for c in at.caption)
     _button(at, "Undo the latest: Jaen merged into Jean").click().run()
     assert _players(at) == before
+
+
+def test_a_renamed_name_typed_again_says_whom_it_counts_as(club: str, tmp_path: Path) -> None:
+    from log.register import Seated, rename
+
+    with open_store(club) as store:
+        rename(store, "Jean", "Jean Smith", Seated(["Jean", "B", "C", "D"]), by="o")
+    at = _unlocked()
+    _fill(at, ["Jean", "C", "D"], "Top table")
+    said = "Jean is Jean Smith in the club's register: counted as Jean Smith."
+    assert said in [c.value for c in at.caption]

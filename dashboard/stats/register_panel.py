@@ -60,8 +60,10 @@ def also_lines(players: Sequence[str], reg: Register, recorded: Sequence[str]) -
 
 
 def register_panel(reg: Register, recorded: Sequence[str]) -> None:
-    """The organiser's section: merge, rename, undo the latest (only on an unlocked device)."""
-    if not gate.organiser_unlocked():
+    """The organiser's section: merge, rename, undo the latest (only on the organiser's unlocked
+    device, :func:`dashboard.access.gate.organiser_device`: nothing drawn, nothing asked, for
+    anyone else)."""
+    if not gate.organiser_device():
         return
     in_use = sorted({reg.resolve(p) for p in recorded})
     if found := st.session_state.pop(_SAID, None):

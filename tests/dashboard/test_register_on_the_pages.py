@@ -146,3 +146,12 @@ def test_a_renamed_name_typed_again_says_whom_it_counts_as(club: str, tmp_path: 
     _fill(at, ["Jean", "C", "D"], "Top table")
     said = "Jean is Jean Smith in the club's register: counted as Jean Smith."
     assert said in [c.value for c in at.caption]
+
+
+def test_a_visitor_sees_no_register_section(club: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page("stats/players_page.py").run()
+    assert not at.exception and not at.warning and not at.text_input
+    assert not [e for e in at.expander if "register" in e.label]
+    assert not [b for b in at.button if b.label in ("Merge", "Rename")]

@@ -130,7 +130,10 @@ def _in_use(reg: Register, players: Sequence[str]) -> dict[str, str]:
     return {normal(reg.resolve(p)): reg.resolve(p) for p in players}
 
 
-def _recorded(name: str, players: Sequence[str]) -> str:
+def _named(name: str, players: Iterable[str]) -> str:
+    """The name of ``players`` that ``name`` is (its normal form); else a
+    :class:`~events.errors.PlainError` offering the nearest ("did you mean Jean?")."""
+    players = list(players)
     found = next((p for p in players if normal(p) == normal(name)), None)
     if found is None:
         from log.near import nearest
@@ -153,12 +156,8 @@ def merge(store: Any, name: str, into: str, seated: Seated, *, by: str) -> Regis
     a name not recorded (with the nearest offered), one merged into itself, or two players
     seated in one session (RULES 1.3)."""
     reg = register_of(store)
-    a = _recorded(name, seated.players)
-    in_use = _in_use(reg, seated.players)
-    b = in_use.get(normal(into))
-    if b is None:
-        _recorded(into, list(in_use.values()))
-        raise AssertionError  # _recorded raised
+    a = _named(name, seated.players)
+    b = _named(into, _in_use(reg, seated.players).values())
     if reg.key(a) == normal(b):
         raise PlainError(f"{inert(a)} is {inert(b)} already")
     for seats in seated.sessions:
@@ -176,10 +175,7 @@ def rename(store: Any, name: str, to: str, seated: Seated, *, by: str) -> Regist
     or a new name someone already goes by (merge them instead)."""
     reg = register_of(store)
     in_use = _in_use(reg, seated.players)
-    a = in_use.get(normal(name))
-    if a is None:
-        _recorded(name, list(in_use.values()))
-        raise AssertionError
+    a = _named(name, in_use.values())
     to = to.strip()
     if not to or len(to) > 64 or inert(to) != to:
         raise PlainError("A player's name is 1 to 64 printable characters (FORMAT.md bounds).")

@@ -78,11 +78,13 @@ def register_panel(reg: Register, recorded: Sequence[str]) -> None:
         a, b = st.columns(2)
         a.selectbox("Recorded name", list(recorded), index=None, key="register_name")
         b.selectbox("is the player", in_use, index=None, key="register_into")
-        st.button("Merge", key="register_merge", on_click=_write, args=(_merge,))
+        st.button("Merge", key="register_merge", on_click=_write, args=(_merge,), width="stretch")
         c, d = st.columns(2)
         c.selectbox("Player", in_use, index=None, key="register_old")
         d.text_input("New name", key="register_new", max_chars=64)
-        st.button("Rename", key="register_rename", on_click=_write, args=(_rename,))
+        st.button(
+            "Rename", key="register_rename", on_click=_write, args=(_rename,), width="stretch"
+        )
         last = reg.last_in_force()
         if last is not None:
             st.button(md(f"Undo the latest: {said(last)}"), key="register_undo",

@@ -157,6 +157,9 @@ def test_the_organiser_merges_on_the_players_page(club: tuple[str, str]) -> None
         phone.get_by_text("The register: merge or rename a player (organiser)").click()
         phone.get_by_text("Jean: also recorded as Jaen (merged").scroll_into_view_if_needed()
         _shot(phone, "players-merged-390x844.png")
+        phone.locator(".st-key-register_panel").scroll_into_view_if_needed()
+        expect(phone.get_by_role("button", name="Merge", exact=True)).to_be_visible()
+        _shot(phone, "players-register-390x844.png")
         page.get_by_role("button", name="Undo the latest: Jaen merged into Jean").click()
         expect(page.get_by_text("undid: Jaen into Jean: the statistics follow it.")).to_be_visible(
             timeout=30_000

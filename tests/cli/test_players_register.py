@@ -112,3 +112,29 @@ def test_refusals_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert err.count("\n") == 1 and "sat in one session" in err and "RULES 1.3" in err
     assert main(["players", "undo", "--db", db]) == 1
     assert "nothing to undo" in capsys.readouterr().err
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_merge_and_its_undo_move_the_statistics(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from store_helpers import pg_store, pg_url, require_pg
+
+    require_pg()
+    with pg_store() as store:
+        for log in (_as(tmp_path, "s1", "Jean"), _as(tmp_path, "s2", "Jaen")):
+            store.import_log(log)
+        db = f"{pg_url()}?options=-csearch_path%3D{store.schema}"
+        where = ["--db", db, "--analytics", str(tmp_path / "pg.duckdb")]
+
+        def jean() -> str:
+            capsys.readouterr()
+            assert main(["stats", *where, "--format", "csv"]) == 0
+            rows = csv.DictReader(io.StringIO(capsys.readouterr().out))
+            return next(r["deals"] for r in rows if r["player"] == "Jean")
+
+        assert jean() == "1"
+        assert main(["players", "merge", "Jaen", "Jean", *where[:2]]) == 0
+        assert jean() == "2"
+        assert main(["players", "undo", *where[:2]]) == 0
+        assert jean() == "1"

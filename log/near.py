@@ -15,8 +15,9 @@ aside, as everywhere else), by three rules, the first that holds:
   (``Top`` ~ ``Top table``).
 
 We wrote the distance ourselves (twenty lines) rather than add rapidfuzz, which is not in the
-environment: names are short (at most 64 characters) and a club knows a few hundred, so
-200 comparisons of 10 letters cost well under a millisecond.
+environment: names are short (at most 64 characters) and a club knows a few hundred; a name
+against 200 known ones takes about 0.7 ms, 600 about 3.4 ms (the normal forms most of it;
+names 3 letters longer or shorter are not compared).
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def near(typed: str, known: Iterable[str], *, limit: int = 3) -> list[Near]:
             return []
         if initials_match(t, k):
             found.append(Near(name, "initials", distance(t, k)))
-        elif (d := distance(t, k)) <= _limit(t, k):
+        elif abs(len(t) - len(k)) <= 2 and (d := distance(t, k)) <= _limit(t, k):
             found.append(Near(name, "spelling", d))
     found.sort(key=lambda n: (n.why != "initials", n.distance, abs(len(normal(n.name)) - len(t)),
                               n.name))  # fmt: skip

@@ -151,9 +151,14 @@ class RegisterReads:
 
     def register_facts(self) -> list[RegisterFact]:
         """Every fact of the register, oldest first; none in a store older than version 8 read
-        as it is (a writer migrates a store before any fact is written)."""
-        if self.version < VERSION:
-            return []
+        as it is (a writer migrates a store before any fact is written). A handle opened on an
+        older store looks again at its version (a reader opened before a writer migrated it: a
+        dashboard's reading handle, which must see the facts its writer stores)."""
         with self.errors():
             conn = self.connection()
+            if self.version < VERSION:
+                got = conn.execute("SELECT value FROM brag_meta WHERE key = 'version'").fetchone()
+                if got is None or not str(got[0]).isdigit() or int(got[0]) < VERSION:
+                    return []
+                self.version = int(got[0])  # migrated since this handle looked
             return SqlRegister(conn, self.sql).facts()

@@ -106,3 +106,18 @@ def test_the_table_is_append_only_and_a_version_7_store_gains_it(tmp_path: Path)
     with open_store(str(db)) as w:
         assert w.version == STORE_VERSION and register_of(w).facts == ()
         assert len(w.events("card-example")) == 16  # the log untouched
+
+
+@needs_shared
+def test_a_reader_opened_before_the_migration_sees_the_facts_written_after(tmp_path: Path) -> None:
+    db = tmp_path / "seven.db"
+    with open_store(str(db)) as s:
+        s.import_log(CARD)
+    with sqlite3.connect(db) as c:  # the store as version 7 left it
+        c.execute(f"DROP TABLE {REGISTER}")
+        c.execute(f"UPDATE {META} SET value = '{REGISTER_VERSION - 1}' WHERE key = 'version'")
+    with open_store(str(db), readonly=True) as reader:  # a dashboard's reading handle
+        assert register_of(reader).facts == ()
+        with open_store(str(db)) as writer:  # its writer migrates, then a merge is stored
+            merge(writer, "A", "B", Seated(["A", "B"]), by="o")
+        assert [f.kind for f in register_of(reader).facts] == ["merge"]

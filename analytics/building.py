@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 import duckdb
 
 from analytics.owner import ForeignProjection, diverged, recorded_store
+from analytics.register import recorded_version, register_of_source
 from analytics.sources import is_default_projection
 from analytics.tables import SCHEMA_VERSION, checkpoint, connect
 
@@ -135,7 +136,8 @@ def current_checkpoint(path: str, store_id: str | None = None, source: Any = Non
     when there is none yet, it is of another schema version (a catch-up rebuilds it) or, given
     ``store_id``, it does not record that store, or, given the ``source`` store, that store is
     a copy that has diverged from the one it was built from (a catch-up refuses or rebuilds it:
-    :mod:`analytics.owner`)."""
+    :mod:`analytics.owner`), or whose players' register has moved since the projection followed
+    it (a catch-up re-keys it: :mod:`analytics.register`)."""
     if not _has_file(path):
         return None
     con = unlocked(path, lambda: duckdb.connect(path, read_only=True))
@@ -146,6 +148,8 @@ def current_checkpoint(path: str, store_id: str | None = None, source: Any = Non
             return None
         if source is not None and diverged(con, source) is not None:
             return None
+        if source is not None and recorded_version(con) != register_of_source(source).version:
+            return None  # the club's register moved (a merge, an undo): the keys follow it
         return checkpoint(con)[0]
     finally:
         con.close()

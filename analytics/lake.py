@@ -9,8 +9,9 @@ Layout of ``DIR``::
     player_stats/data.parquet      brag stats over all sessions, money as exact amount text
     _dictionary/data.parquet       every column: table, column, type, unit, RULES, definition,
                                    count it is taken over (what ``analytics show --describe`` says)
-    _bragbook_export.json          which sessions are written, at which position (the next
-                                   export's bookkeeping)
+    _bragbook_export.json          which sessions are written, at which position, at which
+                                   version of the players' register (the next export's
+                                   bookkeeping: a merge or its undo writes everything again)
 
 The partitions are the session's ``table_name`` (``session_started.table``) and ``month``
 (``YYYY-MM`` of its recorded start, in its own offset); a session without a table or without a
@@ -40,6 +41,7 @@ from typing import Any
 import duckdb
 
 from analytics.columns import FACT_TABLES, HAND_CATEGORIES
+from analytics.register import recorded_version
 
 __all__ = [
     "DICTIONARY_COLUMNS",
@@ -165,6 +167,16 @@ def _manifest(directory: str) -> dict[str, int]:
         return {}  # unreadable bookkeeping: write everything again
 
 
+def _manifest_register(directory: str) -> int:
+    """The register's version (:mod:`analytics.register`) the lake in ``directory`` was
+    written at (0: none, or an export made before the register)."""
+    try:
+        with open(os.path.join(directory, MANIFEST), encoding="utf-8") as f:
+            return int(json.load(f).get("register", 0))
+    except (OSError, ValueError, AttributeError, TypeError):
+        return 0
+
+
 def _write_json(path: str, data: Any) -> None:
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
@@ -193,7 +205,8 @@ def export_lake(con: duckdb.DuckDBPyConnection, directory: str) -> LakeReport:
         for s, p in con.execute("SELECT session, last_position FROM sessions").fetchall()
     }
     changed = [s for s, p in written.items() if now.get(s) != p]
-    full = bool(changed) or not written
+    register = recorded_version(con)  # a merge or its undo re-keyed written rows: all again
+    full = bool(changed) or not written or _manifest_register(directory) != register
     new = sorted(now) if full else sorted(set(now) - set(written))
     tables: dict[str, str] = {}
     cur = con.cursor()
@@ -230,7 +243,8 @@ def export_lake(con: duckdb.DuckDBPyConnection, directory: str) -> LakeReport:
         tables["_dictionary"] = dic
     finally:
         cur.close()
-    _write_json(os.path.join(directory, MANIFEST), {"version": MANIFEST_VERSION, "sessions": now})
+    manifest = {"version": MANIFEST_VERSION, "sessions": now, "register": register}
+    _write_json(os.path.join(directory, MANIFEST), manifest)
     return LakeReport(len(new), len(now) - len(new), full, tables)
 
 

@@ -44,6 +44,7 @@ import duckdb
 from analytics.building import REBUILD_PREFIX
 from analytics.owner import claim, mark_at
 from analytics.projector import Projector, RefreshReport
+from analytics.register import follow
 from analytics.sources import Source
 from analytics.tables import checkpoint, drop_schema, ensure_schema, quietly_rolled_back
 from log.children import end_with_parent
@@ -194,6 +195,7 @@ def _merge(
                 {"position": upto, "events": applied},
             )
             mark_at(con, source, upto)  # which event of the store the checkpoint is
+            follow(con, source, begun=True)  # the players' register's names (analytics.register)
             con.commit()
         except BaseException:
             quietly_rolled_back(con)

@@ -38,6 +38,7 @@ import duckdb
 
 from analytics.errors import ProjectionError
 from analytics.owner import claim, mark
+from analytics.register import follow, rekey
 from analytics.tables import (
     SCHEMA_VERSION,
     TABLES,
@@ -50,6 +51,7 @@ from analytics.tables import (
 )
 from analytics.tables import schema_sql as _sql
 from log.gc_pause import paused_gc
+from log.register import Register
 
 if TYPE_CHECKING:
     # The fold (analytics.facts, the engine) is imported by the first batch to apply: opening,
@@ -58,10 +60,9 @@ if TYPE_CHECKING:
     from analytics.sources import Source, StoredLike
 
 _HAS_ARROW = importlib.util.find_spec("pyarrow") is not None
-"""Optional: Arrow makes the inserts about ten times faster than binding Python lists (pyarrow is
-in the bench and test extras). Imported by the first insert that uses it (:func:`_arrow`): it
-takes longer to import (numpy with it) than a ``brag stats`` with nothing new to apply takes in
-all."""
+"""Optional: Arrow makes the inserts ten times faster (bench and test extras); imported by the
+first insert that uses it (:func:`_arrow`: slower to import than a ``brag stats`` that applies
+nothing takes in all)."""
 
 
 @cache
@@ -72,10 +73,8 @@ def _arrow() -> Any:
 
 
 ARROW_MIN_ROWS = 2_000
-"""Arrow is used for batches at least this long: its first use imports pandas (about a second),
-which only a long catch-up pays back. Once a projector has used it, every table of every later
-batch goes through it (the import is paid; a list of query parameters costs about ten times as
-much per row)."""
+"""Arrow is used for batches at least this long (its first use imports pandas, about a second,
+which only a long catch-up pays back); once used, for every later batch (ten times cheaper)."""
 
 _ARROW_TYPES = {"BIGINT": "int64", "INTEGER": "int32", "VARCHAR": "string", "BOOLEAN": "bool_"}
 
@@ -121,9 +120,7 @@ class _Refused(Exception):
 
     def __init__(self, session: str, position: int, reason: str) -> None:
         super().__init__(reason)
-        self.session = session
-        self.position = position
-        self.reason = reason
+        self.session, self.position, self.reason = session, position, reason
 
 
 def _one_line(err: BaseException) -> str:
@@ -172,6 +169,7 @@ class Projector:
         self._skips: list[tuple[str, int, str]] = []
         self._whole = False
         self._anchor: Any = None
+        self._register = Register()
         if ensure_schema(con):
             self.folders.clear()
 
@@ -209,6 +207,7 @@ class Projector:
         if ensure_schema(self.con):
             self.folders.clear()
         claim(self.con, self.source)  # a projection of another store: refused, never mixed
+        self._register = follow(self.con, self.source, begun=self._whole)  # analytics/register.py
         position, self._count = checkpoint(self.con)
         self._skipped = {s: r for s, _, r in skipped(self.con)}
         self._skipped.update(self._newly)
@@ -395,6 +394,7 @@ class Projector:
         self._summarize({*rows.retract, *rows.player_deals["session"]})
         if touched:
             self._write_sessions(touched)
+            rekey(con, self._register, touched)  # each name keyed as the register has it now
 
     def _write_checkpoint(self, last_position: int, applied: int) -> None:
         """The checkpoint at the batch's last position, with the events counted so far."""
@@ -416,8 +416,7 @@ class Projector:
         self.con.execute(_sql("insert_summary"), {"sessions": names})
 
     def _counted(self) -> int:
-        if self._count is None:
-            self._count = checkpoint(self.con)[1]
+        self._count = checkpoint(self.con)[1] if self._count is None else self._count
         return self._count
 
     def _insert(self, name: str, columns: dict[str, list[Any]]) -> None:

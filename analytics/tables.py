@@ -48,9 +48,10 @@ __all__ = [
     "skipped",
 ]
 
+# 11: register_names (issue 35: the register's merges and renames); 10: ...
 # 9: luck_t, adjusted_net_t (docs/luck.md); 8: decisions; 7: player_key, table_key (one name,
 # one player); 6: started, month
-SCHEMA_VERSION = "10"
+SCHEMA_VERSION = "11"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"
@@ -66,6 +67,12 @@ CHECKPOINT = table(
         "events BIGINT NOT NULL": None,
     },
 )
+REGISTER_NAMES = table(
+    "register_names",
+    "The club register's name of each player key a merge or a rename made (log/register.py); "
+    "player_names shows it before any spelling seated.",
+    {"player_key VARCHAR PRIMARY KEY": None, "player VARCHAR NOT NULL": None},
+)
 TABLES: dict[str, Table] = {
     t.name: t
     for t in (
@@ -79,6 +86,7 @@ TABLES: dict[str, Table] = {
         SESSIONS,
         SESSION_PLAYERS,
         HAND_CATEGORIES,
+        REGISTER_NAMES,
     )
 }
 """The tables of :data:`SCHEMA_VERSION`, in the order they are made (dropped in the same order)."""

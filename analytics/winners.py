@@ -39,7 +39,13 @@ def player_key(con: duckdb.DuckDBPyConnection, player: str | None) -> str | None
     k = key(player)
     found = "SELECT 1 FROM session_players WHERE player_key = ? LIMIT 1"
     if k is not None and not con.execute(found, [k]).fetchone():
-        raise SpotError(f"no player {player!r} in the statistics")
+        from events.text import inert
+        from log.near import nearest
+
+        names = [str(r[0]) for r in con.execute("SELECT player FROM player_names").fetchall()]
+        offer = nearest(str(player), names)
+        hint = f"; did you mean {inert(offer)}?" if offer else ""
+        raise SpotError(f"no player named {inert(str(player))}{hint}")
     return k
 
 

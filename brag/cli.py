@@ -5,11 +5,11 @@ Each group of subcommands lives in its own module with a ``register(subparsers)`
 ``brag.cmd_replay`` (the event store: import, export, sessions, replay), ``brag.cmd_amend``
 (amend), ``brag.cmd_notes`` (notes), ``brag.cmd_share`` (share), ``brag.cmd_sim`` (simulate),
 ``brag.cmd_stats`` (stats, leaderboard), ``brag.cmd_analytics`` (analytics refresh|export|show),
-``brag.cmd_decisions`` (decisions), ``brag.cmd_app`` (run, dashboard). Every
-command takes the global ``--db``. A command line imports only its command's module (the others
-are listed from :data:`COMMANDS`, so ``brag sessions`` never loads DuckDB or the engine). Errors
-are one clear line on stderr and a non-zero exit, never a traceback: :func:`failed` says every
-one.
+``brag.cmd_decisions`` (decisions), ``brag.cmd_players`` (players: the register),
+``brag.cmd_app`` (run, dashboard). Every command takes the global ``--db``. A command line
+imports only its command's module (the others are listed from :data:`COMMANDS`, so ``brag
+sessions`` never loads DuckDB or the engine). Errors are one clear line on stderr and a non-zero
+exit, never a traceback: :func:`failed` says every one.
 """
 
 from __future__ import annotations
@@ -65,6 +65,15 @@ COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
         ),
     ),
     ("cmd_analytics", (("analytics", "the DuckDB projection of the log"),)),
+    (
+        "cmd_players",
+        (
+            (
+                "players",
+                "the register of players' names: list, merge, rename, undo (kept beside the logs)",
+            ),
+        ),
+    ),
     (
         "cmd_decisions",
         (("decisions", "what players do in a spot, how it pays, and where one player strays"),),

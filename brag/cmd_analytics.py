@@ -207,7 +207,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     for k, v in params.items():
         if v is not None and k not in takes:
             raise CommandError(f"{args.name} has no --{k}: it covers every {k} (see --describe)")
-    refuse_unknown(con, args.session, args.player)
+    params["player"] = refuse_unknown(con, args.session, args.player)
     refuse_unknown_table(con, args.table)
     accepted = {k: v for k, v in params.items() if k in takes}
     print_rows(args.name, fn(con, **accepted), args.format, args.name.replace("_", " "))

@@ -22,6 +22,7 @@ from events.text import normal
 __all__ = [
     "cmd_leaderboard",
     "cmd_stats",
+    "no_player",
     "refuse_unknown",
     "refuse_unknown_table",
     "register",
@@ -72,27 +73,54 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
     board.set_defaults(func=cmd_leaderboard)
 
 
-def refuse_unknown(con: Any, session: str | None, player: str | None) -> None:
-    """One clear error for a session or player the projection has never seen."""
+def refuse_unknown(con: Any, session: str | None, player: str | None) -> str | None:
+    """One clear error for a session or player the projection has never seen; returns the
+    player's name to ask the statistics for: ``player`` itself, or, for a name recorded once
+    that the club's register merged or renamed since (``brag players``), the name it goes by
+    now ("Jaen" -> "Jean")."""
     known = con.execute("SELECT 1 FROM sessions WHERE session = ?", [session]).fetchone()
     if session and not known:
         raise CommandError(f"no session {session!r} in the store (see brag sessions)")
-    key = normal(player) if player else None
-    if (
-        player
-        and not con.execute(
-            "SELECT 1 FROM session_players WHERE player_key = ? LIMIT 1", [key]
-        ).fetchone()
-    ):
-        raise CommandError(f"no player {player!r} in the store")
+    if not player:
+        return player
+    key = normal(player)
+    if not con.execute(
+        "SELECT 1 FROM session_players WHERE player_key = ? LIMIT 1", [key]
+    ).fetchone():
+        player = _now_called(con, player)
+        key = normal(player)
     if (
         session
-        and player
         and not con.execute(
             "SELECT 1 FROM session_players WHERE session = ? AND player_key = ?", [session, key]
         ).fetchone()
     ):
         raise CommandError(f"{player} did not play in session {session!r}")
+    return player
+
+
+def _now_called(con: Any, player: str) -> str:
+    """The name a recorded ``player`` goes by now in the statistics (a merge, a rename); else
+    the one line of :func:`no_player`."""
+    rows = con.execute(
+        "SELECT DISTINCT sp.player, n.player FROM session_players sp "
+        "JOIN player_names n USING (player_key)"
+    ).fetchall()
+    now = next((str(n) for recorded, n in rows if normal(str(recorded)) == normal(player)), None)
+    if now is None:
+        raise CommandError(no_player(con, player))
+    return now
+
+
+def no_player(con: Any, player: str) -> str:
+    """The one line for a player the statistics do not know, offering the nearest name they do
+    (:func:`log.near.nearest`: "no player named Jon; did you mean Jean?")."""
+    from events.text import inert
+    from log.near import nearest
+
+    known = [str(r[0]) for r in con.execute("SELECT player FROM player_names").fetchall()]
+    offer = nearest(player, known)
+    return f"no player named {inert(player)}" + (f"; did you mean {inert(offer)}?" if offer else "")
 
 
 def refuse_unknown_table(con: Any, table: str | None) -> None:
@@ -111,7 +139,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             known = ", ".join(queries.DRILL)
             raise CommandError(f"no drill-down for {args.deals!r} (statistics: {known})")
     con = open_projection(args, refresh=not args.no_refresh)
-    refuse_unknown(con, args.session, args.player)
+    args.player = refuse_unknown(con, args.session, args.player)
     refuse_unknown_table(con, args.table)
     if args.deals is not None:
         return drill(con, args)

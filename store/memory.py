@@ -29,6 +29,7 @@ from store.records import (
     event_from_row,
     payload_of,
 )
+from store.register import Kind, RegisterFact
 
 __all__ = ["MemoryRecorder"]
 
@@ -44,6 +45,7 @@ class _Data:
     store_id: str = field(default_factory=lambda: str(uuid4()))
     revocations: Revocations = field(default_factory=Revocations)
     holder: Holder | None = None
+    register: list[RegisterFact] = field(default_factory=list)
 
 
 class _MemoryDevices:
@@ -77,9 +79,29 @@ class _MemoryDevices:
             self.tx.holder = None
 
 
+class _MemoryRegister:
+    """The register beside the log (:mod:`store.register`) in a memory transaction."""
+
+    def __init__(self, tx: _MemoryTx) -> None:
+        self.tx = tx
+
+    def facts(self) -> list[RegisterFact]:
+        return [*self.tx.data.register, *self.tx.facts]
+
+    def add(
+        self, kind: Kind, name: str, target: str, undoes: int | None, at: datetime, by: str
+    ) -> RegisterFact:
+        every = self.facts()
+        fact = RegisterFact(every[-1].position + 1 if every else 1, kind, name, target, undoes,
+                            at, by)  # fmt: skip
+        self.tx.facts.append(fact)
+        return fact
+
+
 class _MemoryTx:
     def __init__(self, data: _Data) -> None:
         self.data = data
+        self.facts: list[RegisterFact] = []
         self.pending: list[StoredEvent] = []
         self.notes: list[Annotation] = []
         self.revoked = data.revocations
@@ -87,6 +109,9 @@ class _MemoryTx:
 
     def devices(self) -> _MemoryDevices:
         return _MemoryDevices(self)
+
+    def register(self) -> _MemoryRegister:
+        return _MemoryRegister(self)
 
     def annotations(self, session: str) -> list[Annotation]:
         every = [*self.data.annotations, *self.notes]
@@ -145,6 +170,7 @@ class _MemoryTx:
         d.annotations += self.notes
         d.revocations = self.revoked
         d.holder = self.holder
+        d.register += self.facts
 
 
 class MemoryRecorder:
@@ -219,6 +245,10 @@ class MemoryRecorder:
     def revocations(self) -> Revocations:
         with self._data.lock:
             return self._data.revocations
+
+    def register_facts(self) -> list[RegisterFact]:
+        with self._data.lock:
+            return list(self._data.register)
 
     def summaries(self) -> list[SessionSummary]:
         with self._data.lock:

@@ -17,6 +17,8 @@ The roles (each a protocol; a caller is typed against the one it uses):
 - :class:`AnnotationRecorder`: the annotations beside the streams (:mod:`store.annotations`).
 - :class:`DeviceRecorder`: the devices beside the log (:mod:`store.devices`): the organiser's
   devices' revocations and the dashboard holding the store, read and written in the store.
+- :class:`RegisterRecorder`: the register beside the log (:mod:`store.register`): merges and
+  renames of players' names, each undoable.
 - :class:`Backend`: the store itself (url, schema version, id, reopen, close).
 
 :class:`Recorder` is all of them, for the service that needs every role. What only one backend
@@ -43,6 +45,7 @@ from store.records import (
     SessionSummary,
     StoredEvent,
 )
+from store.register import Kind, RegisterFact
 
 __all__ = [
     "AnnotationRecorder",
@@ -57,6 +60,9 @@ __all__ = [
     "EventRecorder",
     "EventTx",
     "Recorder",
+    "Register",
+    "RegisterRecorder",
+    "RegisterTx",
     "Tx",
 ]
 
@@ -135,7 +141,25 @@ class DeviceTx(Protocol):
     def devices(self) -> Devices: ...
 
 
-class Tx(EventTx, CatalogueTx, AnnotationTx, DeviceTx, Protocol):
+class Register(Protocol):
+    """The register beside the log inside the write transaction (:mod:`store.register`)."""
+
+    def facts(self) -> list[RegisterFact]: ...
+
+    def add(
+        self, kind: Kind, name: str, target: str, undoes: int | None, at: datetime, by: str
+    ) -> RegisterFact:
+        """Appends one fact (``at``: UTC)."""
+        ...
+
+
+class RegisterTx(Protocol):
+    """The register's part of the write transaction."""
+
+    def register(self) -> Register: ...
+
+
+class Tx(EventTx, CatalogueTx, AnnotationTx, DeviceTx, RegisterTx, Protocol):
     """What a recorder does inside its write transaction: every role's part."""
 
 
@@ -248,7 +272,29 @@ class DeviceRecorder(Protocol):
         ...
 
 
-class Recorder(Backend, EventRecorder, Catalogue, AnnotationRecorder, DeviceRecorder, Protocol):
+class RegisterRecorder(Protocol):
+    """The register beside the log (:mod:`store.register`): read here, written in the write
+    transaction."""
+
+    def transaction(self) -> AbstractContextManager[RegisterTx]:
+        """The exclusive write transaction: committed when the block ends, else rolled back."""
+        ...
+
+    def register_facts(self) -> list[RegisterFact]:
+        """Every fact of the register, oldest first (none in a store older than version 8 read
+        as it is)."""
+        ...
+
+
+class Recorder(
+    Backend,
+    EventRecorder,
+    Catalogue,
+    AnnotationRecorder,
+    DeviceRecorder,
+    RegisterRecorder,
+    Protocol,
+):
     """A store's storage, every role: rows in, rows out, the sessions catalogue, the
     annotations. Thread-safe."""
 

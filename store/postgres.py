@@ -23,6 +23,7 @@ from store.address import shown_address
 from store.devices import DEVICES_DDL
 from store.port import CatalogueOf
 from store.records import Row
+from store.register import pg_register_ddl
 from store.schema import (
     CATALOGUE_DDL,
     FACETS_DDL,
@@ -36,6 +37,7 @@ from store.schema import (
     TABLE,
     column_problems,
     pg_annotations_ddl,
+    pg_append_only,
     pg_ddl,
 )
 from store.sql import SqlRecorder, SqlTx
@@ -151,7 +153,8 @@ class PostgresRecorder(SqlRecorder):
         return out
 
     def create(self, conn: Any) -> None:
-        for stmt in (*pg_ddl(), *CATALOGUE_DDL, FACETS_DDL, DEVICES_DDL, *pg_annotations_ddl()):
+        for stmt in (*pg_ddl(), *CATALOGUE_DDL, FACETS_DDL, DEVICES_DDL, *pg_annotations_ddl(),
+                     *pg_register_ddl(pg_append_only)):  # fmt: skip
             conn.execute(stmt)
 
     def __repr__(self) -> str:

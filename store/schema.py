@@ -33,7 +33,9 @@ of the ``dealt`` of a player's remembered cards, so neither moves when steps are
 the migration (:mod:`store.anchors`) gives each older row its event once, by the numbering it was
 written under; 7, the devices beside the log ``brag_devices`` (the organiser's devices'
 revocations and the dashboard that holds the store: :mod:`store.devices`, issue 33), created
-empty. A new version adds its step to :data:`SQLITE_MIGRATIONS` and :data:`PG_MIGRATIONS`.
+empty; 8, the register beside the log ``brag_register`` (merges and renames of players' names
+and their undoing: :mod:`store.register`, issue 35), append-only, created empty. A new version
+adds its step to :data:`SQLITE_MIGRATIONS` and :data:`PG_MIGRATIONS`.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from store.anchors import pg_v6, sqlite_v6
 from store.annotations import ANNOTATIONS
 from store.devices import DEVICES_DDL
 from store.records import SessionInfo, parse_stored_at
+from store.register import pg_v8, sqlite_v8
 
 if TYPE_CHECKING:
     from store.orm import EventRecord
@@ -85,7 +88,7 @@ META: Final = "brag_meta"
 """The schema marker table: ``(key TEXT PRIMARY KEY, value TEXT NOT NULL)``."""
 STORE_SCHEMA: Final = "bragbook"
 """``brag_meta`` value of ``schema`` in a Bragbook store."""
-STORE_VERSION: Final = 7
+STORE_VERSION: Final = 8
 """``brag_meta`` value of ``version`` this code writes (see the module docstring's history)."""
 EVENT_COLUMN_VERSION: Final = 6
 """The store version from which ``brag_annotations`` has its ``event`` column (issue 32): an
@@ -315,6 +318,7 @@ SQLITE_TRIGGERS_OF: Final = {
     5: tuple(SQLITE_TRIGGERS),
     6: tuple(SQLITE_TRIGGERS),
     7: tuple(SQLITE_TRIGGERS),
+    8: tuple(SQLITE_TRIGGERS),
 }
 """The triggers a SQLite store of each version has."""
 
@@ -404,6 +408,7 @@ SQLITE_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     4: create_facets,
     5: functools.partial(sqlite_v6, table=TABLE, annotations_ddl=sqlite_annotations_ddl),
     6: create_devices,
+    7: sqlite_v8,
 }
 """Version ``n`` → the step that takes a store from ``n`` to ``n + 1`` (``(recorder, conn)``,
 inside the opening transaction; the version row is written after each step)."""
@@ -488,4 +493,5 @@ PG_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     4: create_facets,
     5: functools.partial(pg_v6, table=TABLE),
     6: create_devices,
+    7: functools.partial(pg_v8, append_only=pg_append_only),
 }

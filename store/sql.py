@@ -55,6 +55,7 @@ from store.records import (
     event_from_row,
     parse_stored_at,
 )
+from store.register import RegisterReads, SqlRegister
 from store.schema import (
     COLUMNS,
     FACET_INSERT,
@@ -155,6 +156,10 @@ class SqlTx:
         """The devices beside the log (:mod:`store.devices`), inside this transaction."""
         return SqlDevices(self.conn, self.recorder.sql)
 
+    def register(self) -> SqlRegister:
+        """The register beside the log (:mod:`store.register`), inside this transaction."""
+        return SqlRegister(self.conn, self.recorder.sql)
+
     def annotation(self, position: int) -> Annotation | None:
         cur = self.conn.execute(self.recorder.sql(f"{SELECT} WHERE position = ?"), (position,))
         got = cur.fetchone()
@@ -180,7 +185,7 @@ class SqlTx:
 # --- the recorder ---------------------------------------------------------------------------------
 
 
-class SqlRecorder(ThreadConnections, CatalogueReads, AnnotationReads, DeviceReads):
+class SqlRecorder(ThreadConnections, CatalogueReads, AnnotationReads, DeviceReads, RegisterReads):
     """The base of :class:`~store.sqlite.SqliteRecorder` and
     :class:`~store.postgres.PostgresRecorder`: everything but the connection, the transaction, the
     schema's shape and the insert."""

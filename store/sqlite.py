@@ -24,6 +24,7 @@ from events.errors import DISK_FULL, StoreError, StoreMissing, StoreUnavailable,
 from store.devices import DEVICES_DDL
 from store.port import CatalogueOf
 from store.records import Row
+from store.register import sqlite_register_ddl
 from store.schema import (
     BUSY_TIMEOUT_S,
     CATALOGUE_DDL,
@@ -234,7 +235,8 @@ class SqliteRecorder(SqlRecorder):
         conn.execute(create_table_sql(sqlite.dialect()))
         for t in SQLITE_TRIGGERS.values():
             conn.execute(t)
-        for stmt in (*CATALOGUE_DDL, FACETS_DDL, DEVICES_DDL, *sqlite_annotations_ddl()):
+        for stmt in (*CATALOGUE_DDL, FACETS_DDL, DEVICES_DDL, *sqlite_annotations_ddl(),
+                     *sqlite_register_ddl()):  # fmt: skip
             conn.execute(stmt)
 
     def __repr__(self) -> str:

@@ -15,16 +15,17 @@
 -- One name, one player (docs/format.md "Choices where RULES.md is silent"): player_key and
 -- table_key are the names' normal form (events.text.normal: Ann, ann and a Cyrillic look-alike
 -- are one player). Each key is shown under the spelling seated in the most sessions, then the
--- one first started, then the one first stored.
+-- one first started, then the one first stored; a key the club's register names (a merge or a
+-- rename, register_names) is shown under the register's name.
 CREATE VIEW IF NOT EXISTS player_names AS
-SELECT player_key, player FROM (
+SELECT player_key, coalesce(r.player, seated.player) AS player FROM (
     SELECT sp.player_key, sp.player,
            row_number() OVER (PARTITION BY sp.player_key
                               ORDER BY count(*) DESC, min(s.started) NULLS LAST,
                                        min(s.last_position), sp.player) AS k
     FROM session_players sp JOIN sessions s USING (session)
     GROUP BY sp.player_key, sp.player
-) WHERE k = 1;
+) seated LEFT JOIN register_names r USING (player_key) WHERE k = 1;
 CREATE VIEW IF NOT EXISTS table_names AS
 SELECT table_key, table_name FROM (
     SELECT table_key, table_name,

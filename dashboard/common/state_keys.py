@@ -61,9 +61,11 @@ __all__ = [
     "SQL_RESULT",
     "SQL_RUNS",
     "SQL_TEXT",
+    "START_ASK",
     "START_CARDS",
     "START_DEALER",
     "START_FORM",
+    "START_KEPT",
     "START_PLAYERS",
     "START_POTS",
     "START_SESSION",
@@ -284,6 +286,12 @@ START_DEALER = "start_dealer"
 
 START_POTS = "start_pots"
 """The new session's pots to play (RULES 1.4)."""
+
+START_KEPT = "start_kept"
+"""The new names the organiser kept although close to known ones (normal forms, issue 35)."""
+
+START_ASK = "start_ask"
+"""The start form's questions' container (.st-key-start_ask: "did you mean Jean?")."""
 
 
 def my_cards_deal(session: str) -> str:

@@ -13,13 +13,15 @@ from dashboard.access import check as access
 from dashboard.access import gate
 from dashboard.common import state_keys as keys
 from dashboard.common import stores
+from dashboard.common.escape import md
 from dashboard.record import pad, recorder
 from dashboard.record.widgets import PANEL, device_now, flash, said_stored, who
 from events.errors import BragError
 from events.model import RecordedEvent, Rules
-from events.text import mixed_scripts
+from events.text import mixed_scripts, normal
+from log.register import register_of
 from present.names import canonical, whole_number
-from service.start import StartSession, start_session
+from service.start import Known, StartSession, questions, start_session
 
 # --- starting a session ---------------------------------------------------------------------------
 
@@ -38,7 +40,8 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
         _seat_order(seats)
     _how_played(seats)
     for note in _spelling_notes(seats, known_players, table_typed(), known_tables):
-        st.caption(note)
+        st.caption(md(note))
+    _questions(_known(known_players, known_tables))
     with st.container(key=keys.START_FORM):
         st.button(
             "Start the session",
@@ -128,8 +131,12 @@ def _spelling_notes(
     """What the start will record instead of what was typed: a name or table already in the
     store under another spelling (one name, one player), and names mixing look-alike scripts."""
     notes = []
+    register = register_of(stores.store())  # the club's register (issue 35): merges, renames
     for typed in seats:
         same = canonical(str(typed), known)
+        now = register.resolve(same or str(typed))
+        if normal(now) != normal(same or str(typed)):
+            notes.append(f"{typed} is {now} in the club's register: counted as {now}.")
         if same is not None:
             notes.append(f"{typed} is {same}, already in the store: recorded as {same}.")
         elif (mixed := mixed_scripts(str(typed))) is not None:
@@ -138,6 +145,45 @@ def _spelling_notes(
     if same_table is not None:
         notes.append(f"Table {table} is {same_table}, already in the store: recorded as it.")
     return notes
+
+
+def _known(known_players: Sequence[str], known_tables: Sequence[str]) -> Known:
+    """What the store knows, and the new names kept although close to it."""
+    kept = frozenset(st.session_state.get(keys.START_KEPT) or ())
+    return Known(tuple(known_players), tuple(known_tables), kept)
+
+
+def _questions(known: Known) -> None:
+    """Before a new player or table close to a known one is taken, one question each
+    (:func:`service.start.questions`): a button per known name, and one to keep the new name
+    (the start refuses until each is answered)."""
+    _, seats, table, _ = _typed(known.players, known.tables)
+    asked = questions(seats, table, known)
+    if not asked:
+        return
+    with st.container(key=keys.START_ASK, border=True):
+        for q in asked:
+            st.markdown(f"**{md(q.sentence())}**")
+            row = st.container(horizontal=True, gap="small")
+            for n, name in enumerate(q.offered):
+                row.button(md(name), key=f"ask-{q.what}-{q.typed}-{n}", type="primary",
+                           on_click=_take, args=(q.what, q.typed, name))  # fmt: skip
+            row.button(md(f"Keep {q.typed} (a new {q.what})"), key=f"keep-{q.what}-{q.typed}",
+                       on_click=_keep, args=(q.typed,))  # fmt: skip
+
+
+def _take(what: str, typed: str, name: str) -> None:
+    """The known ``name`` in place of ``typed`` (a seat, or the table)."""
+    if what == "table":
+        st.session_state[keys.START_TABLE] = name
+        return
+    seats = [str(p) for p in st.session_state.get(keys.START_PLAYERS) or []]
+    st.session_state[keys.START_PLAYERS] = [name if p.strip() == typed else p for p in seats]
+
+
+def _keep(typed: str) -> None:
+    kept = set(st.session_state.get(keys.START_KEPT) or ())
+    st.session_state[keys.START_KEPT] = sorted(kept | {normal(typed)})
 
 
 def _move_seat(n: int, step: int) -> None:
@@ -196,13 +242,16 @@ def _start(known_players: Sequence[str] = (), known_tables: Sequence[str] = ()) 
     )
     start = StartSession(name, seats, table, dealer, cards, pots, who(), device_now())
     store = access.guarded(stores.writer(), gate.device_token())  # checked inside the append
-    started = start_session(store, start, _start_events, locked=(access.DeviceLocked,))
+    known = _known(known_players, known_tables)
+    started = start_session(store, start, _start_events, locked=(access.DeviceLocked,),
+                            known=known)  # fmt: skip
     if started.outcome == "locked":
         gate.locked_out(started.message)
-    elif started.outcome == "refused":
+    elif started.outcome in ("refused", "ask"):
         flash("error", started.message)
     else:
         said_stored(name, started.rows)
         st.session_state[keys.RECORDING] = name
         st.query_params["session"] = name
         st.session_state[PANEL] = False  # the pad on the first screen, as the session opens
+        st.session_state.pop(keys.START_KEPT, None)

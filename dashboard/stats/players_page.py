@@ -8,7 +8,7 @@ from analytics import luck
 from dashboard.common import escape, stores, ui
 from dashboard.common import state_keys as keys
 from dashboard.stats import figures as stats_view
-from dashboard.stats import stats_cache, widgets
+from dashboard.stats import register_panel, stats_cache, widgets
 from dashboard.stats import tables as stat_tables
 
 st.title("Players")
@@ -24,6 +24,9 @@ st.subheader(f"Every player, {escape.md(table)}" if table else "Every player")
 widgets.plain_table(stats_view.stats_table(stats))
 if note := luck.luck_note(stats):
     st.caption(note)
+register, recorded = register_panel.register_now()  # the club's register (issue 35)
+for also in register_panel.also_lines([r["player"] for r in stats], register, recorded):
+    st.caption(escape.md(also))
 
 names = [r["player"] for r in stats]
 first, second = widgets.two_players(names)
@@ -64,3 +67,5 @@ for col, p in zip(cols, chosen, strict=True):
     with col:
         st.markdown(f"**{escape.md(p)}**")
         widgets.plain_table(stat_tables.category_rows(hands[p]))
+
+register_panel.register_panel(register, recorded)  # the organiser's unlocked device only

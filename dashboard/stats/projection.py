@@ -40,7 +40,7 @@ def opened() -> Iterator[Any]:
             con.close()
 
 
-_SNAPSHOTS: dict[str, tuple[int, str]] = {}
+_SNAPSHOTS: dict[str, tuple[Any, str]] = {}
 _SNAPSHOT_LOCK = threading.Lock()
 
 SNAPSHOT_PREFIX = "brag-explore-"
@@ -91,7 +91,7 @@ def _without_addresses(copy: str) -> None:
         con.close()
 
 
-def snapshot(path: str, version: int) -> str:
+def snapshot(path: str, version: Any) -> str:
     """A private copy of the projection at ``version`` for the analysts' SQL: nobody writes it,
     so each query attaches it read-only in a database of its own
     (``analytics.explore.run_limited``: side

@@ -28,6 +28,7 @@ import streamlit as st
 from dashboard.common.settings import analytics_path, db_url
 from dashboard.common.stores import _store, events
 from dashboard.stats import projection
+from log.register import register_of
 
 __all__ = [
     "DRILL_PAGE",
@@ -72,8 +73,10 @@ class Preparing(Exception):
         super().__init__("they are being prepared from the store; this page shows them when ready")
 
 
-def _catch_up(url: str, path: str) -> tuple[int, int]:
-    """Catches the projection up with the store; ``(checkpoint position, events applied)``. An
+def _catch_up(url: str, path: str) -> tuple[int, int, int]:
+    """Catches the projection up with the store; ``(checkpoint position, events applied, the
+    players' register's version followed)`` (a merge or an undo re-keys it:
+    ``analytics.register``). An
     existing projection of this store takes the new events in one transaction on the file (a
     catch-up that fails, a full disk, leaves it as it was); a first one is built beside and
     renamed into place; a projection of another store is rebuilt or refused
@@ -84,6 +87,7 @@ def _catch_up(url: str, path: str) -> tuple[int, int]:
 
     with projection.LOCK:
         store = _store(url)
+        register = register_of(store).version  # read first: a later merge is caught up next
         have = analytics.building.current_checkpoint(path, store.store_id, store)
         if have is None or have < store.last_position():
             # A projection of another store: rebuilt when it is this store's default file, else
@@ -94,8 +98,8 @@ def _catch_up(url: str, path: str) -> tuple[int, int]:
                 lambda con: analytics.projector.refresh(store, con),
                 rebuild=lambda con: analytics.projector.rebuild(store, con),
             )
-            return report.position, report.events
-        return have, 0
+            return report.position, report.events, register
+        return have, 0, register
 
 
 class _Writer:
@@ -112,7 +116,7 @@ class _Writer:
     def __init__(self, url: str, path: str) -> None:
         self.url, self.path = url, path
         self.cond = threading.Condition()
-        self.checkpoint: tuple[int, int] | None = None
+        self.checkpoint: tuple[int, int, int] | None = None
         self.error: BaseException | None = None
         self.tries = 0
         self.asked = self.answered = 0
@@ -127,7 +131,7 @@ class _Writer:
                 asked = self.asked
                 due = asked > self.answered or self.checkpoint is None or self.error is not None
                 kept = self.checkpoint
-            got: tuple[int, int] | None
+            got: tuple[int, int, int] | None
             try:
                 got, failed = self._try(due, kept), None
             except Exception as err:  # said by the pages (checked_version); tried again
@@ -139,8 +143,13 @@ class _Writer:
                 self.answered = asked
                 self.cond.notify_all()
 
-    def _try(self, due: bool, kept: tuple[int, int] | None) -> tuple[int, int]:
-        if not due and kept is not None and _store(self.url).last_position() <= kept[0]:
+    def _try(self, due: bool, kept: tuple[int, int, int] | None) -> tuple[int, int, int]:
+        if (
+            not due
+            and kept is not None
+            and _store(self.url).last_position() <= kept[0]
+            and register_of(_store(self.url)).version == kept[2]  # a merge, an undo: re-keyed
+        ):
             return kept  # the store has not moved: nothing opened, nothing written
         return _catch_up(self.url, self.path)
 
@@ -201,13 +210,28 @@ def _reached(w: _Writer) -> int:
 
 
 def analytics_version() -> int:
-    """The checkpoint the statistics are read at, the version the cached reads are keyed on: the
-    writer's last. Only reads; before the writer's first catch-up it waits as
+    """The checkpoint the statistics are read at: the writer's last. Only reads; before the
+    writer's first catch-up it waits as :func:`checked_version` does (and raises as it does)."""
+    return _version()[0]
+
+
+Version = tuple[int, int]
+"""What the cached reads are keyed on: the writer's last checkpoint and the players' register's
+version it followed (a merge moves the statistics, not the checkpoint)."""
+
+
+def _version() -> Version:
+    """The writer's last :data:`Version`; before its first catch-up, waits as
     :func:`checked_version` does (and raises as it does)."""
     w = _writer()
     with w.cond:
         kept = w.checkpoint
-    return kept[0] if kept is not None else checked_version()
+    if kept is None:
+        checked_version()  # returns once the writer has reached one
+        with w.cond:
+            kept = w.checkpoint
+    assert kept is not None  # checked_version raised otherwise
+    return kept[0], kept[2]
 
 
 def refresh_analytics() -> int:
@@ -254,7 +278,7 @@ def _query(name: str) -> Callable[..., Any]:
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _stat(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
+def _stat(path: str, version: Version, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
     with projection.opened() as con:
         return _query(name)(con, **dict(kwargs))
 
@@ -292,7 +316,7 @@ def deals_behind_total(player: str, statistic: str, table: str | None = None) ->
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _nets(
-    path: str, version: int, url: str, player: str, table: str | None
+    path: str, version: Version, url: str, player: str, table: str | None
 ) -> list[tuple[str, Any, int, int]]:
     from analytics import queries
 
@@ -316,18 +340,18 @@ def session_nets(player: str, table: str | None = None) -> list[dict[str, Any]]:
     net over time is ordered as the listing orders the sessions without reading the listing.
     Kept as plain tuples (a league's player has 15,000 sessions: a cached list of dicts of
     Fractions took 180 ms to pickle and as long to unpickle at each run)."""
-    got = _nets(analytics_path(), analytics_version(), db_url(), player, table)
+    got = _nets(analytics_path(), _version(), db_url(), player, table)
     return [{"session": s, "started": t, "net": Fraction(n, d)} for s, t, n, d in got]
 
 
 def stat(name: str, **kwargs: Any) -> Any:
     """A statistic of :mod:`analytics.queries` (``player_stats``, ``leaderboard``,
     ``showdown_hands``, ...), kept until the projection moves on."""
-    return _stat(analytics_path(), analytics_version(), name, tuple(sorted(kwargs.items())))
+    return _stat(analytics_path(), _version(), name, tuple(sorted(kwargs.items())))
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _schema(path: str, version: int) -> list[dict[str, Any]]:
+def _schema(path: str, version: Version) -> list[dict[str, Any]]:
     import analytics.explore
 
     with projection.opened() as con:
@@ -336,7 +360,7 @@ def _schema(path: str, version: int) -> list[dict[str, Any]]:
 
 def schema() -> list[dict[str, Any]]:
     """The projection's tables and their documented columns."""
-    return _schema(analytics_path(), analytics_version())
+    return _schema(analytics_path(), _version())
 
 
 def run_sql(sql: str) -> Any:
@@ -348,7 +372,7 @@ def run_sql(sql: str) -> Any:
     ``analytics.explore.LimitReached`` for a limit hit, ``duckdb.Error`` for SQL DuckDB refuses."""
     import analytics.explore
 
-    version = analytics_version()
+    version = _version()
     return analytics.explore.run_limited(projection.snapshot(analytics_path(), version), sql)
 
 
@@ -356,7 +380,7 @@ def run_sql(sql: str) -> Any:
     show_spinner="Counting the decisions per spot, once for this version of the statistics…",
     max_entries=2,
 )
-def _cube(path: str, version: int) -> Any:
+def _cube(path: str, version: Version) -> Any:
     """The projection's decisions counted per cell of the spot grid (``analytics.spots.Cube``),
     built once per version of the projection."""
     from analytics.spots import Cube
@@ -376,7 +400,7 @@ def _spot_query(name: str) -> Callable[..., Any]:
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _spots(path: str, version: int, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
+def _spots(path: str, version: Version, name: str, kwargs: tuple[tuple[str, Any], ...]) -> Any:
     from analytics import spots
 
     args = dict(kwargs)
@@ -392,4 +416,4 @@ def spots(name: str, **kwargs: Any) -> Any:
     """The decision explorer (:mod:`analytics.spots`: ``explore``, ``behind``, ``differences``,
     ``winning_players``) with ``spot`` given as its text, kept until the projection moves on; a
     spot on the grid's lines is answered from the projection's cube (:func:`_cube`)."""
-    return _spots(analytics_path(), analytics_version(), name, tuple(sorted(kwargs.items())))
+    return _spots(analytics_path(), _version(), name, tuple(sorted(kwargs.items())))

@@ -92,7 +92,7 @@ def test_show_refuses_a_filter_it_does_not_take_and_unknown_names(tmp_path: Path
     cases = [
         (["analytics", "show", "pot_sizes", "--player", "A"], "pot_sizes has no --player"),
         (["analytics", "show", "pot_sizes", "--session", "nosuch"], "no session 'nosuch'"),
-        (["stats", "--player", "Zed"], "no player 'Zed' in the store"),
+        (["stats", "--player", "Zed"], "no player named Zed"),
         (["stats", "--player", "E", "--session", "card-example"], "E did not play in session"),
     ]
     for argv, message in cases:

@@ -119,7 +119,7 @@ def test_a_projection_held_too_long_names_the_process_holding_it(
     ("argv", "says"),
     [
         (["--spot", "actor=sen"], "brag: --spot: actor='sen': blind or seen (RULES 5.1)"),
-        (["--player", "Nobody"], "brag: no player 'Nobody' in the statistics"),
+        (["--player", "Nobody"], "brag: no player named Nobody"),
         (["--deals", "me:fold"], "brag: --deals 'me:fold': the group is one of player, field, "
                                  "winners"),
         (["--deals", "player:fold"], "brag: --deals player:...: give --player P too"),

@@ -10,8 +10,9 @@ import pytest
 from service_fakes import BEGAN, SEATS, Locked, start
 
 from events.model import DealerChosen, RecordedEvent, SessionStarted
+from events.text import normal
 from log.service import EventStore
-from service.start import StartSession, start_session
+from service.start import Known, StartSession, questions, start_session
 
 
 def events_of(s: StartSession) -> Sequence[RecordedEvent]:
@@ -71,3 +72,30 @@ def test_a_locked_device_starts_nothing(store: EventStore) -> None:
     done = start_session(Guarded(), asked(), events_of, locked=(Locked,))  # type: ignore[arg-type]  # a fake of the store
     assert (done.outcome, done.message) == ("locked", "This device is locked")
     assert not store.has("friday")
+
+
+# --- the register asks first (issue 35 item 2) ------------------------------------------------
+
+CLUB = Known(players=("Jean", "Ann", "Cal", "Jean Smith"), tables=("Top table", "Oak"))
+
+
+def test_jaen_asks_for_jean_before_anything_is_stored(store: EventStore) -> None:
+    n = store.last_position()
+    done = start_session(store, asked(seats=("Jaen", "Ann", "Cal")), events_of, known=CLUB)
+    assert done.outcome == "ask" and done.rows == () and store.last_position() == n
+    assert done.message == "Jaen is not a player yet: did you mean Jean?"
+    assert [(q.what, q.typed, q.offered) for q in done.asked] == [("player", "Jaen", ("Jean",))]
+    kept = Known(CLUB.players, CLUB.tables, kept={normal("Jaen")})  # "Keep Jaen (a new player)"
+    done = start_session(store, asked(seats=("Jaen", "Ann", "Cal")), events_of, known=kept)
+    assert done.outcome == "started" and store.events("friday")[0].seats[0] == "Jaen"  # type: ignore[union-attr]
+
+
+def test_top_offers_top_table_and_initials_offer_the_full_name() -> None:
+    got = questions(("J. Smith", "Ann", "ann"), "Top", CLUB)
+    assert [(q.what, q.typed, q.offered) for q in got] == [
+        ("player", "J. Smith", ("Jean Smith",)),
+        ("table", "Top", ("Top table",)),
+    ]
+    assert got[1].sentence() == "Top is not a table yet: did you mean Top table?"
+    assert questions(("Jean", "Bob"), "top TABLE", CLUB) == []  # known, or nothing close
+    assert questions(("Jean",), "Oka", CLUB)[0].offered == ("Oak",)  # a swap, not a prefix

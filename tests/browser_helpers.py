@@ -125,6 +125,26 @@ def dashboard(
         log.close()
 
 
+def started(folder: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """The dashboard started from ``folder`` with ``env`` added (as :func:`dashboard`) on
+    ``port`` exactly, for a test that kills it (SIGKILL) and starts it again on the same address:
+    the process, once it answers its health check (its log in ``folder``). Fails when it does not
+    answer within 60 s."""
+    full = {k: v for k, v in os.environ.items() if k != "BRAG_ORGANISER_SECRET"}
+    full.update(env)
+    log = open(folder / f"streamlit-{port}-{time.monotonic_ns()}.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(streamlit_command(port), env=full, stdout=log, stderr=log, cwd=folder)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://localhost:{port}/_stcore/health", timeout=2):
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise AssertionError("the dashboard did not start")
+
+
 def season_env(folder: Path, sessions: int = 3) -> dict[str, str]:
     """A store in ``folder`` holding the bundled season's first ``sessions`` sessions, its
     projection refreshed: the environment a dashboard serves them with (``BRAG_DB``,

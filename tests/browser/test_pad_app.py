@@ -20,13 +20,12 @@ from __future__ import annotations
 import json
 import signal
 import statistics
-import subprocess
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import chromium, served_store, server_port, unlock
+from browser_helpers import chromium, served_store, server_port, started, unlock
 from pad_app_helpers import (
     CUT,
     PAD_ROOT,
@@ -180,27 +179,6 @@ def test_two_pads_of_one_session_in_one_browser_keep_each_others_taps(
     assert ids.count(a[0]) == 1 and b[0] not in ids  # b was drawn on the step a changed
 
 
-def _serve(folder: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    import os
-    import time
-
-    from brag.cmd_app import streamlit_command
-
-    full = {k: v for k, v in os.environ.items() if k != "BRAG_ORGANISER_SECRET"}
-    full.update(env)
-    log = open(folder / f"streamlit-{port}-{time.monotonic_ns()}.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(streamlit_command(port), env=full, stdout=log, stderr=log, cwd=folder)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://localhost:{port}/_stcore/health", timeout=2):
-                return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise AssertionError("the dashboard did not start")
-
-
 def test_the_server_killed_and_started_again(tmp_path: Path) -> None:
     chromium()
     db = str(tmp_path / "brag.db")
@@ -213,7 +191,7 @@ def test_the_server_killed_and_started_again(tmp_path: Path) -> None:
     }
     port = server_port()
     url = f"http://localhost:{port}"
-    proc = _serve(tmp_path, env, port)
+    proc = started(tmp_path, env, port)
     try:
         with app_browser(PHONE) as (_, page):
             unlock(page, url, SECRET)
@@ -231,7 +209,7 @@ def test_the_server_killed_and_started_again(tmp_path: Path) -> None:
             tap(page, offline_spot(page))
             taps = queued(page, session)
             assert len(taps) == 2
-            proc = _serve(tmp_path, env, port)
+            proc = started(tmp_path, env, port)
             idle(page, timeout=60_000)
         ids = [i for i, _ in stored(db, session)]
         assert [i for i in ids if i in taps] == taps

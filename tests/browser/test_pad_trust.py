@@ -18,13 +18,10 @@ It skips, saying why, where Chromium or Playwright is missing.
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import sqlite3
-import subprocess
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -39,11 +36,11 @@ from browser_helpers import (
     pick_cards,
     served_store,
     server_port,
+    started,
     unlock,
     wait_settled,
 )
 
-from brag.cmd_app import streamlit_command
 from dashboard.record import recorder
 from log.open import open_store
 
@@ -315,22 +312,6 @@ def test_undo_and_redo_on_a_finished_session(server: tuple[str, str]) -> None:
             assert store.state(session).finished
 
 
-def _serve(folder: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    full = {k: v for k, v in os.environ.items() if k != "BRAG_ORGANISER_SECRET"}
-    full.update(env)
-    log = open(folder / f"streamlit-{port}-{time.monotonic_ns()}.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(streamlit_command(port), env=full, stdout=log, stderr=log, cwd=folder)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://localhost:{port}/_stcore/health", timeout=2):
-                return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise AssertionError("the dashboard did not start again")
-
-
 def test_every_tap_ends_recorded_or_not_across_kills(tmp_path: Path) -> None:
     """The server SIGKILLed at a random moment after a tap and started again, 20 times."""
     from playwright.sync_api import sync_playwright
@@ -347,7 +328,7 @@ def test_every_tap_ends_recorded_or_not_across_kills(tmp_path: Path) -> None:
     port = server_port()
     url = f"http://localhost:{port}"
     rng = random.Random(19)
-    proc = _serve(tmp_path, env, port)
+    proc = started(tmp_path, env, port)
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
@@ -364,7 +345,7 @@ def test_every_tap_ends_recorded_or_not_across_kills(tmp_path: Path) -> None:
                 proc.send_signal(signal.SIGKILL)
                 proc.wait()
                 time.sleep(rng.uniform(0.0, 1.0))
-                proc = _serve(tmp_path, env, port)
+                proc = started(tmp_path, env, port)
                 idle(page, timeout=60_000)
                 # the deal goes on from whatever the store holds: the cycle follows the keys
                 spot = pad_eval(page, "(pad) => pad.dataset.seq")
@@ -410,8 +391,10 @@ def test_a_locked_store_loses_no_tap(server: tuple[str, str]) -> None:
         try:
             for spot in ("bet-0", "fold", "fold"):  # Ann bets blind, Bob and Cal fold
                 tap(page, spot)
-            expect(conn).to_contain_text("The store is not answering", timeout=20_000)
+            expect(conn).to_contain_text("Store not answering", timeout=20_000)
             expect(conn).to_contain_text("3 taps waiting to be recorded")
+            whole = "The store is not answering: taps are kept here and sent again"
+            expect(conn).to_have_attribute("title", f"{whole} · 3 taps waiting to be recorded")
             time.sleep(max(0.0, 25 - (time.monotonic() - locked)))
             with open_store(db, readonly=True) as store:  # a reader waits on no lock
                 assert len(store.events(session)) == n  # nothing got in meanwhile

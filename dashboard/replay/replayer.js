@@ -13,7 +13,7 @@ export default function (component) {
   const { data, parentElement, setStateValue } = component;
   const root = parentElement.querySelector(".rp");
   if (!root || !data || !data.frames || !data.frames.length) return;
-  const S = (root.__rp = root.__rp || { spoil: {} });
+  const S = (root.__rp = root.__rp || { spoil: {}, asked: {} });
   // This drawing's number: a listener left by an earlier one (on the window, the root) does
   // nothing and goes (it would step, or ask for, another deal's frames).
   const drawn = (S.drawn = (S.drawn || 0) + 1);
@@ -118,13 +118,19 @@ export default function (component) {
     pickers.append(wrap);
     return { sel, sync };
   };
-  // Who won a deal is left out while spoilers are hidden, and for a viewed player from this deal
-  // on (they did not know it yet).
-  const dealOptions = () =>
-    data.deals.map((d) => [
-      d.deal,
-      S.spoil[dealId] || (data.view && d.deal >= data.deal) ? d.plain : d.full,
-    ]);
+  // Who won a deal is left out while spoilers are hidden, for a viewed player from this deal on
+  // (they did not know it yet), and for a deal this browser has not stepped through unless the
+  // viewer unticked Spoiler-free by hand (a deal seen to its end says nothing of the others).
+  const dealOptions = () => {
+    const seen = seenDeals();
+    return data.deals.map((d) => {
+      const hide =
+        S.spoil[dealId] ||
+        (data.view && d.deal >= data.deal) ||
+        (!S.asked[dealId] && !seen.has(`${data.session}|${d.deal}`));
+      return [d.deal, hide ? d.plain : d.full];
+    });
+  };
   const dealPick = picker("Deal", dealOptions(), data.deal, (v) =>
     nav({ deal: Number(v), step: 1, follow: false })
   );
@@ -166,6 +172,7 @@ export default function (component) {
     false,
     (on) => {
       S.spoil[dealId] = on;
+      S.asked[dealId] = !on; // unticked by hand: every deal's winner named
       dealPick.sel.querySelectorAll("option").forEach((o, k) => {
         o.textContent = dealOptions()[k][1];
       });
@@ -320,7 +327,8 @@ export default function (component) {
     bNext.disabled = bLast.disabled = i === frames.length - 1;
     const hasNextDeal = data.deals.some((d) => d.deal > data.deal);
     bNextDeal.hidden = !(i === frames.length - 1 && hasNextDeal);
-    if (i === frames.length - 1) markSeen(dealId);
+    // stepped through: its end reached (the latest step of a deal still in play is not its end)
+    if (i === frames.length - 1 && !(data.live && data.latest.deal === data.deal)) markSeen(dealId);
     const atLatest = data.latest.deal === data.deal && i === frames.length - 1;
     if (atLatest) S.fresh = 0;
     fresher.hidden = !S.fresh;

@@ -299,6 +299,27 @@ def test_spoiler_free_odds_do_not_say_who_wins(server: str, browser: Any) -> Non
     page.context.close()
 
 
+def test_a_deal_seen_to_its_end_names_no_other_deals_winner(server: str, browser: Any) -> None:
+    """Spoiler-free is off for a deal this browser stepped through to its end; the deal list
+    still names no winner of a deal it has not (the walk found deal 1's winner there after deal
+    2's end was reached), until the viewer unticks Spoiler-free by hand."""
+    page = _open(browser, f"{server}/replay?session={SESSION}&deal=2&step=1", phone=True)
+    page.keyboard.press("End")  # deal 2's end: stepped through in this browser
+    page.reload()
+    page.wait_for_selector(".rp[data-ready]", timeout=30_000)
+    box = page.locator(".rp-toggle", has_text="Spoiler-free").locator("input")
+    assert not box.is_checked()  # deal 2 seen to its end
+    options = page.locator("select[aria-label='Deal'] option")
+    texts = options.all_inner_texts()
+    named = [t.split(":")[0] for t in texts if ", " in t]
+    assert named == ["Deal 2"] and len(texts) > 4, texts  # the others: "Deal 1: Sandra deals"
+    box.check()
+    box.uncheck()  # by hand: the viewer asks for every deal's winner
+    texts = options.all_inner_texts()
+    assert all(", " in t for t in texts if t.startswith("Deal ")), texts
+    page.context.close()
+
+
 def test_showing_corrections_keeps_the_step(server: str, browser: Any) -> None:
     page = _open(browser, f"{server}/replay?session=fix&deal=1&step=3")
     assert _step(page) == "3"

@@ -144,11 +144,9 @@ def drill_caption(
     n_deals = count_of(int(total["deals"]), "deal")
     if name in _HIT_WORDS:
         hits = int(total["hits"])
-        unit = _COUNT_WORDS[name]
-        return (
-            f"{label(name)}: {stat_text(row, name)}. {n_deals}: {counted} {unit}, "
-            f"{hits} {_HIT_WORDS[name]}."
-        )
+        over = count_of(counted, _COUNT_WORDS[name].removesuffix("s"))  # each a regular plural
+        head = n_deals if over == n_deals else f"{n_deals}: {over}"  # not "205 deals: 205 deals"
+        return f"{label(name)}: {stat_text(row, name)}. {head}, {hits} {_HIT_WORDS[name]}."
     return f"{label(name)}: {stat_text(row, name)}, in {n_deals}."
 
 

@@ -4,7 +4,7 @@ remember holding in a deal of a real table (kept as your private note, ``log.ann
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import streamlit as st
@@ -75,19 +75,25 @@ def my_cards(
     me: str,
     noted: Mapping[int, tuple[str, ...]],
     deal: str | None = None,
+    *,
+    guarded: Callable[[int], bool] = lambda _: False,
 ) -> None:
     """The "Your cards" section: what the note is and who sees it; the cards ``me`` remembers for
     one of ``deals`` (``deal`` first, from the link): the deal, then the pack in four rows, one
     per suit, where three taps pick the three cards (those already noted are picked), and *Keep
     my cards*. Kept through ``cache.set_my_cards`` (refused in one line, nothing stored: not
-    three cards, a card another player showed in that deal, ...)."""
+    three cards, a card another player showed in that deal, ...). ``guarded(deal)``: whether that
+    deal is still received only as a spectator saw it (:func:`present.sight.guards`): the cards
+    kept then show in the player's own view once it opens, and the page says so."""
     if not deals:
         return
     st.subheader("Your cards")
     st.caption(
         "This table records only the cards shown. The cards you remember are your note: face "
         "up in your own view of the replay once you looked, the odds taken from them, marked "
-        "'from your note'; never in the log, an export, the statistics or anyone else's view."
+        "'from your note'; never in the log, an export, the statistics or anyone else's view. "
+        "While the pack still holds a deal's cards (until the next shuffle, or the session's "
+        "end) your view shows that deal as a spectator saw it, like everyone's."
     )
     st.markdown(_PILLS_CSS, unsafe_allow_html=True)
     chosen = _deal_choice(session, deals, deal)
@@ -96,7 +102,7 @@ def my_cards(
     if flash is not None and flash[0] == (session, chosen):
         st.success(flash[1], icon=":material/check:")
     if sent:
-        _keep(session, chosen, me, picked)
+        _keep(session, chosen, me, picked, guarded(chosen))
 
 
 def _deal_choice(session: str, deals: Sequence[int], deal: str | None) -> int:
@@ -133,7 +139,7 @@ def _card_pickers(session: str, chosen: int, have: Sequence[str]) -> tuple[list[
     return picked, sent
 
 
-def _keep(session: str, chosen: int, me: str, picked: list[str]) -> None:
+def _keep(session: str, chosen: int, me: str, picked: list[str], guarded: bool) -> None:
     """Keeps the ``picked`` cards as ``me``'s note for deal ``chosen``, or says in one line why not
     (nothing stored); kept, the page reruns and says so."""
     if len(picked) != 3:
@@ -148,8 +154,13 @@ def _keep(session: str, chosen: int, me: str, picked: list[str]) -> None:
         return
     st.session_state[_FLASH] = (
         (session, chosen),
-        f"Kept as your note for deal {chosen}: {pretty_cards(kept)}. Only your own view of the "
-        "replay shows them.",
+        f"Kept as your note for deal {chosen}: {pretty_cards(kept)}. "
+        + (
+            "Your own view of the replay shows them once the deal opens (the next shuffle, or "
+            "the session's end); nobody else's ever does."
+            if guarded
+            else "Only your own view of the replay shows them."
+        ),
     )
     st.rerun()
 

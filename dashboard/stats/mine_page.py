@@ -3,12 +3,16 @@ each opening its replay viewed as you by one tap; the deals of one of them, each
 as you; at a real table the cards you remember for a deal (your private note); with "Show
 results" on, your net in each session and over time."""
 
+from functools import partial
+
 import streamlit as st
 
+from dashboard.access import gate
 from dashboard.common import cache, escape, params, ui
 from dashboard.stats import mine as ui_own
 from dashboard.stats import own, stats_cache, widgets
 from dashboard.stats import tables as stat_tables
+from present import sight
 
 st.title("My sessions")
 
@@ -46,13 +50,15 @@ if rp is None or not rp.states:
 st.subheader(f"Your deals in {escape.md(wanted)}")
 ui.session_heading(rp)
 shown_only = rp.final.cards_mode == "shown"
+# whether this device receives a deal only as a spectator saw it (RULES 3.3, 3.5)
+guarded = partial(sight.guards, rp, organiser=gate.organiser_device())
 noted = cache.my_cards(wanted, me) if shown_only else {}
 deal = params.param("deal")  # "Your cards" on a deal's row: the cards first
 if shown_only and deal is not None:
-    ui_own.my_cards(wanted, own.my_deals(rp, me), me, noted, deal)
+    ui_own.my_cards(wanted, own.my_deals(rp, me), me, noted, deal, guarded=guarded)
 ui.link_rows(
     own.deal_rows(rp, me, noted, results=results), "Your deals: a tap opens the replay as you"
 )
 if shown_only and deal is None:
-    ui_own.my_cards(wanted, own.my_deals(rp, me), me, noted, deal)
+    ui_own.my_cards(wanted, own.my_deals(rp, me), me, noted, deal, guarded=guarded)
 ui.link_rows([own.ALL_MINE], "Back to your sessions")

@@ -121,3 +121,29 @@ def test_hostile_names_stay_text_on_my_sessions(tmp_path: Path, store: str) -> N
     assert "<img" not in rows and f"{html.escape(PLAYERS['D'])} deals" in rows
     assert f"&amp;view={quote_plus(me)}" in rows  # the link views as them, its text encoded
     assert "your cards 2♣ 3♦ 4♥ (from your note)" in rows
+
+
+def test_cards_kept_for_a_deal_the_pack_still_holds_say_when_they_show(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session in progress (the season's session cut in its third deal): every deal since the
+    shuffle reaches a visitor as a spectator saw it (RULES 3.3, 3.5), the player's own view too,
+    so the page says the cards kept show in that view once the deal opens, not "only your own
+    view shows them" (the new-user walk found them face down there)."""
+    lines = LOGS[0].read_text(encoding="utf-8").splitlines()
+    slices = Replay.of([e for _, e in read_file(str(LOGS[0]))]).slices
+    cut = tmp_path / "live.jsonl"
+    cut.write_text("\n".join(lines[: slices[2].start + 3]) + "\n", encoding="utf-8")
+    dashboard_store(tmp_path, monkeypatch, [cut])
+    at = _mine(session=SESSION, deal="1")
+    at.selectbox(key="me").set_value("Gary").run()
+    assert not at.exception
+    assert any("until the next shuffle" in c.value for c in at.caption)
+    shown = {c for _, e in read_file(str(cut)) for c in getattr(e, "cards", None) or ()}
+    free = [f"{r}s" for r in "AKQJT98765432" if f"{r}s" not in shown][:3]
+    spades = next(g for g in at.button_group if str(g.key).endswith("_1_s"))
+    spades.set_value(free)  # the pills' values are the cards' codes
+    next(b for b in at.get("form_submit_button") if b.label == "Keep my cards").click().run()
+    assert not at.exception
+    texts = [s.value for s in at.success]
+    assert any("once the deal opens" in t for t in texts), (texts, [e.value for e in at.error])

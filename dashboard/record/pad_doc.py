@@ -23,6 +23,7 @@ session, so
 from __future__ import annotations
 
 import heapq
+import re
 from collections.abc import Sequence
 from typing import Literal, NotRequired, TypedDict
 
@@ -155,6 +156,8 @@ def _pack(state: State, player: str | None) -> list[PadCard]:
             if code[1] == suit:
                 ok = code in free
                 why = "" if ok or player is None else why_not(state, player, code) or ""
+                # the card by its face, as its key draws it ("Q♠ went under", not "Qs")
+                why = re.sub(rf"(?<![\w]){code}(?![\w])", pretty_card(code), why)
                 out.append(
                     PadCard(code=code, face=pretty_card(code), red=suit in "hd", free=ok, why=why)
                 )

@@ -90,5 +90,5 @@ def test_the_picker_greys_out_what_the_pack_rules_out(served: str, tmp_path: Pat
     assert len(cards) == 52 and len({face for face, _, _ in cards}) == 52
     grey = {face: title for face, off, title in cards if off}
     assert set(grey) == {"Q♠", "7♥", "2♦"}
-    assert grey["Q♠"].startswith("RULES 3.3: Qs went under the pack at deal 1's showdown")
+    assert grey["Q♠"].startswith("RULES 3.3: Q♠ went under the pack at deal 1's showdown")
     assert all(not title.startswith("RULES") for _, off, title in cards if not off)

@@ -169,7 +169,7 @@ def test_a_show_by_rank_and_suit_with_thumb_sized_keys(
         expect(diamond).to_have_attribute("aria-disabled", "true")
         expect(page.locator(".pad [data-suit=h]")).to_have_attribute("aria-disabled", "false")
         _touch(page, "[data-suit=d]")
-        reason = "RULES 3.3: 2d went under the pack at deal 1's showdown"
+        reason = "RULES 3.3: 2♦ went under the pack at deal 1's showdown"
         expect(line).to_contain_text(reason)
         assert str(diamond.get_attribute("title")).startswith(reason)
         _touch(page, "[data-pick=back]")  # the rank 2 let go
@@ -177,7 +177,7 @@ def test_a_show_by_rank_and_suit_with_thumb_sized_keys(
         queen = page.locator(".pad [data-rank=Q]")
         expect(queen).to_have_attribute("aria-disabled", "true")
         _touch(page, "[data-rank=Q]")
-        expect(line).to_contain_text("No Q can be picked: RULES 3.3: Qs went under the pack")
+        expect(line).to_contain_text("No Q can be picked: RULES 3.3: Q♠ went under the pack")
         expect(queen).to_have_attribute("aria-pressed", "false")
         assert page.evaluate(CONFIRMING)["text"].endswith("pick 3 cards")
 
@@ -226,7 +226,7 @@ def test_blind_against_blind_one_card_a_show(served: tuple[str, str]) -> None:
         heart.dispatch_event("pointerdown")
         page.wait_for_timeout(700)
         heart.dispatch_event("pointerup")
-        expect(line).to_contain_text("RULES 3.4: Ah is already shown by Bob")
+        expect(line).to_contain_text("RULES 3.4: A♥ is already shown by Bob")
         pick_cards(page, ["Ad"])
         assert pad_eval(page, "(pad) => pad.S.picked") == ["Ad"]
         tap(page, "show")

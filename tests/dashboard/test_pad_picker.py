@@ -68,7 +68,7 @@ def test_the_cards_the_pack_rules_out_are_greyed_with_the_reason() -> None:
     grey = {c["code"]: c["why"] for c in deal3 if not c["free"]}
     assert set(grey) == {"Qs", "7h", "2d"}
     assert grey["Qs"] == (
-        "RULES 3.3: Qs went under the pack at deal 1's showdown; with 4 players it cannot come "
+        "RULES 3.3: Q♠ went under the pack at deal 1's showdown; with 4 players it cannot come "
         "round before deal 5, so C cannot hold it"
     )
     assert all(c["why"] == "" for c in deal3 if c["free"])
@@ -105,7 +105,7 @@ def test_the_show_key_has_its_row_to_itself_at_a_shown_table() -> None:
     (show,) = [k for k in keys.values() if "cards" in k]
     assert show["label"] == "A shows a card" and show["cards"]["count"] == 1
     why = {c["code"]: c["why"] for c in show["cards"]["pack"] if not c["free"]}
-    assert why == {"Ah": "RULES 3.4: Ah is already shown by B"}
+    assert why == {"Ah": "RULES 3.4: A♥ is already shown by B"}
 
 
 def test_the_status_line_at_a_showdown_names_no_one_to_act() -> None:

@@ -28,7 +28,6 @@ with st.expander(
     gate.join_and_lock()
 
 if session == NEW:
-    ui_record.show_flash()
     infos = cache.sessions()
     ui_start.start_form(
         sorted({p for i in infos for p in i.players}), sorted({i.table for i in infos if i.table})

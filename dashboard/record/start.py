@@ -15,7 +15,7 @@ from dashboard.common import state_keys as keys
 from dashboard.common import stores
 from dashboard.common.escape import md
 from dashboard.record import pad, recorder
-from dashboard.record.widgets import PANEL, device_now, flash, said_stored, who
+from dashboard.record.widgets import PANEL, device_now, flash, said_stored, show_flash, who
 from events.errors import BragError
 from events.model import RecordedEvent, Rules
 from events.text import mixed_scripts, normal
@@ -34,6 +34,8 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
     lot here: RULES 3.1), which cards are recorded and the pots. A refused start says why and
     leaves the link as it was."""
     _name_table_players(known_players, known_tables)
+    # a name close to a known one is asked about where it was typed (issue 35, item 2)
+    _questions(_known(known_players, known_tables))
     seats: list[str] = list(st.session_state.get(keys.START_PLAYERS) or [])
     pad.close_list_when_picked(len(seats), key=keys.CLOSE_NAMES)  # the arrows below stay tappable
     if len(seats) > 1:
@@ -41,7 +43,7 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
     _how_played(seats)
     for note in _spelling_notes(seats, known_players, table_typed(), known_tables):
         st.caption(md(note))
-    _questions(_known(known_players, known_tables))
+    show_flash()  # a refused start said over the button the thumb just tapped
     with st.container(key=keys.START_FORM):
         st.button(
             "Start the session",

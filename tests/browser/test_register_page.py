@@ -105,9 +105,14 @@ def test_jaen_and_top_ask_before_anything_is_stored(jean: tuple[str, str]) -> No
         _shot(page, "start-asks-1400x900.png")
         page.set_viewport_size(PHONE)
         page.get_by_role("button", name="Start the session").click()
-        expect(
-            page.locator("[data-testid=stAlert]").filter(has_text="did you mean Jean?")
-        ).to_be_visible()
+        refused = page.locator("[data-testid=stAlert]").filter(has_text="did you mean Jean?")
+        expect(refused).to_be_visible()
+        # said over the button the thumb tapped, and the questions above, where the names were
+        # typed (the walk found the line at the page's top, off the phone's screen)
+        start = page.get_by_role("button", name="Start the session").bounding_box()
+        said, asked = refused.bounding_box(), ask_jean.first.bounding_box()
+        assert start and said and asked and asked["y"] < said["y"] < start["y"]
+        assert start["y"] - (said["y"] + said["height"]) < 80
         with open_store(db) as store:
             assert [i.session for i in store.sessions()] == ["s1"]  # asked: nothing stored
         page.get_by_role("button", name="Jean", exact=True).click()

@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard.common import prefs
 from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
 from dashboard.common.params import param, set_params
@@ -162,9 +163,10 @@ def table_choice(tables: Sequence[str]) -> str | None:
 
 
 def two_players(names: Sequence[str]) -> tuple[str, str | None]:
-    """A player, and another to compare with (``?player=`` and ``?vs=``)."""
+    """A player, and another to compare with (``?player=`` and ``?vs=``); without a player in
+    the link, the one this browser is on My sessions (``me``), else the first."""
     a, b = st.columns(2)
-    wanted = param("player")
+    wanted = param("player") or prefs.get_pref(keys.ME)
     st.session_state[keys.PICK_PLAYER] = wanted if wanted in names else names[0]
     first = a.selectbox(
         "Player",

@@ -684,3 +684,21 @@ def test_of_two_starts_of_one_name_the_second_is_told_it_is_taken(
     assert "There is already a session called both" in at.error[0].value
     with open_store(store_url) as store:
         assert store.state("both").seats == ("Kim", "Lee")
+
+
+def test_players_opens_on_the_player_this_browser_is(store_url: str) -> None:
+    """Without ``?player=``, the Players page opens on the player this browser picked on My
+    sessions (the ``me`` preference), not on the first of the table (the new-user walk)."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard.common import state_keys as keys
+
+    first = page("players")
+    names = list(first.selectbox(key=keys.PICK_PLAYER).options)
+    assert len(names) > 2 and first.selectbox(key=keys.PICK_PLAYER).value == names[0]
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py"))
+    at.session_state[keys.PREFS] = {keys.ME: names[2]}
+    at.run()
+    at.switch_page("stats/players_page.py").run()
+    assert not at.exception
+    assert at.selectbox(key=keys.PICK_PLAYER).value == names[2]

@@ -53,7 +53,9 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -76,7 +78,7 @@ from browser_helpers import (  # noqa: E402
 )
 
 from dashboard.record import pad_doc as pad_doc_  # noqa: E402
-from dashboard.record import pad_rows, recorder  # noqa: E402
+from dashboard.record import pad_rows  # noqa: E402
 from engine.fold import complete  # noqa: E402
 from engine.state import Phase, State  # noqa: E402
 from events.codec import read_file  # noqa: E402
@@ -235,9 +237,20 @@ def browser_run(args: argparse.Namespace, tree: Path | None = None) -> dict[str,
     name = f"bench-{args.session}"
     tmp = Path(tempfile.mkdtemp(prefix="brag-bench-record-"))
     db = str(tmp / "brag.db")
-    # the session starts as the start form would start it (the form itself is tested elsewhere)
-    with open_store(db) as store:
-        store.append(name, recorder.start_events(name, seats, "shown", dealer=dealer), 0)
+    # the session starts as the start form would start it (the form itself is tested elsewhere),
+    # by the served tree's own code: its store is of the version that tree knows (this tree's
+    # reads below open it read-only, which migrates nothing)
+    start = (
+        "import sys\nfrom log.open import open_store\nfrom dashboard.record import recorder\n"
+        "name, dealer, db, *seats = sys.argv[1:]\nwith open_store(db) as store:\n"
+        "    store.append(name, recorder.start_events(name, tuple(seats), 'shown', "
+        "dealer=dealer), 0)\n"
+    )
+    subprocess.run(
+        [sys.executable, "-P", "-c", start, name, dealer, db, *seats],
+        env={**os.environ, "PYTHONPATH": str(tree or ROOT)},
+        check=True,
+    )
     env = {"BRAG_DB": db, "BRAG_ANALYTICS": str(tmp / "a.duckdb"), "BRAG_ORGANISER_SECRET": SECRET}
     script = None
     if tree is not None:
@@ -294,7 +307,7 @@ def browser_run(args: argparse.Namespace, tree: Path | None = None) -> dict[str,
             for spot, kind in (("shuffle", "shuffled"), ("deal", "dealt")):
                 tap(spot, kind)
             for n, e in enumerate(body):
-                with open_store(db) as store:
+                with open_store(db, readonly=True) as store:
                     state = store.state(name)
                 if isinstance(e, Shown):
                     if not showdowns or "seconds" in showdowns[-1]:
@@ -331,7 +344,7 @@ def browser_run(args: argparse.Namespace, tree: Path | None = None) -> dict[str,
             scrolls = int(page.evaluate("window.__scrolls"))
         finally:
             browser.close()
-    with open_store(db) as store:
+    with open_store(db, readonly=True) as store:
         stored = [e.type for e in store.events(name) if not is_derived(e)]
     assert stored[2:] == ["shuffled", "dealt", *(e.type for e in body)], stored
     return {

@@ -5,7 +5,8 @@ Each group of subcommands lives in its own module with a ``register(subparsers)`
 ``brag.cmd_replay`` (the event store: import, export, sessions, replay), ``brag.cmd_amend``
 (amend), ``brag.cmd_notes`` (notes), ``brag.cmd_share`` (share), ``brag.cmd_sim`` (simulate),
 ``brag.cmd_stats`` (stats, leaderboard), ``brag.cmd_analytics`` (analytics refresh|export|show),
-``brag.cmd_decisions`` (decisions), ``brag.cmd_players`` (players: the register),
+``brag.cmd_decisions`` (decisions), ``brag.cmd_players`` (players: the register), ``brag.cmd_night``
+(night),
 ``brag.cmd_app`` (run, dashboard). Every command takes the global ``--db``. A command line
 imports only its command's module (the others are listed from :data:`COMMANDS`, so ``brag
 sessions`` never loads DuckDB or the engine). Errors are one clear line on stderr and a non-zero
@@ -73,6 +74,10 @@ COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
                 "the register of players' names: list, merge, rename, undo (kept beside the logs)",
             ),
         ),
+    ),
+    (
+        "cmd_night",
+        (("night", "a club night: the standings of one date's sessions, and who pays whom"),),
     ),
     (
         "cmd_decisions",

@@ -330,7 +330,7 @@ def _live(url: str, db: str, session: str) -> None:
             caption = b.get_by_text(f"{session} · Ann, Bob, Cal · 0 deals")
             expect(caption).to_be_visible(timeout=20_000)
             pad = Pad(a, db, session)
-            for spot, seen in (("shuffle", "0 deals"), ("deal", "1 deals")):
+            for spot, seen in (("shuffle", "0 deals"), ("deal", "1 deal")):
                 pad.tap(spot)
                 t = time.monotonic()
                 expect(b.get_by_text(f"{session} · Ann, Bob, Cal · {seen}")).to_be_visible(

@@ -310,7 +310,7 @@ def test_the_checks_themselves_see_an_unexplained_ignore() -> None:
 # The dashboard by feature (issue 34, docs/architecture.md): its folders, top to bottom. A folder's
 # module imports its own folder and the folders below it, never one above: the Record page may
 # use the replayer and the gate, the replay never the Record page, the shared part no feature.
-DASHBOARD_FOLDERS = ("record", "replay", "stats", "access", "common")
+DASHBOARD_FOLDERS = ("record", "night", "replay", "stats", "access", "common")
 # What puts the features together, and so imports them all: the entry script, the server that
 # mounts every feature's routes, the warm-up that fills every feature's caches.
 COMPOSITION_ROOTS = frozenset({"dashboard.app", "dashboard.common.server", "dashboard.common.warm"})
@@ -322,6 +322,7 @@ VIEW_MODELS = frozenset(
     {
         "dashboard.access.tokens",
         "dashboard.common.links",
+        "dashboard.night.board",
         "dashboard.record.choices",
         "dashboard.record.pad_doc",
         "dashboard.record.pad_rows",

@@ -2,7 +2,8 @@
 (:mod:`dashboard.common.warm`) and the tests (``AppTest.switch_page``).
 
 A page lives in its feature's folder (docs/architecture.md): the Record page in ``record/``, the
-replay and the lists that open it in ``replay/``, the statistics in ``stats/``."""
+replay and the lists that open it in ``replay/``, the statistics in ``stats/``, the club night's
+board and report in ``night/``."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ PAGES: dict[str, PageEntry] = {
     "sessions": PageEntry("replay/sessions_page.py", "Sessions", "list", SESSIONS_GROUP),
     "session": PageEntry("replay/session_page.py", "Session", "emoji_events", SESSIONS_GROUP),
     "replay": PageEntry("replay/replay_page.py", "Replay", "play_circle", SESSIONS_GROUP),
+    "night": PageEntry("night/night_page.py", "Night", "nightlife", SESSIONS_GROUP),
     "players": PageEntry("stats/players_page.py", "Players", "group", SESSIONS_GROUP),
     "decisions": PageEntry("stats/decisions_page.py", "Decisions", "alt_route", SESSIONS_GROUP),
     "mine": PageEntry("stats/mine_page.py", "My sessions", "person", SESSIONS_GROUP),

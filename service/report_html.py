@@ -33,7 +33,7 @@ REPORT_CSS = """
 .brag-report .brag-state.final { background: #d8f5dd; color: #17521f; }
 .brag-report table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 .brag-report th, .brag-report td { text-align: left; padding: .3rem .5rem;
-  border-bottom: 1px solid #ddd; overflow-wrap: anywhere; }
+  border-bottom: 1px solid #ddd; overflow-wrap: break-word; }
 .brag-report td.num, .brag-report th.num { text-align: right; white-space: nowrap; }
 .brag-report a { color: #1c5fb0; }
 .brag-report .brag-empty { color: #555; font-style: italic; }

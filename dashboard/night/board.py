@@ -32,7 +32,8 @@ BOARD_CSS = """<style>
 .brag-board .nb-grid { display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr); }
 @media (min-width: 56rem) { .brag-board .nb-grid { grid-template-columns: minmax(0, 3fr)
   minmax(0, 2fr); } }
-.brag-board h3 { font-size: 1.1em; margin: .25rem 0 .4rem 0; padding: 0; }
+.brag-board h3 { font-size: 1.1em; margin: .9em 0 .4em 0; padding: 0; }
+.brag-board .nb-grid h3:first-child { margin-top: .25em; }
 .brag-board table { border-collapse: collapse; width: 100%; }
 .brag-board th, .brag-board td { text-align: left; padding: .3em .45em;
   border-bottom: 1px solid rgba(128, 128, 128, .3); overflow-wrap: break-word; }
@@ -119,6 +120,13 @@ def settlement_of(night: Night) -> tuple[tuple[Transfer, ...] | None, str]:
     """Who pays whom (stake units, at most n-1 transfers), and the line above it; ``None`` and
     the one line saying why not while money in is not money out (a pot on a table, RULES 1.4,
     6.1: :func:`service.night.settle` refuses)."""
+    on = [s for s in night.sessions if s.pot != 0]
+    if on:
+        where = ", ".join(f"{s.table or s.session} {_units(s.pot)}" for s in on)
+        return None, (
+            f"No settlement yet: money in is not money out while a pot is on a table ({where}; "
+            "RULES 1.4, 6.1)."
+        )
     try:
         transfers = settle(night)
     except NightRefused as err:
@@ -169,8 +177,12 @@ def board_html(night: Night, position: int, *, tv: bool = False) -> str:
         f"<h3>Tables</h3><ul class='nb-tables' aria-label='Tables'>{tables}</ul>"
         + settlement_html(night)
     )
-    cls = "brag-board tv" if tv else "brag-board"
+    cls, style = "brag-board", ""
+    if tv:  # the type shrinks with a long list, so the whole night fits one screen
+        cls += " tv"
+        rows = max(len(night.standings), len(night.sessions) * 2.2) + 4
+        style = f" style='font-size: clamp(.8rem, {min(1.45, 1.45 * 15 / rows):.2f}vw, 2.4rem)'"
     body = f"<div class='nb-grid'><div>{_standings(night)}</div><div>{right}</div></div>"
     return (BOARD_CSS + (TV_CSS if tv else "")).replace("\n", " ") + (
-        f"<div class='{cls}' aria-label='The night board'>{head}{body}</div>"
+        f"<div class='{cls}'{style} aria-label='The night board'>{head}{body}</div>"
     )

@@ -97,22 +97,17 @@ def _report(day: date) -> None:
         st.info(md(f"{err}."))
         return
     name = f"night-{day.isoformat()}"
-    html_button, pdf_button, _ = st.columns([1, 1, 2])
-    with html_button:
-        from service.report_html import report_page
+    from service.report_html import report_page
+    from service.report_pdf import report_pdf
 
-        st.download_button(
-            "Page to publish (HTML)",
-            report_page(report).encode("utf-8"),
-            file_name=f"{name}.html",
-            mime="text/html",
-        )
-    with pdf_button:
-        from service.report_pdf import report_pdf
-
-        st.download_button(
-            "PDF", report_pdf(report), file_name=f"{name}.pdf", mime="application/pdf"
-        )
+    row = st.container(horizontal=True, gap="small")
+    row.download_button(
+        "Page to publish (HTML)",
+        report_page(report).encode("utf-8"),
+        file_name=f"{name}.html",
+        mime="text/html",
+    )
+    row.download_button("PDF", report_pdf(report), file_name=f"{name}.pdf", mime="application/pdf")
     st.caption("Print this page for the report on paper: only the report is printed.")
     st.markdown(
         PRINT_CSS.replace("\n", " ")

@@ -170,7 +170,7 @@ def test_a_new_pot_reaches_the_board_within_2_s(
                  {"width": 1440, "height": 900}]
 )  # fmt: skip
 def test_screens(served: tuple[str, str], browser: Any, viewport: dict[str, int]) -> None:
-    """The board and the report at each size: nothing wider than the screen."""
+    """The board, the report and the TV display at each size: nothing wider than the screen."""
     url, _ = served
     ctx = browser.new_context(viewport=viewport, has_touch=viewport["width"] < 1000)
     page = ctx.new_page()
@@ -186,4 +186,16 @@ def test_screens(served: tuple[str, str], browser: Any, viewport: dict[str, int]
     page.screenshot(path=str(SHOTS / f"nightboard-report-{w}x{viewport['height']}.png"))
     assert "made from log position" in page.locator(".brag-report").inner_text()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= w
+    page.emulate_media(media="print")  # on paper: the report alone
+    assert page.locator(".brag-report").is_visible()
+    assert page.locator("input").first.is_hidden()
+    assert page.get_by_text("Page to publish (HTML)").is_hidden()
+    page.screenshot(path=str(SHOTS / f"nightboard-print-{w}x{viewport['height']}.png"))
+    page.emulate_media(media="screen")
+    page.goto(f"{url}/night?date={DAY}&display=tv")  # the TV display on this screen too
+    _board(page)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(SHOTS / f"nightboard-tv-{w}x{viewport['height']}.png"))
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= w
+    assert page.locator("input").count() == 0
     ctx.close()

@@ -88,7 +88,10 @@ def test_the_board_sums_the_folded_nets_and_keeps_the_pot_apart(nights: str) -> 
     assert "Bar &lt;i&gt;x&lt;/i&gt;" in board and "<i>x</i>" not in board  # a name is text
     # money in is not money out: no transfer, one line naming the table's session
     assert "aria-label='Who pays whom'" not in board
-    assert "No settlement yet: session &#x27;night-live&#x27; has a pot of" in board
+    assert (
+        "No settlement yet: money in is not money out while a pot is on a table "
+        f"(Bar &lt;i&gt;x&lt;/i&gt; {pot}; RULES 1.4, 6.1)" in board
+    )
 
 
 def test_a_settled_night_squares_every_net(nights: str) -> None:

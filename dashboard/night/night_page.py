@@ -88,26 +88,30 @@ def _board(day: date, tv: bool) -> None:
     st.markdown(board_html(night, at, tv=tv), unsafe_allow_html=True)
 
 
+def _base() -> str:
+    """The dashboard's address as this browser reached it (``http://host:8501/``), or ``""``."""
+    from urllib.parse import urlsplit
+
+    url = urlsplit(str(getattr(st.context, "url", "") or ""))
+    if url.scheme not in ("http", "https") or not url.netloc:
+        return ""
+    return f"{url.scheme}://{url.netloc}{url.path.rsplit('/', 1)[0]}/"
+
+
 def _report(day: date) -> None:
     from service.report_html import REPORT_CSS, report_fragment
 
+    at = nights.position()
     try:
-        report = nights.report(day, nights.position())
+        report = nights.report(day, at)
     except NightRefused as err:
         st.info(md(f"{err}."))
         return
     name = f"night-{day.isoformat()}"
-    from service.report_html import report_page
-    from service.report_pdf import report_pdf
-
+    page, pdf = nights.report_files(day, at, _base())
     row = st.container(horizontal=True, gap="small")
-    row.download_button(
-        "Page to publish (HTML)",
-        report_page(report).encode("utf-8"),
-        file_name=f"{name}.html",
-        mime="text/html",
-    )
-    row.download_button("PDF", report_pdf(report), file_name=f"{name}.pdf", mime="application/pdf")
+    row.download_button("Page to publish (HTML)", page, file_name=f"{name}.html", mime="text/html")
+    row.download_button("PDF", pdf, file_name=f"{name}.pdf", mime="application/pdf")
     st.caption("Print this page for the report on paper: only the report is printed.")
     st.markdown(
         PRINT_CSS.replace("\n", " ")

@@ -16,7 +16,7 @@ from dashboard.common.stores import _store, store
 from service.night import Night, night_of
 from service.report import Report, report_of
 
-__all__ = ["latest_day", "night", "polled_position", "position", "report", "span"]
+__all__ = ["latest_day", "night", "polled_position", "position", "report", "report_files", "span"]
 
 
 class _Position:
@@ -71,6 +71,22 @@ def report(day: date, at: int) -> Report:
 def span() -> tuple[date, date] | None:
     """The first and last dates sessions started on (``None``: no session), from the catalogue."""
     return store().session_facets()[2]
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _files(url: str, day: date, at: int, base: str) -> tuple[bytes, bytes]:
+    from service.report_html import report_page
+    from service.report_pdf import report_pdf
+
+    made = _report(url, day, at)
+    return report_page(made, base=base).encode("utf-8"), report_pdf(made, base=base)
+
+
+def report_files(day: date, at: int, base: str = "") -> tuple[bytes, bytes]:
+    """The report's page to publish (HTML, self-contained) and its PDF, made once per store
+    position (the PDF takes a tenth of a second); ``base``, the dashboard's address, before each
+    replay link (a downloaded file is not on the dashboard)."""
+    return _files(db_url(), day, at, base)
 
 
 def latest_day() -> date | None:

@@ -186,6 +186,11 @@ def test_screens(served: tuple[str, str], browser: Any, viewport: dict[str, int]
     page.screenshot(path=str(SHOTS / f"nightboard-report-{w}x{viewport['height']}.png"))
     assert "made from log position" in page.locator(".brag-report").inner_text()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= w
+    if w >= 1000:  # the page to publish, downloaded: its replay links reach this dashboard
+        with page.expect_download() as got:
+            page.get_by_text("Page to publish (HTML)").click()
+        text = Path(got.value.path()).read_text(encoding="utf-8")
+        assert f"{url}/replay?session=night-" in text and "<script" not in text
     page.emulate_media(media="print")  # on paper: the report alone
     assert page.locator(".brag-report").is_visible()
     assert page.locator("input").first.is_hidden()

@@ -7,8 +7,16 @@ not yet narrowed to one club. Nets come from the engine's fold of each session (
 minus paid, exact); a session still in progress may have a pot on the table (a pot being played
 for, or one carried forward, RULES 6.1), which belongs to no one yet: the night reports it as
 ``pot`` beside the standings, and ``sum(nets) + pot == 0`` (RULES 1.5). A finished session has
-none (RULES 1.4: it ends when a pot is resolved). The night is ``provisional`` while any of its
-sessions is in progress; this slice keeps no finalising fact yet, so it is never ``final``.
+none (RULES 1.4: it ends when a pot is resolved).
+
+The night's facts beside the log (:mod:`store.night`, folded by :mod:`log.night_facts`) say who
+checked in, the night's stake and whether the director finalised it: the night is ``final``
+from a ``final`` fact not undone by a later ``reopen`` (:mod:`service.night_facts` writes them,
+refusing to finalise while a session is in progress or a flag is open), else ``provisional``.
+The ``final`` fact keeps the log's last event position then; a session of the night whose
+events go on past it (a correction of the timeline, :mod:`log.amend`, or anything recorded
+later) is listed in :attr:`Night.corrections` with the change in each player's net: the night
+stays final and says it was corrected.
 
 The pure parts (:func:`standings_of`, :func:`transfers_of`) take plain values; :func:`night_of`
 reads them from a store (:class:`log.service.EventStore`).
@@ -17,11 +25,13 @@ reads them from a store (:class:`log.service.EventStore`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal
 
+from events.amounts import format_amount
+from log.night_facts import NightFacts, facts_of
 from log.register import register_of
 from store.records import SessionFilter
 
@@ -29,11 +39,14 @@ if TYPE_CHECKING:
     from log.service import EventStore
 
 __all__ = [
+    "Change",
+    "Correction",
     "Night",
     "NightRefused",
     "SessionNets",
     "Standing",
     "Transfer",
+    "corrections_of",
     "night_of",
     "settle",
     "standings_of",
@@ -79,16 +92,55 @@ class Transfer:
 
 
 @dataclass(frozen=True, slots=True)
+class Change:
+    """A player's net in one session (stake units, exact) at the night's final position
+    (``before``) and now (``after``)."""
+
+    player: str
+    before: Fraction
+    after: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A session of a final night changed since it was finalised: ``steps`` the corrections
+    recorded since (``"deal 2 step 7 (replace)"``: the step each corrects, and how; empty when
+    the events are no correction, e.g. a session recorded after), ``changes`` the players whose
+    net moved (before, after), ``flags`` the positions of its flags marked corrected since."""
+
+    session: str
+    table: str | None
+    steps: tuple[str, ...]
+    changes: tuple[Change, ...]
+    flags: tuple[int, ...] = ()
+
+    def text(self) -> str:
+        """One line: ``corrected after final: session S deal 2 step 7 (replace): Ann -3 -> 2``."""
+        what = ", ".join(self.steps) or "events recorded after"
+        moved = ", ".join(
+            f"{c.player} {format_amount(c.before)} -> {format_amount(c.after)}"
+            for c in self.changes
+        )
+        return f"corrected after final: session {self.session} {what}: " + (
+            moved or "no net changed"
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Night:
     """The night of ``day``: its sessions (oldest first), the standings (by net, highest first,
     ties by name), ``pot`` (stake units left on the tables of sessions in progress) and
-    ``state``."""
+    ``state``; its ``facts`` folded (:class:`log.night_facts.NightFacts`: check-in, stake,
+    flags) and, once final, the sessions ``corrections`` changed since."""
 
     day: date
     sessions: tuple[SessionNets, ...]
     standings: tuple[Standing, ...]
     pot: Fraction
     state: Literal["provisional", "final"]
+    facts: NightFacts = field(default_factory=NightFacts)
+    corrections: tuple[Correction, ...] = ()
+    club: str = ""
 
 
 def _order(name: str) -> tuple[str, str]:
@@ -159,9 +211,10 @@ def settle(night: Night, stake: Fraction | None = None) -> tuple[Transfer, ...]:
     return transfers_of({r.player: r.net * scale for r in night.standings})
 
 
-def night_of(store: EventStore, day: date) -> Night:
+def night_of(store: EventStore, day: date, club: str = "") -> Night:
     """The night of ``day`` in ``store``: its sessions folded by the engine (each one's
-    ``State.nets`` and ``State.pot``), its standings through the club's register of names.
+    ``State.nets`` and ``State.pot``), its standings through the club's register of names, the
+    facts of ``club``'s night (``''``: none named) and, when final, what changed since.
     Raises :class:`NightRefused` when no session started that day."""
     infos = store.sessions(order="oldest", where=SessionFilter(dates=(day, day)))
     if not infos:
@@ -172,6 +225,49 @@ def night_of(store: EventStore, day: date) -> Night:
         sessions.append(
             SessionNets(info.session, state.table, state.finished, state.nets, state.pot)
         )
-    standings = standings_of(sessions, register_of(store).resolve)
+    resolve = register_of(store).resolve
+    standings = standings_of(sessions, resolve)
     pot = sum((s.pot for s in sessions), Fraction(0))
-    return Night(day, tuple(sessions), standings, pot, "provisional")
+    facts = facts_of(store, day, club)
+    fixes: tuple[Correction, ...] = ()
+    if facts.state == "final" and facts.final_at is not None:
+        fixes = corrections_of(store, sessions, facts, resolve)
+    return Night(day, tuple(sessions), standings, pot, facts.state, facts, fixes, club)
+
+
+def _how(event: object) -> str:
+    return str(getattr(event, "action", "void"))
+
+
+def corrections_of(
+    store: EventStore,
+    sessions: Iterable[SessionNets],
+    facts: NightFacts,
+    resolve: Callable[[str], str] = lambda n: n,
+) -> tuple[Correction, ...]:
+    """The sessions changed since the night was finalised: each one's events up to the final
+    fact's log position (``facts.final_at``) folded again by the engine and compared with its
+    state now (RULES 1.5), the corrections recorded since named by the step each corrects
+    (:class:`timeline.Record`'s label). Names through ``resolve``, as the standings."""
+    at = facts.final_at or 0
+    out = []
+    for s in sessions:
+        rows = store.read(s.session)
+        kept = sum(1 for r in rows if r.position <= at)
+        if kept == len(rows):
+            continue
+        then = store.timeline(s.session, kept).state.nets if kept else {}
+        steps = tuple(
+            f"deal {r.label.deal} step {r.label.text} ({_how(r.event)})"
+            for r in list(store.timeline(s.session).log)[kept:]
+            if r.correction
+        )
+        players = sorted({*then, *s.nets}, key=_order)
+        changes = tuple(
+            Change(resolve(p), then.get(p, Fraction(0)), s.nets.get(p, Fraction(0)))
+            for p in players
+            if then.get(p, Fraction(0)) != s.nets.get(p, Fraction(0))
+        )
+        flags = tuple(f.position for f in facts.corrected_after_final if f.session == s.session)
+        out.append(Correction(s.session, s.table, steps, changes, flags))
+    return tuple(out)

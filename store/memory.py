@@ -18,6 +18,8 @@ from uuid import UUID, uuid4
 from events.errors import DuplicateId, SeqTaken
 from store.annotations import Annotation, AnnotationRow
 from store.devices import Holder, Revocations
+from store.night import Kind as NightKind
+from store.night import NightFact
 from store.records import (
     Facets,
     Listing,
@@ -46,6 +48,7 @@ class _Data:
     revocations: Revocations = field(default_factory=Revocations)
     holder: Holder | None = None
     register: list[RegisterFact] = field(default_factory=list)
+    nights: list[NightFact] = field(default_factory=list)
 
 
 class _MemoryDevices:
@@ -98,10 +101,30 @@ class _MemoryRegister:
         return fact
 
 
+class _MemoryNight:
+    """The club night's facts (:mod:`store.night`) in a memory transaction."""
+
+    def __init__(self, tx: _MemoryTx) -> None:
+        self.tx = tx
+
+    def facts(self, night: str, club: str) -> list[NightFact]:
+        every = [*self.tx.data.nights, *self.tx.nights]
+        return [f for f in every if f.night == night and f.club == club]
+
+    def add(self, night: str, club: str, kind: NightKind, subject: str, value: str,
+            undoes: int | None, at: datetime, by: str) -> NightFact:  # fmt: skip
+        every = [*self.tx.data.nights, *self.tx.nights]
+        position = every[-1].position + 1 if every else 1
+        fact = NightFact(position, night, club, kind, subject, value, undoes, at, by)
+        self.tx.nights.append(fact)
+        return fact
+
+
 class _MemoryTx:
     def __init__(self, data: _Data) -> None:
         self.data = data
         self.facts: list[RegisterFact] = []
+        self.nights: list[NightFact] = []
         self.pending: list[StoredEvent] = []
         self.notes: list[Annotation] = []
         self.revoked = data.revocations
@@ -112,6 +135,9 @@ class _MemoryTx:
 
     def register(self) -> _MemoryRegister:
         return _MemoryRegister(self)
+
+    def night(self) -> _MemoryNight:
+        return _MemoryNight(self)
 
     def annotations(self, session: str) -> list[Annotation]:
         every = [*self.data.annotations, *self.notes]
@@ -171,6 +197,7 @@ class _MemoryTx:
         d.revocations = self.revoked
         d.holder = self.holder
         d.register += self.facts
+        d.nights += self.nights
 
 
 class MemoryRecorder:
@@ -249,6 +276,10 @@ class MemoryRecorder:
     def register_facts(self) -> list[RegisterFact]:
         with self._data.lock:
             return list(self._data.register)
+
+    def night_facts(self, night: str, club: str = "") -> list[NightFact]:
+        with self._data.lock:
+            return [f for f in self._data.nights if f.night == night and f.club == club]
 
     def summaries(self) -> list[SessionSummary]:
         with self._data.lock:

@@ -19,6 +19,7 @@ The roles (each a protocol; a caller is typed against the one it uses):
   devices' revocations and the dashboard holding the store, read and written in the store.
 - :class:`RegisterRecorder`: the register beside the log (:mod:`store.register`): merges and
   renames of players' names, each undoable.
+- :class:`NightRecorder`: the club night's facts beside the log (:mod:`store.night`).
 - :class:`Backend`: the store itself (url, schema version, id, reopen, close).
 
 :class:`Recorder` is all of them, for the service that needs every role. What only one backend
@@ -36,6 +37,8 @@ from typing import Protocol
 
 from store.annotations import Annotation, AnnotationRow
 from store.devices import Holder, Revocations
+from store.night import Kind as NightKind
+from store.night import NightFact
 from store.records import (
     Facets,
     Listing,
@@ -59,6 +62,9 @@ __all__ = [
     "Devices",
     "EventRecorder",
     "EventTx",
+    "NightBook",
+    "NightRecorder",
+    "NightTx",
     "Recorder",
     "Register",
     "RegisterRecorder",
@@ -159,7 +165,33 @@ class RegisterTx(Protocol):
     def register(self) -> Register: ...
 
 
-class Tx(EventTx, CatalogueTx, AnnotationTx, DeviceTx, RegisterTx, Protocol):
+class NightBook(Protocol):
+    """The club night's facts inside the write transaction (:mod:`store.night`)."""
+
+    def facts(self, night: str, club: str) -> list[NightFact]: ...
+
+    def add(
+        self,
+        night: str,
+        club: str,
+        kind: NightKind,
+        subject: str,
+        value: str,
+        undoes: int | None,
+        at: datetime,
+        by: str,
+    ) -> NightFact:
+        """Appends one fact (``at``: UTC; ``value``: JSON text)."""
+        ...
+
+
+class NightTx(Protocol):
+    """The night's part of the write transaction."""
+
+    def night(self) -> NightBook: ...
+
+
+class Tx(EventTx, CatalogueTx, AnnotationTx, DeviceTx, RegisterTx, NightTx, Protocol):
     """What a recorder does inside its write transaction: every role's part."""
 
 
@@ -286,6 +318,20 @@ class RegisterRecorder(Protocol):
         ...
 
 
+class NightRecorder(Protocol):
+    """The club night's facts (:mod:`store.night`): read here, written in the write
+    transaction."""
+
+    def transaction(self) -> AbstractContextManager[NightTx]:
+        """The exclusive write transaction: committed when the block ends, else rolled back."""
+        ...
+
+    def night_facts(self, night: str, club: str = "") -> list[NightFact]:
+        """The facts of one night (``YYYY-MM-DD``) of ``club``, oldest first (none in a store
+        older than version 9 read as it is)."""
+        ...
+
+
 class Recorder(
     Backend,
     EventRecorder,
@@ -293,6 +339,7 @@ class Recorder(
     AnnotationRecorder,
     DeviceRecorder,
     RegisterRecorder,
+    NightRecorder,
     Protocol,
 ):
     """A store's storage, every role: rows in, rows out, the sessions catalogue, the

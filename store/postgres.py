@@ -21,6 +21,7 @@ from sqlalchemy.pool import QueuePool
 from events.errors import StoreError, StoreMissing, StoreUnavailable
 from store.address import shown_address
 from store.devices import DEVICES_DDL
+from store.night import pg_night_ddl
 from store.port import CatalogueOf
 from store.records import Row
 from store.register import pg_register_ddl
@@ -154,7 +155,8 @@ class PostgresRecorder(SqlRecorder):
 
     def create(self, conn: Any) -> None:
         for stmt in (*pg_ddl(), *CATALOGUE_DDL, FACETS_DDL, DEVICES_DDL, *pg_annotations_ddl(),
-                     *pg_register_ddl(pg_append_only)):  # fmt: skip
+                     *pg_register_ddl(pg_append_only),
+                     *pg_night_ddl(pg_append_only)):  # fmt: skip
             conn.execute(stmt)
 
     def __repr__(self) -> str:

@@ -34,8 +34,10 @@ the migration (:mod:`store.anchors`) gives each older row its event once, by the
 written under; 7, the devices beside the log ``brag_devices`` (the organiser's devices'
 revocations and the dashboard that holds the store: :mod:`store.devices`, issue 33), created
 empty; 8, the register beside the log ``brag_register`` (merges and renames of players' names
-and their undoing: :mod:`store.register`, issue 35), append-only, created empty. A new version
-adds its step to :data:`SQLITE_MIGRATIONS` and :data:`PG_MIGRATIONS`.
+and their undoing: :mod:`store.register`, issue 35), append-only, created empty; 9, the club
+night's facts ``brag_night`` (check-in, seats, stake, final, flags: :mod:`store.night`, issue 36),
+append-only, created empty. A new version adds its step to :data:`SQLITE_MIGRATIONS` and
+:data:`PG_MIGRATIONS`.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from typing import TYPE_CHECKING, Any, Final
 from store.anchors import pg_v6, sqlite_v6
 from store.annotations import ANNOTATIONS
 from store.devices import DEVICES_DDL
+from store.night import pg_v9, sqlite_v9
 from store.records import SessionInfo, parse_stored_at
 from store.register import pg_v8, sqlite_v8
 
@@ -88,7 +91,7 @@ META: Final = "brag_meta"
 """The schema marker table: ``(key TEXT PRIMARY KEY, value TEXT NOT NULL)``."""
 STORE_SCHEMA: Final = "bragbook"
 """``brag_meta`` value of ``schema`` in a Bragbook store."""
-STORE_VERSION: Final = 8
+STORE_VERSION: Final = 9
 """``brag_meta`` value of ``version`` this code writes (see the module docstring's history)."""
 EVENT_COLUMN_VERSION: Final = 6
 """The store version from which ``brag_annotations`` has its ``event`` column (issue 32): an
@@ -312,13 +315,7 @@ SQLITE_TRIGGERS: Final = {
 }
 SQLITE_TRIGGERS_OF: Final = {
     1: ("events_no_update", "events_no_delete"),
-    2: tuple(SQLITE_TRIGGERS),
-    3: tuple(SQLITE_TRIGGERS),
-    4: tuple(SQLITE_TRIGGERS),
-    5: tuple(SQLITE_TRIGGERS),
-    6: tuple(SQLITE_TRIGGERS),
-    7: tuple(SQLITE_TRIGGERS),
-    8: tuple(SQLITE_TRIGGERS),
+    **{v: tuple(SQLITE_TRIGGERS) for v in range(2, STORE_VERSION + 1)},
 }
 """The triggers a SQLite store of each version has."""
 
@@ -409,6 +406,7 @@ SQLITE_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     5: functools.partial(sqlite_v6, table=TABLE, annotations_ddl=sqlite_annotations_ddl),
     6: create_devices,
     7: sqlite_v8,
+    8: sqlite_v9,
 }
 """Version ``n`` → the step that takes a store from ``n`` to ``n + 1`` (``(recorder, conn)``,
 inside the opening transaction; the version row is written after each step)."""
@@ -494,4 +492,5 @@ PG_MIGRATIONS: Final[dict[int, Callable[[Any, Any], None]]] = {
     5: functools.partial(pg_v6, table=TABLE),
     6: create_devices,
     7: functools.partial(pg_v8, append_only=pg_append_only),
+    8: functools.partial(pg_v9, append_only=pg_append_only),
 }

@@ -45,6 +45,7 @@ from store.annotations import (
 from store.catalogue import CatalogueReads
 from store.connections import ThreadConnections
 from store.devices import DeviceReads, SqlDevices
+from store.night import NightReads, SqlNight
 from store.noted import AnnotationReads
 from store.port import CatalogueOf
 from store.records import (
@@ -160,6 +161,10 @@ class SqlTx:
         """The register beside the log (:mod:`store.register`), inside this transaction."""
         return SqlRegister(self.conn, self.recorder.sql)
 
+    def night(self) -> SqlNight:
+        """The club night's facts (:mod:`store.night`), inside this transaction."""
+        return SqlNight(self.conn, self.recorder.sql)
+
     def annotation(self, position: int) -> Annotation | None:
         cur = self.conn.execute(self.recorder.sql(f"{SELECT} WHERE position = ?"), (position,))
         got = cur.fetchone()
@@ -185,7 +190,9 @@ class SqlTx:
 # --- the recorder ---------------------------------------------------------------------------------
 
 
-class SqlRecorder(ThreadConnections, CatalogueReads, AnnotationReads, DeviceReads, RegisterReads):
+class SqlRecorder(
+    ThreadConnections, CatalogueReads, AnnotationReads, DeviceReads, RegisterReads, NightReads
+):
     """The base of :class:`~store.sqlite.SqliteRecorder` and
     :class:`~store.postgres.PostgresRecorder`: everything but the connection, the transaction, the
     schema's shape and the insert."""

@@ -22,6 +22,7 @@ from typing import Any
 
 from events.errors import DISK_FULL, StoreError, StoreMissing, StoreUnavailable, disk_full
 from store.devices import DEVICES_DDL
+from store.night import sqlite_night_ddl
 from store.port import CatalogueOf
 from store.records import Row
 from store.register import sqlite_register_ddl
@@ -236,7 +237,7 @@ class SqliteRecorder(SqlRecorder):
         for t in SQLITE_TRIGGERS.values():
             conn.execute(t)
         for stmt in (*CATALOGUE_DDL, FACETS_DDL, DEVICES_DDL, *sqlite_annotations_ddl(),
-                     *sqlite_register_ddl()):  # fmt: skip
+                     *sqlite_register_ddl(), *sqlite_night_ddl()):  # fmt: skip
             conn.execute(stmt)
 
     def __repr__(self) -> str:

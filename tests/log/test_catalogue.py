@@ -188,7 +188,7 @@ def test_a_version_4_store_is_read_as_it_is_and_given_its_filter_choices_by_a_wr
         assert ro.version == 4
         assert ro.session_facets() == want
     with open_store(str(db)) as s:  # a writer migrates: filled from the catalogue
-        assert s.version == STORE_VERSION == 8  # 5, 6, 7 then 8
+        assert s.version == STORE_VERSION == 9  # 5, 6, 7, 8 then 9
         assert s.session_facets() == want
         with sqlite3.connect(db) as c:
             c.execute(f"DELETE FROM {FACETS} WHERE kind = 'player'")  # lost around Bragbook

@@ -37,13 +37,15 @@ def test_a_new_sqlite_store_is_marked(club: Path) -> None:
         triggers = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     assert uuid.UUID(meta.pop("store_id")).version == 4  # the store's id (issue 20)
     assert meta == {"schema": "bragbook", "version": str(STORE_VERSION)}
-    assert STORE_VERSION == 8  # 3: the session catalogue (issue 15); 4: annotations (issue 21);
+    assert STORE_VERSION == 9  # 3: the session catalogue (issue 15); 4: annotations (issue 21);
     # 5: the listing's filter choices (issue 22); 6: annotations point at an event (issue 32);
-    # 7: the devices beside the log (issue 33); 8: the players' register (issue 35)
+    # 7: the devices beside the log (issue 33); 8: the players' register (issue 35);
+    # 9: the club night's facts (issue 36)
     assert triggers == {
         "events_no_update", "events_no_delete", "events_no_overwrite",
         "brag_annotations_no_update", "brag_annotations_no_delete",
         "brag_register_no_update", "brag_register_no_delete",
+        "brag_night_no_update", "brag_night_no_delete",
     }  # fmt: skip
 
 

@@ -97,7 +97,7 @@ def test_a_sqlite_store_of_version_5_is_read_and_migrated(tmp_path: Path) -> Non
     assert ro.version == 5
     _check_placed(ro)
     with open_store(db) as w:  # a writer migrates
-        assert w.version == STORE_VERSION == 8
+        assert w.version == STORE_VERSION == 9
         _check_placed(w)
         _check_undo_keeps_them(w)
         assert list(w.export_lines(S))[:12] == export

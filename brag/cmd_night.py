@@ -1,36 +1,41 @@
-"""``brag night DATE``: a club night (issue 36, first slice), the sessions started on ``DATE``:
+"""``brag night DATE``: a club night (issue 36), the sessions started on ``DATE``:
 
 - ``brag night DATE [--json]``: each player's net over the night's sessions (RULES 1.5, the
   engine's fold; a merged name counts as its player, ``brag players``), by net, ties by name;
-  ``state`` is ``provisional`` (a night is not finalised yet in this slice: never ``final``);
-  ``pot``: stake units still on the tables of sessions in progress (nets + pot = 0);
+  ``state``: ``final`` once the director finalised it (``--finalise``; ``--reopen`` undoes it),
+  else ``provisional``; ``pot``: stake units still on the tables of sessions in progress (nets
+  + pot = 0); ``present`` (checked in), ``flags`` (each with its ``status`` and
+  ``resolution``), ``stake_setting`` (the night's stored stake) and ``corrected_after_final``
+  (the sessions changed since the night was finalised, each net before and after);
 - ``brag night DATE --settle [--stake 0.50] [--json]``: who pays whom, at most n-1 transfers,
-  exact, in stake units or, with ``--stake``, in the club's money (the logs record no stake per
-  unit). Refused, one line naming the session, while a pot is on a table.
+  exact, in stake units or in the club's money: at ``--stake`` (this once, never stored), else
+  at the night's stored stake (``--set-stake``), else in stake units. Refused, one line naming
+  the session, while a pot is on a table;
+- the options that store a fact of the night (``--check-in``, ``--set-stake``, ``--finalise``,
+  ``--reopen``, ``--flag``, ``--dismiss``, ``--corrected``): :mod:`brag.night_actions`.
 
-``--club`` filters nothing yet: FORMAT.md records no club. JSON writes amounts as FORMAT.md does
-(``"9"``, ``"-17/2"``; money as a decimal when it has one, ``"4.25"``). Names are data: shown
-inert (:mod:`brag.console`). Refusals are one line, exit 1.
+``--club C`` names whose night's facts are read and written (``''``: none named); it filters no
+session (FORMAT.md records no club). JSON writes amounts as FORMAT.md does (``"9"``,
+``"-17/2"``; money as a decimal when it has one, ``"4.25"``). Names are data: shown inert
+(:mod:`brag.console`). Refusals are one line, exit 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from datetime import date
 from fractions import Fraction
 from typing import Any
 
 from brag.errors import CommandError
+from brag.night_actions import ACTIONS, add_actions, money, run_action
 from brag.store_access import open_event_store, store_console
 from events.amounts import format_amount
 from service.night import Night, NightRefused, night_of, settle
 
 __all__ = ["cmd_night", "money_text", "register"]
-
-_STAKE = re.compile(r"[0-9]{1,9}(\.[0-9]{1,6})?")
 
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -40,21 +45,24 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         help="a club night: the standings of one date's sessions, and who pays whom",
         description="The sessions started on DATE (YYYY-MM-DD, in each log's own offset): each "
         "player's net over them, by net (RULES 1.5); --settle: who pays whom, at most n-1 "
-        "transfers. The night stays provisional (finalising comes later).",
+        "transfers. Check-in, the night's stake, finalising and flags are kept beside the log.",
     )
     p.add_argument("day", metavar="DATE", help="the night's date, YYYY-MM-DD")
     p.add_argument(
         "--club",
         metavar="C",
-        help="the club (filters nothing yet: the logs record no club, FORMAT.md)",
+        help="the club whose night's facts are read and written (filters no session: the "
+        "logs record no club, FORMAT.md)",
     )
     p.add_argument("--settle", action="store_true", help="who pays whom")
     p.add_argument(
         "--stake",
         metavar="MONEY",
-        help="the club's money per stake unit, an exact decimal (0.50); without it, stake units",
+        help="with --settle, this once: the club's money per stake unit (0.50 or 1/2); "
+        "without it, the night's stored stake (--set-stake), else stake units",
     )
     p.add_argument("--json", action="store_true", help="one JSON object")
+    add_actions(p)
     p.set_defaults(func=cmd_night)
 
 
@@ -63,17 +71,6 @@ def _day(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise CommandError(f"DATE {text!r} is not YYYY-MM-DD", command="night") from None
-
-
-def _stake(text: str | None) -> Fraction | None:
-    if text is None:
-        return None
-    if not _STAKE.fullmatch(text) or Fraction(text) == 0:
-        raise CommandError(
-            f"--stake {text!r}: give the money per stake unit as a decimal above 0 (0.50)",
-            command="night",
-        )
-    return Fraction(text)
 
 
 def money_text(value: Fraction) -> str:
@@ -105,21 +102,49 @@ def _units(value: Fraction) -> str:
 
 def cmd_night(args: argparse.Namespace) -> int:
     day = _day(args.day)
-    stake = _stake(args.stake)
+    if any(getattr(args, a) not in (None, False) for a in ACTIONS) or args.limit is not None:
+        return run_action(args, day)
+    stake = money(args.stake, "--stake")
     if args.club is not None:
         print(
-            "note: --club filters nothing yet (the logs record no club): every session of "
-            f"{day.isoformat()} is counted",
+            "note: --club filters no session (the logs record no club): every session of "
+            f"{day.isoformat()} is counted; the night's facts are the club's",
             file=sys.stderr,
         )
     with open_event_store(args) as store:
         try:
-            night = night_of(store, day)
+            night = night_of(store, day, args.club or "")
         except NightRefused as err:
             raise CommandError(str(err), command="night") from None
     if args.settle:
-        return _settle(args, night, stake)
+        stored = night.facts.stake
+        return _settle(args, night, stake if stake or not stored else stored.money)
     return _standings(args, night)
+
+
+def _facts(night: Night) -> dict[str, Any]:
+    f = night.facts
+    final = None
+    if f.state == "final":
+        final = {"fact": f.final_fact, "position": f.final_at, "by": f.finalised_by}
+    setting = None
+    if f.stake is not None:
+        limit = None if f.stake.limit is None else money_text(f.stake.limit)
+        setting = {"money": money_text(f.stake.money), "limit": limit}
+    flags = [
+        {"position": x.position, "session": x.session, "deal": x.deal, "step": x.step,
+         "reason": x.reason, "by": x.by, "status": x.status, "resolution": x.resolution}
+        for x in f.flags
+    ]  # fmt: skip
+    fixed = [
+        {"session": c.session, "table": c.table, "steps": list(c.steps), "flags": list(c.flags),
+         "text": c.text(),
+         "changes": [{"player": x.player, "before": _units(x.before), "after": _units(x.after),
+                      "change": _units(x.after - x.before)} for x in c.changes]}
+        for c in night.corrections
+    ]  # fmt: skip
+    return {"final": final, "present": list(f.present), "stake_setting": setting,
+            "flags": flags, "corrected_after_final": fixed}  # fmt: skip
 
 
 def _head(args: argparse.Namespace, night: Night) -> dict[str, Any]:
@@ -131,7 +156,20 @@ def _head(args: argparse.Namespace, night: Night) -> dict[str, Any]:
             {"session": s.session, "table": s.table, "finished": s.finished, "pot": _units(s.pot)}
             for s in night.sessions
         ],
+        **_facts(night),
     }
+
+
+def _notes(console: Any, night: Night) -> None:
+    """The night's state, open flags and corrections since final, one line each."""
+    f = night.facts
+    if f.state == "final":
+        console.print(f"final: finalised by {f.finalised_by} at log position {f.final_at}")
+    for x in f.open_flags:
+        where = f"deal {x.deal}" + (f" step {x.step}" if x.step else "")
+        console.print(f"open flag {x.position}: session {x.session} {where}: {x.reason} ({x.by})")
+    for c in night.corrections:
+        console.print(c.text())
 
 
 def _standings(args: argparse.Namespace, night: Night) -> int:
@@ -154,6 +192,7 @@ def _standings(args: argparse.Namespace, night: Night) -> int:
     for t in fitted_tables(console, title, headers, cells, title_justify="left"):
         console.print(t)
     console.print("nets in stake units")
+    _notes(console, night)
     going = [s for s in night.sessions if not s.finished]
     if going:
         console.print(
@@ -174,6 +213,9 @@ def _settle(args: argparse.Namespace, night: Night, stake: Fraction | None) -> i
     if args.json:
         out = {**_head(args, night), "unit": unit}
         out["stake"] = None if stake is None else money_text(stake)
+        out["stake_source"] = (
+            None if stake is None else "--stake" if args.stake else "the night's setting"
+        )
         print(json.dumps({**out, "transfers": rows}, ensure_ascii=False))
         return 0
     from brag.tables import fitted_tables
@@ -186,4 +228,5 @@ def _settle(args: argparse.Namespace, night: Night, stake: Fraction | None) -> i
     for t in fitted_tables(console, title, headers, cells, title_justify="left"):
         console.print(t)
     console.print(f"who pays whom, {at}" if rows else "everyone is square")
+    _notes(console, night)
     return 0

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from events.amounts import format_amount
 from log.night_facts import NightFacts, facts_of
@@ -235,8 +235,27 @@ def night_of(store: EventStore, day: date, club: str = "") -> Night:
     return Night(day, tuple(sessions), standings, pot, facts.state, facts, fixes, club)
 
 
-def _how(event: object) -> str:
-    return str(getattr(event, "action", "void"))
+def _steps(records: Iterable[Any]) -> tuple[str, ...]:
+    """Each correction among ``records`` (:class:`timeline.Record`, in log order) named by the
+    step it corrects and how: consecutive corrections are one (the organiser's first, then the
+    repairs it needed, :mod:`log.amend`), ``"deal 2 step 5 (withdraw, 3 repairs)"``."""
+    runs: list[list[Any]] = []
+    last = -1
+    for r in records:
+        if r.correction:
+            if runs and r.seq == last + 1:
+                runs[-1].append(r)
+            else:
+                runs.append([r])
+            last = r.seq
+    out = []
+    for run in runs:
+        first = run[0]
+        how = str(getattr(first.event, "action", "void"))
+        more = len(run) - 1
+        extra = f", {more} repair{'s' * (more != 1)}" if more else ""
+        out.append(f"deal {first.label.deal} step {first.label.text} ({how}{extra})")
+    return tuple(out)
 
 
 def corrections_of(
@@ -257,11 +276,7 @@ def corrections_of(
         if kept == len(rows):
             continue
         then = store.timeline(s.session, kept).state.nets if kept else {}
-        steps = tuple(
-            f"deal {r.label.deal} step {r.label.text} ({_how(r.event)})"
-            for r in list(store.timeline(s.session).log)[kept:]
-            if r.correction
-        )
+        steps = _steps(list(store.timeline(s.session).log)[kept:])
         players = sorted({*then, *s.nets}, key=_order)
         changes = tuple(
             Change(resolve(p), then.get(p, Fraction(0)), s.nets.get(p, Fraction(0)))

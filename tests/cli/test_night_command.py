@@ -33,7 +33,8 @@ def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:  # type:
 
 def test_standings_json(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     got = _json(capsys, ["night", "2026-09-24", "--db", db, "--json"])
-    assert set(got) == {"date", "club", "state", "sessions", "unit", "pot", "standings"}
+    assert set(got) == {"date", "club", "state", "sessions", "unit", "pot", "standings", "final",
+                        "present", "stake_setting", "flags", "corrected_after_final"}  # fmt: skip
     assert (got["date"], got["club"], got["state"], got["unit"], got["pot"]) == (
         "2026-09-24", None, "provisional", "stake units", "0",
     )  # fmt: skip
@@ -86,12 +87,12 @@ def test_a_name_is_shown_as_data(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "[red]San[/red]" in out and "\x1b" not in out
 
 
-def test_club_filters_nothing_and_says_so(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_club_filters_no_session_and_says_so(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     got = _json(capsys, ["night", "2026-09-24", "--db", db, "--club", "Crown", "--json"])
     assert got["club"] == "Crown" and len(got["sessions"]) == 4
     capsys.readouterr()
     assert main(["night", "2026-09-24", "--db", db, "--club", "Crown", "--json"]) == 0
-    assert "filters nothing yet" in capsys.readouterr().err
+    assert "filters no session" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -107,7 +107,9 @@ def test_seats_move_a_player_from_the_table_they_left(store: Any) -> None:
 
 def test_finalise_is_refused_while_a_flag_is_open(store: Any) -> None:
     f = flag(store, DAY, TOP, 2, None, "the shown cards were wrong", by="Bev")
-    with pytest.raises(NightRefused, match=rf"^flag {f.position} on session '{TOP}' deal 2 is open"):
+    with pytest.raises(
+        NightRefused, match=rf"^flag {f.position} on session '{TOP}' deal 2 is open"
+    ):
         finalise(store, DAY, by="Ann")
     with pytest.raises(NightRefused, match=rf"^deal 2 of session '{TOP}' has no correction"):
         mark_corrected(store, DAY, f.position, "fixed", by="Ann")
@@ -121,7 +123,9 @@ def test_finalise_is_refused_while_a_flag_is_open(store: Any) -> None:
     final = finalise(store, DAY, by="Ann")
     night = night_of(store, DAY)
     assert night.state == "final" and night.corrections == ()
-    assert night.facts.final_at == store.last_position() and night.facts.final_fact == final.position
+    assert (
+        night.facts.final_at == store.last_position() and night.facts.final_fact == final.position
+    )
     with pytest.raises(NightRefused, match="is final already"):
         finalise(store, DAY, by="Ann")
     with pytest.raises(NightRefused, match="is final: reopen it to change its check-in"):

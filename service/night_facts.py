@@ -7,7 +7,7 @@ Every refusal is a :class:`service.night.NightRefused`, one line naming what and
 is stored then. Names go through the club's register (:mod:`log.register`), as the standings.
 
 - :func:`check_in`: a player present (or gone); refused on a final night;
-- :func:`seat`: a table's players; refused on a final night;
+- :func:`seat_table`: a table's players; refused on a final night;
 - :func:`set_stake`: the club's money per stake unit (exact, > 0) and the house limit on it;
   refused on a final night, or above the limit;
 - :func:`finalise`: the director's word; refused while a session of the night is in progress
@@ -44,7 +44,7 @@ __all__ = [
     "flag",
     "mark_corrected",
     "reopen",
-    "seat",
+    "seat_table",
     "set_stake",
 ]
 
@@ -124,11 +124,11 @@ def check_in(
         return book.add(day.isoformat(), club, kind, who, "{}", None, now, by or who)
 
 
-def seat(
+def seat_table(
     store: EventStore, day: date, table: str, players: list[str], *, by: str, club: str = ""
 ) -> NightFact:
     """Records ``table`` seating ``players`` (names through the register; RULES 1.3: two to
-    six players, no name twice) at the night of ``day``; a player seated at another table
+    ten players, no name twice) at the night of ``day``; a player seated at another table
     before leaves it. :class:`NightRefused` on a final night or for a table the rules refuse."""
     table = table.strip()
     if not table or len(table) > 64 or inert(table) != table:
@@ -137,9 +137,9 @@ def seat(
     seated = [resolve(_name(p)) for p in players]
     if len({p.casefold() for p in seated}) != len(seated):
         raise NightRefused(f"table {table}: a player is seated twice (RULES 1.3)")
-    if not 2 <= len(seated) <= 6:
+    if not 2 <= len(seated) <= 10:
         raise NightRefused(
-            f"table {table}: {len(seated)} players; a table seats 2 to 6 (RULES 1.3)"
+            f"table {table}: {len(seated)} players; a table seats 2 to 10 (RULES 1.3)"
         )
     value = {"table": table, "players": seated}
     return _write(store, day, club, "seat", table, value, by=by, check=_provisional(day, "a seat"))

@@ -27,7 +27,7 @@ from service.night_facts import (
     flag,
     mark_corrected,
     reopen,
-    seat,
+    seat_table,
     set_stake,
 )
 
@@ -84,6 +84,8 @@ def test_check_in_stake_and_a_second_tap(store: Any) -> None:
     with pytest.raises(NightRefused, match="a player's name is 1 to 64 printable"):
         check_in(store, DAY, "Bad\x1b[2J")
     assert len(store.recorder.night_facts(DAY.isoformat())) == 5  # nothing stored by a refusal
+    early = date(2026, 9, 25)  # players arrive before any session of the night is recorded
+    assert check_in(store, early, "Ann") is not None and facts_of(store, early).present == ("Ann",)
 
 
 def test_a_renamed_player_checks_in_under_the_name_they_go_by(store: Any) -> None:
@@ -93,16 +95,16 @@ def test_a_renamed_player_checks_in_under_the_name_they_go_by(store: Any) -> Non
 
 
 def test_seats_move_a_player_from_the_table_they_left(store: Any) -> None:
-    seat(store, DAY, "Top table", ["Sandra", "Bev", "Gary"], by="Ann")
-    seat(store, DAY, "Window table", ["Tony", "Gary"], by="Ann")
+    seat_table(store, DAY, "Top table", ["Sandra", "Bev", "Gary"], by="Ann")
+    seat_table(store, DAY, "Window table", ["Tony", "Gary"], by="Ann")
     assert facts_of(store, DAY).seats == (
         ("Top table", ("Sandra", "Bev")),
         ("Window table", ("Tony", "Gary")),
     )
-    with pytest.raises(NightRefused, match=r"a table seats 2 to 6 \(RULES 1\.3\)"):
-        seat(store, DAY, "Top table", ["Sandra"], by="Ann")
+    with pytest.raises(NightRefused, match=r"a table seats 2 to 10 \(RULES 1\.3\)"):
+        seat_table(store, DAY, "Top table", ["Sandra"], by="Ann")
     with pytest.raises(NightRefused, match=r"seated twice \(RULES 1\.3\)"):
-        seat(store, DAY, "Top table", ["Sandra", "sandra"], by="Ann")
+        seat_table(store, DAY, "Top table", ["Sandra", "sandra"], by="Ann")
 
 
 def test_finalise_is_refused_while_a_flag_is_open(store: Any) -> None:

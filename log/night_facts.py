@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 from typing import Any, Literal
@@ -46,7 +46,8 @@ class Flag:
     """A flag on ``deal`` (and ``step``, a label such as ``"7a"``; ``None``: the whole deal) of
     ``session``, raised by ``by`` for ``reason`` (the fact at ``position``). ``status``:
     ``open``, ``dismissed`` or ``corrected``; a resolved flag keeps the ``resolution`` (its
-    reason), ``resolved_by`` and the resolving fact's ``resolved_at`` position."""
+    reason), ``resolved_by`` and the resolving fact's ``resolved_at`` position. ``seen``: the
+    log's last event position when it was raised (a correction stored after it answers it)."""
 
     position: int
     session: str
@@ -58,6 +59,7 @@ class Flag:
     resolution: str | None = None
     resolved_by: str | None = None
     resolved_at: int | None = None
+    seen: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,10 +128,9 @@ class _Fold:
             "dismissed" if f.kind == "dismiss" else "corrected"
         )
         reason = str(v.get("reason", ""))
-        self.flags[flag.position] = Flag(
-            flag.position, flag.session, flag.deal, flag.step, flag.reason, flag.by,
-            status, reason, f.by, f.position,
-        )  # fmt: skip
+        self.flags[flag.position] = replace(
+            flag, status=status, resolution=reason, resolved_by=f.by, resolved_at=f.position
+        )
 
     def add(self, f: NightFact) -> None:
         v = value_of(f)
@@ -153,6 +154,7 @@ class _Fold:
             self.flags[f.position] = Flag(
                 f.position, f.subject, int(v.get("deal", 0)),
                 None if step is None else str(step), str(v.get("reason", "")), f.by,
+                seen=int(v.get("seen", 0)),
             )  # fmt: skip
         else:  # dismiss, corrected
             self.resolve(f, v)

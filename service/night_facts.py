@@ -243,7 +243,7 @@ def flag(
         )
     if step is not None and timeline.find(deal, step) is None:
         raise NightRefused(f"deal {deal} of session {session!r} has no step {inert(step)!r}")
-    value = {"deal": deal, "step": step, "reason": why}
+    value = {"deal": deal, "step": step, "reason": why, "seen": store.last_position()}
     return _write(store, day, club, "flag", session, value, by=_name(by))
 
 
@@ -284,15 +284,18 @@ def mark_corrected(
     store: EventStore, day: date, position: int, reason: str, *, by: str, club: str = ""
 ) -> NightFact:
     """The director marks the open flag at ``position`` corrected, for ``reason``: the flagged
-    deal has a correction in its session's timeline (``amended`` or ``voided`` of a step of
-    that deal, :mod:`log.amend`). :class:`NightRefused` otherwise, or as :func:`dismiss`."""
-
+    deal has a correction recorded since the flag was raised (an ``amended`` or ``voided`` of a
+    step of that deal stored after the flag's ``seen`` position, :mod:`log.amend`).
+    :class:`NightRefused` otherwise, or as :func:`dismiss`."""
     f = facts_of(store, day, club).flag(position)
     if f is not None and f.status == "open":  # else refused below, in the transaction
+        where = {r.seq: r.position for r in store.read(f.session)}
         log = store.timeline(f.session).log
-        if not any(r.correction and r.label.deal == f.deal for r in log):
+        if not any(
+            r.correction and r.label.deal == f.deal and where.get(r.seq, 0) > f.seen for r in log
+        ):
             raise NightRefused(
-                f"deal {f.deal} of session {f.session!r} has no correction: correct it first "
-                "(brag amend), or dismiss the flag"
+                f"deal {f.deal} of session {f.session!r} has no correction since flag "
+                f"{position}: correct it first (brag amend), or dismiss the flag"
             )
     return _resolve(store, day, position, reason, "corrected", by=by, club=club)

@@ -193,3 +193,17 @@ def test_a_correction_after_final_is_reported_with_the_change(store: Any) -> Non
         assert moved[r.player] == r.net + delta
     with pytest.raises(NightRefused, match="has a pot of"):
         settle(night)  # the withdrawn step left a pot on the table
+
+
+def test_only_a_correction_stored_after_the_flag_answers_it(store: Any) -> None:
+    first = _last_recorded(store, TOP)
+    store_amendment(store, plan_stored(store, TOP, first))  # corrected before anyone flagged
+    f = flag(store, DAY, TOP, first.label.deal, None, "still wrong", by="Bev")
+    with pytest.raises(NightRefused, match=rf"has no correction since flag {f.position}"):
+        mark_corrected(store, DAY, f.position, "done", by="Ann")
+    second = _last_recorded(store, TOP)
+    assert second.label.deal == first.label.deal
+    store_amendment(store, plan_stored(store, TOP, second))
+    done = mark_corrected(store, DAY, f.position, "withdrawn too", by="Ann")
+    got = facts_of(store, DAY).flag(f.position)
+    assert got is not None and (got.status, got.resolved_at) == ("corrected", done.position)

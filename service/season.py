@@ -42,6 +42,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
+from itertools import pairwise
 from typing import TYPE_CHECKING, Literal
 
 from events.model import Rules
@@ -184,7 +185,7 @@ def parse_formula(text: str) -> Formula:
         if m.group(1) is None:
             return Points()
         table = tuple(int(x) for x in m.group(1).split("-"))
-        if any(a < b for a, b in zip(table, table[1:], strict=False)):
+        if any(a < b for a, b in pairwise(table)):
             raise SeasonRefused(f"formula {text!r}: points by place must not rise (10-8-6)")
         return Points(table)
     raise SeasonRefused(
@@ -192,7 +193,9 @@ def parse_formula(text: str) -> Formula:
     )
 
 
-def night_points(nets: Mapping[str, Fraction], table: Sequence[int] = POINTS) -> dict[str, Fraction]:
+def night_points(
+    nets: Mapping[str, Fraction], table: Sequence[int] = POINTS
+) -> dict[str, Fraction]:
     """Each player's points for one night (player -> net): placed by net, highest first; the
     players on one net covering places ``k..k+t-1`` (1-based) each get the sum of ``table``'s
     points for those places divided by ``t`` (a place past the table: 0), exactly.
@@ -255,7 +258,11 @@ def rank(nights: Sequence[NightResult], formula: Formula) -> Ranking:
     for i, p in enumerate(rows):
         score = scores.get(p, Fraction(0))
         prev = out[-1] if out else None
-        same = prev is not None and (prev.score, prev.net, prev.nights) == (score, net[p], played[p])
+        same = prev is not None and (prev.score, prev.net, prev.nights) == (
+            score,
+            net[p],
+            played[p],
+        )
         place = prev.place if same and prev is not None else i + 1
         out.append(SeasonStanding(p, place, score, net[p], played[p]))
     return Ranking(formula.name, tuple(out))

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 import threading
+from calendar import monthrange
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +66,7 @@ __all__ = [
     "SeasonCache",
     "SeasonRefused",
     "SeasonStanding",
+    "Term",
     "Total",
     "log_mark",
     "night_points",
@@ -74,6 +76,8 @@ __all__ = [
     "rules_name",
     "season_of",
     "season_state",
+    "term_of",
+    "terms_between",
 ]
 
 POINTS: tuple[int, ...] = (10, 8, 6, 5, 4, 3, 2, 1)
@@ -381,3 +385,42 @@ class SeasonCache:
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         return made
+
+
+# --- named seasons: the club's terms ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A named season: ``name`` (``"Autumn 2026"``) from ``start`` to ``end``, inclusive."""
+
+    name: str
+    start: date
+    end: date
+
+
+_TERMS: tuple[tuple[str, int, int], ...] = (("Spring", 1, 4), ("Summer", 5, 8), ("Autumn", 9, 12))
+"""The club's three terms a year, as its seasons: (name, first month, last month)."""
+
+
+def term_of(day: date) -> Term:
+    """The named season ``day`` falls in: Spring (January to April), Summer (May to August) or
+    Autumn (September to December) of its year.
+
+    >>> term_of(date(2026, 10, 8))
+    Term(name='Autumn 2026', start=datetime.date(2026, 9, 1), end=datetime.date(2026, 12, 31))
+    """
+    for name, first, last in _TERMS:
+        if first <= day.month <= last:
+            end = date(day.year, last, monthrange(day.year, last)[1])
+            return Term(f"{name} {day.year}", date(day.year, first, 1), end)
+    raise AssertionError(day)  # every month is in a term
+
+
+def terms_between(first: date, last: date) -> tuple[Term, ...]:
+    """The named seasons from the one holding ``first`` to the one holding ``last``, newest
+    first (a picker's order: this season, then the ones before)."""
+    out = [term_of(first)]
+    while out[-1].end < last:
+        out.append(term_of(date.fromordinal(out[-1].end.toordinal() + 1)))
+    return tuple(reversed(out))

@@ -1,0 +1,104 @@
+"""The Players page by dates and season (issue 36 item 8): ``?from=``/``?to=`` narrow every
+figure to the sessions started in them (the nets, the net over time, the season's standings),
+each compared with the engine's fold of those logs; the season picker sets the dates; without
+them every session counts (the rule card's example, recorded without times, too)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from fractions import Fraction
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from apptest_helpers import page
+from dashboard_store_helpers import dashboard_store
+from shared_paths import ROOT
+
+from engine.fold import fold
+from events.amounts import amount_text, signed_text
+from events.codec import read_file
+
+SEASON = sorted((ROOT / "data" / "season").glob("*.jsonl"))
+NIGHTS = [p for p in SEASON if p.name.startswith(("2026-09-24", "2026-09-25"))]
+EXAMPLE = ROOT / "data" / "examples" / "card_example.jsonl"
+
+
+@pytest.fixture
+def club(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Two nights of the bundled season and the rule card's example (no times), the dashboard
+    pointed at them."""
+    yield dashboard_store(tmp_path, monkeypatch, [*NIGHTS, EXAMPLE])
+
+
+def _nets(day: date) -> tuple[dict[str, Fraction], dict[str, int]]:
+    """Each player's net over the logs started on ``day`` and their sessions, from the fold."""
+    nets: dict[str, Fraction] = {}
+    sessions: dict[str, int] = {}
+    for path in NIGHTS:
+        events = [e for _, e in read_file(str(path))]
+        assert events[0].at is not None
+        if events[0].at.date() != day:
+            continue
+        for p, v in fold(events).nets.items():
+            nets[p] = nets.get(p, Fraction(0)) + v
+            sessions[p] = sessions.get(p, 0) + 1
+    return nets, sessions
+
+
+def test_from_and_to_narrow_the_figures_and_the_charts(club: str) -> None:
+    nets, sessions = _nets(date(2026, 9, 25))
+    at = page("players", **{"from": "2026-09-25", "to": "2026-09-25"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert [d.value for d in at.date_input] == [date(2026, 9, 25)] * 2
+    assert at.selectbox(key="pick_season").value == "The dates chosen"
+    table = at.dataframe[0].value.set_index("player")
+    assert set(table.index) == set(nets)  # not the 24th's Gary or Keith, not the example's A
+    assert {p: int(table.loc[p, "Sessions"]) for p in nets} == sessions
+    assert at.subheader[0].value == "Every player, 2026-09-25 to 2026-09-25"
+    # net over time: one point a session in the dates, the last the player's net over them
+    chart = at.get("vega_lite_chart")[0].proto
+    points = pa.ipc.open_stream(chart.datasets[0].data.data).read_all().to_pylist()
+    first = at.selectbox(key="pick_player").value
+    mine = [r["net"] for r in points if r["player"] == first]
+    assert len(mine) == sessions[first] and mine[-1] == float(nets[first])
+    # the season: the night's standings, total beside points
+    season = at.dataframe[-1].value
+    assert list(season.columns) == ["place", "player", "points", "total", "net", "nights"]
+    assert dict(zip(season["player"], season["net"], strict=True)) == {
+        p: signed_text(v) for p, v in nets.items()
+    }
+    totals = {p: amount_text(v) for p, v in nets.items()}
+    assert {
+        p: t.split(" (")[0] for p, t in zip(season["player"], season["total"], strict=True)
+    } == (totals)
+    assert set(season["nights"]) == {"1"}
+    assert any("Made from the log at position" in c.value for c in at.caption)
+
+
+def test_the_season_picker_sets_the_dates_and_every_date_clears_them(club: str) -> None:
+    at = page("players")
+    assert not at.exception
+    pick = at.selectbox(key="pick_season")
+    assert pick.value == "Every date"
+    assert pick.options == ["Every date", "This season (Autumn 2026)"]
+    every = set(at.dataframe[0].value["player"])
+    assert {"A", "Gary", "Dave"} <= every  # the example (no times) counts without a filter
+    pick.set_value("Autumn 2026").run()
+    assert (at.query_params["from"], at.query_params["to"]) == ("2026-09-01", "2026-12-31")
+    at.run()
+    assert not at.exception
+    both = set(at.dataframe[0].value["player"])
+    nets24, _ = _nets(date(2026, 9, 24))
+    nets25, _ = _nets(date(2026, 9, 25))
+    assert both == set(nets24) | set(nets25)  # the example has no date: out of a season
+    at.selectbox(key="pick_season").set_value("Every date").run()
+    assert "from" not in at.query_params and "to" not in at.query_params
+
+
+def test_dates_without_a_session_say_so(club: str) -> None:
+    at = page("players", **{"from": "2026-10-01", "to": "2026-10-31"})
+    assert not at.exception
+    assert "No deal ended in these dates" in at.info[0].value
+    assert any("no session started from 2026-10-01" in i.value for i in at.info)

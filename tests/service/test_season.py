@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from contextlib import ExitStack
 from datetime import UTC, date, datetime
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from store_helpers import pg_store, require_pg
 
 from engine.fold import fold
 from events.codec import read_file
@@ -35,6 +37,8 @@ from service.season import (
     rules_name,
     season_of,
     season_state,
+    term_of,
+    terms_between,
 )
 
 SEASON = sorted((Path(__file__).resolve().parents[2] / "data" / "season").glob("*.jsonl"))
@@ -219,15 +223,23 @@ def test_no_session_in_the_dates_is_refused(season: EventStore) -> None:
         season_of(season, date(2026, 12, 1), date(2026, 9, 1))
 
 
-def _first_night(url: str) -> EventStore:
-    store = open_store(url)
-    for path in SEASON[:4]:  # 2026-09-24: four sessions at two tables
-        store.import_log(str(path))
-    return store
+@pytest.fixture(params=["sqlite", "postgresql"])
+def first_night(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
+    """The season's first night (2026-09-24: four sessions at two tables) in a SQLite file, or
+    in a fresh schema of the PostgreSQL test server (skipped without one)."""
+    with ExitStack() as stack:
+        if request.param == "sqlite":
+            store = stack.enter_context(open_store(f"sqlite:///{tmp_path / 'club.db'}"))
+        else:
+            require_pg()
+            store = stack.enter_context(pg_store())
+        for path in SEASON[:4]:
+            store.import_log(str(path))
+        yield store
 
 
-def test_a_correction_republishes_the_season_on_the_next_read(tmp_path: Path) -> None:
-    store = _first_night(f"sqlite:///{tmp_path / 'club.db'}")
+def test_a_correction_republishes_the_season_on_the_next_read(first_night: EventStore) -> None:
+    store = first_night
     day = date(2026, 9, 24)
     cache = SeasonCache()
     before = cache.season(store, day, day, [Total(), Points()])
@@ -250,11 +262,10 @@ def test_a_correction_republishes_the_season_on_the_next_read(tmp_path: Path) ->
     assert {r.player: r.score for r in after.rankings[0].standings} == nets
     assert after.rankings[0].standings != before.rankings[0].standings
     assert {r.player: r.score for r in after.rankings[1].standings} == _points_of(nets, POINTS)
-    store.close()
 
 
-def test_a_merge_in_the_register_republishes_too(tmp_path: Path) -> None:
-    store = _first_night(f"sqlite:///{tmp_path / 'club.db'}")
+def test_a_merge_in_the_register_republishes_too(first_night: EventStore) -> None:
+    store = first_night
     day = date(2026, 9, 24)
     cache = SeasonCache()
     before = {r.player for r in cache.season(store, day, day).rankings[0].standings}
@@ -262,4 +273,16 @@ def test_a_merge_in_the_register_republishes_too(tmp_path: Path) -> None:
     merge(store, "Keith", "Gary", seated_of(store), by="organiser")
     after = {r.player for r in cache.season(store, day, day).rankings[0].standings}
     assert after == before - {"Keith"} and cache.made == 2
-    store.close()
+
+
+def test_named_seasons_are_the_clubs_terms() -> None:
+    got = terms_between(date(2026, 3, 5), date(2027, 1, 2))
+    assert [(t.name, t.start, t.end) for t in got] == [
+        ("Spring 2027", date(2027, 1, 1), date(2027, 4, 30)),
+        ("Autumn 2026", date(2026, 9, 1), date(2026, 12, 31)),
+        ("Summer 2026", date(2026, 5, 1), date(2026, 8, 31)),
+        ("Spring 2026", date(2026, 1, 1), date(2026, 4, 30)),
+    ]
+    assert term_of(date(2028, 2, 29)).name == "Spring 2028"
+    for t in got:  # every date of a term is in that term
+        assert term_of(t.start) == term_of(t.end) == t

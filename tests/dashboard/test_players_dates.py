@@ -102,3 +102,39 @@ def test_dates_without_a_session_say_so(club: str) -> None:
     assert not at.exception
     assert "No deal ended in these dates" in at.info[0].value
     assert any("no session started from 2026-10-01" in i.value for i in at.info)
+
+
+def test_a_correction_republishes_the_season_on_the_page(club: str) -> None:
+    """A step withdrawn (service.amend) in one session of the night: the next run of the page
+    shows the season made from the later log position, with the corrected session's nets."""
+    from datetime import UTC, datetime
+
+    from log.open import open_store
+    from service.amend import CorrectStep, PlanCorrection, correct_step, plan_correction
+
+    argv = {"from": "2026-09-24", "to": "2026-09-24"}
+    at = page("players", **argv)
+    assert not at.exception
+    before = at.dataframe[-1].value
+    session = "2026-09-24-top-2"
+    with open_store(club) as store:
+        timeline = store.timeline(session)
+        last = next(s for s in reversed(list(timeline.steps)) if not s.derived)
+        now = datetime(2026, 9, 25, 9, tzinfo=UTC)
+        planned = plan_correction(store, PlanCorrection(timeline, last, None, "organiser", now))
+        assert planned.plan is not None, planned.refused
+        assert correct_step(store, CorrectStep(planned.plan)).outcome == "stored"
+        position = store.last_position()
+        nets: dict[str, Fraction] = {}
+        for info in store.sessions():
+            if info.started is not None and info.started.date() == date(2026, 9, 24):
+                for p, v in store.state(info.session).nets.items():
+                    nets[p] = nets.get(p, Fraction(0)) + v
+    at.run()
+    assert not at.exception
+    after = at.dataframe[-1].value
+    assert not after.equals(before)
+    assert dict(zip(after["player"], after["net"], strict=True)) == {
+        p: signed_text(v) for p, v in nets.items()
+    }
+    assert any(f"Made from the log at position {position}." in c.value for c in at.caption)

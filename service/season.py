@@ -39,12 +39,12 @@ import re
 import threading
 from calendar import monthrange
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 from itertools import pairwise
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from events.model import Rules
 from log.register import register_of
@@ -69,6 +69,7 @@ __all__ = [
     "Term",
     "Total",
     "log_mark",
+    "night_marks",
     "night_points",
     "parse_formula",
     "rank",
@@ -322,28 +323,58 @@ def result_of(night: Night, rules: Iterable[str] = ()) -> NightResult:
     )
 
 
+NightMemo = MutableMapping[Hashable, NightResult]
+"""Night results kept by what they were made from: the date, each of its sessions with its last
+seq, and :func:`night_marks` (:func:`season_of`'s ``memo``)."""
+
+
+def night_marks(store: EventStore) -> Hashable:
+    """What a night's result depends on beyond its sessions' streams: the register's version (a
+    merge or a rename moves a name's nets). Facts kept beside the log that change a night (a
+    night finalised) must join here and in :func:`log_mark`."""
+    return register_of(store).version
+
+
 def season_of(
-    store: EventStore, start: date, end: date, formulas: Sequence[Formula] = (Total(),)
+    store: EventStore,
+    start: date,
+    end: date,
+    formulas: Sequence[Formula] = (Total(),),
+    *,
+    memo: NightMemo | None = None,
 ) -> Season:
     """The season of ``store`` from ``start`` to ``end``: every date with a session started
     (:attr:`store.records.SessionInfo.started`, in its own offset) made a night
     (:func:`service.night.night_of`), ranked by each of ``formulas``. ``position`` is read
-    first, so the season holds at least the events up to it. Raises :class:`SeasonRefused` when
-    ``start`` is after ``end`` or no session started between them."""
+    first, so the season holds at least the events up to it. With ``memo``, a night whose
+    sessions have not moved since it was kept there (the same sessions at the same last seqs,
+    the same register) is taken from it, not folded again: after an append only the nights it
+    touched are made anew. Raises :class:`SeasonRefused` when ``start`` is after ``end`` or no
+    session started between them."""
     if start > end:
         raise SeasonRefused(f"the season's first date {start} is after its last {end}")
     position = store.last_position()
+    beyond = night_marks(store)
     infos = store.sessions(order="oldest", where=SessionFilter(dates=(start, end)))
-    days = sorted({i.started.date() for i in infos if i.started is not None})
-    if not days:
+    by_day: dict[date, list[tuple[str, int]]] = {}
+    for i in infos:
+        if i.started is not None:
+            by_day.setdefault(i.started.date(), []).append((i.session, i.last_seq))
+    if not by_day:
         raise SeasonRefused(
             f"no session started from {start.isoformat()} to {end.isoformat()} (see brag sessions)"
         )
     nights = []
-    for day in days:
-        night = night_of(store, day)
-        names = [rules_name(store.state(s.session).rules) for s in night.sessions]
-        nights.append(result_of(night, names))
+    for day in sorted(by_day):
+        key = (day, tuple(sorted(by_day[day])), beyond)
+        kept = None if memo is None else memo.get(key)
+        if kept is None:
+            night = night_of(store, day)
+            names = [rules_name(store.state(s.session).rules) for s in night.sessions]
+            kept = result_of(night, names)
+            if memo is not None:
+                memo[key] = kept
+        nights.append(kept)
     rules = tuple(sorted({r for n in nights for r in n.rules}))
     rankings = tuple(rank(nights, f) for f in formulas)
     return Season(start, end, tuple(nights), season_state(nights), position, rules, rankings)
@@ -353,18 +384,46 @@ def log_mark(store: EventStore) -> Hashable:
     """What a season read from ``store`` depends on, cheaply: the store's last global position
     (every appended event, a correction too, moves it) and the register's version (a merge or a
     rename moves the standings without an event)."""
-    return (store.store_id, store.last_position(), register_of(store).version)
+    return (store.store_id, store.last_position(), night_marks(store))
+
+
+class _Nights(OrderedDict[Hashable, NightResult]):
+    """The night results a :class:`SeasonCache` keeps, the ``size`` latest made or used."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        found = super().get(key, default)
+        if found is not None:
+            self.move_to_end(key)
+        return found
+
+    def __setitem__(self, key: Hashable, value: NightResult) -> None:
+        super().__setitem__(key, value)
+        while len(self) > self.size:
+            self.popitem(last=False)
 
 
 class SeasonCache:
     """Seasons kept per :func:`log_mark` (and dates and formulas), the ``size`` latest used:
     a read asks the store its mark (two small queries) and folds nothing when it has not moved;
-    after an append the next read is made anew. Thread-safe (a server's sessions share one)."""
+    after an append the next read is made anew, folding again only the nights whose sessions
+    moved (the ``nights`` latest night results are kept, :func:`season_of`'s ``memo``).
+    Thread-safe (a server's sessions share one)."""
 
-    def __init__(self, size: int = 32, mark: Callable[[EventStore], Hashable] = log_mark) -> None:
+    def __init__(
+        self,
+        size: int = 32,
+        mark: Callable[[EventStore], Hashable] = log_mark,
+        nights: int = 512,
+    ) -> None:
         self.size, self.mark = size, mark
         self._kept: OrderedDict[Hashable, Season] = OrderedDict()
+        self._nights = _Nights(nights)
         self._lock = threading.Lock()
+        self._made_lock = threading.Lock()
         self.made = 0
         """How many seasons were made (not found kept): what the tests count."""
 
@@ -378,7 +437,8 @@ class SeasonCache:
             if found is not None:
                 self._kept.move_to_end(key)
                 return found
-        made = season_of(store, start, end, formulas)
+        with self._made_lock:  # one season made at a time: the nights' memo is shared
+            made = season_of(store, start, end, formulas, memo=self._nights)
         with self._lock:
             self.made += 1
             self._kept[key] = made

@@ -80,7 +80,6 @@ for col, p in zip(cols, chosen, strict=True):
         st.markdown(f"**{escape.md(p)}**")
         widgets.plain_table(stat_tables.category_rows(hands[p]))
 
-st.subheader("The season" + within)
-season_panel.season_panel(dates, span)
+season_panel.season_panel(dates, span)  # its own title: the dates, else this season
 
 register_panel.register_panel(register, recorded)  # the organiser's unlocked device only

@@ -1,5 +1,5 @@
 """The season on the Players page (issue 36 items 7, 8): the club nights of the dates picked
-(every night stored without a filter) ranked by two formulas side by side
+(this season without a filter: :func:`season_title`) ranked by two formulas side by side
 (:data:`FORMULAS`; ``?formulas=points,best:3:5`` picks others), with the season's state, the
 rules' name and the log's position it was made from, so two copies can be told apart. Read from
 the store per version of its log (:func:`dashboard.stats.stats_cache.season`) and drawn in a
@@ -16,9 +16,17 @@ import streamlit as st
 from dashboard.common.escape import md
 from dashboard.common.params import param
 from events.amounts import amount_text, signed_text
-from service.season import Season, SeasonRefused, parse_formula
+from service.season import Season, SeasonRefused, parse_formula, term_of
 
-__all__ = ["EVERY", "FORMULAS", "formulas_asked", "season_caption", "season_panel", "season_rows"]
+__all__ = [
+    "EVERY",
+    "FORMULAS",
+    "formulas_asked",
+    "season_caption",
+    "season_panel",
+    "season_rows",
+    "season_title",
+]
 
 FORMULAS: tuple[str, ...] = ("points", "total")
 """The formulas shown side by side unless the link names others."""
@@ -67,15 +75,26 @@ def season_caption(season: Season) -> str:
     )
 
 
+def season_title(dates: tuple[date, date] | None, last: date) -> tuple[str, tuple[date, date]]:
+    """The section's title and dates: the ``dates`` picked, else this season (the club's term
+    holding ``last``, the latest session's date: a term bounds what is folded on a league's
+    store, where every date would be every session)."""
+    if dates is not None:
+        return f"The season, {dates[0].isoformat()} to {dates[1].isoformat()}", dates
+    term = term_of(last)
+    return f"The season: {term.name}, this season", (term.start, term.end)
+
+
 @st.fragment(run_every=EVERY)
 def season_panel(dates: tuple[date, date] | None, span: tuple[date, date] | None) -> None:
-    """The season of ``dates`` (``None``: ``span``, every date stored) as a table and its
+    """The season of ``dates`` (``None``: this season, :func:`season_title`) as a table and its
     caption; nothing when no session is stored."""
     from dashboard.stats import stats_cache, widgets
 
-    start_end = dates or span
-    if start_end is None:
+    if span is None:
         return
+    title, start_end = season_title(dates, span[1])
+    st.subheader(md(title))
     formulas, refused = formulas_asked(param("formulas"))
     if refused:
         st.caption(md(refused))

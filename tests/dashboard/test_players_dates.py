@@ -85,6 +85,8 @@ def test_the_season_picker_sets_the_dates_and_every_date_clears_them(club: str) 
     assert pick.options == ["Every date", "This season (Autumn 2026)"]
     every = set(at.dataframe[0].value["player"])
     assert {"A", "Gary", "Dave"} <= every  # the example (no times) counts without a filter
+    titles = [h.value for h in at.subheader]
+    assert "The season: Autumn 2026, this season" in titles  # every date: this season's nights
     pick.set_value("Autumn 2026").run()
     assert (at.query_params["from"], at.query_params["to"]) == ("2026-09-01", "2026-12-31")
     at.run()

@@ -286,3 +286,23 @@ def test_named_seasons_are_the_clubs_terms() -> None:
     assert term_of(date(2028, 2, 29)).name == "Spring 2028"
     for t in got:  # every date of a term is in that term
         assert term_of(t.start) == term_of(t.end) == t
+
+
+def test_after_a_correction_only_its_night_is_folded_again(tmp_path: Path) -> None:
+    with open_store(f"sqlite:///{tmp_path / 'club.db'}") as store:
+        for path in SEASON[:8]:  # 2026-09-24 and 2026-09-25
+            store.import_log(str(path))
+        first, last = date(2026, 9, 24), date(2026, 9, 25)
+        cache = SeasonCache()
+        before = cache.season(store, first, last)
+        session = "2026-09-25-back-2"
+        timeline = store.timeline(session)
+        step = next(s for s in reversed(list(timeline.steps)) if not s.derived)
+        now = datetime(2026, 9, 26, 9, 0, tzinfo=UTC)
+        planned = plan_correction(store, PlanCorrection(timeline, step, None, "organiser", now))
+        assert planned.plan is not None, planned.refused
+        assert correct_step(store, CorrectStep(planned.plan)).outcome == "stored"
+        after = cache.season(store, first, last)
+        assert after.nights[0] is before.nights[0]  # the 24th: kept, not folded again
+        assert after.nights[1] is not before.nights[1] and after.nights[1] != before.nights[1]
+        assert after.nights == season_of(store, first, last).nights  # as made without a memo

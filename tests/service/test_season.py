@@ -14,6 +14,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from store_helpers import pg_store, require_pg
 
 from engine.fold import fold
@@ -306,3 +308,27 @@ def test_after_a_correction_only_its_night_is_folded_again(tmp_path: Path) -> No
         assert after.nights[0] is before.nights[0]  # the 24th: kept, not folded again
         assert after.nights[1] is not before.nights[1] and after.nights[1] != before.nights[1]
         assert after.nights == season_of(store, first, last).nights  # as made without a memo
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]),
+        st.integers(-3, 3).map(lambda k: Fraction(k, 2)),
+        min_size=1,
+    ),
+    st.lists(st.integers(0, 12), min_size=1, max_size=10).map(
+        lambda xs: tuple(sorted(xs, reverse=True))
+    ),
+)
+def test_a_nights_points_give_out_its_places_exactly(
+    nets: dict[str, Fraction], table: tuple[int, ...]
+) -> None:
+    got = night_points(nets, table)
+    assert got == _points_of(nets, table)
+    assert sum(got.values()) == sum(table[: len(nets)])  # every place's points, no more
+    for a in nets:
+        for b in nets:
+            if nets[a] > nets[b]:
+                assert got[a] >= got[b]
+            if nets[a] == nets[b]:
+                assert got[a] == got[b]

@@ -40,7 +40,7 @@ import threading
 from calendar import monthrange
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
 from itertools import pairwise
@@ -261,15 +261,10 @@ def rank(nights: Sequence[NightResult], formula: Formula) -> Ranking:
     rows = sorted(net, key=lambda p: (-scores.get(p, Fraction(0)), -net[p], played[p], *_order(p)))
     out: list[SeasonStanding] = []
     for i, p in enumerate(rows):
-        score = scores.get(p, Fraction(0))
-        prev = out[-1] if out else None
-        same = prev is not None and (prev.score, prev.net, prev.nights) == (
-            score,
-            net[p],
-            played[p],
-        )
-        place = prev.place if same and prev is not None else i + 1
-        out.append(SeasonStanding(p, place, score, net[p], played[p]))
+        row = SeasonStanding(p, i + 1, scores.get(p, Fraction(0)), net[p], played[p])
+        if out and (out[-1].score, out[-1].net, out[-1].nights) == (row.score, net[p], played[p]):
+            row = replace(row, place=out[-1].place)  # equal but for the name: one place
+        out.append(row)
     return Ranking(formula.name, tuple(out))
 
 
@@ -290,7 +285,7 @@ def rules_name(rules: Rules | None) -> str:
     """
     given = _CARD if rules is None else rules
     changed = [
-        f"{k} {given.model_dump()[k]}"
+        f"{k} {getattr(given, k)}"
         for k in type(given).model_fields
         if getattr(given, k) != getattr(_CARD, k)
     ]

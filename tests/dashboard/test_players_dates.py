@@ -140,3 +140,20 @@ def test_a_correction_republishes_the_season_on_the_page(club: str) -> None:
         p: signed_text(v) for p, v in nets.items()
     }
     assert any(f"Made from the log at position {position}." in c.value for c in at.caption)
+
+
+def test_the_link_picks_the_formulas_side_by_side(club: str) -> None:
+    nets, _ = _nets(date(2026, 9, 25))
+    argv = {"from": "2026-09-25", "to": "2026-09-25"}
+    at = page("players", **argv, formulas="best 1 of 1,points:3-2-1")
+    assert not at.exception
+    season = at.dataframe[-1].value
+    assert list(season.columns) == ["place", "player", "best:1:1", "points:3-2-1", "net", "nights"]
+    assert dict(zip(season["player"], season["best:1:1"], strict=True)) == {
+        p: amount_text(v)
+        for p, v in nets.items()  # one night: its net is the best one
+    }
+    bad = page("players", **argv, formulas="median")
+    assert not bad.exception
+    assert list(bad.dataframe[-1].value.columns)[2:4] == ["points", "total"]
+    assert any("formula 'median' is not one of" in c.value for c in bad.caption)

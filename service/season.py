@@ -24,13 +24,14 @@ name (case-insensitive, only to list them: players equal on the first three shar
 
 A season is ``provisional`` while any of its nights is (:attr:`service.night.Night.state`), else
 ``final``. Every season carries what it was made from, so two copies can be told apart: the
-rules' name of its sessions (:func:`rules_name`: FORMAT.md ``rules``, as the engine's state holds
-them) and ``position``, the store's last global position when it was read
-(:meth:`log.service.EventStore.last_position`).
+rules' name of its sessions (:func:`service.report.rules_name`, as the night's report names
+them: FORMAT.md ``rules`` as the engine's state holds them) and ``position``, the store's last
+global position when it was read (:meth:`log.service.EventStore.last_position`).
 
-:class:`SeasonCache` reads seasons through a cache keyed on the store's log position and the
-register's version (:func:`log_mark`): an appended event (a correction, a new pot) or a merge
-gives the next read a new key, so a correction republishes the standings on the next read.
+:class:`SeasonCache` reads seasons through the nights it keeps, each by what it was made from
+(:func:`night_key`: its sessions' last seqs, the register's version, its facts beside the log):
+an appended event (a correction, a new pot), a merge or a night finalised makes that night anew
+on the next read, so a correction republishes the standings on the next read.
 """
 
 from __future__ import annotations
@@ -39,16 +40,17 @@ import re
 import threading
 from calendar import monthrange
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Literal
 
-from events.model import Rules
+from log.night_facts import facts_of
 from log.register import register_of
 from service.night import Night, night_of
+from service.report import rules_name
 from store.records import SessionFilter
 
 if TYPE_CHECKING:
@@ -68,13 +70,11 @@ __all__ = [
     "SeasonStanding",
     "Term",
     "Total",
-    "log_mark",
-    "night_marks",
+    "night_key",
     "night_points",
     "parse_formula",
     "rank",
     "result_of",
-    "rules_name",
     "season_of",
     "season_state",
     "term_of",
@@ -273,25 +273,6 @@ def season_state(nights: Iterable[NightResult]) -> State:
     return "provisional" if any(n.state != "final" for n in nights) else "final"
 
 
-_CARD = Rules()
-
-
-def rules_name(rules: Rules | None) -> str:
-    """The name of a session's rules (FORMAT.md ``rules``): ``the card's rules`` for the
-    defaults, else that followed by each field that differs, as FORMAT.md spells it.
-
-    >>> rules_name(None), rules_name(Rules(raise_max=10, pots=4))
-    ("the card's rules", "the card's rules with raise_max 10, pots 4")
-    """
-    given = _CARD if rules is None else rules
-    changed = [
-        f"{k} {getattr(given, k)}"
-        for k in type(given).model_fields
-        if getattr(given, k) != getattr(_CARD, k)
-    ]
-    return "the card's rules" + (" with " + ", ".join(changed) if changed else "")
-
-
 @dataclass(frozen=True, slots=True)
 class Season:
     """The season from ``start`` to ``end`` (inclusive dates): its ``nights`` (oldest first),
@@ -319,15 +300,18 @@ def result_of(night: Night, rules: Iterable[str] = ()) -> NightResult:
 
 
 NightMemo = MutableMapping[Hashable, NightResult]
-"""Night results kept by what they were made from: the date, each of its sessions with its last
-seq, and :func:`night_marks` (:func:`season_of`'s ``memo``)."""
+"""Night results kept by what they were made from (:func:`night_key`; :func:`season_of`'s
+``memo``)."""
 
 
-def night_marks(store: EventStore) -> Hashable:
-    """What a night's result depends on beyond its sessions' streams: the register's version (a
-    merge or a rename moves a name's nets). Facts kept beside the log that change a night (a
-    night finalised) must join here and in :func:`log_mark`."""
-    return register_of(store).version
+def night_key(
+    store: EventStore, day: date, sessions: Iterable[tuple[str, int]], register: int
+) -> Hashable:
+    """What the night of ``day`` is made from: the store, its ``sessions`` each with its last
+    seq (an append, a correction too, moves one), the register's version (a merge or a rename
+    moves a name's nets) and the position of the night's last fact kept beside the log
+    (:func:`log.night_facts.facts_of`: a night finalised or reopened). One small query."""
+    return (store.store_id, day, tuple(sorted(sessions)), register, facts_of(store, day).last)
 
 
 def season_of(
@@ -341,15 +325,15 @@ def season_of(
     """The season of ``store`` from ``start`` to ``end``: every date with a session started
     (:attr:`store.records.SessionInfo.started`, in its own offset) made a night
     (:func:`service.night.night_of`), ranked by each of ``formulas``. ``position`` is read
-    first, so the season holds at least the events up to it. With ``memo``, a night whose
-    sessions have not moved since it was kept there (the same sessions at the same last seqs,
-    the same register) is taken from it, not folded again: after an append only the nights it
-    touched are made anew. Raises :class:`SeasonRefused` when ``start`` is after ``end`` or no
-    session started between them."""
+    first, so the season holds at least the events up to it. With ``memo``, a night made from
+    what it was made from before (:func:`night_key`) is taken from it, not folded again: after
+    an append, a merge or a night finalised, only the nights it touched are made anew. Raises
+    :class:`SeasonRefused` when ``start`` is after ``end`` or no session started between
+    them."""
     if start > end:
         raise SeasonRefused(f"the season's first date {start} is after its last {end}")
     position = store.last_position()
-    beyond = night_marks(store)
+    register = register_of(store).version
     infos = store.sessions(order="oldest", where=SessionFilter(dates=(start, end)))
     by_day: dict[date, list[tuple[str, int]]] = {}
     for i in infos:
@@ -361,7 +345,7 @@ def season_of(
         )
     nights = []
     for day in sorted(by_day):
-        key = (day, tuple(sorted(by_day[day])), beyond)
+        key = None if memo is None else night_key(store, day, by_day[day], register)
         kept = None if memo is None else memo.get(key)
         if kept is None:
             night = night_of(store, day)
@@ -375,19 +359,13 @@ def season_of(
     return Season(start, end, tuple(nights), season_state(nights), position, rules, rankings)
 
 
-def log_mark(store: EventStore) -> Hashable:
-    """What a season read from ``store`` depends on, cheaply: the store's last global position
-    (every appended event, a correction too, moves it) and the register's version (a merge or a
-    rename moves the standings without an event)."""
-    return (store.store_id, store.last_position(), night_marks(store))
-
-
 class _Nights(OrderedDict[Hashable, NightResult]):
     """The night results a :class:`SeasonCache` keeps, the ``size`` latest made or used."""
 
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
+        self.made = 0
 
     def get(self, key: Hashable, default: Any = None) -> Any:
         found = super().get(key, default)
@@ -397,49 +375,34 @@ class _Nights(OrderedDict[Hashable, NightResult]):
 
     def __setitem__(self, key: Hashable, value: NightResult) -> None:
         super().__setitem__(key, value)
+        self.made += 1
         while len(self) > self.size:
             self.popitem(last=False)
 
 
 class SeasonCache:
-    """Seasons kept per :func:`log_mark` (and dates and formulas), the ``size`` latest used:
-    a read asks the store its mark (two small queries) and folds nothing when it has not moved;
-    after an append the next read is made anew, folding again only the nights whose sessions
-    moved (the ``nights`` latest night results are kept, :func:`season_of`'s ``memo``).
-    Thread-safe (a server's sessions share one)."""
+    """Seasons read through the ``nights`` latest night results (:func:`season_of`'s
+    ``memo``): a read asks the store its position, the register's version, the listing of the
+    dates and each night's facts (small queries), folds again only the nights whose
+    :func:`night_key` moved (none when nothing did) and ranks them anew (a few rows a night).
+    So a correction, a merge or a night finalised shows on the next read. Thread-safe (a
+    server's sessions share one)."""
 
-    def __init__(
-        self,
-        size: int = 32,
-        mark: Callable[[EventStore], Hashable] = log_mark,
-        nights: int = 512,
-    ) -> None:
-        self.size, self.mark = size, mark
-        self._kept: OrderedDict[Hashable, Season] = OrderedDict()
+    def __init__(self, nights: int = 512) -> None:
         self._nights = _Nights(nights)
         self._lock = threading.Lock()
-        self._made_lock = threading.Lock()
-        self.made = 0
-        """How many seasons were made (not found kept): what the tests count."""
+
+    @property
+    def folded(self) -> int:
+        """How many nights were made (folded, not found kept): what the tests count."""
+        return self._nights.made
 
     def season(
         self, store: EventStore, start: date, end: date, formulas: Sequence[Formula] = (Total(),)
     ) -> Season:
-        """:func:`season_of`, or the season kept for the same mark, dates and formulas."""
-        key = (self.mark(store), start, end, tuple(f.name for f in formulas))
-        with self._lock:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-                return found
-        with self._made_lock:  # one season made at a time: the nights' memo is shared
-            made = season_of(store, start, end, formulas, memo=self._nights)
-        with self._lock:
-            self.made += 1
-            self._kept[key] = made
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-        return made
+        """:func:`season_of` with the nights kept."""
+        with self._lock:  # one season made at a time: the nights' memo is shared
+            return season_of(store, start, end, formulas, memo=self._nights)
 
 
 # --- named seasons: the club's terms ----------------------------------------------------------

@@ -37,7 +37,7 @@ def test_two_formulas_side_by_side(db: str, capsys: pytest.CaptureFixture[str]) 
     got = _json(capsys, [*argv, "--formula", "total", "--formula", "points", "--json"])
     assert set(got) == {"from", "to", "state", "position", "rules", "nights", "unit", "formulas"}
     assert (got["from"], got["to"], got["state"], got["rules"]) == (
-        "2026-10-01", "2026-10-31", "provisional", "the card's rules",
+        "2026-10-01", "2026-10-31", "provisional", "standard",
     )  # fmt: skip
     assert got["nights"] == ["2026-10-01", "2026-10-02", "2026-10-08"]
     assert [f["formula"] for f in got["formulas"]] == ["total", "points"]
@@ -95,7 +95,7 @@ def test_the_table_names_the_formulas_and_the_position(
     capsys.readouterr()
     assert main(["season", "--db", db, "--formula", "best 1 of 2", "--formula", "total"]) == 0
     out = capsys.readouterr().out
-    assert "best:1:2" in out and "total" in out and "the card's rules" in out
+    assert "best:1:2" in out and "total" in out and "standard" in out
     assert "position" in out and "3 nights" in out
 
 
@@ -115,3 +115,15 @@ def test_refusals_are_one_line(
     with pytest.raises(SystemExit) as exited:
         main(["season", "--db", db, *argv])
     assert line in str(exited.value) and "\n" not in str(exited.value).strip()
+
+
+def test_a_night_finalised_makes_its_season_final(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["season", "--db", db, "--from", "2026-10-01", "--to", "2026-10-01", "--json"]
+    assert _json(capsys, argv)["state"] == "provisional"
+    capsys.readouterr()
+    assert main(["night", "2026-10-01", "--db", db, "--finalise", "--by", "director"]) == 0
+    assert _json(capsys, argv)["state"] == "final"
+    both = [*argv[:5], "--to", "2026-10-02", "--json"]
+    assert _json(capsys, both)["state"] == "provisional"  # the 2nd is not final yet

@@ -25,6 +25,8 @@ from log.open import open_store
 from log.register import merge, seated_of
 from log.service import EventStore
 from service.amend import CorrectStep, PlanCorrection, correct_step, plan_correction
+from service.night_facts import finalise, reopen
+from service.report import rules_name
 from service.season import (
     POINTS,
     Best,
@@ -36,7 +38,6 @@ from service.season import (
     night_points,
     parse_formula,
     rank,
-    rules_name,
     season_of,
     season_state,
     term_of,
@@ -119,7 +120,7 @@ def test_each_formula_equals_the_fold_per_night(season: EventStore, formula: str
     keys = [(-r.score, -r.net, r.nights) for r in rows]
     assert keys == sorted(keys)
     assert sum(r.net for r in rows) == 0  # RULES 1.5: every pot of a finished night was won
-    assert got.rules == (rules_name(None),)  # the bundled logs record no rules: the card's
+    assert got.rules == (rules_name(Rules()),)  # the bundled logs record no rules: the card's
     assert got.position == season.last_position() and got.state == "provisional"
 
 
@@ -211,13 +212,6 @@ def test_formulas_parse_and_refuse_in_one_line() -> None:
             parse_formula(bad)
 
 
-def test_rules_name_names_what_differs_from_the_card() -> None:
-    assert rules_name(Rules()) == rules_name(None) == "the card's rules"
-    assert rules_name(Rules(ante=Fraction(1, 2), blind_play=False)) == (
-        "the card's rules with ante 1/2, blind_play False"
-    )
-
-
 def test_no_session_in_the_dates_is_refused(season: EventStore) -> None:
     with pytest.raises(SeasonRefused, match="no session started from 2027-01-01"):
         season_of(season, date(2027, 1, 1), date(2027, 2, 1))
@@ -245,7 +239,7 @@ def test_a_correction_republishes_the_season_on_the_next_read(first_night: Event
     day = date(2026, 9, 24)
     cache = SeasonCache()
     before = cache.season(store, day, day, [Total(), Points()])
-    assert cache.season(store, day, day, [Total(), Points()]) is before and cache.made == 1
+    assert cache.season(store, day, day, [Total(), Points()]) == before and cache.folded == 1
 
     session = "2026-09-24-top-2"
     timeline = store.timeline(session)
@@ -256,7 +250,7 @@ def test_a_correction_republishes_the_season_on_the_next_read(first_night: Event
     assert correct_step(store, CorrectStep(planned.plan)).outcome == "stored"
 
     after = cache.season(store, day, day, [Total(), Points()])
-    assert cache.made == 2 and after.position > before.position
+    assert cache.folded == 2 and after.position > before.position
     nets: dict[str, Fraction] = {}
     for s in ("2026-09-24-top-1", "2026-09-24-window-1", session, "2026-09-24-top-3"):
         for p, v in store.state(s).nets.items():  # the corrected session: its pot withdrawn
@@ -274,7 +268,7 @@ def test_a_merge_in_the_register_republishes_too(first_night: EventStore) -> Non
     assert "Gary" in before and "Keith" in before  # never seated together that night
     merge(store, "Keith", "Gary", seated_of(store), by="organiser")
     after = {r.player for r in cache.season(store, day, day).rankings[0].standings}
-    assert after == before - {"Keith"} and cache.made == 2
+    assert after == before - {"Keith"} and cache.folded == 2
 
 
 def test_named_seasons_are_the_clubs_terms() -> None:
@@ -332,3 +326,18 @@ def test_a_nights_points_give_out_its_places_exactly(
                 assert got[a] >= got[b]
             if nets[a] == nets[b]:
                 assert got[a] == got[b]
+
+
+def test_a_night_finalised_makes_the_season_final_on_the_next_read(
+    first_night: EventStore,
+) -> None:
+    day = date(2026, 9, 24)
+    cache = SeasonCache()
+    assert cache.season(first_night, day, day).state == "provisional"
+    position = first_night.last_position()
+    finalise(first_night, day, by="director")  # a fact beside the log: no event appended
+    assert first_night.last_position() == position
+    final = cache.season(first_night, day, day)
+    assert final.state == "final" and final.nights[0].state == "final" and cache.folded == 2
+    reopen(first_night, day, by="director", reason="a late flag")
+    assert cache.season(first_night, day, day).state == "provisional"

@@ -2,8 +2,9 @@
 (this season without a filter: :func:`season_title`) ranked by two formulas side by side
 (:data:`FORMULAS`; ``?formulas=points,best:3:5`` picks others), with the season's state, the
 rules' name and the log's position it was made from, so two copies can be told apart. Read from
-the store per version of its log (:func:`dashboard.stats.stats_cache.season`) and drawn in a
-fragment that reruns every :data:`EVERY` seconds: a correction anywhere shows within it.
+the store, each night kept by what it was made from (:func:`dashboard.stats.stats_cache.season`),
+and drawn in a fragment that reruns every :data:`EVERY` seconds: a correction anywhere shows
+within it.
 :func:`season_rows` is the view model (no Streamlit)."""
 
 from __future__ import annotations

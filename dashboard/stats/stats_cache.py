@@ -446,8 +446,9 @@ def _seasons(url: str) -> Any:
 def season(start: date, end: date, formulas: tuple[str, ...]) -> Any:
     """The season from ``start`` to ``end`` ranked by ``formulas`` (their texts,
     :func:`service.season.parse_formula`), a :class:`service.season.Season`: read from the
-    store (not the projection), kept per version of its log (its last position and the
-    register's), so a correction or a new pot anywhere shows at the next read. Raises
+    store (not the projection), each night kept by what it was made from (its sessions' last
+    seqs, the register, its facts: :func:`service.season.night_key`), so a correction, a new
+    pot or a night finalised anywhere shows at the next read. Raises
     :class:`service.season.SeasonRefused` when no session started in the dates."""
     from service.season import parse_formula
 

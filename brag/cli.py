@@ -6,7 +6,7 @@ Each group of subcommands lives in its own module with a ``register(subparsers)`
 (amend), ``brag.cmd_notes`` (notes), ``brag.cmd_share`` (share), ``brag.cmd_sim`` (simulate),
 ``brag.cmd_stats`` (stats, leaderboard), ``brag.cmd_analytics`` (analytics refresh|export|show),
 ``brag.cmd_decisions`` (decisions), ``brag.cmd_players`` (players: the register), ``brag.cmd_night``
-(night),
+(night), ``brag.cmd_seat`` (seat),
 ``brag.cmd_app`` (run, dashboard). Every command takes the global ``--db``. A command line
 imports only its command's module (the others are listed from :data:`COMMANDS`, so ``brag
 sessions`` never loads DuckDB or the engine). Errors are one clear line on stderr and a non-zero
@@ -78,6 +78,10 @@ COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     (
         "cmd_night",
         (("night", "a club night: the standings of one date's sessions, and who pays whom"),),
+    ),
+    (
+        "cmd_seat",
+        (("seat", "a club night's tables from the players present, repeating opponents least"),),
     ),
     (
         "cmd_decisions",

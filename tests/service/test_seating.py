@@ -119,7 +119,7 @@ def test_the_local_search_reaches_the_bound() -> None:
 def test_the_same_seed_the_same_tables() -> None:
     rng = random.Random(3)
     present = NAMES[:23]
-    history = pair_counts(tuple(rng.sample(present, 2)) for _ in range(200))
+    history = pair_counts((a, b) for a, b in (rng.sample(present, 2) for _ in range(200)))
     first = seat(present, history, seed=11)
     assert seat(present, dict(history), seed=11) == first
     assert seat(present, history, seed=11, max_size=10) == first

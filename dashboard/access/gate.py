@@ -283,9 +283,10 @@ def table_device() -> None:
         from present import qr
 
         st.image(qr.png(link), width=180)
+        st.code(link, language=None, wrap_lines=True)
         st.caption(
             f"For {md(access.table_words(table))} only: the table's device scans the code (or "
-            f"opens {md(link)}) within {int(gate_api.TABLE_CODE_SECONDS // 60)} minutes, once; "
+            f"opens the link) within {int(gate_api.TABLE_CODE_SECONDS // 60)} minutes, once; "
             f"it then records that table for {tokens.TOKEN_HOURS} hours, without the secret."
         )
 

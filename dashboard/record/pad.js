@@ -274,7 +274,7 @@ function setConn(S, conn) {
   const more = waiting ? ` · ${waiting} tap${waiting > 1 ? 's' : ''} waiting to be recorded` : '';
   // Another device recording this table (issue 36): said on this line, which never moves a key
   const shared = conn === 'connected' && S.others && S.others.length ?
-    ` · ⚠ also recording this table: ${S.others.join(', ')}` : '';
+    ` · ⚠ also here: ${S.others.join(', ')}` : '';
   S.el.conn.textContent = '● ' + words + more + shared;
   S.el.conn.title = whole + more + (shared ? ' · ' + S.warning : '');
   S.el.conn.className = 'conn ' + conn + (waiting ? ' waiting' : '') + (shared ? ' shared' : '');
@@ -437,7 +437,12 @@ function ended(S, t, r, j) {
 function seenOthers(S, j) {
   // The other devices recording this session's table now, and whether this device (one table's
   // only) may record here: from each poll and tap answer (routes.py, presence.py)
-  if (Array.isArray(j.others)) { S.others = j.others; S.warning = j.warning || ''; }
+  if (Array.isArray(j.others)) {
+    const fresh = j.others.some((o) => !(S.others || []).includes(o));
+    S.others = j.others;
+    S.warning = j.warning || '';
+    if (fresh && S.warning) flash(S, S.warning);  // the whole sentence once, then the line says it
+  }
   if (typeof j.only === 'string' && j.only !== (S.only || '')) {
     S.only = j.only;
     if (j.only) setNote(S, j.only, 'err');

@@ -266,3 +266,42 @@ def test_a_table_device_is_not_the_organisers(db: str) -> None:
     assert access.recording_unlocked(device)  # nothing was locked
     access.revoke_all(by=access.issue_token())
     assert not access.recording_unlocked(device)  # the organiser's Lock every device locks it
+
+
+def test_the_record_page_of_a_table_device(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the Record page a table's device is told the one table it records (and offered no
+    link for another device, no "Lock every device"); on another table's session it is shown
+    neither the pad nor the table, one line instead."""
+    import sys
+
+    pytest.importorskip("streamlit")
+    from apptest_helpers import APP
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
+    new_session(db, "top", "Top table")
+    new_session(db, "window", "Window table")
+    device = access.issue_token("Top table")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.session_state["device_token"] = device
+    at.query_params["session"] = "window"
+    at.switch_page("record/record_page.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    errors = [e.value for e in at.error]
+    assert any(
+        "This device records Top table only: window is at Window table" in e for e in errors
+    ), errors
+    assert "This device records Top table only (the organiser unlocked it for that table)." in [
+        i.value for i in at.info
+    ]
+    labels = [b.label for b in at.button]
+    assert "Lock this device" in labels
+    assert "Lock every device" not in labels and "Make the table's link" not in labels
+    at.query_params["session"] = "top"
+    at.run()
+    assert not at.error, [e.value for e in at.error]
+    # the organiser's device is offered the table link
+    at.session_state["device_token"] = access.issue_token()
+    at.run()
+    assert "Make the table's link" in [b.label for b in at.button]

@@ -38,7 +38,7 @@ from log.open import open_store
 pytestmark = [pytest.mark.browser, pytest.mark.timing]
 
 SECRET = "a long enough organiser secret"
-PHONE = {"width": 390, "height": 844}
+PHONE: Any = {"width": 390, "height": 844}
 SEATS = ("Ann", "Bob", "Cal", "Dee")
 WARNED_MS = 1000.0
 """Both devices warned within this of the second one's pad drawn (issue 36, item 2)."""
@@ -83,7 +83,7 @@ def _drawn(page: Any) -> float:
 
 
 def _token(context: Any) -> str:
-    return next(c["value"] for c in context.cookies() if c["name"] == "brag_device")
+    return str(next(c["value"] for c in context.cookies() if c["name"] == "brag_device"))
 
 
 def test_a_table_device_warned_and_kept_to_its_table(server: tuple[str, str]) -> None:
@@ -93,7 +93,10 @@ def test_a_table_device_warned_and_kept_to_its_table(server: tuple[str, str]) ->
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
         try:
-            new = lambda: browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)  # noqa: E731
+
+            def new() -> Any:
+                return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+
             organiser, table = new(), new()
             a = organiser.new_page()
             unlock(a, url, SECRET)

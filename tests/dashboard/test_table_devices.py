@@ -1,5 +1,5 @@
 """A device per table (issue 36, item 2), through the pad's routes and the gate's link route with
-a crafted ASGI client (no server, no browser), on a SQLite store:
+a crafted ASGI client (no server, no browser), on SQLite and PostgreSQL:
 
 - a token for one table carries its name; an organiser's token (four claims) is taken as before;
 - a table's device taps its own table's session, and a tap on another table's session is refused
@@ -39,17 +39,30 @@ SECRET = "a long enough organiser secret"
 SEATS = ("Ann", "Bob", "Cal")
 
 
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    url = str(tmp_path / "brag.db")
-    monkeypatch.setenv("BRAG_DB", url)
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    """An empty store the routes serve with the organiser secret set: a SQLite file, or a
+    PostgreSQL schema of its own."""
     monkeypatch.setenv("BRAG_ANALYTICS", str(tmp_path / "brag.duckdb"))
     monkeypatch.setenv("BRAG_ORGANISER_SECRET", SECRET)
-    with open_store(url):
-        pass
     access._seen.clear()
     presence.PRESENCE.forget()
-    yield url
+    if request.param == "sqlite":
+        url = str(tmp_path / "brag.db")
+        monkeypatch.setenv("BRAG_DB", url)
+        with open_store(url):
+            pass
+        yield url
+    else:
+        from store_helpers import pg_store, pg_url, require_pg
+
+        require_pg()
+        with pg_store() as store:
+            url = f"{pg_url()}?options=-csearch_path%3D{store.schema}"
+            monkeypatch.setenv("BRAG_DB", url)
+            yield url
     presence.PRESENCE.forget()
 
 

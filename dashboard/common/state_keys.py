@@ -214,6 +214,13 @@ LOCK = "lock"
 LOCK_ALL = "lock_all"
 """The button that locks every device unlocked so far."""
 
+TABLE_DEVICE_FOR = "table_device_for"
+"""The table chosen under "Unlock a device for a table" (issue 36)."""
+
+TABLE_DEVICE_LINK = "table_device_link"
+"""``(table, link)``: the one-time link that unlocks a device for that table only, shown with
+its QR code (:mod:`dashboard.access.routes`)."""
+
 # --- preferences and the player this browser is (dashboard.common.prefs, dashboard.stats.mine)
 # ---------------
 

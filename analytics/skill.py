@@ -1,0 +1,246 @@
+"""Skill apart from luck, in figures a reader cannot over-read (issue 37). Pure: no DuckDB here
+(``analytics/skill_rows.py`` reads the rows).
+
+- :func:`figures`: per player, the raw net per deal and the luck-adjusted net per deal
+  (``docs/luck.md``) side by side, each with its 95% interval clustered by session
+  (:func:`analytics.intervals.rate_interval`), the share of deals whose luck is measured, and
+  whether the adjustment *widens* the player's spread (the adjusted net's per-session SD above the
+  raw net's over the same deals: a cautious player's can be, docs/luck.md).
+- :func:`compare`: two players "not yet distinguishable" until the 95% interval of the difference
+  of their adjusted nets per deal excludes 0, with the sessions still needed
+  (:func:`analytics.intervals.sessions_needed`, from the observed per-session spread).
+- :func:`meter`: how much of the spread between players is skill: the split-half reliability of
+  the adjusted net (each player's odd and even sessions in order of play, correlated across the
+  players, stepped up by Spearman-Brown), a bootstrap interval over the players, and the sessions
+  a player needs before skill outweighs luck (reliability 0.5).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from analytics.intervals import RateInterval, rate_difference, rate_interval, sessions_needed
+
+__all__ = [
+    "Comparison",
+    "Figures",
+    "Meter",
+    "SessionRow",
+    "compare",
+    "figures",
+    "meter",
+    "split_half",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """One player's part in one session: ``deals`` ended deals with ``net`` (stake units, exact);
+    of them ``luck_deals`` have a luck term, with ``luck_net`` (their net) and ``adjusted`` (their
+    luck-adjusted net), both ``None`` when ``luck_deals`` is 0."""
+
+    session: str
+    player: str
+    deals: int
+    net: Fraction
+    luck_deals: int = 0
+    luck_net: Fraction | None = None
+    adjusted: Fraction | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """One player's figures: ``raw`` (net per deal, all deals), ``adjusted`` (luck-adjusted net
+    per deal over the measured deals, ``None`` without any), ``measured`` (luck deals / deals),
+    ``spread_ratio`` (per-session SD of the adjusted over the raw net on the same deals, ``None``
+    below two sessions) and ``widens`` (that ratio above 1)."""
+
+    player: str
+    sessions: int
+    deals: int
+    luck_deals: int
+    raw: RateInterval
+    adjusted: RateInterval | None
+    spread_ratio: float | None
+
+    @property
+    def measured(self) -> float:
+        return self.luck_deals / self.deals if self.deals else 0.0
+
+    @property
+    def widens(self) -> bool:
+        return self.spread_ratio is not None and self.spread_ratio > 1
+
+
+def _cluster(rows: Sequence[SessionRow], adjusted: bool) -> dict[str, tuple[float, float]]:
+    """Session -> (total, deals) of the raw net over every deal, or of the adjusted net over the
+    measured deals."""
+    out: dict[str, tuple[float, float]] = {}
+    for r in rows:
+        if adjusted:
+            if r.luck_deals and r.adjusted is not None:
+                y, d = out.get(r.session, (0.0, 0.0))
+                out[r.session] = (y + float(r.adjusted), d + r.luck_deals)
+        elif r.deals:
+            y, d = out.get(r.session, (0.0, 0.0))
+            out[r.session] = (y + float(r.net), d + r.deals)
+    return out
+
+
+def _by_player(rows: Sequence[SessionRow]) -> dict[str, list[SessionRow]]:
+    out: dict[str, list[SessionRow]] = {}
+    for r in rows:
+        out.setdefault(r.player, []).append(r)
+    return out
+
+
+def figures(rows: Sequence[SessionRow]) -> list[Figures]:
+    """Each player's :class:`Figures`, best adjusted net per deal first (the raw where none)."""
+    out = []
+    for player, mine in _by_player(rows).items():
+        raw = rate_interval(_cluster(mine, adjusted=False))
+        if raw is None:
+            continue
+        adjusted = rate_interval(_cluster(mine, adjusted=True))
+        same = {
+            r.session: (float(r.luck_net), float(r.luck_deals))
+            for r in mine
+            if r.luck_deals and r.luck_net is not None
+        }
+        raw_same = rate_interval(same) if same else None
+        ratio = None
+        if adjusted and raw_same and adjusted.sd is not None and raw_same.sd:
+            ratio = adjusted.sd / raw_same.sd
+        out.append(
+            Figures(
+                player,
+                len({r.session for r in mine if r.deals}),
+                sum(r.deals for r in mine),
+                sum(r.luck_deals for r in mine),
+                raw,
+                adjusted,
+                ratio,
+            )
+        )
+    return sorted(out, key=lambda f: (-(f.adjusted or f.raw).value, f.player))
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Player ``a`` minus player ``b``: ``diff`` (adjusted net per deal, or raw where either has
+    no measured deal: ``measure``), ``distinguishable`` when its 95% interval excludes 0,
+    ``needed`` the sessions in all for 80% power at the observed difference (``None`` when it
+    cannot be said) and ``still`` those beyond the sessions so far."""
+
+    a: str
+    b: str
+    measure: str
+    diff: RateInterval
+    needed: int | None
+
+    @property
+    def distinguishable(self) -> bool:
+        return self.diff.excludes_zero
+
+    @property
+    def still(self) -> int | None:
+        return None if self.needed is None else max(0, self.needed - self.diff.sessions)
+
+    def sentence(self) -> str:
+        """The verdict in one line, e.g. "Ann and Bob: not yet distinguishable (Ann - Bob +0.40
+        per deal, 95% -1.10 to +1.90 over 12 sessions); about 140 more sessions"."""
+        d = self.diff
+        head = f"{self.a} - {self.b} {d.value:+.2f} per deal ({self.measure} net"
+        if d.low is None or d.high is None:
+            return f"{self.a} and {self.b}: not yet distinguishable ({head}, one session)"
+        span = f"{head}, 95% {d.low:+.2f} to {d.high:+.2f} over {d.sessions} sessions)"
+        if self.distinguishable:
+            better = self.a if d.value > 0 else self.b
+            return f"{self.a} and {self.b}: {better} is ahead ({span})"
+        more = (
+            "no difference seen yet"
+            if self.still is None
+            else f"about {self.still:,} more sessions like these to tell them apart"
+        )
+        return f"{self.a} and {self.b}: not yet distinguishable ({span}); {more}"
+
+
+def compare(rows: Sequence[SessionRow], a: str, b: str) -> Comparison | None:
+    """:class:`Comparison` of players ``a`` and ``b`` (names as in ``rows``); ``None`` when either
+    has no deal. Raises ``ValueError`` for ``a == b``."""
+    if a == b:
+        raise ValueError(f"a comparison needs two players, not {a} twice")
+    mine = _by_player(rows)
+    ra, rb = mine.get(a, []), mine.get(b, [])
+    adjusted = bool(_cluster(ra, True)) and bool(_cluster(rb, True))
+    diff = rate_difference(_cluster(ra, adjusted), _cluster(rb, adjusted))
+    if diff is None:
+        return None
+    return Comparison(a, b, "adjusted" if adjusted else "raw", diff, sessions_needed(diff))
+
+
+@dataclass(frozen=True, slots=True)
+class Meter:
+    """How much of the spread between players' adjusted nets is skill: ``reliability`` (0 to 1;
+    can come out below 0 where luck swamps everything) with its bootstrap 95% interval, over
+    ``players`` players with a harmonic mean of ``sessions`` sessions each; ``outweigh`` the
+    sessions per player at which skill and luck weigh alike (``None`` when no skill shows)."""
+
+    reliability: float
+    low: float
+    high: float
+    players: int
+    sessions: float
+    outweigh: float | None
+
+
+def split_half(values: Mapping[str, Sequence[float]]) -> float | None:
+    """Spearman-Brown split-half reliability of the players' mean per session: each player's
+    sessions (in order of play) split into odd and even, the two halves' means correlated across
+    the players (Pearson), stepped up ``2r / (1 + r)``. ``None`` below three players with two
+    sessions or when a half has no spread."""
+    odd, even = [], []
+    for v in values.values():
+        if len(v) >= 2:
+            odd.append(math.fsum(v[0::2]) / len(v[0::2]))
+            even.append(math.fsum(v[1::2]) / len(v[1::2]))
+    if len(odd) < 3:
+        return None
+    mo, me = math.fsum(odd) / len(odd), math.fsum(even) / len(even)
+    sxy = math.fsum((x - mo) * (y - me) for x, y in zip(odd, even, strict=True))
+    sxx = math.fsum((x - mo) ** 2 for x in odd)
+    syy = math.fsum((y - me) ** 2 for y in even)
+    if sxx <= 0 or syy <= 0:
+        return None
+    r = sxy / math.sqrt(sxx * syy)
+    return 2 * r / (1 + r) if r > -1 else -1.0
+
+
+def meter(values: Mapping[str, Sequence[float]], draws: int = 1000, seed: int = 0) -> Meter | None:
+    """The :class:`Meter` of ``values`` (player -> adjusted net of each session, stake units, in
+    order of play): :func:`split_half`, its percentile interval over ``draws`` bootstrap samples
+    of the players (seeded: the same figures each time), and the sessions until skill outweighs
+    luck, ``n (1 - R) / R`` for a reliability ``R`` over ``n`` sessions each (where the
+    reliability of one session's net, stepped up by Spearman-Brown, reaches 0.5). ``None`` when
+    :func:`split_half` is."""
+    point = split_half(values)
+    if point is None:
+        return None
+    keyed = [v for v in values.values() if len(v) >= 2]
+    rng = random.Random(seed)
+    boots = []
+    for _ in range(draws):
+        sample = {str(k): keyed[rng.randrange(len(keyed))] for k in range(len(keyed))}
+        got = split_half(sample)
+        if got is not None:
+            boots.append(got)
+    boots.sort()
+    low = boots[int(0.025 * len(boots))] if boots else point
+    high = boots[min(len(boots) - 1, int(0.975 * len(boots)))] if boots else point
+    n = len(keyed) / math.fsum(1 / len(v) for v in keyed)
+    outweigh = n * (1 - point) / point if point > 0 else None
+    return Meter(point, low, high, len(keyed), n, outweigh)

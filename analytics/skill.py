@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -30,6 +31,7 @@ __all__ = [
     "Figures",
     "Meter",
     "SessionRow",
+    "adjacent",
     "compare",
     "figures",
     "meter",
@@ -151,22 +153,23 @@ class Comparison:
         return None if self.needed is None else max(0, self.needed - self.diff.sessions)
 
     def sentence(self) -> str:
-        """The verdict in one line, e.g. "Ann and Bob: not yet distinguishable (Ann - Bob +0.40
-        per deal, 95% -1.10 to +1.90 over 12 sessions); about 140 more sessions"."""
+        """The verdict in one line, e.g. "Ann and Bob: not yet distinguishable: Ann - Bob =
+        +0.40 per deal of adjusted net (95% -1.10 to +1.90, 12 sessions); about 140 more
+        sessions like these to tell them apart"."""
         d = self.diff
-        head = f"{self.a} - {self.b} {d.value:+.2f} per deal ({self.measure} net"
+        head = f"{self.a} - {self.b} = {d.value:+.2f} per deal of {self.measure} net"
         if d.low is None or d.high is None:
-            return f"{self.a} and {self.b}: not yet distinguishable ({head}, one session)"
-        span = f"{head}, 95% {d.low:+.2f} to {d.high:+.2f} over {d.sessions} sessions)"
+            return f"{self.a} and {self.b}: not yet distinguishable: {head} (one session)"
+        span = f"{head} (95% {d.low:+.2f} to {d.high:+.2f}, {d.sessions} sessions)"
         if self.distinguishable:
             better = self.a if d.value > 0 else self.b
-            return f"{self.a} and {self.b}: {better} is ahead ({span})"
+            return f"{self.a} and {self.b}: {better} is ahead: {span}"
         more = (
             "no difference seen yet"
             if self.still is None
             else f"about {self.still:,} more sessions like these to tell them apart"
         )
-        return f"{self.a} and {self.b}: not yet distinguishable ({span}); {more}"
+        return f"{self.a} and {self.b}: not yet distinguishable: {span}; {more}"
 
 
 def compare(rows: Sequence[SessionRow], a: str, b: str) -> Comparison | None:
@@ -181,6 +184,17 @@ def compare(rows: Sequence[SessionRow], a: str, b: str) -> Comparison | None:
     if diff is None:
         return None
     return Comparison(a, b, "adjusted" if adjusted else "raw", diff, sessions_needed(diff))
+
+
+def adjacent(rows: Sequence[SessionRow], figs: Sequence[Figures]) -> list[Comparison]:
+    """Each player against the next in the order of ``figs`` (:func:`figures`): the neighbours a
+    league table invites a reader to tell apart."""
+    out = []
+    for a, b in itertools.pairwise(figs):
+        got = compare(rows, a.player, b.player)
+        if got is not None:
+            out.append(got)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,8 +215,9 @@ class Meter:
 def split_half(values: Mapping[str, Sequence[float]]) -> float | None:
     """Spearman-Brown split-half reliability of the players' mean per session: each player's
     sessions (in order of play) split into odd and even, the two halves' means correlated across
-    the players (Pearson), stepped up ``2r / (1 + r)``. ``None`` below three players with two
-    sessions or when a half has no spread."""
+    the players (Pearson), stepped up ``2r / (1 + r)`` (floored at -1: below 0 it says only that
+    no skill shows). ``None`` below three players with two sessions or when a half has no
+    spread."""
     odd, even = [], []
     for v in values.values():
         if len(v) >= 2:
@@ -217,7 +232,7 @@ def split_half(values: Mapping[str, Sequence[float]]) -> float | None:
     if sxx <= 0 or syy <= 0:
         return None
     r = sxy / math.sqrt(sxx * syy)
-    return 2 * r / (1 + r) if r > -1 else -1.0
+    return max(-1.0, 2 * r / (1 + r)) if r > -1 else -1.0
 
 
 def meter(values: Mapping[str, Sequence[float]], draws: int = 1000, seed: int = 0) -> Meter | None:

@@ -19,7 +19,16 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from analytics.ratings import Rated, Step, rebuild
-from analytics.skill import Comparison, Figures, Meter, SessionRow, compare, figures, meter
+from analytics.skill import (
+    Comparison,
+    Figures,
+    Meter,
+    SessionRow,
+    adjacent,
+    compare,
+    figures,
+    meter,
+)
 from analytics.sqlfiles import query
 from events.text import normal
 
@@ -129,6 +138,7 @@ class SkillSummary:
     ratings: tuple[Rated, ...]
     meter: Meter | None
     rated_sessions: int
+    neighbours: tuple[Comparison, ...] = ()
 
 
 def skill_summary(
@@ -149,11 +159,10 @@ def skill_summary(
     for r in rows:
         if r.finished and r.whole and r.row.adjusted is not None:
             values.setdefault(r.row.player, []).append(float(r.row.adjusted))
+    plain = [r.row for r in rows]
+    figs = figures(plain)
     return SkillSummary(
-        tuple(figures([r.row for r in rows])),
-        rebuild(rated).now,
-        meter(values),
-        len(rated),
+        tuple(figs), rebuild(rated).now, meter(values), len(rated), tuple(adjacent(plain, figs))
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import duckdb
 
+from analytics.skill_rows import skill_pair, skill_summary
 from analytics.sqlfiles import Column, Query, load, query
 from events.text import normal
 
@@ -37,6 +38,8 @@ __all__ = [
     "run",
     "session_nets",
     "showdown_hands",
+    "skill_pair",
+    "skill_summary",
     "tables",
 ]
 

@@ -8,7 +8,7 @@ from analytics import luck
 from dashboard.common import escape, stores, ui
 from dashboard.common import state_keys as keys
 from dashboard.stats import figures as stats_view
-from dashboard.stats import register_panel, stats_cache, widgets
+from dashboard.stats import register_panel, skill_panel, stats_cache, widgets
 from dashboard.stats import tables as stat_tables
 
 st.title("Players")
@@ -35,6 +35,8 @@ b = next((r for r in stats if r["player"] == second), None)
 
 st.subheader("Side by side" if b else escape.md(first))
 widgets.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HABITS))
+
+skill_panel.skill_panel(first, second, table)  # issue 37
 
 st.subheader(f"The deals behind {escape.md(first)}'s figures")
 statistic = widgets.statistic_choice(stats_view.DRILLED, stats_view.label)

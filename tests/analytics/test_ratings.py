@@ -4,6 +4,7 @@ the projection whose every deal has a luck term, placed by their adjusted nets."
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -120,7 +121,7 @@ def test_rebuild_follows_the_order_and_a_changed_session_rerates_from_there() ->
     for p in names:
         mine = after.of(p)
         assert mine[0].mu_in == START[0]
-        assert all(a.mu_out == b.mu_in for a, b in zip(mine, mine[1:], strict=False))
+        assert all(a.mu_out == b.mu_in for a, b in itertools.pairwise(mine))
 
 
 def test_rebuild_refuses_a_player_twice_in_a_session() -> None:

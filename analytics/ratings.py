@@ -81,12 +81,19 @@ def rate(
     / c * sum_q ([q = i] - e_i / S_q) / A_q`` over the ``q`` placed at or above it, and its
     sigma shrinks by ``sqrt(max(1 - delta, kappa))``; ``limit_sigma`` keeps the smaller of the
     old and new sigma."""
+    order = sorted(range(len(mus)), key=ranks.__getitem__)
+    return _update(mus, sigmas, ranks, order)
+
+
+def _update(
+    mus: Sequence[float], sigmas: Sequence[float], ranks: Sequence[int], order: Sequence[int]
+) -> tuple[list[float], list[float]]:
+    """:func:`rate` given ``order``: the players sorted by rank, best first."""
     var = [s * s + _TAU2 for s in sigmas]
     c = math.sqrt(sum(var) + len(mus) * _BETA2)
     e = [math.exp(m / c) for m in mus]
     # The places best first, each with S (the sum of e at or below it) and A (how many share
     # it): the q sharing a place contribute alike, so the sums run over places, not players.
-    order = sorted(range(len(mus)), key=ranks.__getitem__)
     place_rank: list[int] = []
     place_sum: list[float] = []
     place_size: list[int] = []
@@ -202,9 +209,13 @@ def rebuild(
         names = [p for p, _ in results]
         if len(set(names)) != len(names):
             raise ValueError(f"session {session!r} lists a player twice: {names}")
-        ranks = places([n for _, n in results])
+        nets = [n for _, n in results]
+        order = sorted(range(len(nets)), key=nets.__getitem__, reverse=True)
+        ranks = [0] * len(nets)
+        for k, i in enumerate(order):  # places(nets), from the one sort
+            ranks[i] = ranks[order[k - 1]] if k and nets[i] == nets[order[k - 1]] else k + 1
         before = [current.get(p, START) for p in names]
-        mus, sigmas = rate([m for m, _ in before], [s for _, s in before], ranks)
+        mus, sigmas = _update([m for m, _ in before], [s for _, s in before], ranks, order)
         for p, rank, (mu_in, sigma_in), mu, sigma in zip(
             names, ranks, before, mus, sigmas, strict=True
         ):

@@ -279,8 +279,8 @@ def meter(values: Mapping[str, Sequence[float]], draws: int = 1000, seed: int = 
     order of play): :func:`split_half`, its percentile interval over ``draws`` bootstrap samples
     of the players (their halves kept; seeded: the same figures each time), and the sessions
     until skill outweighs luck, ``n (1 - R) / R`` for a reliability ``R`` over ``n`` sessions
-    each (where the reliability of one session's net, stepped up by Spearman-Brown, reaches 0.5). ``None`` when
-    :func:`split_half` is."""
+    each (where the reliability of one session's net, stepped up by Spearman-Brown, reaches
+    0.5). ``None`` when :func:`split_half` is."""
     halves = _halves(values, SPLITS, 0)
     point = _stepped_up(halves)
     if point is None:

@@ -101,6 +101,19 @@ def _by_player(rows: Sequence[SessionRow]) -> dict[str, list[SessionRow]]:
     return out
 
 
+def _spread_ratio(mine: Sequence[SessionRow], adjusted: RateInterval | None) -> float | None:
+    """The adjusted net's per-session SD over the raw net's on the same (measured) deals."""
+    same = {
+        r.session: (float(r.luck_net), float(r.luck_deals))
+        for r in mine
+        if r.luck_deals and r.luck_net is not None
+    }
+    raw_same = rate_interval(same) if same else None
+    if adjusted and raw_same and adjusted.sd is not None and raw_same.sd:
+        return adjusted.sd / raw_same.sd
+    return None
+
+
 def figures(rows: Sequence[SessionRow]) -> list[Figures]:
     """Each player's :class:`Figures`, best adjusted net per deal first (the raw where none)."""
     out = []
@@ -109,15 +122,6 @@ def figures(rows: Sequence[SessionRow]) -> list[Figures]:
         if raw is None:
             continue
         adjusted = rate_interval(_cluster(mine, adjusted=True))
-        same = {
-            r.session: (float(r.luck_net), float(r.luck_deals))
-            for r in mine
-            if r.luck_deals and r.luck_net is not None
-        }
-        raw_same = rate_interval(same) if same else None
-        ratio = None
-        if adjusted and raw_same and adjusted.sd is not None and raw_same.sd:
-            ratio = adjusted.sd / raw_same.sd
         out.append(
             Figures(
                 player,
@@ -126,7 +130,7 @@ def figures(rows: Sequence[SessionRow]) -> list[Figures]:
                 sum(r.luck_deals for r in mine),
                 raw,
                 adjusted,
-                ratio,
+                _spread_ratio(mine, adjusted),
             )
         )
     return sorted(out, key=lambda f: (-(f.adjusted or f.raw).value, f.player))

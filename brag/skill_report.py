@@ -14,9 +14,10 @@ from analytics.skill_text import (
     INTERVALS,
     RATINGS,
     figure_rows,
+    meter_sentence,
     rating_rows,
     step_rows,
-    summary_lines,
+    widening_lines,
 )
 
 __all__ = ["print_skill"]
@@ -35,37 +36,38 @@ def _table(console: Any, title: str, rows: list[dict[str, str]]) -> None:
     console.print(t)
 
 
+def _text(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
+    from rich.text import Text
+
+    return [{k: Text(v) for k, v in r.items()} for r in rows]
+
+
+def _say(console: Any, line: str) -> None:
+    console.print(line, markup=False, highlight=False)
+
+
 def print_skill(con: Any, console: Any, player: str | None, table: str | None) -> None:
     """Prints the skill section for every player (or ``player`` alone) over the sessions the
     statistics cover (all, or one ``table``'s)."""
-    from rich.text import Text
-
     summary = skill_summary(con, table)
     figs = [f for f in summary.figures if player is None or f.player == player]
     if not figs:
         return
-
-    def text(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
-        return [{k: Text(v) for k, v in r.items()} for r in rows]
-
     console.print()
-    _table(console, "Skill apart from luck", text(figure_rows(figs)))
-    console.print(INTERVALS, markup=False, highlight=False)
-    if player is None:
-        for c in summary.neighbours:
-            console.print(c.sentence(), markup=False, highlight=False)
-    for line in summary_lines(summary):
-        if player is None or player in line or line.startswith("Skill meter"):
-            console.print(line, markup=False, highlight=False)
+    _table(console, "Skill apart from luck", _text(figure_rows(figs)))
+    _say(console, INTERVALS)
+    for c in summary.neighbours if player is None else ():
+        _say(console, c.sentence())
+    for line in widening_lines(figs):
+        _say(console, line)
+    _say(console, meter_sentence(summary.meter))
     rated = [r for r in summary.ratings if player is None or r.player == player]
     if rated:
         console.print()
-        _table(
-            console, f"Ratings ({summary.rated_sessions} sessions rated)", text(rating_rows(rated))
-        )
-        console.print(RATINGS, markup=False, highlight=False)
+        title = f"Ratings ({summary.rated_sessions} sessions rated)"
+        _table(console, title, _text(rating_rows(rated)))
+        _say(console, RATINGS)
     if player is not None:
         (steps,) = skill_pair(con, player, None, table).steps
-        if steps:
-            _table(console, f"{player}: rating on entering each session (last 20, newest first)",
-                   text(step_rows(steps)))  # fmt: skip
+        title = f"{player}: rating on entering each session (last 20, newest first)"
+        _table(console, title, _text(step_rows(steps)))

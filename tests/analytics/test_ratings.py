@@ -179,8 +179,8 @@ def _one_look_withdrawn(store: object, session: str) -> bool:
 
 def test_a_correction_rerates_what_it_touches_and_after() -> None:
     """Three sessions of the same players stored and projected; a correction to the second
-    changes its places by adjusted net: the first session's steps stay, the ratings from the second on are
-    those of a rebuild over the corrected results (which the projection holds)."""
+    changes its places by adjusted net: the first session's steps stay, the ratings from the
+    second on are those of a rebuild over the corrected results (which the projection holds)."""
     import analytics.projector
     import analytics.tables
     from log.open import open_store

@@ -35,6 +35,7 @@ __all__ = [
     "adjacent",
     "compare",
     "figures",
+    "figures_and_neighbours",
     "meter",
     "split_half",
 ]
@@ -101,6 +102,20 @@ def _by_player(rows: Sequence[SessionRow]) -> dict[str, list[SessionRow]]:
     return out
 
 
+class _Clusters:
+    """The rows by player, and each player's clusters (:func:`_cluster`) computed once."""
+
+    def __init__(self, rows: Sequence[SessionRow]) -> None:
+        self.mine = _by_player(rows)
+        self._memo: dict[tuple[str, bool], dict[str, tuple[float, float]]] = {}
+
+    def of(self, player: str, adjusted: bool) -> dict[str, tuple[float, float]]:
+        key = (player, adjusted)
+        if key not in self._memo:
+            self._memo[key] = _cluster(self.mine.get(player, []), adjusted)
+        return self._memo[key]
+
+
 def _spread_ratio(mine: Sequence[SessionRow], adjusted: RateInterval | None) -> float | None:
     """The adjusted net's per-session SD over the raw net's on the same (measured) deals."""
     same = {
@@ -114,14 +129,15 @@ def _spread_ratio(mine: Sequence[SessionRow], adjusted: RateInterval | None) -> 
     return None
 
 
-def figures(rows: Sequence[SessionRow]) -> list[Figures]:
+def figures(rows: Sequence[SessionRow] | _Clusters) -> list[Figures]:
     """Each player's :class:`Figures`, best adjusted net per deal first (the raw where none)."""
     out = []
-    for player, mine in _by_player(rows).items():
-        raw = rate_interval(_cluster(mine, adjusted=False))
+    groups = rows if isinstance(rows, _Clusters) else _Clusters(rows)
+    for player, mine in groups.mine.items():
+        raw = rate_interval(groups.of(player, adjusted=False))
         if raw is None:
             continue
-        adjusted = rate_interval(_cluster(mine, adjusted=True))
+        adjusted = rate_interval(groups.of(player, adjusted=True))
         out.append(
             Figures(
                 player,
@@ -182,21 +198,33 @@ def compare(rows: Sequence[SessionRow], a: str, b: str) -> Comparison | None:
     has no deal. Raises ``ValueError`` for ``a == b``."""
     if a == b:
         raise ValueError(f"a comparison needs two players, not {a} twice")
-    mine = _by_player(rows)
-    ra, rb = mine.get(a, []), mine.get(b, [])
-    adjusted = bool(_cluster(ra, True)) and bool(_cluster(rb, True))
-    diff = rate_difference(_cluster(ra, adjusted), _cluster(rb, adjusted))
+    return _compare(_Clusters(rows), a, b)
+
+
+def _compare(groups: _Clusters, a: str, b: str) -> Comparison | None:
+    adjusted = bool(groups.of(a, True)) and bool(groups.of(b, True))
+    diff = rate_difference(groups.of(a, adjusted), groups.of(b, adjusted))
     if diff is None:
         return None
     return Comparison(a, b, "adjusted" if adjusted else "raw", diff, sessions_needed(diff))
 
 
-def adjacent(rows: Sequence[SessionRow], figs: Sequence[Figures]) -> list[Comparison]:
+def figures_and_neighbours(
+    rows: Sequence[SessionRow],
+) -> tuple[list[Figures], list[Comparison]]:
+    """:func:`figures` and :func:`adjacent` from one grouping of the rows."""
+    groups = _Clusters(rows)
+    figs = figures(groups)
+    return figs, adjacent(groups, figs)
+
+
+def adjacent(rows: Sequence[SessionRow] | _Clusters, figs: Sequence[Figures]) -> list[Comparison]:
     """Each player against the next in the order of ``figs`` (:func:`figures`): the neighbours a
     league table invites a reader to tell apart."""
     out = []
+    groups = rows if isinstance(rows, _Clusters) else _Clusters(rows)
     for a, b in itertools.pairwise(figs):
-        got = compare(rows, a.player, b.player)
+        got = _compare(groups, a.player, b.player)
         if got is not None:
             out.append(got)
     return out
@@ -224,22 +252,25 @@ SPLITS = 16
 def _halves(
     values: Mapping[str, Sequence[float]], splits: int, seed: int
 ) -> list[list[tuple[float, float]]]:
-    """Per player with two sessions or more: the two half-means of each split (the first split
-    odd/even sessions in order of play, the others seeded random halves)."""
+    """Per player with two sessions or more: the two half-means of each split. The first split
+    is odd/even sessions in order of play; each other one swaps, for every pair of consecutive
+    sessions (1st and 2nd, 3rd and 4th, ...), which of the two goes to which half, by a seeded
+    coin: a random halving that keeps both halves spread over the season."""
     rng = random.Random(seed)
     out = []
     for v in values.values():
         if len(v) < 2:
             continue
-        mine = []
-        idx = list(range(len(v)))
-        for k in range(splits):
-            if k:
-                rng.shuffle(idx)
-            odd, even = idx[0::2], idx[1::2]
-            mine.append(
-                (math.fsum(v[i] for i in odd) / len(odd), math.fsum(v[i] for i in even) / len(even))
-            )
+        total = math.fsum(v)
+        first = math.fsum(v[0::2])
+        swap = [b - a for a, b in zip(v[0::2], v[1::2], strict=False)]  # moving b in, a out
+        m = len(swap)
+        na, nb = len(v[0::2]), len(v[1::2])
+        mine = [(first / na, (total - first) / nb)]
+        for _ in range(splits - 1):
+            coins = map(int, format(rng.getrandbits(m), "b").zfill(m))
+            a = first + math.fsum(itertools.compress(swap, coins))
+            mine.append((a / na, (total - a) / nb))
         out.append(mine)
     return out
 
@@ -253,13 +284,14 @@ def _stepped_up(halves: Sequence[Sequence[tuple[float, float]]]) -> float | None
     for k in range(len(halves[0])):
         odd = [h[k][0] for h in halves]
         even = [h[k][1] for h in halves]
-        mo, me = math.fsum(odd) / len(odd), math.fsum(even) / len(even)
-        sxy = math.fsum((x - mo) * (y - me) for x, y in zip(odd, even, strict=True))
-        sxx = math.fsum((x - mo) ** 2 for x in odd)
-        syy = math.fsum((y - me) ** 2 for y in even)
+        mo, me = sum(odd) / len(odd), sum(even) / len(even)
+        do = [x - mo for x in odd]
+        de = [y - me for y in even]
+        sxx = sum(x * x for x in do)
+        syy = sum(y * y for y in de)
         if sxx <= 0 or syy <= 0:
             return None
-        rs.append(sxy / math.sqrt(sxx * syy))
+        rs.append(sum(x * y for x, y in zip(do, de, strict=True)) / math.sqrt(sxx * syy))
     r = math.fsum(rs) / len(rs)
     return max(-1.0, 2 * r / (1 + r)) if r > -1 else -1.0
 
@@ -269,12 +301,12 @@ def split_half(
 ) -> float | None:
     """Spearman-Brown split-half reliability of the players' mean per session: each player's
     sessions split into two halves (odd and even sessions in order of play, and ``splits - 1``
-    seeded random halvings), the halves' means correlated across the players (Pearson), the
-    correlations averaged over the splits and stepped up ``2r / (1 + r)`` (floored at -1: below
-    0 it says only that no skill shows). Averaging the splits halves the spread of a season's
-    figure and the bias that the step-up's curve gives a spread one (``bench/ratings.py``:
-    -0.07 with odd/even alone at ten sessions a player, -0.02 averaged). ``None`` below three
-    players with two sessions or when a half has no spread."""
+    seeded random halvings of each pair of consecutive sessions), the halves' means correlated
+    across the players (Pearson), the correlations averaged over the splits and stepped up
+    ``2r / (1 + r)`` (floored at -1: below 0 it says only that no skill shows). Averaging the
+    splits narrows a season's figure and the bias that the step-up's curve gives a spread one
+    (``bench/ratings.py``: -0.07 with odd/even alone at ten sessions a player, -0.02
+    averaged). ``None`` below three players with two sessions or when a half has no spread."""
     return _stepped_up(_halves(values, splits, seed))
 
 

@@ -14,7 +14,7 @@ plain values out (``analytics/sql/skill.sql``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -24,9 +24,8 @@ from analytics.skill import (
     Figures,
     Meter,
     SessionRow,
-    adjacent,
     compare,
-    figures,
+    figures_and_neighbours,
     meter,
 )
 from analytics.sqlfiles import query
@@ -53,21 +52,15 @@ def key(name: str | None) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class PlayedRow:
-    """A :class:`SessionRow` with its session's ``started`` (``None`` without a time) and
-    ``finished``, and whether every one of its deals has a luck term (``whole``)."""
+    """A :class:`SessionRow` with its session's ``finished``, and whether every one of its deals
+    has a luck term (``whole``)."""
 
     row: SessionRow
-    started: datetime | None
     finished: bool
 
     @property
     def whole(self) -> bool:
         return self.row.deals > 0 and self.row.luck_deals == self.row.deals
-
-
-def _order(r: PlayedRow) -> tuple[int, float, str]:
-    t = r.started
-    return (0, t.timestamp(), r.row.session) if t else (1, 0.0, r.row.session)
 
 
 def session_rows(
@@ -78,33 +71,34 @@ def session_rows(
 ) -> list[PlayedRow]:
     """Every (session, player) row with an ended deal, over all sessions or one ``table``'s, and
     with ``since``/``until`` only the sessions started on those dates or between (a season;
-    sessions without a time are then left out), in order of play. Money exact (Fractions of
-    the session's ``den``)."""
-    cur = con.execute(query("skill.sql", "skill_rows").sql, {"table_key": key(table)})
-    names = [d[0] for d in cur.description]
+    sessions without a time are then left out), in order of play (``skill.sql`` skill_rows).
+    Money exact (Fractions of the session's ``den``)."""
+    params = {
+        "table_key": key(table),
+        "since": since.isoformat() if since else None,
+        "until": until.isoformat() if until else None,
+    }
     out = []
-    for values in cur.fetchall():
-        r = dict(zip(names, values, strict=True))
-        den = int(r["den"])
-        started = None if r["started"] is None else datetime.fromisoformat(r["started"])
-        if since or until:
-            if started is None:
-                continue
-            day = started.date()
-            if (since and day < since) or (until and day > until):
-                continue
-        luck = int(r["luck_deals"] or 0)
+    for (
+        session,
+        player,
+        _started,
+        finished,
+        _cards,
+        den,
+        deals,
+        net_t,
+        luck,
+        luck_net_t,
+        adj_t,
+    ) in con.execute(query("skill.sql", "skill_rows").sql, params).fetchall():
         row = SessionRow(
-            session=str(r["session"]),
-            player=str(r["player"]),
-            deals=int(r["deals"]),
-            net=Fraction(int(r["net_t"]), den),
-            luck_deals=luck,
-            luck_net=Fraction(int(r["luck_net_t"]), den) if luck else None,
-            adjusted=Fraction(int(r["adjusted_net_t"]), den) if luck else None,
-        )
-        out.append(PlayedRow(row, started, bool(r["finished"])))
-    return sorted(out, key=_order)
+            session, player, deals, Fraction(net_t, den), luck or 0,
+            Fraction(luck_net_t, den) if luck else None,
+            Fraction(adj_t, den) if luck else None,
+        )  # fmt: skip
+        out.append(PlayedRow(row, bool(finished)))
+    return out
 
 
 def rated_sessions(
@@ -159,10 +153,9 @@ def skill_summary(
     for r in rows:
         if r.finished and r.whole and r.row.adjusted is not None:
             values.setdefault(r.row.player, []).append(float(r.row.adjusted))
-    plain = [r.row for r in rows]
-    figs = figures(plain)
+    figs, neighbours = figures_and_neighbours([r.row for r in rows])
     return SkillSummary(
-        tuple(figs), rebuild(rated).now, meter(values), len(rated), tuple(adjacent(plain, figs))
+        tuple(figs), rebuild(rated).now, meter(values, draws=500), len(rated), tuple(neighbours)
     )
 
 

@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analytics.ratings import FIRST_PLACE_RULE, MODEL, rebuild
 from analytics.skill import meter
-from analytics.skill_rows import rated_sessions
+from analytics.skill_rows import rated_sessions, skill_summary
 
 LIMIT_S = 1.0
 TARGET_RATIO = 0.7
@@ -112,6 +112,10 @@ def rebuild_time(n_sessions: int = 10_000, club: int = 40, seats: int = 5) -> tu
         ratings = rebuild(rated_sessions(con))
         best = min(best, time.perf_counter() - t0)
         steps = len(ratings.steps)
+    t0 = time.perf_counter()
+    skill_summary(con)
+    print(f"the Players page's panel over the same projection (skill_summary: figures, "
+          f"neighbours, ratings, meter), once: {time.perf_counter() - t0:.2f}s")  # fmt: skip
     return best, steps
 
 

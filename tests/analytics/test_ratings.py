@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from datetime import date
 from fractions import Fraction
 
 import duckdb
@@ -154,6 +155,17 @@ def test_rated_sessions_are_the_whole_finished_ones_placed_by_adjusted_net(
     assert all(
         r.sessions == sum(r.player in dict(x) for x in rated.values()) for r in summary.ratings
     )
+    # A season: the dates of the sessions' starts in their own offsets bound what counts.
+    days = sorted(
+        {str(d)[:10] for (d,) in con.execute("SELECT started FROM sessions").fetchall() if d}
+    )
+    if days:
+        first = date.fromisoformat(days[0])
+        season = skill_summary(con, since=first, until=first)
+        on_day = {s for (s, d) in con.execute("SELECT session, started FROM sessions").fetchall()
+                  if d and str(d)[:10] == days[0] and s in rated}  # fmt: skip
+        assert season.rated_sessions == len(on_day)
+    assert skill_summary(con, since=date(2999, 1, 1)).figures == ()
     pair = skill_pair(con, summary.ratings[0].player, summary.ratings[-1].player)
     assert [len(s) for s in pair.steps] == [
         r.sessions for r in (summary.ratings[0], summary.ratings[-1])

@@ -98,19 +98,28 @@ def step_rows(steps: Sequence[Step], last: int = 20) -> list[dict[str, str]]:
 
 
 def meter_sentence(m: Meter | None, what: str = "this club") -> str:
-    """The skill meter in one sentence."""
+    """The skill meter in one sentence; "not yet measured" while its interval reaches 0 (no
+    skill at all is still within it), so a point figure is never shown alone."""
     if m is None:
         return (
             f"Skill meter for {what}: not yet measurable (it needs three players with two "
             "finished sessions each whose every card is recorded)."
         )
-    share = (
-        f"about {max(m.reliability, 0):.0%} of the spread between players' luck-adjusted nets is "
-        f"skill (split-half reliability {m.reliability:.2f}, 95% {m.low:.2f} to {m.high:.2f}, "
-        f"{m.players} players, {m.sessions:.0f} sessions each)"
+    figure = (
+        f"split-half reliability {m.reliability:.2f}, 95% {m.low:.2f} to {m.high:.2f}, "
+        f"{m.players} players, {m.sessions:.0f} sessions each"
     )
-    if m.outweigh is None:
-        return f"Skill meter for {what}: {share}; no skill shows above the luck yet."
+    if m.low <= 0:
+        return (
+            f"Skill meter for {what}: not yet measured: its interval still holds no skill at all "
+            f"({figure}); more sessions or more players will narrow it."
+        )
+    share = (
+        f"about {m.reliability:.0%} of the spread between players' luck-adjusted nets is skill "
+        f"({figure})"
+    )
+    if m.outweigh is None:  # a reliability <= 0 has an interval reaching 0: said above
+        return f"Skill meter for {what}: {share}."
     return (
         f"Skill meter for {what}: {share}; skill outweighs luck after about "
         f"{m.outweigh:,.0f} sessions a player."

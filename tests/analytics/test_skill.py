@@ -180,3 +180,14 @@ def test_the_meter_interval_is_seeded_and_holds_the_point() -> None:
     a, b = meter(values, draws=300, seed=4), meter(values, draws=300, seed=4)
     assert a == b and a is not None
     assert a.low <= a.reliability <= a.high
+
+
+def test_the_meter_sentence_says_not_yet_while_its_interval_reaches_zero() -> None:
+    from analytics.skill import Meter
+    from analytics.skill_text import meter_sentence
+
+    wide = meter_sentence(Meter(0.8, -1.0, 1.0, 4, 8.0, 2.0))
+    assert "not yet measured" in wide and "80%" not in wide and "-1.00 to 1.00" in wide
+    sure = meter_sentence(Meter(0.6, 0.3, 0.8, 20, 60.0, 40.0))
+    assert "about 60% of the spread" in sure and "after about 40 sessions a player" in sure
+    assert "not yet measurable" in meter_sentence(None)

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from analytics.intervals import RateInterval
 from analytics.ratings import FIRST_PLACE_RULE, Rated, Step
 from analytics.skill import Figures, Meter
-from analytics.skill_rows import SkillSummary
 
 __all__ = [
     "INTERVALS",
@@ -124,8 +123,3 @@ def meter_sentence(m: Meter | None, what: str = "this club") -> str:
         f"Skill meter for {what}: {share}; skill outweighs luck after about "
         f"{m.outweigh:,.0f} sessions a player."
     )
-
-
-def summary_lines(summary: SkillSummary) -> list[str]:
-    """The sentences below the tables: widening warnings, then the meter."""
-    return [*widening_lines(summary.figures), meter_sentence(summary.meter)]

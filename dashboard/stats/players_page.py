@@ -36,7 +36,7 @@ b = next((r for r in stats if r["player"] == second), None)
 st.subheader("Side by side" if b else escape.md(first))
 widgets.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HABITS))
 
-skill_panel.skill_panel(first, second, table)  # issue 37
+skill_panel.skill_panel(first, second, table, stats)  # issue 37
 
 st.subheader(f"The deals behind {escape.md(first)}'s figures")
 statistic = widgets.statistic_choice(stats_view.DRILLED, stats_view.label)

@@ -8,6 +8,9 @@ entering each session; the club's skill meter. Words and figures from
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import streamlit as st
 
 from analytics.skill_text import (
@@ -25,8 +28,24 @@ from dashboard.stats import stats_cache, widgets
 __all__ = ["skill_panel"]
 
 
-def skill_panel(first: str, second: str | None, table: str | None) -> None:
-    """Draws the panel for ``first`` (and ``second``) over the sessions the page covers."""
+AT_ONCE = 20_000
+"""Player-sessions up to which the panel is drawn at once (a club's seasons: well under a second);
+above (a league: about 1 CPU s per 50,000, ``bench/ratings.py``) the reader turns it on, so the
+page's first answer does not wait for it."""
+
+
+def skill_panel(
+    first: str, second: str | None, table: str | None, stats: Sequence[Mapping[str, Any]]
+) -> None:
+    """Draws the panel for ``first`` (and ``second``) over the sessions the page covers
+    (``stats``: the page's ``player_stats`` rows, whose ``sessions`` say how much there is)."""
+    size = sum(int(r.get("sessions") or 0) for r in stats)
+    if not st.toggle(
+        "Skill apart from luck: intervals, ratings, the skill meter",
+        value=size <= AT_ONCE,
+        help=f"Drawn at once up to {AT_ONCE:,} player-sessions; here {size:,}.",
+    ):
+        return
     summary = stats_cache.stat("skill_summary", table=table)
     chosen = [first, *([second] if second and second != first else [])]
     figs = [f for p in chosen for f in summary.figures if f.player == p]

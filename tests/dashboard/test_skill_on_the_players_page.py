@@ -54,3 +54,19 @@ def test_the_panel_shows_intervals_the_verdict_ratings_and_the_meter(club: Path)
     shown = " ".join(m.value for m in at.markdown)
     assert "not yet distinguishable" in shown or "is ahead" in shown
     assert any(meter_sentence(summary.meter) == c.value for c in at.caption)
+
+
+def test_above_its_size_the_panel_waits_for_the_reader(
+    club: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A league's page answers first without the panel; the reader turns it on."""
+    from dashboard.stats import skill_panel
+
+    monkeypatch.setattr(skill_panel, "AT_ONCE", 5)  # the club has 12 player-sessions
+    at = page("players", player="Ann")
+    assert not at.exception
+    assert "Skill apart from luck" not in [h.value for h in at.subheader]
+    (toggle,) = [t for t in at.toggle if t.label.startswith("Skill apart from luck")]
+    assert toggle.value is False
+    at = toggle.set_value(True).run()
+    assert "Skill apart from luck" in [h.value for h in at.subheader]

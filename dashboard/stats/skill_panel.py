@@ -34,17 +34,35 @@ above (a league: about 1 CPU s per 50,000, ``bench/ratings.py``) the reader turn
 page's first answer does not wait for it."""
 
 
+def _wanted(stats: Sequence[Mapping[str, Any]]) -> bool:
+    """The toggle: on at once up to :data:`AT_ONCE` player-sessions."""
+    size = sum(int(r.get("sessions") or 0) for r in stats)
+    return bool(
+        st.toggle(
+            "Skill apart from luck: intervals, ratings, the skill meter",
+            value=size <= AT_ONCE,
+            help=f"Drawn at once up to {AT_ONCE:,} player-sessions; here {size:,}.",
+        )
+    )
+
+
+def _ratings(summary: Any, pair: Any, chosen: list[str]) -> None:
+    """The chosen players' ratings, and the first one's on entering each session."""
+    rated = [r for p in chosen for r in summary.ratings if r.player == p]
+    if rated:
+        widgets.plain_table(rating_rows(rated))
+        st.caption(f"{RATINGS} {summary.rated_sessions} sessions rated.")
+    if pair.steps and pair.steps[0]:
+        st.markdown(f"**{escape.md(chosen[0])}: rating on entering each session** (newest first)")
+        widgets.plain_table(step_rows(pair.steps[0]))
+
+
 def skill_panel(
     first: str, second: str | None, table: str | None, stats: Sequence[Mapping[str, Any]]
 ) -> None:
     """Draws the panel for ``first`` (and ``second``) over the sessions the page covers
     (``stats``: the page's ``player_stats`` rows, whose ``sessions`` say how much there is)."""
-    size = sum(int(r.get("sessions") or 0) for r in stats)
-    if not st.toggle(
-        "Skill apart from luck: intervals, ratings, the skill meter",
-        value=size <= AT_ONCE,
-        help=f"Drawn at once up to {AT_ONCE:,} player-sessions; here {size:,}.",
-    ):
+    if not _wanted(stats):
         return
     summary = stats_cache.stat("skill_summary", table=table)
     chosen = [first, *([second] if second and second != first else [])]
@@ -59,11 +77,5 @@ def skill_panel(
         st.markdown(escape.md(pair.comparison.sentence()))
     for line in widening_lines(figs):
         st.warning(escape.md(line))
-    rated = [r for p in chosen for r in summary.ratings if r.player == p]
-    if rated:
-        widgets.plain_table(rating_rows(rated))
-        st.caption(f"{RATINGS} {summary.rated_sessions} sessions rated.")
-    if pair.steps and pair.steps[0]:
-        st.markdown(f"**{escape.md(first)}: rating on entering each session** (newest first)")
-        widgets.plain_table(step_rows(pair.steps[0]))
+    _ratings(summary, pair, chosen)
     st.caption(escape.md(meter_sentence(summary.meter)))

@@ -49,10 +49,14 @@ def _say(console: Any, line: str) -> None:
 def print_skill(con: Any, console: Any, player: str | None, table: str | None) -> None:
     """Prints the skill section for every player (or ``player`` alone) over the sessions the
     statistics cover (all, or one ``table``'s)."""
+    from events.text import normal
+
     summary = skill_summary(con, table)
-    figs = [f for f in summary.figures if player is None or f.player == player]
+    want = None if player is None else normal(player)  # "ann" is Ann (the statistics' key)
+    figs = [f for f in summary.figures if want is None or normal(f.player) == want]
     if not figs:
         return
+    player = None if player is None else figs[0].player
     console.print()
     _table(console, "Skill apart from luck", _text(figure_rows(figs)))
     _say(console, INTERVALS)

@@ -60,7 +60,7 @@ def test_brag_stats_player_lists_the_rating_on_entering_each_session(
     store: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     capsys.readouterr()
-    assert main(["stats", "--db", store, "--no-refresh", "--player", "Ann"]) == 0
+    assert main(["stats", "--db", store, "--no-refresh", "--player", "ann"]) == 0  # any case
     out = capsys.readouterr().out
     assert "Ann: rating on entering each session" in out
     assert "25.0 ± 16.7" in out  # the first session: entered as a newcomer

@@ -42,12 +42,15 @@ class Arrays:
         self.levels = [self.dec[depth[self.dec] == d] for d in range(int(depth.max()) + 1)]
         self.fold = np.array([i for i, x in enumerate(nodes) if x.kind == "fold"], dtype=np.int64)
         self.fold_v0 = np.array([nodes[i].value for i in self.fold])
-        self.show: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        for payer in (0, 1):
-            idx = [i for i, x in enumerate(nodes) if x.kind == "show" and x.payer == payer]
-            pot = np.array([nodes[i].pot for i in idx])
-            paid = np.array([nodes[i].paid for i in idx]).reshape(-1, 2)
-            self.show.append((np.array(idx, dtype=np.int64), pot, paid))
+        self.show = [_showdowns(tree, 0), _showdowns(tree, 1)]
+
+
+def _showdowns(tree: Tree, payer: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The showdowns ``payer`` paid for (RULES 5.8): their nodes, pots and payments."""
+    idx = [i for i, x in enumerate(tree.nodes) if x.kind == "show" and x.payer == payer]
+    pot = np.array([tree.nodes[i].pot for i in idx])
+    paid = np.array([tree.nodes[i].paid for i in idx]).reshape(-1, 2)
+    return np.array(idx, dtype=np.int64), pot, paid
 
 
 def arrays(tree: Tree) -> Arrays:

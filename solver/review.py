@@ -25,7 +25,7 @@ from solver.grades import grade
 from solver.solution import ITERATIONS, Subgame, subgame
 from timeline.steps import Step
 
-__all__ = ["ABSTRACTION", "Review", "Row", "review"]
+__all__ = ["ABSTRACTION", "DECISIONS", "Review", "Row", "review"]
 
 ABSTRACTION = Abstraction(buckets=100, max_bets=5, max_level=5, raise_by=1)
 """The abstraction the shipped reference uses (docs/review.md)."""

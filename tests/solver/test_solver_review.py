@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from engine.hands import strength_codes
 from events.codec import read_events, read_file
 from events.model import AnyEvent
 from sim.table import SessionSpec, simulate
+from solver.buckets import buckets
 from solver.grades import GRADES, rank
-from solver.review import ABSTRACTION, review
+from solver.review import ABSTRACTION, DECISIONS, review
 from solver.solution import ITERATIONS, subgame
 from timeline.core import Timeline
 
@@ -56,13 +58,10 @@ def test_folding_a_prial_of_threes_is_graded_worst_with_the_largest_loss() -> No
     # the loss is the largest of the spot's actions, recomputed from the solution itself
     game = subgame(ABSTRACTION, (True, True), 0.0, ITERATIONS)
     node = game.tree.by_history[("keep0", "raise1")]
-    from solver.buckets import buckets
-    from engine.hands import strength_codes
-
     evs = game.ev(node, buckets(100).of_strength(strength_codes(4, 5, 6)))
     assert evs is not None
     losses = [max(evs.values()) - v for v in evs.values()]
-    assert fold.ev_loss == pytest.approx(max(losses))
+    assert fold.ev_loss is not None and fold.ev_loss == pytest.approx(max(losses))
     assert fold.ev_loss > 0.6 and fold.best in ("see", "bet 2", "bet 3")
     # every graded row of the deal: a loss of 0 or more, a grade from the list
     for r in rows:
@@ -80,7 +79,8 @@ def test_rows_are_the_decisions_and_no_reference_says_why() -> None:
     got = review(deal1).rows
     assert len(got) == len(decisions)
     for r, s in zip(got, decisions, strict=True):
-        assert r.step == str(s.label) and r.player == getattr(s.event, "player")
+        assert isinstance(s.event, DECISIONS)
+        assert r.step == str(s.label) and r.player == s.event.player
         if len(s.before.active) > 2:
             assert r.ev_loss is None and r.grade.startswith("no reference: ")
 

@@ -27,7 +27,9 @@ def _terminal(n: Node, bk: Buckets, me: int, opp_w: np.ndarray) -> np.ndarray:
         beats = bk.win[i, :]  # my bucket i strictly better than each opponent bucket
         ties = bk.tie[i, :]
         p_win = beats if n.payer == me else beats + ties  # ties go to the payer's opponent
-        out[i] = float(np.dot(opp_w, p_win)) * n.pot - n.paid[me] * float(opp_w.sum())
+        # my net less half the others' antes (dead money), so the two values sum to 0
+        cost = n.paid[me] + (n.pot - n.paid[0] - n.paid[1]) / 2
+        out[i] = float(np.dot(opp_w, p_win)) * n.pot - cost * float(opp_w.sum())
     return out
 
 

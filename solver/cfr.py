@@ -94,7 +94,9 @@ def values(ar: Arrays, bk: Buckets, sigma: np.ndarray, r: np.ndarray, t: int) ->
         # chance that player t's hand takes the pot: the payer only when strictly better (5.8)
         m = bk.win if payer == t else bk.win + bk.tie
         won = opp[idx] @ m.T
-        v[idx] = won * pot[:, None] - paid[:, t][:, None] * opp[idx].sum(axis=1, keepdims=True)
+        dead = (pot - paid.sum(axis=1)) / 2  # half the others' antes off each: a zero sum
+        stake = (paid[:, t] + dead)[:, None]
+        v[idx] = won * pot[:, None] - stake * opp[idx].sum(axis=1, keepdims=True)
     for lv in reversed(ar.levels):
         kv = v[ar.child[lv]]  # k x A x B
         mine = ar.owner[lv] == t
@@ -103,7 +105,9 @@ def values(ar: Arrays, bk: Buckets, sigma: np.ndarray, r: np.ndarray, t: int) ->
     return v
 
 
-def solve(tree: Tree, bk: Buckets, iterations: int, seed: int = 0) -> tuple[np.ndarray, Arrays]:
+def solve(
+    tree: Tree, bk: Buckets, iterations: int, seed: int = 0, explore: float = EXPLORE
+) -> tuple[np.ndarray, Arrays]:
     """CFR+ for ``iterations``: the average strategy (nodes x A x buckets) and the arrays."""
     ar = Arrays(tree)
     b = len(bk.prior)
@@ -117,7 +121,7 @@ def solve(tree: Tree, bk: Buckets, iterations: int, seed: int = 0) -> tuple[np.n
     uniform = ar.legal[:, :, None] / np.maximum(ar.legal.sum(axis=1), 1)[:, None, None]
     for it in range(1, iterations + 1):
         for t in (0, 1):
-            r = reaches(ar, (1 - EXPLORE) * sigma + EXPLORE * uniform, b)
+            r = reaches(ar, (1 - explore) * sigma + explore * uniform, b)
             v = values(ar, bk, sigma, r, t)
             mine = ar.dec[ar.owner[ar.dec] == t]
             gain = v[ar.child[mine]] - v[mine][:, None, :]

@@ -58,7 +58,8 @@ class Abstraction:
 class Node:
     """One public node: a decision of ``player`` (``blind`` when unseen) or a terminal.
 
-    Terminal kinds: ``fold`` (``value`` = player 0's net), ``show`` (``payer``, ``paid``, ``pot``).
+    Terminal kinds: ``fold`` (``value`` = player 0's net less half the dead money: the two
+    players' values then sum to 0), ``show`` (``payer``, ``paid``, ``pot``).
     ``paid`` is each player's total in the pot including the ante, in antes.
     """
 
@@ -115,7 +116,8 @@ def _child(n: Node, a: int, ab: Abstraction) -> Node:
         win = pot if n.seen[q] else pot / 2  # RULES 5.6 / 6.1: a blind survivor's pot is carried
         net_q = win - paid[q]
         net_p = (pot - win) - paid[p]
-        v0 = net_p if p == 0 else net_q
+        # less half the dead money (antes of others, RULES 4.1): every terminal then sums to 0
+        v0 = (net_p if p == 0 else net_q) - (pot - paid[0] - paid[1]) / 2
         return Node(
             "fold", seen=n.seen, level=n.level, paid=n.paid, pot=pot, value=v0, history=hist
         )

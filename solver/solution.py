@@ -29,7 +29,7 @@ __all__ = ["ITERATIONS", "GameSolution", "Subgame", "solve_game", "subgame"]
 ITERATIONS = 400
 """Default CFR+ iterations: below 0.1 % of an ante on every betting game (docs/review.md)."""
 
-VERSION = 2
+VERSION = 3
 """The solver's version, part of every cached file's name: a new one never reads an old file."""
 
 STATUSES = ((False, False), (False, True), (True, False), (True, True))

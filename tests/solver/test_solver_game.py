@@ -62,9 +62,12 @@ def test_the_tree_charges_as_rules_5_3_to_5_7_say(seen: tuple[bool, bool]) -> No
         assert (f.value if opp == 0 else -f.value) == pytest.approx(net_opp)
 
 
-def test_cfr_plus_drives_the_independent_best_response_down() -> None:
+@pytest.mark.parametrize("dead", [0.0, 2.0])
+def test_cfr_plus_drives_the_independent_best_response_down(dead: float) -> None:
+    """Also with dead money (others' antes): the game stays zero-sum once each value is less
+    half of it, so the best responses' gains are 0 or more."""
     bk = buckets(SMALL.buckets)
-    tree = build(SMALL, (False, False))
+    tree = build(SMALL, (False, False), dead)
     few = exploitability(tree, solve(tree, bk, 5)[0], bk)
     many = exploitability(tree, solve(tree, bk, 400)[0], bk)
     assert many < few / 5

@@ -25,10 +25,15 @@ from solver.grades import grade
 from solver.solution import ITERATIONS, Subgame, subgame
 from timeline.steps import Step
 
-__all__ = ["ABSTRACTION", "DECISIONS", "Review", "Row", "review"]
+__all__ = ["ABSTRACTION", "DECISIONS", "ON_PATH", "Review", "Row", "review"]
 
 ABSTRACTION = Abstraction(buckets=100, max_bets=5, max_level=5, raise_by=1)
 """The abstraction the shipped reference uses (docs/review.md)."""
+
+ON_PATH = 0.01
+"""A decision is graded only where the solution itself comes with a chance of at least this, for
+each player (the player with the hand held, or blind; the opponent over its range): off the
+solution's path an equilibrium does not fix the play, and two solutions disagree there."""
 
 DECISIONS = (Looked, Kept, Thrown, Bet, Folded, Saw)
 Solver = Callable[[tuple[bool, bool], float], Subgame]
@@ -204,9 +209,9 @@ class _Deal:
             if player not in self.known:
                 return Row(*base, None, None, "no reference: the hand is not known")
             hand = buckets(self.ab.buckets).of_strength(self.known[player])
-        evs = self.game.ev(here, hand)
-        if evs is None:
-            return Row(*base, None, None, "no reference: the solution never reaches this spot")
+        evs = self.game.ev(here, hand, ON_PATH)
+        if evs is None or self.game.reach(here, hand) < ON_PATH:
+            return Row(*base, None, None, "no reference: off the solution's path")
         top = max(evs.values())
         best = max(evs, key=lambda k: evs[k])
         loss = max(top - evs[a], 0.0)

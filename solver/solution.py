@@ -49,25 +49,32 @@ class Subgame:
     digest: str
     seconds: float = 0.0
 
-    def ev(self, node: int, hand: int | None) -> dict[int, float] | None:
+    def ev(self, node: int, hand: int | None, floor: float = 1e-9) -> dict[int, float] | None:
         """Each legal action's EV (antes, the deal's net) at ``node`` for its player.
 
         ``hand``: the player's bucket when seen; ``None`` for a blind player (averaged over the
-        hands: what the player knew, RULES 5.1). ``None`` when the opponent never reaches the node
-        under the solution (no range to judge against).
+        hands: what the player knew, RULES 5.1). ``None`` when the opponent reaches the node under
+        the solution with a chance below ``floor`` (no range to judge against).
         """
         bk = buckets(self.ab.buckets)
         n = self.tree.nodes[node]
         t = n.player
         r, v = self._cache(t)
         mass = float(np.dot(bk.prior, r[1 - t, node]))
-        if mass < 1e-9:
+        if mass < floor:
             return None
         out: dict[int, float] = {}
         for a, c in zip(n.actions, n.children, strict=True):
             cv = v[c] / mass
             out[a] = float(np.dot(bk.prior, cv)) if hand is None else float(cv[hand])
         return out
+
+    def reach(self, node: int, hand: int | None) -> float:
+        """The chance the solution's player at ``node`` plays to it holding ``hand`` (a bucket;
+        ``None`` for a blind player: the same for every hand)."""
+        t = self.tree.nodes[node].player
+        r, _v = self._cache(t)
+        return float(r[t, node, 0 if hand is None else hand])
 
     def _cache(self, t: int) -> tuple[np.ndarray, np.ndarray]:
         key = f"_rv{t}"

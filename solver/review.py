@@ -139,15 +139,17 @@ def _map(e: object, n: Node, ab: Abstraction) -> int | None:
     return None
 
 
-def _entry(before: State, player: str) -> str | None:
+def _entry(before: State, player: str, look: bool) -> str | None:
     """Why the betting game cannot start at this decision (``None``: it can)."""
     r = before.rules
     if len(before.active) != 2:
         return "more than two in"
     if before.level is not None:
         return "the betting began outside the solved game (more than two in, or two hands)"
+    if look:  # RULES 5.1: the looks before the first bet are the game's first move, not graded
+        return "a look before the first bet (not graded: the looks' values only)"
     if before.turn_name != player:
-        return "a look before the first bet, out of turn (the looks are not graded)"
+        return "out of turn"
     if r.ante != 1 or r.open_min != 1 or r.open_max < 2 or r.raise_max < 1:
         return "rules outside the solved game (ante 1, open 1..2, raise 1)"
     if any(before.players[i].two_hands for i in before.active):
@@ -174,7 +176,7 @@ class _Deal:
         return out
 
     def _start(self, s: Step, player: str) -> str | None:
-        why = _entry(s.before, player)
+        why = _entry(s.before, player, isinstance(s.event, Looked))
         if why is not None:
             return why
         b = s.before

@@ -142,7 +142,7 @@ def _nets_at_pot(db: str, session: str, pots: int) -> dict[str, str]:
     with open_store(db, readonly=True) as store:
         won = [e for e in store.events(session) if e.type == "pot_won"]
         assert len(won) >= pots, (session, len(won))
-        nets = store.timeline(session, won[pots - 1].seq).state.nets  # type: ignore[union-attr]
+        nets = store.timeline(session, won[pots - 1].seq).state.nets
     return {p: _shown(v) for p, v in nets.items()}
 
 
@@ -195,12 +195,14 @@ def _settled(t: Table, spot: str) -> None:
 
     try:
         wait_settled(t.page, spot)
-    except PlaywrightTimeout:
+    except PlaywrightTimeout as err:
         keys = t.page.evaluate(
             "() => [...document.querySelectorAll('.pad button[data-spot]')]"
             ".filter(b => !b.disabled).map(b => b.dataset.spot)"
         )
-        raise AssertionError(f"{t.session}: no key {spot} to tap after {t.done} taps: {keys}")
+        raise AssertionError(
+            f"{t.session}: no key {spot} to tap after {t.done} taps: {keys}"
+        ) from err
 
 
 def test_three_tables_at_once_and_the_board_follows(server: tuple[str, str]) -> None:
@@ -294,10 +296,10 @@ def test_three_tables_at_once_and_the_board_follows(server: tuple[str, str]) -> 
                 page.screenshot(path=f"/tmp/threetables-{which}.png")
         finally:
             browser.close()
-    for which, ms in latencies.items():
+    for which, each in latencies.items():
         print(
-            f"{which}: {len(ms)} pots, tap to net on the board (ms): "
-            f"{[round(x) for x in ms]}, max {max(ms):.0f} (limit {LIMIT_MS:.0f})"
+            f"{which}: {len(each)} pots, tap to net on the board (ms): "
+            f"{[round(x) for x in each]}, max {max(each):.0f} (limit {LIMIT_MS:.0f})"
         )
-    assert all(len(ms) == DEALS * len(TABLES) for ms in latencies.values()), latencies
-    assert all(x <= LIMIT_MS for ms in latencies.values() for x in ms), latencies
+    assert all(len(each) == DEALS * len(TABLES) for each in latencies.values()), latencies
+    assert all(x <= LIMIT_MS for each in latencies.values() for x in each), latencies

@@ -1,23 +1,24 @@
 """Issue 36, "Must show": a night across three tables recorded in Chromium on three phone-sized
 pages at once, the board following within 2 s.
 
-Three sessions of three players are started for today at three tables (the Record page's start:
-:func:`service.start.start_session` with its events, :func:`dashboard.record.start._start_events`'s
-``recorder.start_events`` timed now). Three phones (390×844, touch), each unlocked with the
+Three sessions (3, 4 and 5 players) are started for today at three tables as the Record page
+starts one (:func:`service.start.start_session` with the page's own events,
+``dashboard.record.start._start_events``, timed now in this machine's zone). Three phones (390×844, touch), each unlocked with the
 organiser's secret on the Record page, open their table's pad (``/pad?session=S``); a fourth page
 watches the Night board (``/night?date=D``, 390×844) and a fifth the TV display (1920×1080,
 ``display=tv``). Two deals are tapped at each table, interleaved (a tap on one pad, then on the
 next ...): shuffle (first deal only, RULES 3.2), deal, the first player on the dealer's left looks
-and bets level 1, the two others fold, so the seen survivor takes the pot (RULES 5.6): six
-resolved pots.
+and bets level 1, the others fold, so the seen survivor takes the pot (RULES 5.6): six resolved
+pots.
 
 For each pot, the time from the tap that resolved it (``Date.now()`` at its ``touchstart`` in the
 pad's page) to the board drawing the table's nets as the engine folds the session up to that
 pot's ``pot_won`` (``Date.now()`` in a ``MutationObserver`` of the board's page: one clock, one
 machine) is at most 2 s on both boards (RULES 1.5 nets, issue 36.3). A table's next tap waits
-until both boards showed its pot, so no pot can hide behind the next deal's antes. At the end the
-boards' nets equal :func:`service.night.night_of` on the store, and every tap ended "recorded" on
-its pad (none refused, none waiting). Screenshots: ``/tmp/threetables-*.png``.
+until both boards showed its pot, so no pot can hide behind the next deal's antes; the other
+tables go on tapping meanwhile. At the end the boards' nets equal :func:`service.night.night_of`
+on the store, every tap ended "recorded" on its pad (none refused, none waiting) and the store
+holds each tap's event once, in the order tapped. Screenshots: ``/tmp/threetables-*.png``.
 
 It skips, saying why, where Chromium or Playwright is missing."""
 
@@ -50,9 +51,14 @@ LIMIT_MS = 2000.0
 DEALS = 2
 TABLES = {
     "three-top": ("Top table", ("Ann", "Bob", "Cal")),
-    "three-window": ("Window table", ("Dee", "Eve", "Fay")),
-    "three-bar": ("Bar table", ("Gus", "Hal", "Ivy")),
+    "three-window": ("Window table", ("Dee", "Eve", "Fay", "Gus")),
+    "three-bar": ("Bar table", ("Hal", "Ivy", "Joe", "Kit", "Lee")),
 }
+"""Three tables of 3, 4 and 5: their deals take 5, 6 and 7 taps, so their pots fall between the
+other tables' taps."""
+
+KIND = {"shuffle": "shuffled", "deal": "dealt", "look": "looked", "bet": "bet", "fold": "folded"}
+"""The event each key records (FORMAT.md)."""
 
 TAPS = """() => {
   // Each tap's wall-clock time (ms) and key, at its first touch on the pad
@@ -152,24 +158,17 @@ def _seen(page: Any, since: float, want: dict[str, str]) -> float | None:
     for h in hist:
         if h["at"] >= since and all(h["nets"].get(p) == v for p, v in want.items()):
             return float(h["at"])
-    # drawn before the tap's time was taken? never: the tap comes first; but the last state may
-    # already show it if the observer's first read happened after the tap
     return None
 
 
-def _wait_seen(pages: dict[str, Any], since: float, want: dict[str, str]) -> dict[str, float]:
-    """Waits (up to 10 s) until every board showed ``want``; each board's ms after ``since``."""
-    deadline = time.monotonic() + 10
+def _shown_on(boards: dict[str, Any], since: float, want: dict[str, str]) -> dict[str, float]:
+    """The boards that showed ``want`` at or after ``since``, each with its ms after ``since``."""
     out: dict[str, float] = {}
-    while True:
-        for name, page in pages.items():
-            if name not in out:
-                at = _seen(page, since, want)
-                if at is not None:
-                    out[name] = at - since
-        if len(out) == len(pages) or time.monotonic() > deadline:
-            return out
-        time.sleep(0.05)
+    for name, page in boards.items():
+        at = _seen(page, since, want)
+        if at is not None:
+            out[name] = at - since
+    return out
 
 
 def _recorded(table: Table) -> list[tuple[str, str]]:
@@ -233,21 +232,26 @@ def test_three_tables_at_once_and_the_board_follows(server: tuple[str, str]) -> 
                 page.evaluate(BOARD)
                 boards[which] = page
 
-            while any(t.done < len(t.plan) for t in tables):
+            while any(t.done < len(t.plan) or t.waiting is not None for t in tables):
+                tapped = False
                 for t in tables:
-                    if t.done >= len(t.plan):
-                        continue
                     if t.waiting is not None:  # its pot on both boards before its next tap
                         since, want = t.waiting
-                        got = _wait_seen(boards, since, want)
-                        assert set(got) == set(boards), f"{t.session}: pot never shown {want}"
+                        got = _shown_on(boards, since, want)
+                        if len(got) < len(boards):
+                            late = time.time() * 1000 - since
+                            assert late < 10_000, f"{t.session}: pot {want} not shown: {got}"
+                            continue  # the other tables go on meanwhile
                         for which, ms in got.items():
                             latencies[which].append(ms)
                         t.waiting = None
+                    if t.done >= len(t.plan):
+                        continue
                     spot = t.plan[t.done]
                     _settled(t, spot)
                     t.page.locator(f".pad button[data-spot='{spot}']").tap()
                     t.done += 1
+                    tapped = True
                     after = t.plan[t.done] if t.done < len(t.plan) else "deal"
                     if spot == "fold" and after == "deal":  # the last fold of a deal
                         ended = _recorded(t)
@@ -257,14 +261,8 @@ def test_three_tables_at_once_and_the_board_follows(server: tuple[str, str]) -> 
                         want = _nets_at_pot(db, t.session, len(t.pots) + 1)
                         t.pots.append((float(taps[-1]["at"]), want))
                         t.waiting = (float(taps[-1]["at"]), want)
-            for t in tables:
-                if t.waiting is not None:
-                    since, want = t.waiting
-                    got = _wait_seen(boards, since, want)
-                    assert set(got) == set(boards), f"{t.session}: pot never shown {want}"
-                    for which, ms in got.items():
-                        latencies[which].append(ms)
-                    t.waiting = None
+                if not tapped:
+                    time.sleep(0.05)
 
             # every tap ended "recorded" on its pad, one line each
             for t in tables:
@@ -275,6 +273,14 @@ def test_three_tables_at_once_and_the_board_follows(server: tuple[str, str]) -> 
                 )
                 assert statuses == ["recorded"] * len(t.plan), (t.session, statuses)
                 assert len(t.pots) == DEALS
+            # and the store holds each tap once, in the order tapped, and each pot won
+            with open_store(db, readonly=True) as store:
+                for t in tables:
+                    kinds = [e.type for e in store.events(t.session)]
+                    assert [k for k in kinds[2:] if k != "pot_won"] == [
+                        KIND[s.split("-")[0]] for s in t.plan
+                    ], t.session
+                    assert kinds.count("pot_won") == DEALS, t.session
             # the boards' nets are the night's (the engine's fold, service.night)
             with open_store(db, readonly=True) as store:
                 night = night_of(store, day)

@@ -1,9 +1,10 @@
 """Issue 36, "Must show": the printed page and the published page scanned for hidden cards and
 notes (issue 36.6: "no hidden card, no note unless its author chose to share it"; RULES 3.5).
 
-A night of two all-cards sessions (simulated, four players each: one over after four deals, one
-in progress in its fifth) and two notes kept with :func:`service.notes.add_note`: one naming a
-hole card of a hand never shown, one a private remark. In Debian's Chromium the Night page's
+A night of two all-cards sessions (simulated, four players each: one in progress, dealt its fifth
+deal; one over: a report is published, so even a finished session's unshown cards stay hidden)
+and two notes kept with :func:`service.notes.add_note`: one naming a hole card of a hand never
+shown, one a private remark. In Debian's Chromium the Night page's
 report view (``/night?date=D&view=report``) is opened; its text (the page's DOM), its print
 (``page.pdf()``, read with pypdf), the page to publish (its download: the HTML, raw and as text)
 and the PDF download are each scanned for:
@@ -15,6 +16,9 @@ and the PDF download are each scanned for:
 - every note's text, and the private remark's own words: none present;
 - and, so that the scan is seen to see, the strongest hand shown (RULES 2, the engine's
   ``strength``): its three cards present in each.
+
+On the page, each hand of "Best hands shown" is also checked against its own deal: its three
+cards are the ones its player showed in force in that deal, and the report writes no other card.
 
 It skips, saying why, where Chromium or Playwright is missing."""
 
@@ -45,8 +49,9 @@ pytestmark = pytest.mark.browser
 
 DAY = "2026-10-02"
 START = datetime(2026, 10, 2, 19, 0, tzinfo=UTC)
-SESSIONS = {"scan-top": ("Top table", 5), "scan-bar": ("Bar table", 6)}
-"""Each session's table and the deal it is cut in (its first step: dealt, nothing else)."""
+SESSIONS = {"scan-top": ("Top table", 5), "scan-bar": ("Bar table", None)}
+"""Each session's table and the deal it is cut in (its first step: dealt, nothing else), or
+``None``: the whole session, over (RULES 1.4; its cards stay hidden in a published report)."""
 PRIVATE = "Zoe owes the bar eleven pints, keep this between us"
 GLYPH = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
@@ -55,7 +60,7 @@ def _events(name: str) -> list[Any]:
     table, deal = SESSIONS[name]
     full = simulate_session(seed=f"scan-{name}", players=4, cards="all", session=name,
                             table=table, start=START)  # fmt: skip
-    return [e for e in cut_in_deal(full, deal, 1) if not is_derived(e)]
+    return [e for e in (cut_in_deal(full, deal, 1) if deal else full) if not is_derived(e)]
 
 
 def _hidden(rp: Replay) -> tuple[set[str], set[str], list[tuple[str, ...]]]:
@@ -113,6 +118,23 @@ def _found(text: str, cards: set[str]) -> set[str]:
     }  # fmt: skip
 
 
+PACK = {r + u for r in "23456789TJQKA" for u in "shdc"}
+
+HANDS = """() => [...document.querySelectorAll(
+  '.brag-report table[aria-label="Best hands shown"] tbody tr')]
+  .map(tr => [...tr.querySelectorAll('td')].map(td => td.innerText.trim()))
+  .map(td => [td[1], td[2], td[3], td[4]])"""
+"""Each best hand's row: its cards, player, session (``table · session``) and replay link."""
+
+
+def _count(text: str) -> int:
+    """How many cards ``text`` writes (each word that is a card's code or face)."""
+    return sum(
+        len(re.findall(rf"(?<![0-9A-Za-z]){re.escape(w)}(?![0-9A-Za-z])", text))
+        for c in PACK for w in _written(c)
+    )  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def night(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     chromium()
@@ -164,6 +186,8 @@ def test_the_printed_and_published_report_hold_no_hidden_card_nor_note(
     best = max(night["hands"], key=lambda h: strength([Card.parse(c) for c in h]))
     with open_store(night["db"], readonly=True) as store:
         assert {s.session for s in store.sessions()} == set(SESSIONS)
+        assert [store.state(s).finished for s in SESSIONS] == [False, True]
+        public = {s: public_cards(Replay.of(store.events(s), recorded=True)) for s in SESSIONS}
 
     texts: dict[str, str] = {}
     with launched() as browser:
@@ -176,6 +200,18 @@ def test_the_printed_and_published_report_hold_no_hidden_card_nor_note(
         # the report's own markup (the rest of the page is Streamlit's, its hashed class names)
         texts["page (report's HTML)"] = page.locator(".brag-report").evaluate("e => e.outerHTML")
         page.screenshot(path="/tmp/threetables-report.png", full_page=True)
+        # each hand printed: its player's cards shown in force in that very deal (RULES 5.8)
+        rows = page.evaluate(HANDS)
+        assert rows, "no hand shown in the report"
+        for cards, player, where, replay in rows:
+            session = where.rsplit(" · ", 1)[-1]
+            deal = int(re.fullmatch(r"deal (\d+), step \w+", replay).group(1))  # type: ignore[union-attr]
+            printed = _found(cards, PACK)
+            assert len(printed) == 3, cards
+            assert {(player, c) for c in printed} <= public[session][deal], (cards, where)
+        # and no card anywhere else in it: every card written is one of those hands'
+        report_text = page.locator(".brag-report").inner_text()
+        assert _count(report_text) == 3 * len(rows), report_text
         for label, name in (("published (HTML)", "Page to publish (HTML)"), ("PDF", "PDF")):
             with page.expect_download() as got:
                 page.get_by_role("button", name=name, exact=True).click()

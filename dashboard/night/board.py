@@ -14,11 +14,19 @@ import html
 from fractions import Fraction
 
 from dashboard.common.links import link
+from dashboard.night.money import money_text
 from events.amounts import format_amount
 from events.text import inert
 from service.night import Night, NightRefused, SessionNets, Transfer, settle
 
-__all__ = ["BOARD_CSS", "TV_CSS", "board_html", "settlement_html", "settlement_of"]
+__all__ = [
+    "BOARD_CSS",
+    "TV_CSS",
+    "board_html",
+    "corrections_html",
+    "settlement_html",
+    "settlement_of",
+]
 
 BOARD_CSS = """<style>
 .brag-board { --fg: inherit; font-size: 1rem; line-height: 1.35; }
@@ -52,6 +60,8 @@ BOARD_CSS = """<style>
   white-space: nowrap; }
 .brag-board .nb-line { margin: .5rem 0; }
 .brag-board ol.nb-pays { margin: 0; padding-left: 1.4em; }
+.brag-board ul.nb-fixed { margin: .25rem 0 .5rem 0; padding-left: 1.2em; font-size: .9em; }
+.brag-board ul.nb-fixed li { overflow-wrap: anywhere; }
 </style>"""
 """The board's look: one column on a phone, standings beside the tables on a wide screen; every
 link at least 44 px high (a thumb's target)."""
@@ -117,9 +127,10 @@ def _table(s: SessionNets) -> str:
 
 
 def settlement_of(night: Night) -> tuple[tuple[Transfer, ...] | None, str]:
-    """Who pays whom (stake units, at most n-1 transfers), and the line above it; ``None`` and
-    the one line saying why not while money in is not money out (a pot on a table, RULES 1.4,
-    6.1: :func:`service.night.settle` refuses)."""
+    """Who pays whom (at most n-1 transfers: in the club's money at the night's stake when the
+    director set one, :attr:`log.night_facts.NightFacts.stake`, else in stake units), and the
+    line above it; ``None`` and the one line saying why not while money in is not money out (a
+    pot on a table, RULES 1.4, 6.1: :func:`service.night.settle` refuses)."""
     on = [s for s in night.sessions if s.pot != 0]
     if on:
         where = ", ".join(f"{s.table or s.session} {_units(s.pot)}" for s in on)
@@ -127,29 +138,46 @@ def settlement_of(night: Night) -> tuple[tuple[Transfer, ...] | None, str]:
             f"No settlement yet: money in is not money out while a pot is on a table ({where}; "
             "RULES 1.4, 6.1)."
         )
+    stake = night.facts.stake
     try:
-        transfers = settle(night)
+        transfers = settle(night, None if stake is None else stake.money)
     except NightRefused as err:
         return None, f"No settlement yet: {err}."
     if not transfers:
         return transfers, "Money in equals money out: everyone is square."
-    return transfers, "Money in equals money out. Who pays whom (stake units):"
+    if stake is None:
+        return transfers, "Money in equals money out. Who pays whom (stake units):"
+    return transfers, (
+        f"Money in equals money out. Who pays whom (money, at {money_text(stake.money)} a "
+        "stake unit):"
+    )
 
 
 def settlement_html(night: Night) -> str:
     """The settlement's part of the board (see :func:`settlement_of`)."""
     transfers, line = settlement_of(night)
+    shown = _units if night.facts.stake is None else money_text
     out = f"<h3>Who pays whom</h3><p class='nb-line'>{_t(line)}</p>"
     if transfers:
         out += (
             "<ol class='nb-pays' aria-label='Who pays whom'>"
             + "".join(
-                f"<li>{_t(t.payer)} pays {_t(t.payee)} <b>{_t(_units(t.amount))}</b></li>"
+                f"<li>{_t(t.payer)} pays {_t(t.payee)} <b>{_t(shown(t.amount))}</b></li>"
                 for t in transfers
             )
             + "</ol>"
         )
     return out
+
+
+def corrections_html(night: Night) -> str:
+    """A final night's sessions changed since it was finalised, one line each
+    (:meth:`service.night.Correction.text`: "corrected after final: session S deal 2 step 7
+    (replace): Ann -3 -> 2"); ``""`` when none."""
+    if not night.corrections:
+        return ""
+    lines = "".join(f"<li>{_t(c.text())}</li>" for c in night.corrections)
+    return f"<ul class='nb-fixed' aria-label='Corrected after final'>{lines}</ul>"
 
 
 def board_html(night: Night, position: int, *, tv: bool = False) -> str:
@@ -170,7 +198,8 @@ def board_html(night: Night, position: int, *, tv: bool = False) -> str:
     head = (
         f"<div class='nb-head'><p class='nb-title'>Night of {night.day.isoformat()}</p>"
         f"<span class='nb-state {state}'>{state.capitalize()}</span>"
-        f"<span class='nb-stamp'>{pot} · stake units · log position {position}</span></div>"
+        f"<span class='nb-stamp'>{pot} · nets in stake units · log position {position}</span></div>"
+        + corrections_html(night)
     )
     tables = "".join(_table(s) for s in night.sessions)
     right = (

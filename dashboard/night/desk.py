@@ -32,6 +32,7 @@ import streamlit as st
 
 from dashboard.access import check as access
 from dashboard.access import gate
+from dashboard.common import state_keys as keys
 from dashboard.common import stores
 from dashboard.common.escape import md
 from dashboard.common.links import link
@@ -293,6 +294,9 @@ def desk(day: date) -> None:
     """The desk of the night of ``day`` (see the module docstring); one line for a device that
     is not the organiser's unlocked one."""
     if not gate.organiser_device():
+        refused = st.session_state.get(keys.LOCKED_OUT)  # a write refused: the device is locked
+        if refused:
+            st.error(md(refused), icon=":material/lock:")
         st.info(
             "The desk is the organiser's: unlock this device on the [Record page](record), "
             "then open the desk again.",

@@ -83,7 +83,9 @@ def present(url: str) -> set[str]:
 
 def texts(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    parts += [e.value for e in at.error] + [s.value for s in at.success] + [i.value for i in at.info]
+    parts += (
+        [e.value for e in at.error] + [s.value for s in at.success] + [i.value for i in at.info]
+    )
     return "\n".join(str(p) for p in parts)
 
 

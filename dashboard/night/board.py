@@ -1,7 +1,9 @@
 """The Night page's live board as HTML (a view model: no Streamlit): the standings across the
 night's tables (issue 36.3), each table's session with its link to follow it live, the pot on the
 tables, "Provisional" while the night is, and who pays whom once money in equals money out
-(issue 36.5, :func:`service.night.settle`), else one line saying why not.
+(issue 36.5, :func:`service.night.settle`: in the club's money once the director set the night's
+stake, :func:`money_text` as ``brag night --settle`` prints it), else one line saying why not;
+a final night's sessions corrected since, one line each.
 
 Every text from a log (names, tables, session ids, a refusal naming them) is data: control
 characters shown as escapes, then HTML-escaped (:func:`_t`). Amounts as the commands write them
@@ -14,7 +16,6 @@ import html
 from fractions import Fraction
 
 from dashboard.common.links import link
-from dashboard.night.money import money_text
 from events.amounts import format_amount
 from events.text import inert
 from service.night import Night, NightRefused, SessionNets, Transfer, settle
@@ -24,6 +25,8 @@ __all__ = [
     "TV_CSS",
     "board_html",
     "corrections_html",
+    "money_text",
+    "parse_money",
     "settlement_html",
     "settlement_of",
 ]
@@ -79,6 +82,35 @@ TV_CSS = """<style>
 </style>"""
 """The display for a TV (``display=tv``): no sidebar, header or toolbar, the board's type grown
 with the screen's width, so a night of a dozen players fits 1920x1080; on a phone it stacks."""
+
+
+def money_text(value: Fraction) -> str:
+    """``value`` (exact money) as a decimal when it has one (``"4.25"``, ``"-3"``), else as the
+    exact fraction (``"1/3"``: a third of a penny stays exact), as ``brag night`` prints it."""
+    d, places = value.denominator, 0
+    while d % 2 == 0 or d % 5 == 0:  # 10 = 2 * 5 takes one place, as 2 or 5 alone
+        d //= 10 if d % 10 == 0 else 2 if d % 2 == 0 else 5
+        places += 1
+    if d != 1:
+        return str(format_amount(value))
+    if places == 0:
+        return str(value.numerator)
+    scaled = abs(value) * 10**places
+    text = str(scaled.numerator).rjust(places + 1, "0")
+    return f"{'-' if value < 0 else ''}{text[:-places]}.{text[-places:]}"
+
+
+def parse_money(text: str, what: str) -> Fraction:
+    """``text`` (``"0.50"``, ``"1/2"``, ``"2"``) as exact money above 0. Raises ``ValueError``
+    with one line naming ``what`` otherwise."""
+    got = text.strip()
+    try:
+        value = Fraction(got)
+    except (ValueError, ZeroDivisionError):
+        value = None
+    if value is None or value <= 0 or len(got) > 20:
+        raise ValueError(f"{what} {got!r}: give money above 0, as a decimal (0.50) or a fraction")
+    return value
 
 
 def _t(value: object) -> str:

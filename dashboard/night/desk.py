@@ -37,7 +37,7 @@ from dashboard.common import stores
 from dashboard.common.escape import md
 from dashboard.common.links import link
 from dashboard.night import nights
-from dashboard.night.money import money_text, parse_money
+from dashboard.night.board import money_text, parse_money
 from events.errors import StoreUnavailable
 from events.text import inert, normal
 from log.night_facts import Flag, NightFacts

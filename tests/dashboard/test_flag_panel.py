@@ -59,7 +59,7 @@ def _flag(at: AppTest, reason: str, by: str = "Bev", step: str = "") -> None:
 
 
 def test_any_device_flags_a_deal_with_a_reason(served: tuple[str, str, FakeTime]) -> None:
-    url, session, fake = served
+    url, session, _ = served
     at = page("replay", session=session, deal="2")
     assert not at.exception, [e.value for e in at.exception]
     _flag(at, "the pot was <b>wrong</b>", step="3")

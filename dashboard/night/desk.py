@@ -56,15 +56,21 @@ CHECKIN = "desk_checkin"
 SAID = "desk_said"
 
 DESK_CSS = """<style>
+.st-key-desk_present, .st-key-desk_present [data-testid="stButtonGroup"] { width: 100% !important; }
 .st-key-desk_checkin [data-testid="stButtonGroup"] > div { display: grid !important;
-  grid-template-columns: repeat(auto-fill, minmax(7.5rem, 1fr)); gap: .4rem; width: 100%; }
+  grid-template-columns: repeat(auto-fill, minmax(6.75rem, 1fr)); gap: .4rem;
+  width: 100% !important; max-width: none !important; }
 .st-key-desk_checkin [data-testid="stButtonGroup"] button { min-height: 48px; width: 100%;
   margin: 0; justify-content: center; font-size: 1rem; }
 .st-key-desk_checkin [data-testid="stButtonGroup"] button p { white-space: normal;
   overflow-wrap: anywhere; line-height: 1.15; }
-.st-key-desk_checkin [data-testid="stButtonGroup"] button[kind$="Active"] { font-weight: 700; }
+.st-key-desk_checkin [data-testid="stButtonGroup"] button[aria-pressed="true"] {
+  background: #1d7a2e; border-color: #1d7a2e; color: #fff; font-weight: 700; }
+.st-key-desk_checkin [data-testid="stButtonGroup"] button[aria-pressed="true"] p::before {
+  content: "✓ "; }
 .st-key-desk_flags .stButton button, .st-key-desk_final .stButton button,
 .st-key-desk_checkin .stButton button, .st-key-desk_stake_box button { min-height: 44px; }
+.desk-flag { overflow-wrap: anywhere; }
 </style>"""
 """The check-in's pills as a grid of thumb targets (48 px high, three a row on a 390 px phone),
 every other button of the desk 44 px high."""

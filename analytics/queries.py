@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from datetime import date
 from fractions import Fraction
 from typing import Any
 
@@ -22,7 +23,9 @@ from events.text import normal
 
 __all__ = [
     "DRILL",
+    "Dates",
     "columns",
+    "dated",
     "deal_lengths",
     "deals_behind",
     "deals_behind_total",
@@ -66,6 +69,19 @@ def key(name: str | None) -> str | None:
     return None if name is None else normal(name)
 
 
+Dates = tuple[date, date] | None
+"""A date filter: the inclusive ``(first, last)`` calendar dates of the sessions' starts
+(``session_started.at`` in its own offset, as a club night counts them); ``None``: every
+session. A session recorded without times has no date and is left out by a filter."""
+
+
+def dated(dates: Dates) -> dict[str, str | None]:
+    """The bound parameters ``date_from`` and ``date_to`` of ``dates`` (both ``None``: all)."""
+    if dates is None:
+        return {"date_from": None, "date_to": None}
+    return {"date_from": dates[0].isoformat(), "date_to": dates[1].isoformat()}
+
+
 def run(
     con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:
@@ -99,11 +115,14 @@ def player_stats(
     session: str | None = None,
     player: str | None = None,
     table: str | None = None,
+    dates: Dates = None,
 ) -> list[dict[str, Any]]:
     """Per player: deals, net, pots won, rates with their counts (``stats.sql`` player_stats);
-    over one session, the sessions played at one ``table`` (``session_started.table``), or all."""
+    over one session, the sessions played at one ``table`` (``session_started.table``), or all;
+    only the sessions started within ``dates`` (:data:`Dates`) when given."""
     den = common_den(con)
     params = {"session": session, "player_key": key(player), "table_key": key(table), "den": den}
+    params |= dated(dates)
     rows = run(con, "player_stats", params)
     _money(
         rows,
@@ -148,14 +167,21 @@ def showdown_hands(
     session: str | None = None,
     player: str | None = None,
     table: str | None = None,
+    dates: Dates = None,
 ) -> list[dict[str, Any]]:
-    """Hand categories shown at showdowns beside RULES 2.8 (one session, one table's, or all)."""
-    params = {"session": session, "player_key": key(player), "table_key": key(table)}
+    """Hand categories shown at showdowns beside RULES 2.8 (one session, one table's, or all;
+    within ``dates``, :data:`Dates`)."""
+    params: dict[str, Any] = {
+        "session": session,
+        "player_key": key(player),
+        "table_key": key(table),
+    }
+    params |= dated(dates)
     return run(con, "showdown_hands", params)
 
 
 def session_nets(
-    con: duckdb.DuckDBPyConnection, player: str, table: str | None = None
+    con: duckdb.DuckDBPyConnection, player: str, table: str | None = None, dates: Dates = None
 ) -> list[dict[str, Any]]:
     """The player's net in each session with an ended deal of theirs (``stats.sql``
     session_nets: the sessions and the net ``player_stats`` counts, one row a session), over
@@ -163,10 +189,12 @@ def session_nets(
     as a :class:`~datetime.datetime`; ``None`` for a log without times) and ``net`` (an exact
     :class:`~fractions.Fraction` in stake units), ordered by session. Summed over its rows,
     ``net`` is what the player's :func:`deals_behind` ``"net"`` rows of the session add up to,
-    read from a few rows a session rather than every deal's events."""
+    read from a few rows a session rather than every deal's events. Within ``dates`` when
+    given (:data:`Dates`)."""
     from datetime import datetime
 
-    rows = run(con, "session_nets", {"player_key": key(player), "table_key": key(table)})
+    params = {"player_key": key(player), "table_key": key(table), **dated(dates)}
+    rows = run(con, "session_nets", params)
     return [
         {
             "session": r["session"],
@@ -205,12 +233,15 @@ def decisions(
     session: str | None = None,
     player: str | None = None,
     table: str | None = None,
+    dates: Dates = None,
 ) -> list[dict[str, Any]]:
     """Each player's decisions by action (``stats.sql`` decisions): counts, the share of the
     player's decisions, those made blind, and the mean cost and mean net in the deal as exact
-    :class:`~fractions.Fraction` stake units; one session, one ``table``'s sessions, or all."""
+    :class:`~fractions.Fraction` stake units; one session, one ``table``'s sessions, or all;
+    within ``dates`` when given (:data:`Dates`)."""
     den = common_den(con)
     params = {"session": session, "player_key": key(player), "table_key": key(table), "den": den}
+    params |= dated(dates)
     rows = run(con, "decisions", params)
     _money(
         rows,
@@ -282,6 +313,7 @@ def deals_behind(
     table: str | None = None,
     limit: int | None = None,
     offset: int = 0,
+    dates: Dates = None,
 ) -> list[dict[str, Any]]:
     """The player's deals behind ``statistic`` (a key of :data:`DRILL`): ``session``, ``deal``,
     ``step`` (within the deal, as the Replay page counts), ``seq``, ``event``, ``counted`` (what
@@ -290,8 +322,8 @@ def deals_behind(
     :class:`~fractions.Fraction`), ordered by session and deal; with ``limit``, at most that
     many of them from the ``offset``-th (0-based), only their rows read (a page of a league's
     player: the events that ended them by position, the player's decisions, the voids;
-    :func:`deals_behind_total` sums them all). Raises ``KeyError`` for a statistic without a
-    drill-down."""
+    :func:`deals_behind_total` sums them all). Within ``dates`` when given (:data:`Dates`).
+    Raises ``KeyError`` for a statistic without a drill-down."""
     from analytics.columns import DECISION_ACTIONS
 
     weight, hit, types, _ = DRILL[statistic]
@@ -305,6 +337,7 @@ def deals_behind(
         "actions": list(actions),
         "limit": limit,
         "offset": offset,
+        **dated(dates),
     }
     cur = con.execute(sql, params)
     names = [d[0] for d in cur.description]
@@ -332,6 +365,7 @@ def deals_behind_total(
     statistic: str,
     session: str | None = None,
     table: str | None = None,
+    dates: Dates = None,
 ) -> dict[str, Any]:
     """What every row of :func:`deals_behind` adds up to, without reading the deals' events:
     ``deals`` (how many rows), ``counted`` (the sum of their ``counted``: the statistic's count)
@@ -343,6 +377,7 @@ def deals_behind_total(
     sql = q.sql.replace("{weight}", weight).replace("{hit}", hit)  # our own expressions
     den = common_den(con)
     params = {"player_key": key(player), "session": session, "table_key": key(table), "den": den}
+    params |= dated(dates)
     deals, counted, hits_num = con.execute(sql, params).fetchone() or (0, 0, 0)
     hits: Any = Fraction(int(hits_num), den) if statistic in MONEY_DRILLS else int(hits_num)
     return {"deals": int(deals), "counted": int(counted), "hits": hits}

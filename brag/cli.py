@@ -6,7 +6,8 @@ Each group of subcommands lives in its own module with a ``register(subparsers)`
 (amend), ``brag.cmd_notes`` (notes), ``brag.cmd_share`` (share), ``brag.cmd_sim`` (simulate),
 ``brag.cmd_stats`` (stats, leaderboard), ``brag.cmd_analytics`` (analytics refresh|export|show),
 ``brag.cmd_decisions`` (decisions), ``brag.cmd_players`` (players: the register), ``brag.cmd_night``
-(night), ``brag.cmd_report`` (report: the night's report to publish),
+(night), ``brag.cmd_report`` (report: the night's report to publish), ``brag.cmd_season``
+(season), ``brag.cmd_seat`` (seat),
 ``brag.cmd_app`` (run, dashboard). Every command takes the global ``--db``. A command line
 imports only its command's module (the others are listed from :data:`COMMANDS`, so ``brag
 sessions`` never loads DuckDB or the engine). Errors are one clear line on stderr and a non-zero
@@ -88,6 +89,14 @@ COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
                 "(HTML, PDF)",
             ),
         ),
+    ),
+    (
+        "cmd_season",
+        (("season", "the season: the nights between two dates ranked by a formula, side by side"),),
+    ),
+    (
+        "cmd_seat",
+        (("seat", "a club night's tables from the players present, repeating opponents least"),),
     ),
     (
         "cmd_decisions",

@@ -1,6 +1,10 @@
 -- The players' statistics. Each query only aggregates the facts of schema.sql; every rule was
 -- applied by the engine when the facts were written. Parameters: $session, $player_key and
--- $table_key narrow the rows (NULL: all; a key is a name's normal form, events.text.normal); $den is the common denominator of the money columns (the least common
+-- $table_key narrow the rows (NULL: all; a key is a name's normal form, events.text.normal);
+-- $date_from and $date_to (ISO dates 'YYYY-MM-DD', both or neither; NULL: all) keep the sessions
+-- started within them, inclusive, by the calendar date of session_started.at in its own offset
+-- (the date a club night is counted on, service/night.py; a log without times has no date, so a
+-- date filter leaves it out); $den is the common denominator of the money columns (the least common
 -- multiple of the sessions' den, see schema.sql): a column ending in _num is an exact amount in
 -- 1/$den stake units. Every rate and average comes with the count it is taken over (column
 -- named in the last field of its "col:" line), so a figure from 3 deals is not read as a trend.
@@ -63,6 +67,9 @@ WITH agg AS (
       AND ($player_key::VARCHAR IS NULL OR player_key = $player_key)
       AND ($table_key::VARCHAR IS NULL
            OR session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+      AND ($date_from::VARCHAR IS NULL
+           OR session IN (SELECT session FROM sessions
+                          WHERE left(started, 10) BETWEEN $date_from AND $date_to))
     GROUP BY player_key
 )
 SELECT
@@ -177,6 +184,9 @@ WITH shown AS (
       AND ($player_key::VARCHAR IS NULL OR player_key = $player_key)
       AND ($table_key::VARCHAR IS NULL
            OR session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+      AND ($date_from::VARCHAR IS NULL
+           OR session IN (SELECT session FROM sessions
+                          WHERE left(started, 10) BETWEEN $date_from AND $date_to))
     GROUP BY hand_category
 )
 SELECT c.category,
@@ -302,6 +312,9 @@ WITH d AS (
       AND ($player_key::VARCHAR IS NULL OR player_key = $player_key)
       AND ($table_key::VARCHAR IS NULL
            OR session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+      AND ($date_from::VARCHAR IS NULL
+           OR session IN (SELECT session FROM sessions
+                          WHERE left(started, 10) BETWEEN $date_from AND $date_to))
     GROUP BY player_key, action
 )
 SELECT coalesce(n.player, d.player_key) AS player, d.action::VARCHAR AS action, d.decisions,
@@ -325,6 +338,9 @@ WHERE ps.player_key = $player_key
   AND ps.deals > 0
   AND ($table_key::VARCHAR IS NULL
        OR ps.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+  AND ($date_from::VARCHAR IS NULL
+       OR ps.session IN (SELECT session FROM sessions
+                         WHERE left(started, 10) BETWEEN $date_from AND $date_to))
 GROUP BY ps.session, s.started
 ORDER BY ps.session;
 
@@ -342,6 +358,9 @@ FROM (
       AND ($session::VARCHAR IS NULL OR p.session = $session)
       AND ($table_key::VARCHAR IS NULL
            OR p.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+      AND ($date_from::VARCHAR IS NULL
+           OR p.session IN (SELECT session FROM sessions
+                            WHERE left(started, 10) BETWEEN $date_from AND $date_to))
 )
 WHERE counted > 0;
 
@@ -370,6 +389,9 @@ WITH pd AS (
       AND ($session::VARCHAR IS NULL OR p.session = $session)
       AND ($table_key::VARCHAR IS NULL
            OR p.session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+      AND ($date_from::VARCHAR IS NULL
+           OR p.session IN (SELECT session FROM sessions
+                            WHERE left(started, 10) BETWEEN $date_from AND $date_to))
 ),
 picked AS (
     -- One page of the deals ($limit NULL: all), before anything else is read.

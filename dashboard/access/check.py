@@ -18,6 +18,14 @@ drawn before "Lock every device" (Streamlit runs its callback before the page's 
 that passed its route's check a moment before writes nothing (:class:`DeviceLocked`). What a
 device may see (:func:`device_unlocked`) reads the revocations at most
 :data:`FRESH_SECONDS` old.
+
+**A device per table** (issue 36, item 2): the organiser's device may unlock another device for
+one table only (:func:`issue_token` with ``table``: the token carries the table's name). Such a
+device records (taps, a session's start, corrections) at that table only: every write of a
+guarded store checks, inside its transaction, the table of the session it writes to
+(:class:`OtherTable`, nothing stored). It is not the organiser's device: it sees what a visitor
+sees on the other pages (:func:`device_unlocked` is False for it), unlocks and locks no other
+device, and keeps the register untouched.
 """
 
 from __future__ import annotations
@@ -33,22 +41,28 @@ from typing import Any, cast
 from dashboard.access import tokens
 from dashboard.common import settings
 from events.errors import BragError, PlainError
+from events.text import normal
 from present import secret as secret_rule
 from store.devices import Revocations
 
 __all__ = [
     "FRESH_SECONDS",
     "DeviceLocked",
+    "OtherTable",
     "check_in",
+    "check_table",
+    "checked_claims",
     "checked_unlocked",
     "device_unlocked",
     "guarded",
     "guarded_append",
     "issue_token",
+    "recording_unlocked",
     "revocations",
     "revoke",
     "revoke_all",
     "store_answers",
+    "table_words",
     "unlocked_claims",
 ]
 
@@ -67,6 +81,34 @@ class DeviceLocked(PlainError):
     generation, of another store or secret, expired, or none): nothing was stored."""
 
     rule_name = "DEVICE"
+
+
+class OtherTable(PlainError, ValueError):
+    """A write by a table's device to a session at another table (or at none), or an organiser's
+    act (locking every device) asked by a table's device: nothing was stored (issue 36)."""
+
+    rule_name = "DEVICE"
+
+    def heading(self) -> str:
+        return "device"
+
+
+def table_words(table: str) -> str:
+    """A table's name as a sentence says it: ``table 2`` for ``2``, ``Top table`` as it is."""
+    return table if "table" in normal(table).split() else f"table {table}"
+
+
+def check_table(device_table: str, session_table: str | None) -> None:
+    """Raises :class:`OtherTable` (one line) unless a device limited to ``device_table``
+    (``""``: the organiser's, every table) may record a session at ``session_table`` (names as
+    keyed everywhere, :func:`events.text.normal`)."""
+    if not device_table or normal(session_table or "") == normal(device_table):
+        return
+    at = f"at {table_words(session_table)}" if session_table else "at no table"
+    raise OtherTable(
+        f"This device records {table_words(device_table)} only (this session is {at}): "
+        "nothing was stored."
+    )
 
 
 _seen: dict[str, tuple[float, str, Revocations]] = {}  # url -> (read at, store id, revocations)
@@ -124,19 +166,31 @@ def revocations() -> Revocations:
     return _current(fresh=True)[1]
 
 
-def issue_token() -> str:
+def issue_token(table: str = "") -> str:
     """A new device token under the secret now configured, for the store served, in its current
-    generation. Raises ``ValueError`` without a secret (the app is read-only)."""
+    generation; with ``table``, for a device that records that table only (issue 36). Raises
+    ``ValueError`` without a secret (the app is read-only)."""
     secret = _secret()
     if secret is None:
         raise ValueError("no organiser secret: the app is read-only")
     store_id, now = _current(fresh=True)
-    return tokens.device_token(secret, generation=now.generation, store=tokens.store_tag(store_id))
+    tag = tokens.store_tag(store_id)
+    return tokens.device_token(secret, generation=now.generation, store=tag, table=table.strip())
 
 
 def _locks(claims: tokens.TokenClaims, store_id: str, now: Revocations) -> bool:
     """Whether the store ``store_id`` with revocations ``now`` refuses a token of ``claims``."""
     return claims.store != tokens.store_tag(store_id) or now.locks(claims.id, claims.generation)
+
+
+def checked_claims(token: str | None) -> tokens.TokenClaims | None:
+    """:func:`checked_unlocked`'s claims: what ``token`` says when it unlocks a device now (a
+    table's device too), else ``None``; raises as :func:`checked_unlocked` does."""
+    claims = tokens.token_claims(_secret(), token)
+    if claims is None:
+        return None
+    store_id, now = _current()
+    return None if _locks(claims, store_id, now) else claims
 
 
 def checked_unlocked(token: str | None) -> bool:
@@ -165,13 +219,21 @@ def unlocked_claims(token: str | None) -> tokens.TokenClaims | None:
     return None if _locks(claims, store_id, now) else claims
 
 
-def device_unlocked(token: str | None) -> bool:
+def recording_unlocked(token: str | None) -> bool:
     """True when ``token`` (a device's ``brag_device`` cookie) is a valid unlock token under the
     organiser secret now configured (:func:`dashboard.access.tokens.token_claims`), for the store
     served, of its current generation and not revoked (revocations read at most
-    :data:`FRESH_SECONDS` ago); False without a secret (the app is read-only), a token, or when
-    the store cannot be read."""
+    :data:`FRESH_SECONDS` ago), the organiser's or a table's (issue 36); False without a secret
+    (the app is read-only), a token, or when the store cannot be read."""
     return unlocked_claims(token) is not None
+
+
+def device_unlocked(token: str | None) -> bool:
+    """True when ``token`` unlocks the organiser's device now (:func:`recording_unlocked`, and
+    not limited to one table): what the sight rule calls the organiser's unlocked device. A
+    table's device (issue 36) sees what a visitor sees."""
+    claims = unlocked_claims(token)
+    return claims is not None and not claims.table
 
 
 def _now() -> int:
@@ -200,6 +262,12 @@ def revoke_all(by: str | None = None) -> int:
     with store.recorder.transaction() as tx:
         if by is not None:
             check_in(tx, str(store.store_id), by)
+            claims = tokens.token_claims(_secret(), by)
+            if claims is not None and claims.table:
+                raise OtherTable(
+                    f"This device records {table_words(claims.table)} only: only the "
+                    "organiser's device locks every device; nothing was changed."
+                )
         generation = int(tx.devices().revoke_all())
     _seen.pop(settings.db_url(), None)
     return generation
@@ -218,19 +286,38 @@ def check_in(tx: Any, store_id: str, token: str | None) -> None:
         raise DeviceLocked(LOCKED)
 
 
+class _TableTx:
+    """A write transaction whose sessions' rows are checked against a table's device
+    (:func:`check_table` on each session's catalogue row, written with every append);
+    everything else is the wrapped transaction's."""
+
+    def __init__(self, inner: Any, table: str) -> None:
+        self.inner = inner
+        self.table = table
+
+    def record(self, info: Any, *, first: bool) -> None:
+        check_table(self.table, info.table)
+        self.inner.record(info, first=first)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
 class _Guarded:
-    """A recorder whose write transactions first check a device's token (:func:`check_in`);
+    """A recorder whose write transactions first check a device's token (:func:`check_in`),
+    and for a table's device the table of every session written (:class:`_TableTx`);
     everything else is the wrapped recorder's."""
 
-    def __init__(self, inner: Any, check: Callable[[Any], None]) -> None:
+    def __init__(self, inner: Any, check: Callable[[Any], None], table: str = "") -> None:
         self.inner = inner
         self.check = check
+        self.table = table
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
         with self.inner.transaction() as tx:
             self.check(tx)
-            yield tx
+            yield _TableTx(tx, self.table) if self.table else tx
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -239,11 +326,15 @@ class _Guarded:
 def guarded(store: Any, token: str | None) -> Any:
     """``store`` (a :class:`log.EventStore`) again, sharing its state cache, whose every write
     (an append, a correction, an annotation) checks ``token`` inside its own transaction and
-    raises :class:`DeviceLocked` (nothing stored) when it does not unlock the store now."""
+    raises :class:`DeviceLocked` (nothing stored) when it does not unlock the store now; for a
+    table's device, an append to a session at another table raises :class:`OtherTable`
+    (nothing stored, issue 36)."""
     inner = store.recorder
     store_id = str(inner.store_id)
+    claims = tokens.token_claims(_secret(), token)
+    table = claims.table if claims is not None else ""
     out = copy.copy(store)
-    out.recorder = cast(Any, _Guarded(inner, lambda tx: check_in(tx, store_id, token)))
+    out.recorder = cast(Any, _Guarded(inner, lambda tx: check_in(tx, store_id, token), table))
     return out
 
 

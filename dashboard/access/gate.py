@@ -129,7 +129,7 @@ def organiser_unlocked() -> bool:
         st.warning(f"**Read-only:** {md(problem)}; restart the dashboard.", icon=":material/lock:")
         return False
     token = device_token()
-    if access.device_unlocked(token):
+    if access.recording_unlocked(token):
         st.session_state[keys.DEVICE_TOKEN] = token
         _hand_cookie(str(token))
         return True
@@ -197,8 +197,26 @@ def lock_all() -> None:
 # --- join and lock --------------------------------------------------------------------------------
 
 
+def device_table() -> str:
+    """The one table this device records (issue 36), ``""`` for the organiser's device (or a
+    locked one)."""
+    claims = access.unlocked_claims(device_token())
+    return claims.table if claims is not None else ""
+
+
 def join_and_lock() -> None:
-    """The QR code of this page's address for a second device, and "Lock this device"."""
+    """The QR code of this page's address for a second device, a link that unlocks a device for
+    one table (issue 36), "Lock this device" and "Lock every device"; a table's device is told
+    the one table it records, and may only lock itself."""
+    table = device_table()
+    if table:
+        st.info(
+            f"This device records {md(access.table_words(table))} only (the organiser "
+            "unlocked it for that table).",
+            icon=":material/table_restaurant:",
+        )
+        st.button("Lock this device", icon=":material/lock:", key=keys.LOCK, on_click=lock)
+        return
     url = join_url()
     if url:
         from present import qr
@@ -212,6 +230,7 @@ def join_and_lock() -> None:
                 "That is this machine's own address, which another device cannot open: serve "
                 "the club's network with `brag dashboard --lan` (README, Recording at the club)."
             )
+    table_device()
     st.button("Lock this device", icon=":material/lock:", key=keys.LOCK, on_click=lock)
     st.button(
         "Lock every device",
@@ -221,6 +240,55 @@ def join_and_lock() -> None:
         help="Revokes every device unlocked so far, this one too: each must be given the "
         "secret again.",
     )
+
+
+def _make_table_link() -> None:
+    """The button's callback: a token for the table chosen and its one-time link."""
+    table = str(st.session_state.get(keys.TABLE_DEVICE_FOR) or "").strip()
+    if not table:
+        st.session_state[keys.TABLE_DEVICE_LINK] = ("", "")
+        return
+    base = (join_url() or "").rsplit("/", 1)[0]
+    link = gate_api.table_link(base, access.issue_token(table))
+    st.session_state[keys.TABLE_DEVICE_LINK] = (table, link)
+
+
+def table_device() -> None:
+    """ "Unlock a device for a table" (issue 36): the organiser picks a table (or types a new
+    one) and gets a one-time link and its QR code; the device that opens it records that table
+    only, without the secret."""
+    from dashboard.common import cache
+
+    known = sorted({i.table for i in cache.sessions() if i.table})
+    st.selectbox(
+        "Unlock a device for table …",
+        known,
+        index=None,
+        key=keys.TABLE_DEVICE_FOR,
+        accept_new_options=True,
+        placeholder="Choose or type a table",
+        help="A device unlocked for a table records that table's sessions only, and is warned "
+        "when another device records the same table.",
+    )
+    st.button(
+        "Make the table's link",
+        icon=":material/table_restaurant:",
+        key="table_device_make",
+        on_click=_make_table_link,
+    )
+    table, link = st.session_state.get(keys.TABLE_DEVICE_LINK) or ("", "")
+    if st.session_state.get(keys.TABLE_DEVICE_LINK) and not table:
+        st.error("Choose the table first.")
+    if table and link:
+        from present import qr
+
+        st.image(qr.png(link), width=180)
+        st.code(link, language=None, wrap_lines=True)
+        st.caption(
+            f"For {md(access.table_words(table))} only: the table's device scans the code (or "
+            f"opens the link) within {int(gate_api.TABLE_CODE_SECONDS // 60)} minutes, once; "
+            f"it then records that table for {tokens.TOKEN_HOURS} hours, without the secret."
+        )
 
 
 def join_url() -> str | None:

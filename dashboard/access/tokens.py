@@ -1,7 +1,7 @@
 """The organiser's device tokens (issue 24; issue 33 bound them to a store): signed by
 :mod:`itsdangerous` with a key derived from the organiser secret, carrying an id, the generation
-of the devices, an expiry and the store they unlock; and the constant-time check of a secret.
-Pure: no Streamlit, no HTTP."""
+of the devices, an expiry and the store they unlock (and, for a table's device, the one table it
+records, issue 36); and the constant-time check of a secret. Pure: no Streamlit, no HTTP."""
 
 from __future__ import annotations
 
@@ -64,13 +64,15 @@ def _signer(secret: str) -> URLSafeSerializer:
 class TokenClaims:
     """What a valid device token says: its ``id`` (what "Lock this device" revokes), the
     ``generation`` of the devices it was issued in (what "Lock every device" moves on), its
-    ``expiry`` in Unix seconds and the ``store`` it unlocks (:func:`store_tag` of the store's
-    id: a token unlocks no other store, issue 33)."""
+    ``expiry`` in Unix seconds, the ``store`` it unlocks (:func:`store_tag` of the store's
+    id: a token unlocks no other store, issue 33) and the ``table`` a table's device records
+    (issue 36; ``""``: the organiser's device, every table)."""
 
     id: str
     generation: int
     expiry: int
     store: str = ""
+    table: str = ""
 
 
 def store_tag(store_id: str) -> str:
@@ -87,17 +89,23 @@ def device_token(
     generation: int = 0,
     token_id: str | None = None,
     store: str = "0" * 16,
+    table: str = "",
 ) -> str:
     """A signed, expiring token for a device the organiser unlocked: the claims ``[ID,
     GENERATION, EXPIRY, STORE]`` signed by :func:`_signer` under ``secret`` (``PAYLOAD.SIGNATURE``,
     URL-safe base64), a random id (16 hex digits, unless ``token_id``), the generation of the
     devices, the expiry in Unix seconds (``now`` plus ``hours``) and the store it unlocks
-    (``store``: :func:`store_tag` of its id). Kept in the device's cookie; :func:`token_claims`
-    checks it (and :func:`dashboard.access.check.device_unlocked` its store and revocation)."""
+    (``store``: :func:`store_tag` of its id); for a table's device (issue 36) a fifth claim,
+    the ``table`` it records (its name as recorded), and no other. Kept in the device's cookie;
+    :func:`token_claims` checks it (and :func:`dashboard.access.check.device_unlocked` its store
+    and revocation)."""
     when = now if now is not None else datetime.now(UTC)
     expiry = int(when.timestamp() + hours * 3600)
     tid = token_id if token_id is not None else secrets.token_hex(8)
-    return _signer(secret).dumps([tid, int(generation), expiry, store])
+    claims: list[object] = [tid, int(generation), expiry, store]
+    if table:
+        claims.append(table)
+    return _signer(secret).dumps(claims)
 
 
 def token_claims(
@@ -113,12 +121,18 @@ def token_claims(
     except (BadData, ValueError):  # forged, malformed (a character no cookie holds)
         return None
     match claims:
-        case [str(tid), int(generation), int(expiry), str(store)]:
+        case [str(tid), int(generation), int(expiry), str(store), *rest] if _table(rest):
             when = now if now is not None else datetime.now(UTC)
             if when.timestamp() >= expiry:
                 return None
-            return TokenClaims(tid, generation, expiry, store)
+            return TokenClaims(tid, generation, expiry, store, rest[0] if rest else "")
     return None
+
+
+def _table(rest: list[object]) -> bool:
+    """Whether the claims after the store are none (the organiser's device) or one table's
+    name (a table's device)."""
+    return not rest or (len(rest) == 1 and isinstance(rest[0], str) and bool(rest[0]))
 
 
 def token_valid(secret: str | None, token: str | None, now: datetime | None = None) -> bool:

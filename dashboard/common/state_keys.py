@@ -38,9 +38,12 @@ __all__ = [
     "PICK_DEALS",
     "PICK_DEC_CARDS",
     "PICK_DEC_PLAYER",
+    "PICK_FROM",
     "PICK_PLAYER",
+    "PICK_SEASON",
     "PICK_SESSION",
     "PICK_TABLE",
+    "PICK_TO",
     "PICK_VS",
     "PREFS",
     "PREFS_WRITER",
@@ -132,6 +135,15 @@ PICK_PLAYER = "pick_player"
 PICK_VS = "pick_vs"
 """The Players page's player to compare with (``?vs=``)."""
 
+PICK_SEASON = "pick_season"
+"""The named season whose dates the Players page covers (sets ``?from=`` and ``?to=``)."""
+
+PICK_FROM = "pick_from"
+"""The first date of the sessions the Players page covers (``?from=``)."""
+
+PICK_TO = "pick_to"
+"""The last date of the sessions the Players page covers (``?to=``)."""
+
 PICK_DEC_PLAYER = "pick_dec_player"
 """The Decisions page's player (``?player=``)."""
 
@@ -201,6 +213,13 @@ LOCK = "lock"
 
 LOCK_ALL = "lock_all"
 """The button that locks every device unlocked so far."""
+
+TABLE_DEVICE_FOR = "table_device_for"
+"""The table chosen under "Unlock a device for a table" (issue 36)."""
+
+TABLE_DEVICE_LINK = "table_device_link"
+"""``(table, link)``: the one-time link that unlocks a device for that table only, shown with
+its QR code (:mod:`dashboard.access.routes`)."""
 
 # --- preferences and the player this browser is (dashboard.common.prefs, dashboard.stats.mine)
 # ---------------

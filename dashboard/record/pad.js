@@ -272,9 +272,13 @@ function setConn(S, conn) {
   const whole = { reconnecting: 'Reconnecting to the server', offline: 'Offline: no network',
     unavailable: 'The store is not answering: taps are kept here and sent again' }[conn] || words;
   const more = waiting ? ` · ${waiting} tap${waiting > 1 ? 's' : ''} waiting to be recorded` : '';
-  S.el.conn.textContent = '● ' + words + more;
-  S.el.conn.title = whole + more;
-  S.el.conn.className = 'conn ' + conn + (waiting ? ' waiting' : '');
+  // Another device recording this table (issue 36): said on this line, which never moves a key
+  const shared = conn === 'connected' && S.others && S.others.length ?
+    ` · ⚠ also here: ${S.others.join(', ')}` : '';
+  S.el.conn.textContent = '● ' + words + more + shared;
+  S.el.conn.title = whole + more + (shared ? ' · ' + S.warning : '');
+  S.el.conn.className = 'conn ' + conn + (waiting ? ' waiting' : '') + (shared ? ' shared' : '');
+  S.root.dataset.others = shared ? S.others.join(', ') : '';
   S.root.dataset.connection = conn;
   S.root.dataset.waiting = String(waiting);
 }
@@ -403,6 +407,7 @@ function ended(S, t, r, j) {
   S.queue.shift();
   S.gone.add(t.id);
   saveQueue(S);
+  seenOthers(S, j);
   if (j.outcome === 'recorded') {
     remember(S, t, 'recorded', j.message);
     if (!S.queue.length) {
@@ -429,6 +434,21 @@ function ended(S, t, r, j) {
   if (r.status !== 403) setConn(S, 'connected');
 }
 
+function seenOthers(S, j) {
+  // The other devices recording this session's table now, and whether this device (one table's
+  // only) may record here: from each poll and tap answer (routes.py, presence.py)
+  if (Array.isArray(j.others)) {
+    const fresh = j.others.some((o) => !(S.others || []).includes(o));
+    S.others = j.others;
+    S.warning = j.warning || '';
+    if (fresh && S.warning) flash(S, S.warning);  // the whole sentence once, then the line says it
+  }
+  if (typeof j.only === 'string' && j.only !== (S.only || '')) {
+    S.only = j.only;
+    if (j.only) setNote(S, j.only, 'err');
+  }
+}
+
 function base() {
   // The app's own address (Streamlit may be served under a base path): the routes sit at its root.
   const here = window.location.pathname.replace(/[^/]*$/, '');
@@ -449,6 +469,7 @@ async function poll(S, once) {
     } else {
       const j = await r.json();
       S.fails = 0;
+      seenOthers(S, j);
       setConn(S, S.storeDown && S.queue.length ? 'unavailable' : 'connected');
       if (j.doc && !S.queue.length && !S.sending) offer(S, j.doc);
       if (S.queue.length && !S.sending) pump(S);

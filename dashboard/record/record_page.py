@@ -5,8 +5,10 @@ from urllib.parse import quote
 
 import streamlit as st
 
+from dashboard.access import check as access
 from dashboard.access import gate
 from dashboard.common import cache, live, params, ui
+from dashboard.common.escape import md
 from dashboard.record import amend as ui_amend
 from dashboard.record import start as ui_start
 from dashboard.record import widgets as ui_record
@@ -40,6 +42,17 @@ rp = cache.replay(session, recorded=True)
 if rp is None:  # removed since the list was read: nothing recorded in it to show
     rp = Replay.of([], recorded=True)
 seen = len(rp.events)  # seq N is the N-th event: the seq this drawing shows
+if only := gate.device_table():  # a table's device (issue 36): its own table's sessions only
+    try:
+        access.check_table(only, rp.final.table)
+    except access.OtherTable:
+        where = access.table_words(rp.final.table) if rp.final.table else "no table"
+        st.error(
+            f"This device records {md(access.table_words(only))} only: {md(session)} is at "
+            f"{md(where)}. Choose a session of your table under *This device*.",
+            icon=":material/table_restaurant:",
+        )
+        st.stop()
 pad_side, table_side = st.columns([5, 4])
 with pad_side:
     ui_record.show_pad(rp)

@@ -23,8 +23,19 @@ its answer in the same request, so no rerun of the page can lose it (issue 19):
 - ``GET /api/pad?session=S&since=N``: ``{"seq"}`` and, when the session's last seq is not ``N``,
   its ``doc``; what the pad polls to show the connection and follow other devices.
 
-Both need an unlocked device (:func:`dashboard.access.check.device_unlocked`, the ``brag_device``
-cookie): 403 otherwise. One user's bad request is its own one-line answer, never another's.
+Both need an unlocked device (:func:`dashboard.access.check.checked_unlocked`, the
+``brag_device`` cookie): 403 otherwise. One user's bad request is its own one-line answer, never
+another's.
+
+**A device per table** (issue 36, item 2). A device the organiser unlocked for one table
+(:func:`dashboard.access.check.issue_token` with a table) records that table's sessions only: a
+tap on a session at another table is ``refused`` (409, "Not recorded: This device records table
+2 only (this session is at table 1): nothing was stored."), before anything is read of the tap,
+and the store's guard checks it again inside the append (:func:`dashboard.access.check.guarded`).
+Both answers carry ``others``: the labels of the other devices that polled or tapped a session at
+the same table within the last 2 s (:mod:`dashboard.access.presence`), and ``warning``, the
+sentence the pad shows; the pad polls every 0.5 s, so the second device is warned at its first
+poll and the first one at its next.
 """
 
 from __future__ import annotations
@@ -41,6 +52,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from dashboard.access import check as access
+from dashboard.access import presence
 from dashboard.access.guard import read_json
 from dashboard.access.tokens import BY_COOKIE, TOKEN_COOKIE
 from dashboard.common import stores
@@ -227,13 +239,42 @@ def record_tap(store: EventStore, tap: dict[str, Any], by: str | None = None) ->
     return _answered(result)
 
 
-def _device(request: Request) -> bool | Exception:
-    """Whether the request's device is unlocked, or the store's error when that cannot be told
-    (:func:`dashboard.access.check.checked_unlocked`): the route answers it 503, never 403."""
+def _device(request: Request) -> Any:
+    """The request's device's claims when it is unlocked (:class:`TokenClaims`), ``False`` when
+    it is not, or the store's error when that cannot be told
+    (:func:`dashboard.access.check.checked_claims`): the route answers it 503, never 403."""
     try:
-        return access.checked_unlocked(request.cookies.get(TOKEN_COOKIE))
+        claims = access.checked_claims(request.cookies.get(TOKEN_COOKIE))
     except (BragError, OSError) as err:
         return err
+    return False if claims is None else claims
+
+
+def _session_table(store: Any, session: str, last: int | None = None) -> str | None:
+    """The table ``session`` is at (``session_started``'s, RULES 1.3: fixed for the session)."""
+    table: str | None = _timeline(store, session, last).state.table
+    return table
+
+
+def _others(
+    request: Request, store: Any, session: str, claims: Any, table: str | None
+) -> dict[str, Any]:
+    """``{"others", "warning"}``: the other devices recording ``table`` now
+    (:mod:`dashboard.access.presence`), this device noted as recording it."""
+    by = request.cookies.get(BY_COOKIE)
+    label = presence.device_label(str(claims.id), by)
+    key = presence.table_key(table, session)
+    others = presence.PRESENCE.seen(str(store.url), key, str(claims.id), label)
+    return {"others": others, "warning": presence.warning(table, others) if others else ""}
+
+
+def _other_table(claims: Any, table: str | None) -> str | None:
+    """Why a table's device may not tap a session at ``table``, or ``None``."""
+    try:
+        access.check_table(str(getattr(claims, "table", "") or ""), table)
+    except access.OtherTable as err:
+        return f"Not recorded: {err.message}"
+    return None
 
 
 def _unavailable(err: Exception) -> JSONResponse:
@@ -256,24 +297,34 @@ async def tap(request: Request) -> JSONResponse:
     body = await read_json(request, MAX_BODY)
     if body is None:
         return _answer("refused", "Not recorded: the tap could not be read.", None, 400)
+    if device.table and isinstance(body.get("session"), str):
+        try:
+            refusal = await run_in_threadpool(_table_refusal, device, body["session"])
+        except Exception as err:
+            return _unavailable(err)
+        if refusal is not None:
+            return _answer("refused", refusal, None, 409)
     by = body.get("by") if isinstance(body.get("by"), str) else None
     by = (by or request.cookies.get(BY_COOKIE) or "").strip() or None
 
     token = request.cookies.get(TOKEN_COOKIE)
 
-    def work() -> tuple[TapResult, PadDocument | None]:
+    def work() -> tuple[TapResult, PadDocument | None, dict[str, Any]]:
         store = access.guarded(_writer(), token)  # the token checked again inside the append
         result = _take(store, body, by)
         if result.error is not None:
             raise result.error
         session = body.get("session")
         doc = None
+        seen: dict[str, Any] = {}
         if isinstance(session, str) and result.outcome != "missing" and store.last_seq(session):
-            doc = _document(store, session, _remember(store, session).last_seq)
-        return result, doc
+            last = _remember(store, session).last_seq
+            doc = _document(store, session, last)
+            seen = _others(request, store, session, device, _session_table(store, session, last))
+        return result, doc, seen
 
     try:
-        result, doc = await run_in_threadpool(work)
+        result, doc, seen = await run_in_threadpool(work)
     except BragError as err:
         if not isinstance(err, ValueError):  # the store, not the tap
             return _unavailable(err)
@@ -281,7 +332,17 @@ async def tap(request: Request) -> JSONResponse:
     except Exception as err:
         return _unavailable(err)
     outcome, message, status = _answered(result)
-    return _answer(outcome, message, doc, status)
+    body_out = {"outcome": outcome, "message": message, "doc": doc, **seen}
+    return JSONResponse(body_out, status_code=status)
+
+
+def _table_refusal(claims: Any, session: str) -> str | None:
+    """Why the table's device ``claims`` may not tap ``session`` (at another table), or
+    ``None`` (a session not stored is the tap's own answer)."""
+    store = _store()
+    if not store.last_seq(session):
+        return None
+    return _other_table(claims, _session_table(store, session))
 
 
 async def pad(request: Request) -> JSONResponse:
@@ -301,7 +362,7 @@ async def pad(request: Request) -> JSONResponse:
         from dashboard.common import cache
 
         device = _device(request)
-        if device is not True:
+        if device is False or isinstance(device, Exception):
             return device
         last = cache.polled_last_seq(session)
         if last:  # a tap through this server may be newer than the poller knows
@@ -309,6 +370,10 @@ async def pad(request: Request) -> JSONResponse:
         out: dict[str, Any] = {"seq": last}
         if last and last != since:
             out["doc"] = _document(_store(), session, last)
+        if last:
+            table = _session_table(_store(), session, last)
+            out.update(_others(request, _store(), session, device, table))
+            out["only"] = _other_table(device, table) or ""
         return out
 
     try:

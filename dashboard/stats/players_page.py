@@ -1,26 +1,38 @@
 """Players: each player's statistics with their counts (over every session, or the sessions of
-one table), net over time, showdown hands beside RULES 2.8, blind and see habits; two players
-side by side."""
+one table, and of a season or two dates: ``?from=``/``?to=``), net over time, showdown hands
+beside RULES 2.8, blind and see habits; two players side by side; the season's standings by two
+formulas (issue 36)."""
 
 import streamlit as st
 
 from analytics import luck
-from dashboard.common import escape, stores, ui
+from dashboard.common import cache, escape, stores, ui
 from dashboard.common import state_keys as keys
+from dashboard.stats import dates as date_filter
 from dashboard.stats import figures as stats_view
-from dashboard.stats import register_panel, stats_cache, widgets
+from dashboard.stats import register_panel, season_panel, stats_cache, widgets
 from dashboard.stats import tables as stat_tables
 
 st.title("Players")
 
 widgets.analytics_or_stop(stats_cache.checked_version)  # what the writer reached, read
 table = widgets.table_choice(widgets.analytics_or_stop(lambda: stats_cache.stat("tables")))
-stats = widgets.analytics_or_stop(lambda: stats_cache.stat("player_stats", table=table))
+span = cache.session_facets()[2]  # the first and last dates of the sessions (None: no session)
+dates = date_filter.date_range(span)
+stats = widgets.analytics_or_stop(
+    lambda: stats_cache.stat("player_stats", table=table, dates=dates)
+)
 if not stats:
-    st.info("No deal has ended yet, so there are no statistics.")
+    st.info(
+        "No deal ended in these dates, so there are no statistics for them."
+        if dates
+        else "No deal has ended yet, so there are no statistics."
+    )
+    season_panel.season_panel(dates, span)
     st.stop()
 
-st.subheader(f"Every player, {escape.md(table)}" if table else "Every player")
+within = f", {dates[0].isoformat()} to {dates[1].isoformat()}" if dates else ""
+st.subheader((f"Every player, {escape.md(table)}" if table else "Every player") + within)
 widgets.plain_table(stats_view.stats_table(stats))
 if note := luck.luck_note(stats):
     st.caption(note)
@@ -38,9 +50,9 @@ widgets.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_vie
 
 st.subheader(f"The deals behind {escape.md(first)}'s figures")
 statistic = widgets.statistic_choice(stats_view.DRILLED, stats_view.label)
-total = stats_cache.deals_behind_total(first, statistic, table)
+total = stats_cache.deals_behind_total(first, statistic, table, dates)
 page = ui.page_choice(total["deals"], stats_cache.DRILL_PAGE, key=keys.DEALS_PAGE)
-deals = stats_cache.deals_behind(first, statistic, table, page=page)
+deals = stats_cache.deals_behind(first, statistic, table, page=page, dates=dates)
 st.caption(stats_view.drill_caption(a, statistic, deals, total))
 if which := stat_tables.drill_page_caption(
     total["deals"], page, len(deals), stats_cache.DRILL_PAGE
@@ -51,7 +63,7 @@ with st.container(height=520 if len(deals) > 8 else "content"):
 
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]
-nets = {p: stats_cache.session_nets(p, table) for p in chosen}
+nets = {p: stats_cache.session_nets(p, table, dates) for p in chosen}
 # The store's one cheap query of each run (its last position), as when this chart read the
 # catalogue: a store that cannot be reached is still said here (dashboard/common/faults.py), though
 # the
@@ -60,12 +72,14 @@ stores.store().last_position()
 widgets.net_over_time(stat_tables.net_over_sessions(nets), frame=True)
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
-hands = {p: stats_cache.stat("showdown_hands", player=p, table=table) for p in chosen}
+hands = {p: stats_cache.stat("showdown_hands", player=p, table=table, dates=dates) for p in chosen}
 widgets.categories_chart(stat_tables.categories_vs_rules(hands))
 cols = st.columns(len(chosen))
 for col, p in zip(cols, chosen, strict=True):
     with col:
         st.markdown(f"**{escape.md(p)}**")
         widgets.plain_table(stat_tables.category_rows(hands[p]))
+
+season_panel.season_panel(dates, span)  # its own title: the dates, else this season
 
 register_panel.register_panel(register, recorded)  # the organiser's unlocked device only

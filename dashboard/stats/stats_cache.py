@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from datetime import date
 from fractions import Fraction
 from types import ModuleType
 from typing import Any
@@ -43,12 +44,16 @@ __all__ = [
     "refresh_analytics",
     "run_sql",
     "schema",
+    "season",
     "session_nets",
     "spots",
     "stat",
 ]
 
 _LOG = logging.getLogger("bragbook.dashboard")
+
+Dates = tuple[date, date] | None
+"""The dates a statistic covers (``analytics.queries.Dates``): ``None`` for every session."""
 
 REFRESH_EVERY = 10.0
 """Seconds between two looks of the writer at whether the store has moved."""
@@ -289,39 +294,44 @@ fewer; a league's has thousands: :func:`deals_behind_total` counts them all)."""
 
 
 def deals_behind(
-    player: str, statistic: str, table: str | None = None, page: int | None = None
+    player: str,
+    statistic: str,
+    table: str | None = None,
+    page: int | None = None,
+    dates: Dates = None,
 ) -> list[dict[str, Any]]:
     """The player's deals behind one statistic (``analytics.queries.deals_behind``), each step
     numbered as the Replay page numbers it (a session with a correction is read from the
     store); with ``page`` (1-based), only that page of :data:`DRILL_PAGE` deals (only their
-    sessions' events read)."""
+    sessions' events read); within ``dates`` when given (``analytics.queries.Dates``)."""
     from analytics import queries
 
     paged = {} if page is None else {"limit": DRILL_PAGE, "offset": (max(1, page) - 1) * DRILL_PAGE}
-    rows = [
-        dict(r)
-        for r in stat("deals_behind", player=player, statistic=statistic, table=table, **paged)
-    ]
+    asked = {"player": player, "statistic": statistic, "table": table, "dates": dates}
+    rows = [dict(r) for r in stat("deals_behind", **asked, **paged)]
     if any(r["corrected"] for r in rows):
         queries.renumber(rows, events)
     return rows
 
 
-def deals_behind_total(player: str, statistic: str, table: str | None = None) -> dict[str, Any]:
+def deals_behind_total(
+    player: str, statistic: str, table: str | None = None, dates: Dates = None
+) -> dict[str, Any]:
     """What all the player's deals behind one statistic add up to
     (``analytics.queries.deals_behind_total``: ``deals``, ``counted``, ``hits``), without
     reading their events; kept until the projection moves on."""
-    return dict(stat("deals_behind_total", player=player, statistic=statistic, table=table))
+    asked = {"player": player, "statistic": statistic, "table": table, "dates": dates}
+    return dict(stat("deals_behind_total", **asked))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _nets(
-    path: str, version: Version, url: str, player: str, table: str | None
+    path: str, version: Version, url: str, player: str, table: str | None, dates: Dates
 ) -> list[tuple[str, Any, int, int]]:
     from analytics import queries
 
     with projection.opened() as con:
-        rows = queries.session_nets(con, player, table)
+        rows = queries.session_nets(con, player, table, dates)
     untimed = [r["session"] for r in rows if r["started"] is None]
     infos = _store(url).session_infos(untimed) if untimed else {}  # one read for all of them
     out = []
@@ -332,15 +342,18 @@ def _nets(
     return out
 
 
-def session_nets(player: str, table: str | None = None) -> list[dict[str, Any]]:
+def session_nets(
+    player: str, table: str | None = None, dates: Dates = None
+) -> list[dict[str, Any]]:
     """The player's net in each session with an ended deal of theirs
     (``analytics.queries.session_nets``: ``session``, ``started``, ``net``, a few rows a session,
     kept until the projection moves on), ``started`` as the store's catalogue lists it (a log
     without times: when it was stored, one read of the catalogue for all of them), so that the
     net over time is ordered as the listing orders the sessions without reading the listing.
     Kept as plain tuples (a league's player has 15,000 sessions: a cached list of dicts of
-    Fractions took 180 ms to pickle and as long to unpickle at each run)."""
-    got = _nets(analytics_path(), _version(), db_url(), player, table)
+    Fractions took 180 ms to pickle and as long to unpickle at each run). Within ``dates``
+    when given (``analytics.queries.Dates``)."""
+    got = _nets(analytics_path(), _version(), db_url(), player, table, dates)
     return [{"session": s, "started": t, "net": Fraction(n, d)} for s, t, n, d in got]
 
 
@@ -417,3 +430,28 @@ def spots(name: str, **kwargs: Any) -> Any:
     ``winning_players``) with ``spot`` given as its text, kept until the projection moves on; a
     spot on the grid's lines is answered from the projection's cube (:func:`_cube`)."""
     return _spots(analytics_path(), _version(), name, tuple(sorted(kwargs.items())))
+
+
+# --- the season: read from the store, per version of its log ------------------------------------
+
+
+@st.cache_resource(show_spinner=False)
+def _seasons(url: str) -> Any:
+    """The server's one :class:`service.season.SeasonCache` for the store ``url``."""
+    from service.season import SeasonCache
+
+    return SeasonCache()
+
+
+def season(start: date, end: date, formulas: tuple[str, ...]) -> Any:
+    """The season from ``start`` to ``end`` ranked by ``formulas`` (their texts,
+    :func:`service.season.parse_formula`), a :class:`service.season.Season`: read from the
+    store (not the projection), each night kept by what it was made from (its sessions' last
+    seqs, the register, its facts: :func:`service.season.night_key`), so a correction, a new
+    pot or a night finalised anywhere shows at the next read. Raises
+    :class:`service.season.SeasonRefused` when no session started in the dates."""
+    from service.season import parse_formula
+
+    store = _store(db_url())
+    asked = [parse_formula(f) for f in formulas]
+    return _seasons(db_url()).season(store, start, end, asked)

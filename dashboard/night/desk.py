@@ -6,7 +6,8 @@ else is told so in one line and sees nothing of it):
   and anyone checked in before) as pills of at least 44 px in a grid that fits a phone; a tap
   checks a player in, a second tap checks them out; a name box adds a new player; "N present".
   The pills are one fragment: a tap reruns it alone, never the page;
-- seating: TODO (``service/seating.py`` on the ``seating`` branch): "Make tables" once merged;
+- seating (:mod:`dashboard.night.desk_seating`): "Make tables" seats the players present
+  (:func:`service.seating.seat`), the tables shown, a player moved with two selects;
 - the night's stake: money per stake unit and the house limit (:func:`service.night_facts
   .set_stake`); the board's settlement is then in money;
 - flags: the open flags (session, deal, step and its replay link, reason, by), each dismissed or
@@ -38,6 +39,7 @@ from dashboard.common.escape import md
 from dashboard.common.links import link
 from dashboard.night import nights
 from dashboard.night.board import money_text, parse_money
+from dashboard.night.desk_seating import seating_section
 from events.errors import StoreUnavailable
 from events.text import inert, normal
 from log.night_facts import Flag, NightFacts
@@ -311,7 +313,7 @@ def desk(day: date) -> None:
         return
     st.markdown(DESK_CSS.replace("\n", " "), unsafe_allow_html=True)
     checkin(day)
-    st.markdown("#### Seating")
-    st.caption("TODO: Make tables (service/seating.py, branch seating) once it is merged.")
-    stake(day, nights.facts(day))
+    facts = nights.facts(day)
+    seating_section(day, facts, _write, _said, BY)
+    stake(day, facts)
     flags(day)

@@ -163,7 +163,7 @@ def _flag(url: str, reason: str) -> Any:
 def test_a_flag_is_dismissed_or_refused_and_the_night_finalised(served: str) -> None:
     fact = _flag(served, "wrong card <script>x</script>")
     at = desk(token())
-    flag_html = next(str(m.value) for m in at.markdown if "desk-flag" in m.value)
+    flag_html = next(str(m.value) for m in at.markdown if "class='desk-flag'" in m.value)
     assert "&lt;script&gt;x&lt;/script&gt;" in flag_html and "<script>" not in flag_html
     assert f"replay?session={fact.subject}&amp;deal=1" in flag_html
     # finalising is refused while the flag is open
@@ -200,3 +200,35 @@ def test_a_device_locked_meanwhile_writes_nothing(served: str) -> None:
     at.pills(key="desk_present").set_value([a]).run()
     assert present(served) == set()
     assert any("This device is locked" in e.value for e in at.error)
+
+
+def test_make_tables_seats_everyone_present_and_a_move_is_kept(served: str) -> None:
+    from service.seating import table_sizes
+
+    names = recorded_players(served) + [f"Guest {n}" for n in range(1, 5)]  # 12 present
+    with open_store(served) as store:
+        for name in names:
+            nf.check_in(store, DAY, name, by="test")
+    at = desk(token())
+    next(x for x in at.button if x.label == "Make tables").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    with open_store(served) as store:
+        seats = [(t, ps) for t, ps in facts_of(store, DAY).seats if ps]
+    assert [len(ps) for _, ps in seats] == table_sizes(len(names))
+    assert sorted(p for _, ps in seats for p in ps) == sorted(names)
+    assert [t for t, _ in seats] == [f"Table {n}" for n in range(1, len(seats) + 1)]
+    board = next(str(m.value) for m in at.markdown if "class='desk-tables'" in m.value)
+    assert all(f"<li>{p}</li>" in board for p in names)
+    # move the first player of table 1 to table 2: kept; to their own table: one line
+    who = seats[0][1][0]
+    at.selectbox(key="desk_move_who").select(who)
+    at.selectbox(key="desk_move_to").select("Table 2")
+    next(x for x in at.button if x.label == "Move the player").click().run()
+    with open_store(served) as store:
+        after = dict((t, ps) for t, ps in facts_of(store, DAY).seats if ps)
+    assert who in after["Table 2"] and who not in after["Table 1"]
+    assert len(after["Table 1"]) == len(seats[0][1]) - 1
+    at.selectbox(key="desk_move_who").select(who)
+    at.selectbox(key="desk_move_to").select("Table 2")
+    next(x for x in at.button if x.label == "Move the player").click().run()
+    assert f"Not done: {who} is already at table 2." in texts(at)

@@ -132,7 +132,9 @@ def test_the_report_view_is_stamped_with_the_store_position(nights: str) -> None
 def test_a_date_without_a_session_and_a_bad_date_say_so_in_one_line(nights: str) -> None:
     at = page("night", date="2026-01-01")
     assert not at.exception, [e.value for e in at.exception]
-    assert [i.value for i in at.info] == ["no session started on 2026-01-01 (see brag sessions)."]
+    assert [i.value for i in at.info] == [
+        "no session started on 2026-01-01 (see brag sessions)."
+    ]
     assert not [m for m in at.markdown if "brag-board" in m.value]
     at = page("night", date="not a date")
     assert not at.exception, [e.value for e in at.exception]

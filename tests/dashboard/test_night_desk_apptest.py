@@ -115,13 +115,18 @@ def test_a_tap_checks_in_a_second_checks_out(served: str) -> None:
     assert "Zoë \\<b\\>New\\</b\\> checked in" in texts(at)
 
 
-def _board_pays(url: str) -> list[tuple[str, str, Fraction]]:
+def _board_html(url: str) -> str:
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.switch_page(PAGE_FILES["night"])
     at.query_params["date"] = DAY.isoformat()
     at.run()
-    board = next(str(m.value) for m in at.markdown if "brag-board" in m.value)
+    assert not at.exception, [e.value for e in at.exception]
+    return next(str(m.value) for m in at.markdown if "brag-board" in m.value)
+
+
+def _board_pays(url: str) -> list[tuple[str, str, Fraction]]:
+    board = _board_html(url)
     assert "(money, at 0.5 a stake unit)" in board
     got = re.findall(r"<li>(.*?) pays (.*?) <b>(.*?)</b></li>", board)
     return [(unescape(p), unescape(q), parse_amount(v)) for p, q, v in got]
@@ -232,3 +237,36 @@ def test_make_tables_seats_everyone_present_and_a_move_is_kept(served: str) -> N
     at.selectbox(key="desk_move_to").select("Table 2")
     next(x for x in at.button if x.label == "Move the player").click().run()
     assert f"Not done: {who} is already at table 2." in texts(at)
+
+
+def test_a_correction_after_final_is_marked_on_the_desk_and_the_board(served: str) -> None:
+    from events.amounts import format_amount
+    from log.amend import plan_stored, store_amendment
+
+    at = desk(token())
+    next(x for x in at.button if x.label == "Finalise the night").click().run()
+    with open_store(served) as store:
+        assert facts_of(store, DAY).state == "final"
+        session = store.sessions(order="oldest")[0].session
+        old = store.events(session)
+        last = next(x for x in reversed(list(store.timeline(session).steps)) if not x.derived)
+        # independently: the engine's fold of the log without the step withdrawn
+        before, after = fold(old).nets, fold(old[: last.row - 1]).nets
+        late = nf.flag(store, DAY, session, last.label.deal, last.label.text, "that bet", by="Bev")
+        store_amendment(store, plan_stored(store, session, last))
+    at.run()
+    at.text_input(key=f"desk_reason_{late.position}").input("withdrawn (brag amend)")
+    at.button(key=f"desk_fixed_{late.position}").click().run()
+    assert f"Flag {late.position} corrected: recorded." in texts(at)
+    with open_store(served) as store:
+        got = facts_of(store, DAY).flag(late.position)
+    assert got is not None and got.status == "corrected"
+    board = _board_html(served)
+    assert "nb-state final'>Final<" in board and "Provisional" not in board
+    changed = [p for p in before if before[p] != after.get(p, Fraction(0))]
+    assert changed
+    fixed = board.split("aria-label='Corrected after final'")[1].split("</ul>")[0]
+    assert f"corrected after final: session {session} deal {last.label.deal}" in fixed
+    for p in changed:
+        was, now = format_amount(before[p]), format_amount(after.get(p, Fraction(0)))
+        assert f"{p} {was} -&gt; {now}" in fixed

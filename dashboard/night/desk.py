@@ -66,8 +66,11 @@ DESK_CSS = """<style>
   margin: 0; justify-content: center; font-size: 1rem; }
 .st-key-desk_checkin [data-testid="stButtonGroup"] button p { white-space: normal;
   overflow-wrap: anywhere; line-height: 1.15; }
-.st-key-desk_checkin [data-testid="stButtonGroup"] button[aria-pressed="true"] {
-  background: #1d7a2e; border-color: #1d7a2e; color: #fff; font-weight: 700; }
+.st-key-desk_checkin [data-testid="stButtonGroup"] button[aria-pressed="true"],
+.st-key-desk_checkin [data-testid="stButtonGroup"] button[aria-pressed="true"]:hover,
+.st-key-desk_checkin [data-testid="stButtonGroup"] button[aria-pressed="true"]:focus {
+  background: #1d7a2e !important; border-color: #14591f !important; color: #fff !important;
+  font-weight: 700; }
 .st-key-desk_checkin [data-testid="stButtonGroup"] button[aria-pressed="true"] p::before {
   content: "✓ "; }
 .st-key-desk_flags .stButton button, .st-key-desk_final .stButton button,

@@ -113,6 +113,9 @@ def test_forty_players_check_in_in_under_two_minutes(served: tuple[str, str], br
     with open_store(db) as store:
         assert sorted(facts_of(store, DAY).present, key=str.casefold) == wanted
     page.screenshot(path=str(SHOTS / "nightdesk-390x844.png"))
+    page.get_by_role("button", name="Make tables").click()  # 40 present: four tables of ten
+    page.wait_for_selector(".desk-tables .desk-table", timeout=20_000)
+    assert page.locator(".desk-tables .desk-table").count() == 4
     page.set_viewport_size({"width": 390, "height": 2600})  # the whole desk, for a look
     page.wait_for_timeout(800)
     page.screenshot(path=str(SHOTS / "nightdesk-390-whole.png"))

@@ -153,3 +153,24 @@ def test_a_new_flag_reaches_the_desk_within_5_s(served: tuple[str, str], browser
     page.wait_for_timeout(800)
     page.screenshot(path=str(SHOTS / "nightdesk-820-whole.png"))
     assert elapsed < 5
+
+
+def test_a_player_flags_a_deal_from_the_replay_page(served: tuple[str, str], browser: Any) -> None:
+    url, db = served
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = ctx.new_page()  # a device nobody unlocked
+    page.goto(f"{url}/replay?session=desk-night&deal=2")
+    page.get_by_text("Flag this deal").first.click()
+    page.get_by_label("What is wrong").fill("the pot was <b>short</b>")
+    page.get_by_label("Flagged by (your name)").fill("Bev Ash")
+    page.get_by_role("button", name="Flag this deal").click()
+    page.wait_for_selector("text=The director sees it", timeout=20_000)
+    with open_store(db) as store:
+        got = [f for f in facts_of(store, DAY).flags if f.by == "Bev Ash"]
+    assert [(f.session, f.deal, f.reason) for f in got] == [
+        ("desk-night", 2, "the pot was <b>short</b>")
+    ]
+    page.get_by_text("Flag this deal").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "nightdesk-flag-390x844.png"))

@@ -31,6 +31,8 @@ FLAGS = Throttle()
 """The dashboard process's throttle on flags, shared by every session (per address, per session
 and in all)."""
 _SAID = "flag_said"
+_CSS = "<style>.st-key-flag_box button { min-height: 44px; }</style>"
+"""The panel's button a thumb's target on a phone."""
 _CLIENT = "flag_client"
 
 
@@ -83,7 +85,8 @@ def flag_panel(session: str, deal: int) -> None:
             st.session_state["flag_by"] = prefs.get_pref(keys.ME) or ""
         if "flag_step" not in st.session_state:
             st.session_state["flag_step"] = params.param("step") or ""
-        with st.form("flag_form", border=False):
+        st.markdown(_CSS, unsafe_allow_html=True)
+        with st.container(key="flag_box"), st.form("flag_form", border=False):
             st.caption(md(f"Deal {deal} of session {session}: the director checks it."))
             st.text_input("What is wrong", key="flag_reason", max_chars=nf.MAX_REASON)
             a, b = st.columns(2)

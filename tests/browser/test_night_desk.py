@@ -149,6 +149,20 @@ def test_a_new_flag_reaches_the_desk_within_5_s(served: tuple[str, str], browser
     text = page.locator(f'.desk-flag[data-flag="{fact.position}"]').inner_text()
     assert "wrong card <i>here</i>" in text and "Ann Ash" in text  # the reason as text
     page.screenshot(path=str(SHOTS / "nightdesk-820x1180.png"))
+    # the director types a reason over several of the desk's redraws (one a second), then
+    # dismisses: the whole reason is kept
+    box = page.locator(f".st-key-desk_flag_{fact.position} input")
+    box.click()
+    box.press_sequentially("checked the cards with both players", delay=80)  # about 3 s
+    box.press("Tab")
+    page.locator(f".st-key-desk_dismiss_{fact.position} button").click()
+    page.wait_for_selector(f"text=Flag {fact.position} dismissed: recorded.", timeout=20_000)
+    with open_store(db) as store:
+        got = facts_of(store, DAY).flag(fact.position)
+    assert got is not None and (got.status, got.resolution) == (
+        "dismissed",
+        "checked the cards with both players",
+    )
     page.set_viewport_size({"width": 820, "height": 2200})
     page.wait_for_timeout(800)
     page.screenshot(path=str(SHOTS / "nightdesk-820-whole.png"))
@@ -172,5 +186,7 @@ def test_a_player_flags_a_deal_from_the_replay_page(served: tuple[str, str], bro
     assert [(f.session, f.deal, f.reason) for f in got] == [
         ("desk-night", 2, "the pot was <b>short</b>")
     ]
+    button = page.get_by_role("button", name="Flag this deal").bounding_box()
+    assert button is not None and button["height"] >= 44
     page.get_by_text("Flag this deal").first.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "nightdesk-flag-390x844.png"))

@@ -270,3 +270,26 @@ def test_a_correction_after_final_is_marked_on_the_desk_and_the_board(served: st
     for p in changed:
         was, now = format_amount(before[p]), format_amount(after.get(p, Fraction(0)))
         assert f"{p} {was} -&gt; {now}" in fixed
+
+
+def test_the_board_follows_the_nights_facts_not_only_the_log(served: str) -> None:
+    """The board is kept per log position AND night-facts position: finalising (no event, the
+    log's position unmoved) redraws it, and so does the stake, once the poll is fresh again."""
+    import time
+
+    from dashboard.common.polling import FRESH
+
+    with open_store(served) as store:
+        at_before = store.last_position()
+    assert "nb-state provisional'>Provisional<" in _board_html(served)  # now kept in the cache
+    with open_store(served) as store:
+        nf.finalise(store, DAY, by="test")
+        assert store.last_position() == at_before  # a fact, not an event
+    time.sleep(FRESH + 0.05)
+    assert "nb-state final'>Final<" in _board_html(served)
+    with open_store(served) as store:
+        nf.reopen(store, DAY, by="test", reason="a stake to set")
+        nf.set_stake(store, DAY, Fraction(1, 4), by="test")
+    time.sleep(FRESH + 0.05)
+    board = _board_html(served)
+    assert "Provisional" in board and "(money, at 0.25 a stake unit)" in board

@@ -65,9 +65,7 @@ def _controls(day: date) -> tuple[date, str]:
     with right:
         asked = {"report": "Report", "desk": "Desk"}.get(str(params.param("view")), "Board")
         views = ["Board", "Report"] + (["Desk"] if asked == "Desk" or organiser_device() else [])
-        view = st.segmented_control(
-            "View", views, default=asked, label_visibility="collapsed", key="night_view"
-        )
+        view = st.segmented_control("View", views, default=asked, label_visibility="collapsed")
     if isinstance(picked, date) and picked != day:
         params.set_params(date=picked.isoformat())
         day = picked

@@ -90,6 +90,6 @@ def flag_panel(session: str, deal: int) -> None:
             st.caption(md(f"Deal {deal} of session {session}: the director checks it."))
             st.text_input("What is wrong", key="flag_reason", max_chars=nf.MAX_REASON)
             a, b = st.columns(2)
-            a.text_input("Flagged by (your name)", key="flag_by", max_chars=64)
+            a.text_input("Flagged by", key="flag_by", max_chars=64, placeholder="the player")
             b.text_input("Step (optional)", key="flag_step", max_chars=8, placeholder="7 or 7a")
             st.form_submit_button("Flag this deal", on_click=_flagged, args=(session, deal))

@@ -178,7 +178,7 @@ def test_a_player_flags_a_deal_from_the_replay_page(served: tuple[str, str], bro
     page.goto(f"{url}/replay?session=desk-night&deal=2")
     page.get_by_text("Flag this deal").first.click()
     page.get_by_label("What is wrong").fill("the pot was <b>short</b>")
-    page.get_by_label("Flagged by (your name)").fill("Bev Ash")
+    page.get_by_label("Flagged by").fill("Bev Ash")
     page.get_by_role("button", name="Flag this deal").click()
     page.wait_for_selector("text=The director sees it", timeout=20_000)
     with open_store(db) as store:

@@ -226,6 +226,8 @@ def board_html(night: Night, position: int, *, tv: bool = False) -> str:
         f"{_t(_units(night.pot))} on the tables</span> (nets + pot = 0)"
         if going
         else f"all {len(night.sessions)} sessions finished"
+        if len(night.sessions) != 1
+        else "its one session finished"
     )
     head = (
         f"<div class='nb-head'><p class='nb-title'>Night of {night.day.isoformat()}</p>"

@@ -166,6 +166,19 @@ def test_a_new_flag_reaches_the_desk_within_5_s(served: tuple[str, str], browser
     page.set_viewport_size({"width": 820, "height": 2200})
     page.wait_for_timeout(800)
     page.screenshot(path=str(SHOTS / "nightdesk-820-whole.png"))
+    # the stake, then Finalise: the board says Final and settles in money
+    page.get_by_label("Money per stake unit").fill("0.50")
+    page.get_by_role("button", name="Set the stake").click()
+    page.wait_for_selector("text=The stake is 0.50 a stake unit", timeout=20_000)
+    page.get_by_role("button", name="Finalise the night").click()
+    page.wait_for_selector("text=The night is final.", timeout=20_000)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{url}/night?date={DAY.isoformat()}")
+    page.wait_for_selector(".brag-board .nb-state.final", timeout=30_000)
+    board = page.locator(".brag-board").inner_text()
+    assert "Final" in board and "Provisional" not in board
+    assert "(money, at 0.5 a stake unit)" in board
+    page.screenshot(path=str(SHOTS / "nightdesk-board-final-390x844.png"))
     assert elapsed < 5
 
 

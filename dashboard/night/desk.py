@@ -74,7 +74,8 @@ DESK_CSS = """<style>
 .st-key-desk_checkin [data-testid="stButtonGroup"] button[aria-pressed="true"] p::before {
   content: "✓ "; }
 .st-key-desk_flags .stButton button, .st-key-desk_final .stButton button,
-.st-key-desk_checkin .stButton button, .st-key-desk_stake_box button { min-height: 44px; }
+.st-key-desk_seating .stButton button, .st-key-desk_checkin .stFormSubmitButton button,
+.st-key-desk_stake_box .stFormSubmitButton button { min-height: 44px; }
 .desk-flag { overflow-wrap: anywhere; }
 </style>"""
 """The check-in's pills as a grid of thumb targets (48 px high, three a row on a 390 px phone),

@@ -149,6 +149,12 @@ def test_a_new_flag_reaches_the_desk_within_5_s(served: tuple[str, str], browser
     text = page.locator(f'.desk-flag[data-flag="{fact.position}"]').inner_text()
     assert "wrong card <i>here</i>" in text and "Ann Ash" in text  # the reason as text
     page.screenshot(path=str(SHOTS / "nightdesk-820x1180.png"))
+    low = page.evaluate(
+        """() => [...document.querySelectorAll('[class*="st-key-desk_"] button')]
+             .map(b => [b.innerText.trim(), b.getBoundingClientRect().height])
+             .filter(([t, h]) => t && h > 0 && h < 44)"""
+    )
+    assert not low, low  # every button of the desk with a label, drawn, a thumb's target
     # the director types a reason over several of the desk's redraws (one a second), then
     # dismisses: the whole reason is kept
     box = page.locator(f".st-key-desk_flag_{fact.position} input")

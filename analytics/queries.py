@@ -18,6 +18,7 @@ from typing import Any
 
 import duckdb
 
+from analytics.skill_rows import skill_pair, skill_summary
 from analytics.sqlfiles import Column, Query, load, query
 from events.text import normal
 
@@ -40,6 +41,8 @@ __all__ = [
     "run",
     "session_nets",
     "showdown_hands",
+    "skill_pair",
+    "skill_summary",
     "tables",
 ]
 

@@ -7,7 +7,7 @@ Each group of subcommands lives in its own module with a ``register(subparsers)`
 ``brag.cmd_stats`` (stats, leaderboard), ``brag.cmd_analytics`` (analytics refresh|export|show),
 ``brag.cmd_decisions`` (decisions), ``brag.cmd_players`` (players: the register), ``brag.cmd_night``
 (night), ``brag.cmd_report`` (report: the night's report to publish), ``brag.cmd_season``
-(season), ``brag.cmd_seat`` (seat),
+(season), ``brag.cmd_seat`` (seat), ``brag.cmd_solve`` (solve, review: the solved heads-up game),
 ``brag.cmd_app`` (run, dashboard). Every command takes the global ``--db``. A command line
 imports only its command's module (the others are listed from :data:`COMMANDS`, so ``brag
 sessions`` never loads DuckDB or the engine). Errors are one clear line on stderr and a non-zero
@@ -101,6 +101,13 @@ COMMANDS: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     (
         "cmd_decisions",
         (("decisions", "what players do in a spot, how it pays, and where one player strays"),),
+    ),
+    (
+        "cmd_solve",
+        (
+            ("solve", "solve heads-up Brag by CFR+ and measure the solution's exploitability"),
+            ("review", "grade a session's decisions against the solved heads-up game"),
+        ),
     ),
     (
         "cmd_app",

@@ -12,6 +12,10 @@ in the spot: the count, the share with its Wilson 95% interval and the mean net 
 units, exact where whole, a half or a quarter) with its standard error, for the player, the field
 (every other player) and the club's winning players. JSON and CSV write every figure exactly
 (amounts as FORMAT.md text, ``"-17/4"``). Errors are one line.
+
+The decisions of a deal still in play are not counted until the deal ends: a decision is stored
+with its deal's result (the net it led to). The table output says so in plain words, with the
+number of deals in play (:data:`IN_PLAY`), and so does ``--help``.
 """
 
 from __future__ import annotations
@@ -36,6 +40,25 @@ from present.numbers import count_of
 
 FORMATS = ("table", "json", "csv")
 
+IN_PLAY = (
+    "Decisions of a deal still in play are counted once the deal ends (a decision is stored "
+    "with the net it led to)"
+)
+"""The plain statement of what is left out (issue 37)."""
+
+
+def in_play_line(con: Any, table: str | None = None) -> str:
+    """:data:`IN_PLAY` with how many deals are in play now (over one table's sessions or all)."""
+    from events.text import normal
+
+    (n,) = con.execute(
+        "SELECT count(*) FROM sessions WHERE deals > deals_projected AND NOT finished "
+        "AND ($t::VARCHAR IS NULL OR table_key = $t)",
+        {"t": None if table is None else normal(table)},
+    ).fetchone()
+    now = "no deal is in play now" if not n else f"{count_of(int(n), 'deal')} in play now"
+    return f"{IN_PLAY}: {now}."
+
 
 def register(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
@@ -46,7 +69,8 @@ def register(sub: Any, common: argparse.ArgumentParser) -> None:
         "its count, its share with a Wilson 95% interval and the mean net in the deal with its "
         "standard error, for one player, the field (every other player) and the club's winning "
         "players (net above 0 over at least --min-deals deals). The projection is refreshed "
-        "from the store first.",
+        "from the store first. Decisions of a deal still in play are counted once the deal "
+        "ends.",
     )
     p.add_argument(
         "--spot",
@@ -110,11 +134,15 @@ def cmd_decisions(args: argparse.Namespace) -> int:
     try:
         if args.differences:
             found = spots.differences(con, args.player, top=args.top, **scope)
-            return _print_differences(args, found)
-        if cell is not None:
+            code = _print_differences(args, found)
+        elif cell is not None:
             rows = spots.behind(con, spot, cell[0], cell[1], args.player, **scope)
-            return _print_behind(args, spot, cell, rows)
-        return _print_answer(args, spots.explore(con, spot, args.player, **scope))
+            code = _print_behind(args, spot, cell, rows)
+        else:
+            code = _print_answer(args, spots.explore(con, spot, args.player, **scope))
+        if args.format == "table":
+            print(in_play_line(con, args.table))
+        return code
     except spots.SpotError as err:
         raise CommandError(str(err)) from None
     finally:

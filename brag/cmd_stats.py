@@ -156,6 +156,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
     )
     if args.format == "table" and (note := luck_note(rows)):
         wide_console().print(note, markup=False, highlight=False)  # wrapped to the terminal
+    if args.format == "table" and not args.session and rows:  # issue 37: intervals, ratings
+        from brag.skill_report import print_skill
+
+        print_skill(con, wide_console(), args.player, args.table)
     return 0
 
 

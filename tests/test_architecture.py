@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("brag", "dashboard"),
     ("service",),
-    ("analytics", "sim"),
+    ("analytics", "sim", "solver"),
     ("present",),
     ("log",),
     ("timeline",),
@@ -429,6 +429,7 @@ TEST_FOLDERS: Mapping[str, str] = {
     "present": "present",
     "analytics": "analytics",
     "sim": "sim",
+    "solver": "solver",
     "service": "service",
     "cli": "brag",
     "dashboard": "dashboard",

@@ -10,7 +10,7 @@ from dashboard.common import cache, escape, stores, ui
 from dashboard.common import state_keys as keys
 from dashboard.stats import dates as date_filter
 from dashboard.stats import figures as stats_view
-from dashboard.stats import register_panel, season_panel, stats_cache, widgets
+from dashboard.stats import register_panel, season_panel, skill_panel, stats_cache, widgets
 from dashboard.stats import tables as stat_tables
 
 st.title("Players")
@@ -47,6 +47,8 @@ b = next((r for r in stats if r["player"] == second), None)
 
 st.subheader("Side by side" if b else escape.md(first))
 widgets.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HABITS))
+
+skill_panel.skill_panel(first, second, table, stats, dates)  # issue 37
 
 st.subheader(f"The deals behind {escape.md(first)}'s figures")
 statistic = widgets.statistic_choice(stats_view.DRILLED, stats_view.label)

@@ -263,6 +263,8 @@ _QUERIES = frozenset(
         "decisions",
         "deals_behind",
         "deals_behind_total",
+        "skill_summary",  # issue 37: dashboard/stats/skill_panel.py
+        "skill_pair",
     }
 )
 

@@ -1,0 +1,77 @@
+"""``brag stats`` below its table (issue 37): the raw and the luck-adjusted net per deal side by
+side with their 95% intervals clustered by session, the share of deals whose luck is measured,
+each player against the next ("not yet distinguishable" until the interval of the difference
+excludes 0, with the sessions still needed), a warning where the adjustment widens a player's
+spread, the ratings with their uncertainty, and the club's skill meter. With ``--player``, the
+player's rating on entering each of their last sessions. Names are data: printed inert."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analytics.skill_rows import skill_pair, skill_summary
+from analytics.skill_text import (
+    INTERVALS,
+    RATINGS,
+    figure_rows,
+    meter_sentence,
+    rating_rows,
+    step_rows,
+    widening_lines,
+)
+
+__all__ = ["print_skill"]
+
+
+def _table(console: Any, title: str, rows: list[dict[str, str]]) -> None:
+    from rich.table import Table
+
+    if not rows:
+        return
+    t = Table(title=title, title_justify="left", show_lines=False)
+    for col in rows[0]:
+        t.add_column(col, justify="left" if col in ("player", "session") else "right")
+    for r in rows:
+        t.add_row(*r.values())  # Text cells below: never markup
+    console.print(t)
+
+
+def _text(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
+    from rich.text import Text
+
+    return [{k: Text(v) for k, v in r.items()} for r in rows]
+
+
+def _say(console: Any, line: str) -> None:
+    console.print(line, markup=False, highlight=False)
+
+
+def print_skill(con: Any, console: Any, player: str | None, table: str | None) -> None:
+    """Prints the skill section for every player (or ``player`` alone) over the sessions the
+    statistics cover (all, or one ``table``'s)."""
+    from events.text import normal
+
+    summary = skill_summary(con, table)
+    want = None if player is None else normal(player)  # "ann" is Ann (the statistics' key)
+    figs = [f for f in summary.figures if want is None or normal(f.player) == want]
+    if not figs:
+        return
+    player = None if player is None else figs[0].player
+    console.print()
+    _table(console, "Skill apart from luck", _text(figure_rows(figs)))
+    _say(console, INTERVALS)
+    for c in summary.neighbours if player is None else ():
+        _say(console, c.sentence())
+    for line in widening_lines(figs):
+        _say(console, line)
+    _say(console, meter_sentence(summary.meter))
+    rated = [r for r in summary.ratings if player is None or r.player == player]
+    if rated:
+        console.print()
+        title = f"Ratings ({summary.rated_sessions} sessions rated)"
+        _table(console, title, _text(rating_rows(rated)))
+        _say(console, RATINGS)
+    if player is not None:
+        (steps,) = skill_pair(con, player, None, table).steps
+        title = f"{player}: rating on entering each session (last 20, newest first)"
+        _table(console, title, _text(step_rows(steps)))

@@ -1,0 +1,89 @@
+"""The Players page's panel "Skill apart from luck" (issue 37): the chosen players' raw and
+luck-adjusted net per deal side by side with 95% intervals clustered by session and the share of
+deals whose luck is measured; the two players "not yet distinguishable" until the interval of
+their difference excludes 0, with the sessions still needed; a warning where the adjustment
+widens a player's spread; the ratings with their uncertainty and the first player's rating on
+entering each session; the club's skill meter. Words and figures from
+:mod:`analytics.skill_text` (as ``brag stats`` prints them); names escaped (they are data)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+import streamlit as st
+
+from analytics.skill_text import (
+    INTERVALS,
+    RATINGS,
+    figure_rows,
+    meter_sentence,
+    rating_rows,
+    step_rows,
+    widening_lines,
+)
+from dashboard.common import escape
+from dashboard.stats import stats_cache, widgets
+
+__all__ = ["skill_panel"]
+
+
+AT_ONCE = 20_000
+"""Player-sessions up to which the panel is drawn at once (a club's seasons: well under a second);
+above (a league: about 1 CPU s per 50,000, ``bench/ratings.py``) the reader turns it on, so the
+page's first answer does not wait for it."""
+
+
+def _wanted(stats: Sequence[Mapping[str, Any]]) -> bool:
+    """The toggle: on at once up to :data:`AT_ONCE` player-sessions."""
+    size = sum(int(r.get("sessions") or 0) for r in stats)
+    return bool(
+        st.toggle(
+            "Skill apart from luck: intervals, ratings, the skill meter",
+            value=size <= AT_ONCE,
+            help=f"Drawn at once up to {AT_ONCE:,} player-sessions; here {size:,}.",
+        )
+    )
+
+
+def _ratings(summary: Any, pair: Any, chosen: list[str]) -> None:
+    """The chosen players' ratings, and the first one's on entering each session."""
+    rated = [r for p in chosen for r in summary.ratings if r.player == p]
+    if rated:
+        widgets.plain_table(rating_rows(rated))
+        st.caption(f"{RATINGS} {summary.rated_sessions} sessions rated.")
+    if pair.steps and pair.steps[0]:
+        st.markdown(f"**{escape.md(chosen[0])}: rating on entering each session** (newest first)")
+        widgets.plain_table(step_rows(pair.steps[0]))
+
+
+def skill_panel(
+    first: str,
+    second: str | None,
+    table: str | None,
+    stats: Sequence[Mapping[str, Any]],
+    dates: tuple[date, date] | None = None,
+) -> None:
+    """Draws the panel for ``first`` (and ``second``) over the sessions the page covers
+    (``stats``: the page's ``player_stats`` rows, whose ``sessions`` say how much there is;
+    ``dates``: the page's first and last date, ``None`` for every date): the figures, the
+    ratings and the meter follow the page's dates as its other charts do (issue 36 item 8)."""
+    if not _wanted(stats):
+        return
+    since, until = dates if dates else (None, None)
+    summary = stats_cache.stat("skill_summary", table=table, since=since, until=until)
+    chosen = [first, *([second] if second and second != first else [])]
+    figs = [f for p in chosen for f in summary.figures if f.player == p]
+    if not figs:
+        return
+    st.subheader("Skill apart from luck")
+    widgets.plain_table(figure_rows(figs))  # a dataframe: cells are text, never markup
+    st.caption(INTERVALS)
+    pair = stats_cache.stat("skill_pair", first=first, second=chosen[-1], table=table)
+    if pair.comparison is not None:
+        st.markdown(escape.md(pair.comparison.sentence()))
+    for line in widening_lines(figs):
+        st.warning(escape.md(line))
+    _ratings(summary, pair, chosen)
+    st.caption(escape.md(meter_sentence(summary.meter)))

@@ -293,3 +293,22 @@ def test_the_board_follows_the_nights_facts_not_only_the_log(served: str) -> Non
     time.sleep(FRESH + 0.05)
     board = _board_html(served)
     assert "Provisional" in board and "(money, at 0.25 a stake unit)" in board
+
+
+def test_check_in_opens_before_the_nights_first_session(served: str) -> None:
+    """A date without a session yet: the players check in at the door; the night's part says
+    in one line that no session started, and offers no Finalise."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.session_state["device_token"] = token()
+    at.switch_page(PAGE_FILES["night"])
+    at.query_params["date"] = "2026-10-02"
+    at.query_params["view"] = "desk"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    first = recorded_players(served)[0]
+    at.pills(key="desk_present").set_value([first]).run()
+    with open_store(served) as store:
+        assert facts_of(store, date(2026, 10, 2)).present == (first,)
+    assert "no session started on 2026-10-02 (see brag sessions)." in texts(at)
+    assert "Finalise the night" not in [b.label for b in at.button]

@@ -4,6 +4,7 @@ import streamlit as st
 
 from dashboard.common import cache, escape, live, params, ui
 from dashboard.replay import widgets
+from dashboard.replay.flag_panel import flag_panel
 from dashboard.replay.notes_panel import notes_panel
 
 st.title("Replay")
@@ -22,6 +23,7 @@ if rp is None or not rp.states:
 
 pos = widgets.replay_stage(rp, seen)
 notes_panel(session, pos.deal)  # each step's notes, once it is shown
+flag_panel(session, pos.deal)  # a player flags this deal for the night's director (issue 36.4)
 # A session recorded on another device meanwhile: the page reruns with the new events, the
 # browser keeps its step and marks them, or, following live, shows the latest step. A finished
 # session is not polled.

@@ -16,7 +16,7 @@ import html
 from fractions import Fraction
 
 from dashboard.common.links import link
-from events.amounts import format_amount
+from events.amounts import format_amount, money_text
 from events.text import inert
 from service.night import Night, NightRefused, SessionNets, Transfer, settle
 
@@ -82,22 +82,6 @@ TV_CSS = """<style>
 </style>"""
 """The display for a TV (``display=tv``): no sidebar, header or toolbar, the board's type grown
 with the screen's width, so a night of a dozen players fits 1920x1080; on a phone it stacks."""
-
-
-def money_text(value: Fraction) -> str:
-    """``value`` (exact money) as a decimal when it has one (``"4.25"``, ``"-3"``), else as the
-    exact fraction (``"1/3"``: a third of a penny stays exact), as ``brag night`` prints it."""
-    d, places = value.denominator, 0
-    while d % 2 == 0 or d % 5 == 0:  # 10 = 2 * 5 takes one place, as 2 or 5 alone
-        d //= 10 if d % 10 == 0 else 2 if d % 2 == 0 else 5
-        places += 1
-    if d != 1:
-        return str(format_amount(value))
-    if places == 0:
-        return str(value.numerator)
-    scaled = abs(value) * 10**places
-    text = str(scaled.numerator).rjust(places + 1, "0")
-    return f"{'-' if value < 0 else ''}{text[:-places]}.{text[-places:]}"
 
 
 def parse_money(text: str, what: str) -> Fraction:

@@ -1,13 +1,13 @@
 """The desk's seating (issue 36 item 1): "Make tables" seats the players checked in
 (:func:`service.seating.seat`: RULES 1.3 sizes, as even as possible, opponents of the season's
 earlier nights repeated least, :func:`service.seating.history_of`) and keeps each table as a
-fact of the night (:func:`service.night_facts.seat_table`, the device's token checked inside each
-write); the tables are shown, and the organiser moves a player with two selects
+fact of the night (:func:`service.night_facts.seat_tables`: every table in one write, the
+device's token checked inside it, all stored or none); the tables are shown, and the
+organiser moves a player with two selects
 (:func:`service.seating.move`: refused in one line when a table would leave 2 to 10 players).
 
 The tables are ``Table 1``, ``Table 2`` ...; making them again reseats everyone present (a table
-left without a player is not shown: the night's facts keep every seat, :mod:`log.night_facts`).
-A write per table: on a night found final at the first, none is stored."""
+left without a player is not shown: the night's facts keep every seat, :mod:`log.night_facts`)."""
 
 from __future__ import annotations
 
@@ -39,8 +39,8 @@ def _made(day: date, write: Write, by: str) -> None:
         facts = facts_of(store, day)
         present = list(facts.present)
         history = seating.history_of(store, day)
-        for n, players in enumerate(seating.seat(present, history, seed=facts.last), 1):
-            nf.seat_table(store, day, f"Table {n}", players, by=by)
+        made = seating.seat(present, history, seed=facts.last)
+        nf.seat_tables(store, day, [(f"Table {n}", ps) for n, ps in enumerate(made, 1)], by=by)
 
     write(act, "Tables made: each is kept for the night.", "seat")
 

@@ -19,6 +19,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard.common.escape import md
+from dashboard.common.links import start_link
 from events.text import inert, normal
 from log.night_facts import NightFacts, facts_of
 from service import night_facts as nf
@@ -61,9 +62,11 @@ def _moved(day: date, write: Write, by: str, tables: list[tuple[str, list[str]]]
 
 def _table_html(table: str, players: list[str]) -> str:
     names = "".join(f"<li>{html.escape(inert(p))}</li>" for p in players)
+    start = html.escape(start_link(table, players), quote=True)
     return (
         f"<div class='desk-table'><b>{html.escape(inert(table))}</b> · {len(players)} players"
-        f"<ol>{names}</ol></div>"
+        f"<ol>{names}</ol><a class='desk-start' href='{start}' target='_self'>"
+        "Start this table's session</a></div>"
     )
 
 
@@ -73,6 +76,7 @@ TABLES_CSS = """<style>
 .desk-table { border: 1px solid rgba(128,128,128,.35); border-radius: .5rem; padding: .4em .7em;
   overflow-wrap: anywhere; }
 .desk-table ol { margin: .25em 0 0 0; padding-left: 1.3em; }
+.desk-start { display: inline-block; min-height: 44px; line-height: 44px; }
 </style>"""
 
 

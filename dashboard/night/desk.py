@@ -25,6 +25,7 @@ within ``EVERY`` seconds. Text from users and logs goes through
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Callable
 from datetime import date
 from typing import Any
@@ -94,8 +95,13 @@ def known_players(
     return sorted(out.values(), key=lambda n: (n.casefold(), n))
 
 
+SAID_FOR = 10.0
+"""Seconds a section's last answer stays on the screen: the flags section redraws itself every
+:data:`EVERY` seconds, and an answer shown by one drawing alone would be gone before it is read."""
+
+
 def _say(where: str, ok: bool, text: str) -> None:
-    st.session_state[f"{SAID}_{where}"] = (ok, text)
+    st.session_state[f"{SAID}_{where}"] = (ok, text, time.monotonic())
 
 
 def _write(act: Callable[[Any], object], done: str, where: str) -> bool:
@@ -117,9 +123,16 @@ def _write(act: Callable[[Any], object], done: str, where: str) -> bool:
 
 
 def _said(where: str) -> None:
-    got = st.session_state.pop(f"{SAID}_{where}", None)
-    if got:
-        (st.success if got[0] else st.error)(md(got[1]))
+    """The section's last answer ("recorded" or the refusal), shown for :data:`SAID_FOR` seconds
+    across the redraws, then let go."""
+    got = st.session_state.get(f"{SAID}_{where}")
+    if not got:
+        return
+    ok, text, at = got
+    if time.monotonic() - at > SAID_FOR:
+        st.session_state.pop(f"{SAID}_{where}", None)
+        return
+    (st.success if ok else st.error)(md(text))
 
 
 # --- check-in -------------------------------------------------------------------------------------
@@ -254,10 +267,14 @@ def _flag_line(f: Flag) -> str:
 
 def _finalised(day: date, final: bool) -> None:
     if final:
-        _write(lambda s: nf.finalise(s, day, by=BY), "The night is final.", "flags")
+        _write(lambda s: nf.finalise(s, day, by=BY), "The night is final: recorded.", "flags")
     else:
-        again = "The night is provisional again."
-        _write(lambda s: nf.reopen(s, day, by=BY, reason="reopened at the desk"), again, "flags")
+        reason = str(st.session_state.get("desk_reopen_reason") or "").strip()
+        if not reason:
+            _say("flags", False, "Not done: say why the night is reopened (kept with it).")
+            return
+        again = "The night is provisional again: recorded."
+        _write(lambda s: nf.reopen(s, day, by=BY, reason=reason), again, "flags")
 
 
 @st.fragment(run_every=EVERY)
@@ -297,6 +314,10 @@ def flags(day: date) -> None:
                            args=(day, f.position, True))  # fmt: skip
     with st.container(key="desk_final"):
         if final:
+            st.text_input(
+                "Why reopen it", key="desk_reopen_reason", max_chars=nf.MAX_REASON,
+                placeholder="e.g. a flag came in late",
+            )  # fmt: skip
             st.button("Reopen the night", on_click=_finalised, args=(day, False))
         else:
             st.button("Finalise the night", type="primary", on_click=_finalised, args=(day, True))

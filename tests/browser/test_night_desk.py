@@ -155,6 +155,13 @@ def test_a_new_flag_reaches_the_desk_within_5_s(served: tuple[str, str], browser
              .filter(([t, h]) => t && h > 0 && h < 44)"""
     )
     assert not low, low  # every button of the desk with a label, drawn, a thumb's target
+    # Finalise with the flag open: refused in one line that outlives the desk's redraws (one a
+    # second), so a thumb can tell a refusal from a lag
+    page.get_by_role("button", name="Finalise the night").click()
+    refusal = page.get_by_text(f"flag {fact.position} on session", exact=False)
+    refusal.wait_for(timeout=20_000)
+    page.wait_for_timeout(3_000)
+    assert refusal.is_visible()
     # the director types a reason over several of the desk's redraws (one a second), then
     # dismisses: the whole reason is kept
     box = page.locator(f".st-key-desk_flag_{fact.position} input")
@@ -177,7 +184,7 @@ def test_a_new_flag_reaches_the_desk_within_5_s(served: tuple[str, str], browser
     page.get_by_role("button", name="Set the stake").click()
     page.wait_for_selector("text=The stake is 0.50 a stake unit", timeout=20_000)
     page.get_by_role("button", name="Finalise the night").click()
-    page.wait_for_selector("text=The night is final.", timeout=20_000)
+    page.wait_for_selector("text=The night is final: recorded.", timeout=20_000)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{url}/night?date={DAY.isoformat()}")
     page.wait_for_selector(".brag-board .nb-state.final", timeout=30_000)

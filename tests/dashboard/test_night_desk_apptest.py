@@ -190,9 +190,17 @@ def test_a_flag_is_dismissed_or_refused_and_the_night_finalised(served: str) -> 
         assert facts_of(store, DAY).state == "final"
     assert ":green-badge[Final]" in texts(at)
     assert at.pills(key="desk_present").disabled  # a final night's check-in is closed
+    assert "The night is final: recorded." in texts(at)
+    # reopening asks why, and keeps the reason with it
+    next(x for x in at.button if x.label == "Reopen the night").click().run()
+    assert "Not done: say why the night is reopened" in texts(at)
+    with open_store(served) as store:
+        assert facts_of(store, DAY).state == "final"
+    at.text_input(key="desk_reopen_reason").input("a flag came in late")
     next(x for x in at.button if x.label == "Reopen the night").click().run()
     with open_store(served) as store:
         assert facts_of(store, DAY).state == "provisional"
+    assert "The night is provisional again: recorded." in texts(at)
 
 
 def test_a_device_locked_meanwhile_writes_nothing(served: str) -> None:

@@ -3,8 +3,10 @@
 import streamlit as st
 
 from dashboard.common import cache, escape, live, params, ui
+from dashboard.common.links import LinkRow
 from dashboard.replay import widgets
 from dashboard.replay.notes_panel import notes_panel
+from dashboard.stats.review_view import review_href
 
 st.title("Replay")
 
@@ -22,6 +24,8 @@ if rp is None or not rp.states:
 
 pos = widgets.replay_stage(rp, seen)
 notes_panel(session, pos.deal)  # each step's notes, once it is shown
+if pos.deal == rp.final.deals or rp.final.finished:  # the session's end: its review, one tap
+    ui.link_rows([LinkRow(href=review_href(session), title="★ Review this session")], "Review")
 # A session recorded on another device meanwhile: the page reruns with the new events, the
 # browser keeps its step and marks them, or, following live, shows the latest step. A finished
 # session is not polled.

@@ -5,7 +5,9 @@ browser)."""
 import streamlit as st
 
 from dashboard.common import cache, escape, links, live, params, ui
+from dashboard.common.links import LinkRow
 from dashboard.stats import widgets
+from dashboard.stats.review_view import review_href
 
 st.title("Session")
 
@@ -36,8 +38,10 @@ else:
     st.caption("The standings, the nets and who won each deal are hidden: Show results shows them.")
 
 st.subheader("Deals")
+review = LinkRow(href=review_href(rp.session), title="★ Review this session's decisions")
 ui.link_rows(
-    links.deal_links(rp.session, rp.deal_rows(), results=results), "Deals: a tap opens the replay"
+    [*links.deal_links(rp.session, rp.deal_rows(), results=results), review],
+    "Deals: a tap opens the replay; the last row, the review",
 )
 
 if not rp.final.finished:  # a session in progress: show what another device records

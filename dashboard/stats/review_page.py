@@ -93,8 +93,10 @@ def _luck(rp: Any, hidden: set[int], who: list[str], per: dict[str, rv.Summary])
                 parts.append(f"net {signed(nets[p])}, luck-adjusted {signed(nets[p] - luck[p])}")
         lines.append(f"- **{escape.md(p)}**: " + " · ".join(parts))
     st.markdown("\n".join(lines))
-    if not luck:
+    if not luck and rp.final.cards_mode != "all":
         st.caption("No deal luck: the session records only the cards shown (docs/luck.md).")
+    elif not luck:
+        st.caption("No deal luck yet: the deals open when the session ends.")
     elif hidden:
         st.caption("The luck counts only the deals opened; the others open when the session ends.")
     if not results:
@@ -163,7 +165,7 @@ summary = rv.summarise(session, rows, hidden, player)
 per = {p: rv.summarise(session, rows, hidden, p) for p in seats}
 
 st.markdown(f"**Coverage**: {escape.md(summary.coverage_line())}.")
-if reviewing.pending(rows):
+if reviewing.pending([r for r in rows if r.deal not in hidden]):
     st.info("Solving a betting game this review needs: its deals fill in by themselves.")
 
     @st.fragment(run_every=4)

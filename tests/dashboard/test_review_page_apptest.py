@@ -1,0 +1,110 @@
+"""Issue 38.3 and 38.4 in Streamlit's AppTest: the Review page over a store holding a simulated
+heads-up session of every card (finished) and the same session cut in its sixth deal (in
+progress). The coverage, the phases and the moments are the review's own (recomputed from the
+shipped games); a game not shipped says "solving..." without blocking; a visitor of the session in
+progress reads no hole card of a deal it may not see (RULES 3.3, present/sight.py); the Session
+page and My sessions link to the review."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dashboard_store_helpers import dashboard_store
+from review_helpers import LIVE, SESSION, events, in_progress, reviewed, write
+from streamlit.testing.v1 import AppTest
+
+from dashboard.stats import review_view as rv
+from dashboard.stats import reviewing
+from events.model import Dealt
+from present import sight
+from present.numbers import signed
+from present.replay import Replay
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "dashboard" / "app.py")
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    logs = [write(tmp_path / "hu.jsonl", events()), write(tmp_path / "live.jsonl", in_progress())]
+    monkeypatch.setenv("BRAG_SOLVER_CACHE", str(tmp_path / "solver-cache"))
+    # a game not shipped is not solved here (a test does not spend a minute of CPU): it stays
+    # "solving..."
+    monkeypatch.setattr(reviewing, "_solve", lambda key: None)
+    yield dashboard_store(tmp_path, monkeypatch, logs)
+
+
+def _page(file: str, **params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page(file)
+    for k, v in params.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def _text(at: AppTest) -> str:
+    parts: list[Any] = [*at.title, *at.subheader, *at.markdown, *at.caption, *at.info]
+    parts += [*at.warning, *at.error]
+    return html.unescape("\n".join(str(p.value) for p in parts))
+
+
+def test_the_review_shows_the_coverage_the_phases_and_the_moments(store: str) -> None:
+    _t, r = reviewed(events())
+    want = rv.summarise(SESSION, r.rows, (), "Ann")
+    at = _page("stats/review_page.py", session=SESSION, player="Ann")
+    assert not at.exception and at.title[0].value == "Review"
+    text = _text(at)
+    # the page's games: the shipped ones; the deal of a game not shipped waits for its solve
+    solving = sum(x.player == "Ann" and x.grade.endswith("not at hand") for x in r.rows)
+    assert f"graded {want.graded} of {want.decisions} decisions" in text
+    if solving:
+        assert f"{solving}: {reviewing.SOLVING}" in text and any(
+            "Solving" in i.value for i in at.info
+        )
+    for ph, (n, good, loss) in want.phases.items():
+        assert f"| {ph} | {n} | {good:.0%} | {loss:.3f} ante |" in text
+    for m in want.moments:
+        assert m.href in text
+    assert f"EV lost to decisions {want.ev_lost:.2f} ante" in text
+    assert "· net " not in text  # no net until Show results
+    final = Replay.of(events()).final
+    luck = rv.luck_by_player(_t.steps)["Ann"]
+    at.toggle(key="show_results").set_value(True).run()
+    net = final.nets["Ann"]
+    assert f"net {signed(net)}, luck-adjusted {signed(net - luck)}" in _text(at)
+
+
+def test_a_visitor_of_a_session_in_progress_reads_no_hidden_card(store: str) -> None:
+    evs = in_progress()
+    rp = Replay.of(evs)
+    first = sight.guarded_from(rp)
+    assert first is not None
+    hidden = frozenset(
+        c for e in evs if isinstance(e, Dealt) and e.hands for h in e.hands.values() for c in h
+    )
+    deals = [e for e in evs if isinstance(e, Dealt)]
+    assert hidden and len(deals) == 6 and first == 1  # every deal since the one shuffle
+    at = _page("stats/review_page.py", session=LIVE, player="Ann")
+    assert not at.exception
+    text = _text(at)
+    assert rv.WITHHELD in text and "graded 0 of" in text
+    assert not sight.names_a_card(text, hidden), text
+    assert "· deal luck" not in text
+    deck = _page("stats/review_page.py", session=LIVE, player="Ann", view="deck")
+    assert not deck.exception and "answered. 0 cards." in _text(deck)
+
+
+def test_the_session_page_and_my_sessions_open_the_review(store: str) -> None:
+    at = _page("replay/session_page.py", session=SESSION)
+    assert not at.exception
+    assert f"review?session={SESSION}" in _text(at)
+    mine = _page("stats/mine_page.py")
+    mine.selectbox(key="me").set_value("Ann").run()
+    text = _text(mine)
+    assert f"review?session={SESSION}&player=Ann" in text
+    assert "review?player=Ann&view=deck" in text

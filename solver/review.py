@@ -223,6 +223,13 @@ class _Deal:
             self.left = "outside the abstraction (its bets, levels and caps)"
             return Row(*base, None, None, f"no reference: {self.left}", phase)
         here, self.node = self.node, n.children[n.actions.index(a)]
+        return self._judge(base, phase, here, a)
+
+    def _judge(self, base: tuple[int, str, str, str], phase: str, here: int, a: int) -> Row:
+        """The row of action ``a`` taken at node ``here`` of the game."""
+        assert self.game is not None
+        n = self.game.tree.nodes[here]
+        player = base[2]
         hand = None
         if not n.blind:
             if player not in self.known:

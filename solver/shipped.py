@@ -6,8 +6,8 @@ request: they ship as ``.npz`` files (the same format as the cache of :mod:`solv
 named by its parameters) with ``manifest.json``, which gives each file's sha256 (its bytes) and
 its strategy's sha256 (:func:`solver.solution._digest`: what a new solve of the same settings
 reproduces). :func:`load` checks both: a file whose hash differs is not read (the game is then
-read from the cache or solved). ``python -m solver.shipped`` writes the files and the manifest
-from the cache (solving what is missing).
+read from the cache or solved). ``python -m solver.ship`` writes the files and the manifest from
+the cache (solving what is missing).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ __all__ = ["DEAD", "DIR", "MANIFEST", "load", "manifest"]
 DIR = Path(__file__).resolve().parents[1] / "data" / "solver"
 """Where the shipped games are."""
 MANIFEST = DIR / "manifest.json"
-DEAD = (0.0, 2.0, 3.0, 4.0)
+DEAD = (0.0, 2.0, 2.5, 3.0, 4.0)
 """Dead money shipped (antes): none (a heads-up deal), the antes of players who folded before any
 bet (RULES 5.6: 2 and 4 on the bundled season) and a carried pot's (6.1: 2 to 4 most often on
 simulated heads-up sessions). Other values are solved on first use and cached."""
@@ -55,36 +55,3 @@ def load(name: str) -> np.ndarray | None:
         strat = np.asarray(z["strategy"])
     digest = hashlib.sha256(np.ascontiguousarray(strat, dtype="<f8").tobytes()).hexdigest()
     return strat if digest == entry["strategy_sha256"] else None
-
-
-def _write() -> None:  # pragma: no cover - run by hand to ship a new solution
-    from solver.review import ABSTRACTION
-    from solver.solution import ITERATIONS, STATUSES, VERSION, _cache_dir, _name, subgame
-
-    files: dict[str, Any] = {}
-    DIR.mkdir(parents=True, exist_ok=True)
-    for dead in DEAD:
-        for seen in STATUSES:
-            g = subgame(ABSTRACTION, seen, dead, ITERATIONS, 0)
-            name = _name(ABSTRACTION, seen, dead, ITERATIONS, 0) + ".npz"
-            data = (_cache_dir() / name).read_bytes()
-            (DIR / name).write_bytes(data)
-            files[name] = {
-                "seen": list(seen),
-                "dead": dead,
-                "sha256": hashlib.sha256(data).hexdigest(),
-                "strategy_sha256": g.digest,
-                "bytes": len(data),
-            }
-    out = {
-        "version": VERSION,
-        "abstraction": ABSTRACTION.as_dict(),
-        "iterations": ITERATIONS,
-        "seed": 0,
-        "files": files,
-    }
-    MANIFEST.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    _write()

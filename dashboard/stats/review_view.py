@@ -134,17 +134,23 @@ def summarise(
             graded.append(r)
     out.graded = len(graded)
     out.ev_lost = sum(r.ev_loss or 0.0 for r in graded)
-    for ph in PHASES:
-        got = [r for r in graded if r.phase == ph]
-        if got:
-            good = sum(rank(r.grade) >= GOOD for r in got) / len(got)
-            out.phases[ph] = (len(got), good, sum(r.ev_loss or 0.0 for r in got) / len(got))
+    out.phases = _phases(graded)
     ranked = sorted(graded, key=lambda r: abs(_swing(r)), reverse=True)
     out.moments = [
         Moment(r, _swing(r), replay_href(session, r.deal, r.step, r.player))
         for r in ranked[:3]
         if _swing(r) != 0.0
     ]
+    return out
+
+
+def _phases(graded: Sequence[Row]) -> dict[str, tuple[int, float, float]]:
+    out = {}
+    for ph in PHASES:
+        got = [r for r in graded if r.phase == ph]
+        if got:
+            good = sum(rank(r.grade) >= GOOD for r in got) / len(got)
+            out[ph] = (len(got), good, sum(r.ev_loss or 0.0 for r in got) / len(got))
     return out
 
 
@@ -243,6 +249,22 @@ def _card(code: str) -> str:
     return ("10" if code[0] == "T" else code[0]) + _SUIT.get(code[1], code[1])
 
 
+def _seen_as(b: Any, who: str, hand: Sequence[str], before: Sequence[str]) -> list[str]:
+    me = b.players[b.seat(who)]
+    mine = "not looked at (blind)" if me.blind else " ".join(map(_card, hand))
+    others = [
+        f"{b.seats[i]} {'blind' if b.players[i].blind else 'seen'}"
+        for i in b.active
+        if b.seats[i] != who
+    ]
+    return [
+        f"You are {who}. Your hand: {mine or 'not recorded'}",
+        f"In against you: {', '.join(others) or 'nobody'}",
+        f"Pot {amount(b.pot)}, level {b.level or 'none yet'}",
+        *(["So far: " + "; ".join(before[-6:])] if before else []),
+    ]
+
+
 def positions(
     steps: Iterable[Any], sentences: Mapping[tuple[int, str], str], rows: Sequence[Row]
 ) -> dict[tuple[int, str], list[str]]:
@@ -264,20 +286,7 @@ def positions(
             continue
         who = wanted.get((d, k))
         if who is not None:
-            b = s.before
-            me = b.players[b.seat(who)]
-            mine = "not looked at (blind)" if me.blind else " ".join(map(_card, hands.get(who, [])))
-            others = [
-                f"{b.seats[i]} {'blind' if b.players[i].blind else 'seen'}"
-                for i in b.active
-                if b.seats[i] != who
-            ]
-            out[(d, k)] = [
-                f"You are {who}. Your hand: {mine or 'not recorded'}",
-                f"In against you: {', '.join(others) or 'nobody'}",
-                f"Pot {amount(b.pot)}, level {b.level or 'none yet'}",
-                *(["So far: " + "; ".join(before[-6:])] if before else []),
-            ]
+            out[(d, k)] = _seen_as(s.before, who, hands.get(who, []), before)
         if s.event.type in ("looked", "bet", "folded", "saw", "kept", "thrown"):
             before.append(sentences.get((d, k), s.event.type))
     return out

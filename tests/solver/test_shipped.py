@@ -54,7 +54,7 @@ def test_subgame_reads_the_shipped_game_before_its_cache(
     g = subgame(ABSTRACTION, (False, True), 2.0)
     assert g.digest == _entries()[name]["strategy_sha256"] and g.seconds == 0.0
     assert not (tmp_path / "empty").exists()  # read, not solved
-    assert not solution.available(ABSTRACTION, (False, True), 2.5)
+    assert not solution.available(ABSTRACTION, (False, True), 4.5)
 
 
 def test_a_file_whose_hash_differs_is_not_read(

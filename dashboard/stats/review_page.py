@@ -63,11 +63,14 @@ def _previous(player: str, session: str | None) -> list[str]:
 
 def _moment_row(m: rv.Moment) -> LinkRow:
     r = m.row
-    what = f"cost {-m.swing:.2f} ante" if m.swing < 0 else f"won {m.swing:.2f} ante"
+    if m.swing < 0:
+        what = f"cost {-m.swing:.2f} ante against the best ({r.best})"
+    else:
+        what = f"won {m.swing:.2f} ante over the worst choice there"
     return LinkRow(
         href=m.href,
         title=f"{'▼' if m.swing < 0 else '▲'} Deal {r.deal}, step {r.step}: {r.player} {r.action}",
-        details=(f"{what} · {r.grade} · best {r.best}",),
+        details=(what, f"graded {r.grade}"),
     )
 
 

@@ -68,8 +68,8 @@ def review_href(session: str | None, player: str | None = None, **extra: str) ->
 
 @dataclass(frozen=True)
 class Moment:
-    """A decision that cost (``swing`` < 0: minus its EV loss) or won (``swing`` > 0: its EV over
-    the worst other action) the most, antes."""
+    """A decision that cost (``swing`` < 0: minus its EV loss) or won (``swing`` > 0: a best
+    decision's EV over the worst other action there) the most, antes."""
 
     row: Row
     swing: float
@@ -135,13 +135,22 @@ def summarise(
     out.graded = len(graded)
     out.ev_lost = sum(r.ev_loss or 0.0 for r in graded)
     out.phases = _phases(graded)
-    ranked = sorted(graded, key=lambda r: abs(_swing(r)), reverse=True)
     out.moments = [
-        Moment(r, _swing(r), replay_href(session, r.deal, r.step, r.player))
-        for r in ranked[:3]
-        if _swing(r) != 0.0
+        Moment(r, _swing(r), replay_href(session, r.deal, r.step, r.player)) for r in _top(graded)
     ]
     return out
+
+
+def _top(graded: Sequence[Row]) -> list[Row]:
+    """The three moments: the two costliest decisions and the one that won the most, the rest
+    filled by the largest swings; in the log's order."""
+    costs = sorted((r for r in graded if _swing(r) < 0), key=_swing)
+    wins = sorted((r for r in graded if _swing(r) > 0), key=_swing, reverse=True)
+    picked = costs[:2] + wins[:1]
+    rest = sorted((r for r in costs[2:] + wins[1:]), key=lambda r: -abs(_swing(r)))
+    picked += rest[: 3 - len(picked)]
+    order = {id(r): i for i, r in enumerate(graded)}
+    return sorted(picked, key=lambda r: order[id(r)])
 
 
 def _phases(graded: Sequence[Row]) -> dict[str, tuple[int, float, float]]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, dashboard, launched
+from browser_helpers import CARD, chromium, dashboard, launched
 from review_helpers import LIVE, SESSION, events, in_progress, write
 
 from events.model import Dealt
@@ -55,6 +55,21 @@ def browser(url: str) -> Iterator[Any]:
         yield b
 
 
+def _shot(page: Any, name: str) -> None:
+    """The whole page (Streamlit scrolls its main block, not the document): the viewport made as
+    tall as the content for the picture, then put back."""
+    size = page.viewport_size
+    tall = page.evaluate(
+        '() => Math.max(...[...document.querySelectorAll(\'[data-testid="stMain"], '
+        '[data-testid="stMainBlockContainer"]\')].map((e) => e.scrollHeight))'
+    )
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], int(tall) + 40)})
+    page.wait_for_timeout(300)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+    page.set_viewport_size(size)
+
+
 def _ready(page: Any) -> None:
     """The review drawn: the phase table and the moments' rows, and Streamlit idle."""
     page.wait_for_selector("table:has-text('showdown')", timeout=30_000)
@@ -70,6 +85,9 @@ def test_the_review_is_ready_within_two_seconds_on_a_phone(url: str, browser: An
         page = ctx.new_page()
         page.goto(f"{url}/sessions")  # the server and the browser's cache warm: not the review
         page.wait_for_selector("h1:has-text('Sessions')", timeout=60_000)
+        # the server's warm-up (dashboard/common/warm.py) reads the shipped solution in the
+        # background as it starts (about 3 s here): a newcomer after it
+        page.wait_for_timeout(4_000)
         t0 = time.perf_counter()
         page.goto(f"{url}/review?session={SESSION}&player=Ann")
         _ready(page)
@@ -81,9 +99,12 @@ def test_the_review_is_ready_within_two_seconds_on_a_phone(url: str, browser: An
         box = links.first.bounding_box()
         assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "review-phone.png"), full_page=True)
-        print(f"review ready in {ready:.2f} s (limit {READY_S} s)")
+        _shot(page, "review-phone.png")
+        t1 = time.perf_counter()
+        page.goto(f"{url}/review?session={SESSION}&player=Bob")  # the review cached
+        _ready(page)
+        again = time.perf_counter() - t1
+        print(f"review ready in {ready:.2f} s, again {again:.2f} s (limit {READY_S} s)")
         assert ready <= READY_S, f"ready in {ready:.2f} s"
     finally:
         ctx.close()
@@ -95,7 +116,7 @@ def test_the_review_on_a_desktop(url: str, browser: Any) -> None:
         page = ctx.new_page()
         page.goto(f"{url}/review?session={SESSION}")
         _ready(page)
-        page.screenshot(path=str(ARTIFACTS / "review-desktop.png"), full_page=True)
+        _shot(page, "review-desktop.png")
     finally:
         ctx.close()
 
@@ -126,8 +147,13 @@ def test_a_visitor_of_the_session_in_progress_finds_no_hidden_card(url: str, bro
             )
             text = page.inner_text("body")
             assert not sight.names_a_card(text, hidden), path
+            # the HTML too (links, labels, data): but the icons' drawings and the style names,
+            # where "7h3" is a path's move, not a card
             body = page.inner_html("[data-testid='stMain']")
+            body = re.sub(r"<svg\b.*?</svg>", "", body, flags=re.S)
+            body = re.sub(r'\s(?:class|style|d)="[^"]*"', "", body)
             assert not sight.names_a_card(body, hidden), path
+            assert not (set(CARD.findall(body)) & hidden), path
     finally:
         ctx.close()
 
@@ -143,7 +169,7 @@ def test_the_deck_answers_and_keeps_its_progress_on_the_browser(url: str, browse
         assert m and int(m.group(1)) >= 1, progress
         page.locator(".brag-deck-choices button").first.tap()
         assert "EV" in page.inner_text(".brag-deck-evs")
-        page.screenshot(path=str(ARTIFACTS / "review-deck-phone.png"), full_page=True)
+        _shot(page, "review-deck-phone.png")
         page.get_by_role("button", name="Next card").tap()
         assert page.inner_text(".brag-deck-progress").startswith("1 of ")
         page.reload()

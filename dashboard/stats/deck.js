@@ -49,7 +49,10 @@ export default function (component) {
     root.append(card);
   }
   function answer(card, c, chosen) {
-    card.querySelectorAll(".brag-deck-choices button").forEach((b) => { b.disabled = true; });
+    card.querySelectorAll(".brag-deck-choices button").forEach((b) => {
+      b.disabled = true;
+      if (b.textContent === chosen) { b.classList.add("brag-deck-chosen"); b.setAttribute("aria-pressed", "true"); }
+    });
     const top = Math.max(...c.choices.map((x) => x[1]));
     const got = c.choices.find((x) => x[0] === chosen);
     const lost = got ? top - got[1] : 0;

@@ -25,16 +25,19 @@ from present.numbers import signed
 from present.replay import Replay
 
 ROOT = Path(__file__).resolve().parents[2]
+ODD = "hu-odd"  # a carried pot of 4.5 antes: a betting game not shipped
+ASKED: list[Any] = []
 APP = str(ROOT / "dashboard" / "app.py")
 
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     logs = [write(tmp_path / "hu.jsonl", events()), write(tmp_path / "live.jsonl", in_progress())]
+    logs.append(write(tmp_path / "odd.jsonl", events(ODD, seed=8)))
     monkeypatch.setenv("BRAG_SOLVER_CACHE", str(tmp_path / "solver-cache"))
     # a game not shipped is not solved here (a test does not spend a minute of CPU): it stays
     # "solving..."
-    monkeypatch.setattr(reviewing, "_solve", lambda key: None)
+    monkeypatch.setattr(reviewing, "_solve", ASKED.append)
     yield dashboard_store(tmp_path, monkeypatch, logs)
 
 
@@ -108,3 +111,24 @@ def test_the_session_page_and_my_sessions_open_the_review(store: str) -> None:
     text = _text(mine)
     assert f"review?session={SESSION}&player=Ann" in text
     assert "review?player=Ann&view=deck" in text
+
+
+def test_a_game_not_shipped_says_solving_and_does_not_block_the_page(store: str) -> None:
+    import time
+
+    ASKED.clear()
+    t0 = time.perf_counter()
+    at = _page("stats/review_page.py", session=ODD)
+    took = time.perf_counter() - t0
+    assert not at.exception
+    text = _text(at)
+    assert reviewing.SOLVING in text and any("Solving" in i.value for i in at.info)
+    assert [dead for (_seen, dead) in ASKED] == [4.5]  # the one game missing, asked once
+    assert took < 10  # two runs of the app in AppTest, never a solve (20-90 s here)
+    reviewing._PENDING.clear()
+
+
+def test_the_replay_page_links_to_the_review(store: str) -> None:
+    at = _page("replay/replay_page.py", session=SESSION, deal="10", step="1")
+    assert not at.exception
+    assert f"review?session={SESSION}" in _text(at)

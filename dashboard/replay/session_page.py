@@ -5,9 +5,8 @@ browser)."""
 import streamlit as st
 
 from dashboard.common import cache, escape, links, live, params, ui
-from dashboard.common.links import LinkRow
+from dashboard.common.pages import PAGE_FILES
 from dashboard.stats import widgets
-from dashboard.stats.review_view import review_href
 
 st.title("Session")
 
@@ -38,10 +37,15 @@ else:
     st.caption("The standings, the nets and who won each deal are hidden: Show results shows them.")
 
 st.subheader("Deals")
-review = LinkRow(href=review_href(rp.session), title="★ Review this session's decisions")
 ui.link_rows(
-    [*links.deal_links(rp.session, rp.deal_rows(), results=results), review],
-    "Deals: a tap opens the replay; the last row, the review",
+    links.deal_links(rp.session, rp.deal_rows(), results=results), "Deals: a tap opens the replay"
+)
+# the session's end: its review (graded decisions, luck apart, the moments), one tap
+st.page_link(
+    PAGE_FILES["review"],
+    label="Review this session's decisions",
+    icon=":material/grading:",
+    query_params={"session": rp.session},
 )
 
 if not rp.final.finished:  # a session in progress: show what another device records

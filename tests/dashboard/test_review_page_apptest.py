@@ -136,3 +136,36 @@ def test_the_replay_page_links_to_the_review(store: str) -> None:
     at = _page("replay/replay_page.py", session=SESSION, deal="10", step="1")
     assert not at.exception
     assert ("review", f"session={SESSION}") in _page_links(at)
+
+
+def test_the_comparison_is_with_the_players_previous_sessions_as_this_device_sees_them(
+    store: str,
+) -> None:
+    """Each of Ann's sessions against her earlier ones (newest first, up to five): the deals of the
+    session in progress are withheld there too."""
+    from log.open import open_store
+    from store.records import SessionFilter
+
+    with open_store(store) as s:
+        infos = list(s.sessions(order="newest", limit=50, where=SessionFilter(players=("Ann",))))
+        ids = [i.session for i in infos]
+        summaries = {}
+        for sid in ids:
+            evs = list(s.events(sid))
+            rp = Replay.of(evs)
+            hide = {d for d in range(1, rp.final.deals + 1) if sight.guards(rp, d)}
+            summaries[sid] = rv.summarise(sid, reviewed(evs)[1].rows, hide, "Ann")
+    assert len(ids) == 3
+    compared = 0
+    for k, sid in enumerate(ids):
+        prev = [summaries[x] for x in ids[k + 1 :][:5]]
+        text = _text(_page("stats/review_page.py", session=sid, player="Ann"))
+        graded = sum(p.graded for p in prev)
+        if not graded:
+            assert "No graded decision of Ann in earlier sessions" in text
+            continue
+        compared += 1
+        lost = sum(p.ev_lost for p in prev) / graded
+        want = f"**{lost:.3f} ante** over Ann's {len(prev)} previous sessions ({graded} graded"
+        assert want in text
+    assert compared >= 1

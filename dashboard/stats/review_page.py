@@ -118,9 +118,9 @@ def _compare(player: str, session: str, s: rv.Summary) -> None:
         st.caption(f"No graded decision of {escape.md(player)} in earlier sessions to compare.")
         return
     lost = sum(p.ev_lost for p in prev) / graded
-    now = "–" if s.mean_loss is None else f"{s.mean_loss:.3f}"
+    now = "no graded decision here" if s.mean_loss is None else f"**{s.mean_loss:.3f} ante** here"
     st.markdown(
-        f"Mean EV loss per graded decision: **{now} ante** here, **{lost:.3f} ante** over "
+        f"Mean EV loss per graded decision: {now}, **{lost:.3f} ante** over "
         f"{escape.md(player)}'s {len(prev)} previous sessions ({graded} graded decisions)."
     )
 

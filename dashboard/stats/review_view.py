@@ -94,12 +94,16 @@ class Summary:
         return self.ev_lost / self.graded if self.graded else None
 
     def coverage_line(self) -> str:
-        """``graded 12 of 40 decisions: the rest no reference (28: more than two in)``."""
+        """``graded 12 of 40 decisions: the rest no reference (28: more than two in)``, with
+        ``; 5 withheld until the deal opens (...)`` before it when some are withheld."""
         line = f"graded {self.graded} of {self.decisions} decisions"
-        rest = [f"{n}: {why}" for why, n in self.reasons.most_common()]
         if self.withheld:
-            rest.insert(0, f"{self.withheld}: {WITHHELD}")
-        return line + (": the rest no reference (" + "; ".join(rest) + ")" if rest else "")
+            line += f"; {self.withheld} {WITHHELD}"
+        rest = [f"{n}: {why}" for why, n in self.reasons.most_common()]
+        if rest:
+            line += (": the rest" if not self.withheld else "; the rest") + " no reference ("
+            line += "; ".join(rest) + ")"
+        return line
 
 
 def _swing(r: Row) -> float:

@@ -145,6 +145,8 @@ def test_a_visitor_of_the_session_in_progress_finds_no_hidden_card(url: str, bro
             page.wait_for_function(
                 "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=30_000
             )
+            if "deck" not in path:
+                _shot(page, "review-visitor-phone.png")
             text = page.inner_text("body")
             assert not sight.names_a_card(text, hidden), path
             # the HTML too (links, labels, data): but the icons' drawings and the style names,

@@ -16,21 +16,26 @@ from events.cards import Card
 from events.model import Dealt, Saw
 from present.replay import Replay
 from solver.grades import rank
+from solver.review import Review
+from timeline.core import Timeline
+from timeline.steps import Step
+
+Done = tuple[Timeline, Review]
 
 
-def _phase(st, player):  # type: ignore[no-untyped-def]
+def _phase(st: Step, player: str) -> str:
     if isinstance(st.event, Saw):
         return "showdown"
     return "blind" if st.before.players[st.before.seat(player)].blind else "seen"
 
 
 @pytest.fixture(scope="module")
-def done():  # type: ignore[no-untyped-def]
+def done() -> tuple[Timeline, Review]:
     t, r = reviewed(events())
     return t, r
 
 
-def test_the_summary_counts_every_decision_once_and_recomputes_the_phases(done) -> None:  # type: ignore[no-untyped-def]
+def test_the_summary_counts_every_decision_once_and_recomputes_the_phases(done: Done) -> None:
     t, r = done
     steps = {(s.label.deal, str(s.label)): s for s in t.steps}
     for player in ("Ann", "Bob"):
@@ -39,7 +44,7 @@ def test_the_summary_counts_every_decision_once_and_recomputes_the_phases(done) 
         graded = [x for x in mine if x.ev_loss is not None]
         assert s.decisions == len(mine) > 0 and s.graded == len(graded) > 0
         assert s.graded + sum(s.reasons.values()) == s.decisions and s.withheld == 0
-        assert s.ev_lost == pytest.approx(sum(x.ev_loss for x in graded))
+        assert s.ev_lost == pytest.approx(sum(x.ev_loss or 0.0 for x in graded))
         for ph in rv.PHASES:  # the phase from the engine's state before the step
             got = [x for x in graded if _phase(steps[(x.deal, x.step)], player) == ph]
             if not got:
@@ -48,11 +53,11 @@ def test_the_summary_counts_every_decision_once_and_recomputes_the_phases(done) 
             n, good, loss = s.phases[ph]
             assert n == len(got)
             assert good == pytest.approx(sum(rank(x.grade) >= rank("good") for x in got) / n)
-            assert loss == pytest.approx(sum(x.ev_loss for x in got) / n)
+            assert loss == pytest.approx(sum(x.ev_loss or 0.0 for x in got) / n)
         assert f"graded {s.graded} of {s.decisions} decisions" in s.coverage_line()
 
 
-def test_the_moments_are_the_largest_swings_each_a_link_to_its_step(done) -> None:  # type: ignore[no-untyped-def]
+def test_the_moments_are_the_largest_swings_each_a_link_to_its_step(done: Done) -> None:
     t, r = done
     rp = Replay.from_timeline(t)
     s = rv.summarise(SESSION, r.rows)
@@ -71,7 +76,7 @@ def test_the_moments_are_the_largest_swings_each_a_link_to_its_step(done) -> Non
             assert m.row.ev_loss == pytest.approx(-m.swing)
 
 
-def test_a_hidden_deal_gives_no_grade_no_moment_no_card_and_no_luck(done) -> None:  # type: ignore[no-untyped-def]
+def test_a_hidden_deal_gives_no_grade_no_moment_no_card_and_no_luck(done: Done) -> None:
     t, r = done
     deals = {x.deal for x in r.rows}
     s = rv.summarise(SESSION, r.rows, deals, "Ann")
@@ -81,10 +86,10 @@ def test_a_hidden_deal_gives_no_grade_no_moment_no_card_and_no_luck(done) -> Non
     assert rv.luck_by_player(t.steps, deals) == {}
 
 
-def test_the_deck_holds_the_decisions_lost_by_the_margin_as_the_player_saw_them(done) -> None:  # type: ignore[no-untyped-def]
+def test_the_deck_holds_the_decisions_lost_by_the_margin_as_the_player_saw_them(done: Done) -> None:
     t, r = done
     steps = {(s.label.deal, str(s.label)): s for s in t.steps}
-    hands = {s.label.deal: s.event.hands for s in t.steps if isinstance(s.event, Dealt)}
+    hands = {s.label.deal: s.event.hands or {} for s in t.steps if isinstance(s.event, Dealt)}
     for player in ("Ann", "Bob"):
         want = [x for x in r.rows if x.player == player and (x.ev_loss or 0) >= rv.DECK_MARGIN]
         pos = rv.positions(t.steps, {}, r.rows)
@@ -102,10 +107,10 @@ def test_the_deck_holds_the_decisions_lost_by_the_margin_as_the_player_saw_them(
             assert not any(rv._card(x) in " ".join(c.seen_as) for x in hands[c.deal][other])
 
 
-def test_the_luck_of_the_first_deal_is_the_value_of_its_hands_rank(done) -> None:  # type: ignore[no-untyped-def]
+def test_the_luck_of_the_first_deal_is_the_value_of_its_hands_rank(done: Done) -> None:
     t, _ = done
     later = {s.label.deal for s in t.steps} - {1}
-    h = next(s.event.hands for s in t.steps if isinstance(s.event, Dealt))
+    h = next(s.event.hands or {} for s in t.steps if isinstance(s.event, Dealt))
     power = {p: strength_codes(*(Card.parse(c).code for c in cards)) for p, cards in h.items()}
     best = max(power, key=lambda p: power[p])
     luck = rv.luck_by_player(t.steps, later)

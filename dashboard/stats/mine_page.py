@@ -41,9 +41,9 @@ if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     st.subheader("Your sessions")
     st.caption(f"Newest first, {kept:,} in all: a tap opens the replay as {escape.md(me)} saw it.")
     ui.link_rows(own.session_rows(mine, me, nets), "Your sessions: a tap opens the replay as you")
-    st.subheader("Your reviews")
+    st.subheader("Your reviews")  # the newest five: each session's own is under "Your deals"
     reviews = [
-        LinkRow(href=review_href(i.session, me), title=f"★ Review {i.session}") for i in mine
+        LinkRow(href=review_href(i.session, me), title=f"★ Review {i.session}") for i in mine[:5]
     ]
     deck = LinkRow(href=review_href(None, me, view="deck"), title="Your deck of mistakes")
     ui.link_rows([deck, *reviews], "Your reviews: a tap opens a session's review")

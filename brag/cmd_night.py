@@ -32,7 +32,7 @@ from typing import Any
 from brag.errors import CommandError
 from brag.night_actions import ACTIONS, add_actions, money, run_action
 from brag.store_access import open_event_store, store_console
-from events.amounts import format_amount
+from events.amounts import format_amount, money_text
 from service.night import Night, NightRefused, night_of, settle
 
 __all__ = ["cmd_night", "money_text", "register"]
@@ -71,29 +71,6 @@ def _day(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise CommandError(f"DATE {text!r} is not YYYY-MM-DD", command="night") from None
-
-
-def money_text(value: Fraction) -> str:
-    """An exact amount of money as FORMAT.md writes an amount: a decimal when it has one
-    (``"4.25"``, ``"-3"``), else ``"n/d"`` (a third of a penny stays exact)."""
-    d = value.denominator
-    places = 0
-    while d % 10 == 0 or d % 2 == 0 or d % 5 == 0:
-        if d % 10 == 0:
-            d //= 10
-        elif d % 2 == 0:
-            d //= 2
-        else:
-            d //= 5
-        places += 1
-    if d != 1:
-        return str(format_amount(value))
-    if places == 0:
-        return str(value.numerator)
-    scaled = abs(value) * 10**places
-    text = str(scaled.numerator).rjust(places + 1, "0")
-    sign = "-" if value < 0 else ""
-    return f"{sign}{text[:-places]}.{text[-places:]}"
 
 
 def _units(value: Fraction) -> str:

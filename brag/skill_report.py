@@ -19,6 +19,7 @@ from analytics.skill_text import (
     step_rows,
     widening_lines,
 )
+from present.numbers import count_of
 
 __all__ = ["print_skill"]
 
@@ -68,7 +69,7 @@ def print_skill(con: Any, console: Any, player: str | None, table: str | None) -
     rated = [r for r in summary.ratings if player is None or r.player == player]
     if rated:
         console.print()
-        title = f"Ratings ({summary.rated_sessions} sessions rated)"
+        title = f"Ratings ({count_of(summary.rated_sessions, 'session')} rated)"
         _table(console, title, _text(rating_rows(rated)))
         _say(console, RATINGS)
     if player is not None:

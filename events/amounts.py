@@ -176,3 +176,25 @@ def margin_text(value: float) -> str:
     """
     exact = Fraction(value)
     return amount_text(math.ceil(exact / ROUNDED_TO) * ROUNDED_TO)
+
+
+def money_text(value: Fraction) -> str:
+    """An exact amount of money (a night's settlement at its stake per unit, issue 36) as
+    FORMAT.md writes an amount: a decimal when it has one (``"4.25"``, ``"-3"``), else the exact
+    fraction (``"1/3"``: a third of a penny stays exact). ``brag night`` and the Night page both
+    print money with it.
+
+    >>> money_text(Fraction(17, 4)), money_text(Fraction(-3)), money_text(Fraction(1, 3))
+    ('4.25', '-3', '1/3')
+    """
+    d, places = value.denominator, 0
+    while d % 2 == 0 or d % 5 == 0:  # 10 = 2 * 5 takes one place, as 2 or 5 alone
+        d //= 10 if d % 10 == 0 else 2 if d % 2 == 0 else 5
+        places += 1
+    if d != 1:
+        return str(format_amount(value))
+    if places == 0:
+        return str(value.numerator)
+    scaled = abs(value) * 10**places
+    text = str(scaled.numerator).rjust(places + 1, "0")
+    return f"{'-' if value < 0 else ''}{text[:-places]}.{text[-places:]}"

@@ -45,6 +45,7 @@ __all__ = [
     "mark_corrected",
     "reopen",
     "seat_table",
+    "seat_tables",
     "set_stake",
 ]
 
@@ -124,16 +125,11 @@ def check_in(
         return book.add(day.isoformat(), club, kind, who, "{}", None, now, by or who)
 
 
-def seat_table(
-    store: EventStore, day: date, table: str, players: list[str], *, by: str, club: str = ""
-) -> NightFact:
-    """Records ``table`` seating ``players`` (names through the register; RULES 1.3: two to
-    ten players, no name twice) at the night of ``day``; a player seated at another table
-    before leaves it. :class:`NightRefused` on a final night or for a table the rules refuse."""
+def _seat_value(table: str, players: list[str], resolve: Callable[[str], str]) -> dict[str, Any]:
+    """The fact's value for ``table`` seating ``players``, or :class:`NightRefused` (RULES 1.3)."""
     table = table.strip()
     if not table or len(table) > 64 or inert(table) != table:
         raise NightRefused(f"{inert(table)!r}: a table's name is 1 to 64 printable characters")
-    resolve = register_of(store).resolve
     seated = [resolve(_name(p)) for p in players]
     if len({p.casefold() for p in seated}) != len(seated):
         raise NightRefused(f"table {table}: a player is seated twice (RULES 1.3)")
@@ -141,8 +137,57 @@ def seat_table(
         raise NightRefused(
             f"table {table}: {len(seated)} players; a table seats 2 to 10 (RULES 1.3)"
         )
-    value = {"table": table, "players": seated}
-    return _write(store, day, club, "seat", table, value, by=by, check=_provisional(day, "a seat"))
+    return {"table": table, "players": seated}
+
+
+def seat_table(
+    store: EventStore, day: date, table: str, players: list[str], *, by: str, club: str = ""
+) -> NightFact:
+    """Records ``table`` seating ``players`` (names through the register; RULES 1.3: two to
+    ten players, no name twice) at the night of ``day``; a player seated at another table
+    before leaves it. :class:`NightRefused` on a final night or for a table the rules refuse."""
+    (fact,) = seat_tables(store, day, [(table, players)], by=by, club=club)
+    return fact
+
+
+def seat_tables(
+    store: EventStore,
+    day: date,
+    tables: list[tuple[str, list[str]]],
+    *,
+    by: str,
+    club: str = "",
+) -> list[NightFact]:
+    """Records every ``(table, players)`` of ``tables`` at the night of ``day`` in ONE write
+    (the organiser's "Make tables"): all of them or, on a refusal, none (each table checked as
+    :func:`seat_table` checks it, and no player at two of them: RULES 1.3).
+    :class:`NightRefused` on a final night or for a table the rules refuse."""
+    resolve = register_of(store).resolve
+    values = [_seat_value(t, ps, resolve) for t, ps in tables]
+    names = [v["table"] for v in values]
+    if len(set(names)) != len(names):
+        raise NightRefused("two tables of one name: each table is seated once")
+    everyone = [p.casefold() for v in values for p in v["players"]]
+    if len(set(everyone)) != len(everyone):
+        raise NightRefused("a player is seated at two tables (RULES 1.3)")
+    check = _provisional(day, "a seat")
+    with store.recorder.transaction() as tx:
+        book = tx.night()
+        check(night_facts(book.facts(day.isoformat(), club)))
+        now = datetime.now(UTC)
+        return [
+            book.add(
+                day.isoformat(),
+                club,
+                "seat",
+                v["table"],
+                json.dumps(v, ensure_ascii=False, sort_keys=True),
+                None,
+                now,
+                by,
+            )
+            for v in values
+        ]
 
 
 def set_stake(

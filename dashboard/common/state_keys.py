@@ -69,6 +69,7 @@ __all__ = [
     "START_DEALER",
     "START_FORM",
     "START_KEPT",
+    "START_LINKED",
     "START_PLAYERS",
     "START_POTS",
     "START_SESSION",
@@ -311,6 +312,10 @@ START_KEPT = "start_kept"
 
 START_ASK = "start_ask"
 """The start form's questions' container (.st-key-start_ask: "did you mean Jean?")."""
+
+START_LINKED = "start_linked"
+"""The table and players a link filled the start form with (the Night desk's "Start this
+table's session"): kept among the form's choices while it is open."""
 
 
 def my_cards_deal(session: str) -> str:

@@ -1,7 +1,9 @@
 """The Night page's live board as HTML (a view model: no Streamlit): the standings across the
 night's tables (issue 36.3), each table's session with its link to follow it live, the pot on the
 tables, "Provisional" while the night is, and who pays whom once money in equals money out
-(issue 36.5, :func:`service.night.settle`), else one line saying why not.
+(issue 36.5, :func:`service.night.settle`: in the club's money once the director set the night's
+stake, :func:`money_text` as ``brag night --settle`` prints it), else one line saying why not;
+a final night's sessions corrected since, one line each.
 
 Every text from a log (names, tables, session ids, a refusal naming them) is data: control
 characters shown as escapes, then HTML-escaped (:func:`_t`). Amounts as the commands write them
@@ -14,11 +16,20 @@ import html
 from fractions import Fraction
 
 from dashboard.common.links import link
-from events.amounts import format_amount
+from events.amounts import format_amount, money_text
 from events.text import inert
 from service.night import Night, NightRefused, SessionNets, Transfer, settle
 
-__all__ = ["BOARD_CSS", "TV_CSS", "board_html", "settlement_html", "settlement_of"]
+__all__ = [
+    "BOARD_CSS",
+    "TV_CSS",
+    "board_html",
+    "corrections_html",
+    "money_text",
+    "parse_money",
+    "settlement_html",
+    "settlement_of",
+]
 
 BOARD_CSS = """<style>
 .brag-board { --fg: inherit; font-size: 1rem; line-height: 1.35; }
@@ -52,6 +63,8 @@ BOARD_CSS = """<style>
   white-space: nowrap; }
 .brag-board .nb-line { margin: .5rem 0; }
 .brag-board ol.nb-pays { margin: 0; padding-left: 1.4em; }
+.brag-board ul.nb-fixed { margin: .25rem 0 .5rem 0; padding-left: 1.2em; font-size: .9em; }
+.brag-board ul.nb-fixed li { overflow-wrap: anywhere; }
 </style>"""
 """The board's look: one column on a phone, standings beside the tables on a wide screen; every
 link at least 44 px high (a thumb's target)."""
@@ -69,6 +82,19 @@ TV_CSS = """<style>
 </style>"""
 """The display for a TV (``display=tv``): no sidebar, header or toolbar, the board's type grown
 with the screen's width, so a night of a dozen players fits 1920x1080; on a phone it stacks."""
+
+
+def parse_money(text: str, what: str) -> Fraction:
+    """``text`` (``"0.50"``, ``"1/2"``, ``"2"``) as exact money above 0. Raises ``ValueError``
+    with one line naming ``what`` otherwise."""
+    got = text.strip()
+    try:
+        value = Fraction(got)
+    except (ValueError, ZeroDivisionError):
+        value = None
+    if value is None or value <= 0 or len(got) > 20:
+        raise ValueError(f"{what} {got!r}: give money above 0, as a decimal (0.50) or a fraction")
+    return value
 
 
 def _t(value: object) -> str:
@@ -117,9 +143,10 @@ def _table(s: SessionNets) -> str:
 
 
 def settlement_of(night: Night) -> tuple[tuple[Transfer, ...] | None, str]:
-    """Who pays whom (stake units, at most n-1 transfers), and the line above it; ``None`` and
-    the one line saying why not while money in is not money out (a pot on a table, RULES 1.4,
-    6.1: :func:`service.night.settle` refuses)."""
+    """Who pays whom (at most n-1 transfers: in the club's money at the night's stake when the
+    director set one, :attr:`log.night_facts.NightFacts.stake`, else in stake units), and the
+    line above it; ``None`` and the one line saying why not while money in is not money out (a
+    pot on a table, RULES 1.4, 6.1: :func:`service.night.settle` refuses)."""
     on = [s for s in night.sessions if s.pot != 0]
     if on:
         where = ", ".join(f"{s.table or s.session} {_units(s.pot)}" for s in on)
@@ -127,29 +154,46 @@ def settlement_of(night: Night) -> tuple[tuple[Transfer, ...] | None, str]:
             f"No settlement yet: money in is not money out while a pot is on a table ({where}; "
             "RULES 1.4, 6.1)."
         )
+    stake = night.facts.stake
     try:
-        transfers = settle(night)
+        transfers = settle(night, None if stake is None else stake.money)
     except NightRefused as err:
         return None, f"No settlement yet: {err}."
     if not transfers:
         return transfers, "Money in equals money out: everyone is square."
-    return transfers, "Money in equals money out. Who pays whom (stake units):"
+    if stake is None:
+        return transfers, "Money in equals money out. Who pays whom (stake units):"
+    return transfers, (
+        f"Money in equals money out. Who pays whom (money, at {money_text(stake.money)} a "
+        "stake unit):"
+    )
 
 
 def settlement_html(night: Night) -> str:
     """The settlement's part of the board (see :func:`settlement_of`)."""
     transfers, line = settlement_of(night)
+    shown = _units if night.facts.stake is None else money_text
     out = f"<h3>Who pays whom</h3><p class='nb-line'>{_t(line)}</p>"
     if transfers:
         out += (
             "<ol class='nb-pays' aria-label='Who pays whom'>"
             + "".join(
-                f"<li>{_t(t.payer)} pays {_t(t.payee)} <b>{_t(_units(t.amount))}</b></li>"
+                f"<li>{_t(t.payer)} pays {_t(t.payee)} <b>{_t(shown(t.amount))}</b></li>"
                 for t in transfers
             )
             + "</ol>"
         )
     return out
+
+
+def corrections_html(night: Night) -> str:
+    """A final night's sessions changed since it was finalised, one line each
+    (:meth:`service.night.Correction.text`: "corrected after final: session S deal 2 step 7
+    (replace): Ann -3 -> 2"); ``""`` when none."""
+    if not night.corrections:
+        return ""
+    lines = "".join(f"<li>{_t(c.text())}</li>" for c in night.corrections)
+    return f"<ul class='nb-fixed' aria-label='Corrected after final'>{lines}</ul>"
 
 
 def board_html(night: Night, position: int, *, tv: bool = False) -> str:
@@ -166,11 +210,14 @@ def board_html(night: Night, position: int, *, tv: bool = False) -> str:
         f"{_t(_units(night.pot))} on the tables</span> (nets + pot = 0)"
         if going
         else f"all {len(night.sessions)} sessions finished"
+        if len(night.sessions) != 1
+        else "its one session finished"
     )
     head = (
         f"<div class='nb-head'><p class='nb-title'>Night of {night.day.isoformat()}</p>"
         f"<span class='nb-state {state}'>{state.capitalize()}</span>"
-        f"<span class='nb-stamp'>{pot} · stake units · log position {position}</span></div>"
+        f"<span class='nb-stamp'>{pot} · nets in stake units · log position {position}</span></div>"
+        + corrections_html(night)
     )
     tables = "".join(_table(s) for s in night.sessions)
     right = (

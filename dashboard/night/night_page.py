@@ -4,10 +4,13 @@ table's session (a link follows it live on the Replay page), the pot on the tabl
 or download (36.6, ``view=report``).
 
 The link: ``night?date=YYYY-MM-DD`` (default: the latest date with sessions), ``&display=tv``
-(the TV display: no controls, no sidebar, large type), ``&view=report``. The board follows the
-store live: a fragment run every :data:`EVERY` seconds reads the store's polled position and
-draws the board of that position (kept per position, so a board that did not move costs one
-cached lookup), so a new pot reaches it within ``EVERY`` + the poll's freshness (under 2 s)."""
+(the TV display: no controls, no sidebar, large type), ``&view=report``, ``&view=desk`` (the
+director's desk, :mod:`dashboard.night.desk`: the organiser's unlocked device only).
+
+The board follows the store live: a fragment run every :data:`EVERY` seconds reads the store's
+polled position and the night's facts' polled position and draws the board of that pair (kept
+per pair, so a board that did not move costs one cached lookup), so a new pot, a check-in or
+finalising reaches it within ``EVERY`` + the poll's freshness (under 2 s)."""
 
 from __future__ import annotations
 
@@ -15,11 +18,13 @@ from datetime import date
 
 import streamlit as st
 
+from dashboard.access.gate import organiser_device
 from dashboard.common import params
 from dashboard.common.escape import md
 from dashboard.common.faults import unreachable_line
 from dashboard.night import nights
 from dashboard.night.board import board_html
+from dashboard.night.desk import desk
 from events.errors import StoreUnavailable
 from service.night import NightRefused
 
@@ -58,17 +63,14 @@ def _controls(day: date) -> tuple[date, str]:
             max_value=max(span[1], day) if span else None,
         )
     with right:
-        view = st.segmented_control(
-            "View",
-            ["Board", "Report"],
-            default="Report" if params.param("view") == "report" else "Board",
-            label_visibility="collapsed",
-        )
+        asked = {"report": "Report", "desk": "Desk"}.get(str(params.param("view")), "Board")
+        views = ["Board", "Report"] + (["Desk"] if asked == "Desk" or organiser_device() else [])
+        view = st.segmented_control("View", views, default=asked, label_visibility="collapsed")
     if isinstance(picked, date) and picked != day:
         params.set_params(date=picked.isoformat())
         day = picked
     view = view or "Board"
-    params.set_params(view="report" if view == "Report" else None)
+    params.set_params(view=None if view == "Board" else view.lower())
     tv = f"night?date={day.isoformat()}&display=tv"
     st.caption(f"[TV display]({tv}): the board alone, large, for a screen in the room.")
     return day, view
@@ -78,7 +80,7 @@ def _controls(day: date) -> tuple[date, str]:
 def _board(day: date, tv: bool) -> None:
     try:
         at = nights.polled_position()
-        night = nights.night(day, at)
+        night = nights.night(day, at, nights.polled_facts(day))
     except StoreUnavailable as err:  # one line until the store answers again
         st.error(md(unreachable_line(err)), icon=":material/cloud_off:")
         return
@@ -101,14 +103,14 @@ def _base() -> str:
 def _report(day: date) -> None:
     from service.report_html import REPORT_CSS, report_fragment
 
-    at = nights.position()
+    at, facts_at = nights.position(), nights.facts_position(day)
     try:
-        report = nights.report(day, at)
+        report = nights.report(day, at, facts_at)
     except NightRefused as err:
         st.info(md(f"{err}."))
         return
     name = f"night-{day.isoformat()}"
-    page, pdf = nights.report_files(day, at, _base())
+    page, pdf = nights.report_files(day, at, facts_at, _base())
     row = st.container(horizontal=True, gap="small")
     row.download_button("Page to publish (HTML)", page, file_name=f"{name}.html", mime="text/html")
     row.download_button("PDF", pdf, file_name=f"{name}.pdf", mime="application/pdf")
@@ -135,5 +137,7 @@ else:
     day, view = _controls(day)  # the board's own title heads the page
     if view == "Report":
         _report(day)
+    elif view == "Desk":
+        desk(day)
     else:
         _board(day, False)

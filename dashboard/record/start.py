@@ -32,7 +32,9 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
     """Starts a session: its name, table, players in their seats clockwise (picked from the names
     already in the store or new; ↑ and ↓ set the order), the first dealer (a seat, or drawn by
     lot here: RULES 3.1), which cards are recorded and the pots. A refused start says why and
-    leaves the link as it was."""
+    leaves the link as it was. A link's ``?table=T&player=A&player=B`` (the Night desk's "Start
+    this table's session", issue 36) fills the table and the players once."""
+    known_players, known_tables = _prefilled(known_players, known_tables)
     _name_table_players(known_players, known_tables)
     # a name close to a known one is asked about where it was typed (issue 35, item 2)
     _questions(_known(known_players, known_tables))
@@ -52,6 +54,29 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
             on_click=_start,
             args=(tuple(known_players), tuple(known_tables)),
         )
+
+
+def _prefilled(
+    known_players: Sequence[str], known_tables: Sequence[str]
+) -> tuple[list[str], list[str]]:
+    """Takes a link's ``table`` and ``player`` parameters into the form, once (they leave the
+    link), and returns the known names and tables with them added for as long as the form is
+    open (a player checked in for the night who never played yet is not known, nor a table the
+    seating named)."""
+    table = (st.query_params.get("table") or "").strip()
+    linked = list(dict.fromkeys(p.strip() for p in st.query_params.get_all("player") if p.strip()))
+    if table or linked:
+        if table:
+            st.session_state[keys.START_TABLE] = table
+        if linked:
+            st.session_state[keys.START_PLAYERS] = linked
+        st.session_state[keys.START_LINKED] = ([table] if table else [], linked)
+        for name in ("table", "player"):
+            st.query_params.pop(name, None)
+    tables_linked, players_linked = st.session_state.get(keys.START_LINKED) or ([], [])
+    players = [*known_players, *(p for p in players_linked if p not in known_players)]
+    tables = [*known_tables, *(t for t in tables_linked if t not in known_tables)]
+    return players, tables
 
 
 def _name_table_players(known_players: Sequence[str], known_tables: Sequence[str]) -> None:

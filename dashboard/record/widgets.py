@@ -58,6 +58,8 @@ def device_settings(open_ids: Sequence[str], new: str) -> str:
     if keys.RECORDING not in st.session_state:
         st.session_state[keys.RECORDING] = cookie(SESSION_COOKIE)
     linked = st.query_params.get("session")
+    if not linked and (st.query_params.get("table") or st.query_params.get_all("player")):
+        st.session_state[keys.RECORDING] = None  # a link to start a table's session (Night desk)
     if linked and linked in open_ids:
         st.session_state[keys.RECORDING] = linked
     current = st.session_state.get(keys.RECORDING)

@@ -25,6 +25,7 @@ from analytics.skill_text import (
 )
 from dashboard.common import escape
 from dashboard.stats import stats_cache, widgets
+from present.numbers import count_of
 
 __all__ = ["skill_panel"]
 
@@ -52,7 +53,7 @@ def _ratings(summary: Any, pair: Any, chosen: list[str]) -> None:
     rated = [r for p in chosen for r in summary.ratings if r.player == p]
     if rated:
         widgets.plain_table(rating_rows(rated))
-        st.caption(f"{RATINGS} {summary.rated_sessions} sessions rated.")
+        st.caption(f"{RATINGS} {count_of(summary.rated_sessions, 'session')} rated.")
     if pair.steps and pair.steps[0]:
         st.markdown(f"**{escape.md(chosen[0])}: rating on entering each session** (newest first)")
         widgets.plain_table(step_rows(pair.steps[0]))

@@ -28,6 +28,7 @@ from service.night_facts import (
     mark_corrected,
     reopen,
     seat_table,
+    seat_tables,
     set_stake,
 )
 
@@ -105,6 +106,28 @@ def test_seats_move_a_player_from_the_table_they_left(store: Any) -> None:
         seat_table(store, DAY, "Top table", ["Sandra"], by="Ann")
     with pytest.raises(NightRefused, match=r"seated twice \(RULES 1\.3\)"):
         seat_table(store, DAY, "Top table", ["Sandra", "sandra"], by="Ann")
+
+
+def test_made_tables_are_stored_all_or_none(store: Any) -> None:
+    """"Make tables" is one write: a table the rules refuse (RULES 1.3) stores none of them."""
+    before = facts_of(store, DAY)
+    with pytest.raises(NightRefused, match=r"Table 2: 1 players; a table seats 2 to 10"):
+        seat_tables(
+            store, DAY, [("Table 1", ["Sandra", "Bev"]), ("Table 2", ["Tony"])], by="Ann"
+        )
+    with pytest.raises(NightRefused, match=r"seated at two tables \(RULES 1\.3\)"):
+        seat_tables(
+            store, DAY, [("Table 1", ["Sandra", "Bev"]), ("Table 2", ["Tony", "Bev"])], by="Ann"
+        )
+    assert facts_of(store, DAY) == before
+    made = seat_tables(
+        store, DAY, [("Table 1", ["Sandra", "Bev"]), ("Table 2", ["Tony", "Gary"])], by="Ann"
+    )
+    assert [f.position for f in made] == sorted(f.position for f in made)
+    assert facts_of(store, DAY).seats == (
+        ("Table 1", ("Sandra", "Bev")),
+        ("Table 2", ("Tony", "Gary")),
+    )
 
 
 def test_finalise_is_refused_while_a_flag_is_open(store: Any) -> None:

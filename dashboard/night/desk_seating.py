@@ -1,0 +1,118 @@
+"""The desk's seating (issue 36 item 1): "Make tables" seats the players checked in
+(:func:`service.seating.seat`: RULES 1.3 sizes, as even as possible, opponents of the season's
+earlier nights repeated least, :func:`service.seating.history_of`) and keeps each table as a
+fact of the night (:func:`service.night_facts.seat_tables`: every table in one write, the
+device's token checked inside it, all stored or none); the tables are shown, and the
+organiser moves a player with two selects
+(:func:`service.seating.move`: refused in one line when a table would leave 2 to 10 players).
+
+The tables are ``Table 1``, ``Table 2`` ...; making them again reseats everyone present (a table
+left without a player is not shown: the night's facts keep every seat, :mod:`log.night_facts`)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+import streamlit as st
+
+from dashboard.common.escape import md
+from dashboard.common.links import start_link
+from events.text import inert, normal
+from log.night_facts import NightFacts, facts_of
+from service import night_facts as nf
+from service import seating
+
+__all__ = ["seating_section", "tables_of"]
+
+Write = Callable[[Callable[[Any], object], str, str], bool]
+
+
+def tables_of(facts: NightFacts) -> list[tuple[str, list[str]]]:
+    """The night's tables with a player (name, players in seat order), in the order made."""
+    return [(t, list(ps)) for t, ps in facts.seats if ps]
+
+
+def _made(day: date, write: Write, by: str) -> None:
+    def act(store: Any) -> None:
+        facts = facts_of(store, day)
+        present = list(facts.present)
+        history = seating.history_of(store, day)
+        made = seating.seat(present, history, seed=facts.last)
+        nf.seat_tables(store, day, [(f"Table {n}", ps) for n, ps in enumerate(made, 1)], by=by)
+
+    write(act, "Tables made: each is kept for the night.", "seat")
+
+
+def _moved(day: date, write: Write, by: str, tables: list[tuple[str, list[str]]]) -> None:
+    name = str(st.session_state.get("desk_move_who") or "")
+    to = str(st.session_state.get("desk_move_to") or "")
+
+    def act(store: Any) -> None:
+        if not name or not to:
+            raise ValueError("pick the player and the table first")
+        number = [t for t, _ in tables].index(to) + 1
+        moved = seating.move([ps for _, ps in tables], name, number)
+        nf.seat_table(store, day, to, moved[number - 1], by=by)
+
+    write(act, f"{name} moved to {to}.", "seat")
+
+
+def _table_html(table: str, players: list[str]) -> str:
+    names = "".join(f"<li>{html.escape(inert(p))}</li>" for p in players)
+    start = html.escape(start_link(table, players), quote=True)
+    return (
+        f"<div class='desk-table'><b>{html.escape(inert(table))}</b> · {len(players)} players"
+        f"<ol>{names}</ol><a class='desk-start' href='{start}' target='_self'>"
+        "Start this table's session</a></div>"
+    )
+
+
+TABLES_CSS = """<style>
+.desk-tables { display: grid; gap: .5rem; grid-template-columns: repeat(auto-fill,
+  minmax(10rem, 1fr)); }
+.desk-table { border: 1px solid rgba(128,128,128,.35); border-radius: .5rem; padding: .4em .7em;
+  overflow-wrap: anywhere; }
+.desk-table ol { margin: .25em 0 0 0; padding-left: 1.3em; }
+.desk-start { display: inline-block; min-height: 44px; line-height: 44px; }
+</style>"""
+
+
+def seating_section(
+    day: date, facts: NightFacts, write: Write, said: Callable[[str], None], by: str
+) -> None:
+    """The seating: Make tables, the tables, a move (see the module docstring)."""
+    with st.container(key="desk_seating"):
+        st.markdown("#### Seating")
+        said("seat")
+        tables = tables_of(facts)
+        seated = {normal(p) for _, ps in tables for p in ps}
+        waiting = [p for p in facts.present if normal(p) not in seated]
+        final = facts.state == "final"
+        label = "Make tables again" if tables else "Make tables"
+        st.button(
+            label,
+            key="desk_make",
+            on_click=_made,
+            args=(day, write, by),
+            disabled=final,
+            help="Seats everyone present: tables of 2 to 10, opponents repeated least.",
+        )
+        if waiting and tables:
+            st.caption(md(f"Present, not seated: {', '.join(waiting)}."))
+        if not tables:
+            return
+        body = "".join(_table_html(t, ps) for t, ps in tables)
+        st.markdown(
+            TABLES_CSS.replace("\n", " ") + f"<div class='desk-tables'>{body}</div>",
+            unsafe_allow_html=True,
+        )
+        a, b = st.columns(2)
+        a.selectbox("Move", sorted(p for _, ps in tables for p in ps), index=None,
+                    key="desk_move_who", placeholder="player")  # fmt: skip
+        b.selectbox("to", [t for t, _ in tables], index=None, key="desk_move_to",
+                    placeholder="table")  # fmt: skip
+        st.button("Move the player", key="desk_move", on_click=_moved,
+                  args=(day, write, by, tables), disabled=final)  # fmt: skip

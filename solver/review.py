@@ -36,7 +36,9 @@ each player (the player with the hand held, or blind; the opponent over its rang
 solution's path an equilibrium does not fix the play, and two solutions disagree there."""
 
 DECISIONS = (Looked, Kept, Thrown, Bet, Folded, Saw)
-Solver = Callable[[tuple[bool, bool], float], Subgame]
+Solver = Callable[[tuple[bool, bool], float], "Subgame | str"]
+"""Who is seen when the betting starts, the dead money -> the betting game, or why there is none
+(a page that will not wait for a solve says "solving...")."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,10 @@ class Row:
     best: str | None
     ev_loss: float | None
     grade: str
+    phase: str = ""
+    """``blind`` (the player had not looked), ``seen``, or ``showdown`` (a see, RULES 5.7)."""
+    options: tuple[tuple[str, float], ...] = ()
+    """Each action of the solved game here and its EV (antes, the deal's net), for a graded row."""
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -122,6 +128,13 @@ def _known_hands(steps: Iterable[Step]) -> dict[str, int]:
     return {p: strength_codes(*c) for p, c in known.items() if len(c) == 3}
 
 
+def _phase(s: Step, player: str) -> str:
+    if isinstance(s.event, Saw):
+        return "showdown"
+    b = s.before
+    return "blind" if b.players[b.seat(player)].blind else "seen"
+
+
 def _map(e: object, n: Node, ab: Abstraction) -> int | None:
     match e:
         case Looked():
@@ -185,7 +198,10 @@ class _Deal:
         if b.paid_in_deal(player) != 1 or b.paid_in_deal(other) != 1:
             return "the two left had paid more than the ante"
         dead = float(b.pot - Fraction(2))
-        self.game = self.solver(seen, dead)
+        game = self.solver(seen, dead)
+        if isinstance(game, str):
+            return game
+        self.game = game
         self.order, self.node = (player, other), 0
         return None
 
@@ -194,31 +210,41 @@ class _Deal:
         assert isinstance(e, DECISIONS)
         player = str(e.player)
         base = (s.label.deal, str(s.label), player, _action_text(e))
+        phase = _phase(s, player)
         why = self.left
         if why is None and self.game is None:
             why = self._start(s, player)
         if why is not None or self.game is None:
-            return Row(*base, None, None, f"no reference: {why}")
+            return Row(*base, None, None, f"no reference: {why}", phase)
         tree = self.game.tree
         n = tree.nodes[self.node]
         a = _map(e, n, self.ab)
         if self.order[n.player] != player or a is None or a not in n.actions:
             self.left = "outside the abstraction (its bets, levels and caps)"
-            return Row(*base, None, None, f"no reference: {self.left}")
+            return Row(*base, None, None, f"no reference: {self.left}", phase)
         here, self.node = self.node, n.children[n.actions.index(a)]
+        return self._judge(base, phase, here, a)
+
+    def _judge(self, base: tuple[int, str, str, str], phase: str, here: int, a: int) -> Row:
+        """The row of action ``a`` taken at node ``here`` of the game."""
+        assert self.game is not None
+        n = self.game.tree.nodes[here]
+        player = base[2]
         hand = None
         if not n.blind:
             if player not in self.known:
-                return Row(*base, None, None, "no reference: the hand is not known")
+                return Row(*base, None, None, "no reference: the hand is not known", phase)
             hand = buckets(self.ab.buckets).of_strength(self.known[player])
         evs = self.game.ev(here, hand, ON_PATH)
         if evs is None or self.game.reach(here, hand) < ON_PATH:
-            return Row(*base, None, None, "no reference: off the solution's path")
+            return Row(*base, None, None, "no reference: off the solution's path", phase)
         top = max(evs.values())
         best = max(evs, key=lambda k: evs[k])
         loss = max(top - evs[a], 0.0)
         runner = min((top - v for k, v in evs.items() if k != best), default=0.0)
-        return Row(*base, _abstract_text(n, best, self.ab), loss, grade(loss, runner, base[3]))
+        opts = tuple((_abstract_text(n, k, self.ab), v) for k, v in evs.items())
+        text = _abstract_text(n, best, self.ab)
+        return Row(*base, text, loss, grade(loss, runner, base[3]), phase, opts)
 
 
 def review(
@@ -228,10 +254,13 @@ def review(
     ab: Abstraction = ABSTRACTION,
     iterations: int = ITERATIONS,
     seed: int = 0,
+    games: Solver | None = None,
 ) -> Review:
     """The graded decisions of a session's steps in force (``Timeline.steps``), or of one deal.
 
-    Betting games are solved on first use and cached (:func:`solver.solution.subgame`).
+    Betting games are solved on first use and cached (:func:`solver.solution.subgame`);
+    ``games``, when given, answers instead: a game, or why there is none (its deal's decisions
+    say "no reference: " and the reason).
     """
     by_deal: dict[int, list[Step]] = {}
     for s in steps:
@@ -240,8 +269,9 @@ def review(
     def solver(seen: tuple[bool, bool], dead: float) -> Subgame:
         return subgame(ab, seen, dead, iterations, seed)
 
+    solve: Solver = games if games is not None else solver
     out = Review()
     for d, group in sorted(by_deal.items()):
         if deal is None or d == deal:
-            out.rows.extend(_Deal(group, solver, ab).rows())
+            out.rows.extend(_Deal(group, solve, ab).rows())
     return out

@@ -4,8 +4,9 @@
 first bet (RULES 5.1: first to act decides, then the dealer, knowing it; a look tells nothing of
 the hand) by the four games' values. :func:`subgame` is one betting game, cached on disk as an
 ``.npz`` named by its parameters and checked against its sha256 (``BRAG_SOLVER_CACHE``, default
-``~/.cache/bragbook/solver``). Values are floats in antes (an equilibrium value; the log's money
-stays exact elsewhere).
+``~/.cache/bragbook/solver``); the shipped games of ``data/solver/`` (:mod:`solver.shipped`, each
+checked against the manifest's sha256) are read before the cache. Values are floats in antes (an
+equilibrium value; the log's money stays exact elsewhere).
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
+from solver import shipped
 from solver.best_response import best_value
 from solver.buckets import Buckets, buckets
 from solver.cfr import Arrays, reaches, solve, values
 from solver.game import Abstraction, Tree, build
 
-__all__ = ["ITERATIONS", "GameSolution", "Subgame", "solve_game", "subgame"]
+__all__ = ["ITERATIONS", "GameSolution", "Subgame", "available", "solve_game", "subgame"]
 
 ITERATIONS = 400
 """Default CFR+ iterations: below 0.1 % of an ante on every betting game (docs/review.md)."""
@@ -118,6 +120,25 @@ def _digest(strategy: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(strategy, dtype="<f8").tobytes()).hexdigest()
 
 
+_MEMO: dict[str, Subgame] = {}
+"""Games read or solved in this process (by file name): a page asks again without reading."""
+
+
+def available(
+    ab: Abstraction,
+    seen: tuple[bool, bool],
+    dead: float = 0.0,
+    iterations: int = ITERATIONS,
+    seed: int = 0,
+) -> bool:
+    """Whether :func:`subgame` answers without solving: the game is in memory, shipped
+    (:mod:`solver.shipped`, its hash checked) or in the cache (a file of that name)."""
+    name = _name(ab, seen, dead, iterations, seed) + ".npz"
+    if name in _MEMO or (_cache_dir() / name).exists():
+        return True
+    return name in shipped.manifest().get("files", {}) and shipped.load(name) is not None
+
+
 def subgame(
     ab: Abstraction,
     seen: tuple[bool, bool],
@@ -129,18 +150,30 @@ def subgame(
 ) -> Subgame:
     """The betting game with ``seen`` at its start and ``dead`` antes in the pot, solved.
 
-    Read from the cache when there (its sha256 checked: a mismatch is solved again), else solved
-    and written there. Raises ``ValueError`` for a negative ``dead`` or ``iterations`` < 1.
+    Read from the shipped games (:mod:`solver.shipped`) or the cache when there (its sha256
+    checked: a mismatch is solved again), else solved and written there. Raises ``ValueError``
+    for a negative ``dead`` or ``iterations`` < 1.
     """
     if dead < 0 or iterations < 1:
         raise ValueError("dead money and iterations must be non-negative / positive")
+    name = _name(ab, seen, dead, iterations, seed) + ".npz"
+    if cache and name in _MEMO:
+        return _MEMO[name]
     tree = build(ab, seen, dead)
-    path = _cache_dir() / (_name(ab, seen, dead, iterations, seed) + ".npz")
+    path = _cache_dir() / name
+    if cache:
+        strat = shipped.load(name)
+        if strat is not None and strat.shape[0] == len(tree.nodes):
+            got = _MEMO[name] = Subgame(
+                ab, seen, dead, iterations, seed, tree, strat, _digest(strat)
+            )
+            return got
     if cache and path.exists():
         with np.load(path) as z:
             strat, digest = z["strategy"], str(z["sha256"])
         if strat.shape[0] == len(tree.nodes) and _digest(strat) == digest:
-            return Subgame(ab, seen, dead, iterations, seed, tree, strat, digest)
+            got = _MEMO[name] = Subgame(ab, seen, dead, iterations, seed, tree, strat, digest)
+            return got
     t0 = time.perf_counter()
     strat, _ = solve(tree, buckets(ab.buckets), iterations, seed)
     secs = time.perf_counter() - t0
@@ -152,7 +185,10 @@ def subgame(
         tmp = path.with_suffix(".tmp")
         tmp.write_bytes(buf.getvalue())
         tmp.replace(path)
-    return Subgame(ab, seen, dead, iterations, seed, tree, strat, digest, secs)
+    got = Subgame(ab, seen, dead, iterations, seed, tree, strat, digest, secs)
+    if cache:
+        _MEMO[name] = got
+    return got
 
 
 @dataclass

@@ -35,6 +35,7 @@ PAGES: dict[str, PageEntry] = {
     "players": PageEntry("stats/players_page.py", "Players", "group", SESSIONS_GROUP),
     "decisions": PageEntry("stats/decisions_page.py", "Decisions", "alt_route", SESSIONS_GROUP),
     "mine": PageEntry("stats/mine_page.py", "My sessions", "person", SESSIONS_GROUP),
+    "review": PageEntry("stats/review_page.py", "Review", "grading", SESSIONS_GROUP),
     "record": PageEntry("record/record_page.py", "Record", "edit_note", ORGANISER_GROUP),
     "explore": PageEntry("stats/explore_page.py", "Explore", "query_stats", ORGANISER_GROUP),
 }

@@ -125,6 +125,14 @@ def _record_page() -> None:
     cache.sessions()  # the session picker's listing
 
 
+def _review_page() -> None:
+    # The shipped solution (data/solver/, issue 38.3) read into memory, with each game's reaches
+    # and values: the Review page's first review reads none of it from disk.
+    from solver.warm import preload
+
+    preload()
+
+
 def steps() -> list[tuple[str, Callable[[], Any]]]:
     """What :func:`start` does, in order: ``(name, step)``."""
     return [
@@ -137,6 +145,7 @@ def steps() -> list[tuple[str, Callable[[], Any]]]:
         ("decisions", _decisions_page),
         ("explore", _explore_page),
         ("record", _record_page),
+        ("review", _review_page),
     ]
 
 

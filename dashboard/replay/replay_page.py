@@ -3,6 +3,7 @@
 import streamlit as st
 
 from dashboard.common import cache, escape, live, params, ui
+from dashboard.common.pages import PAGE_FILES
 from dashboard.replay import widgets
 from dashboard.replay.flag_panel import flag_panel
 from dashboard.replay.notes_panel import notes_panel
@@ -24,6 +25,13 @@ if rp is None or not rp.states:
 pos = widgets.replay_stage(rp, seen)
 notes_panel(session, pos.deal)  # each step's notes, once it is shown
 flag_panel(session, pos.deal)  # a player flags this deal for the night's director (issue 36.4)
+if pos.deal == rp.final.deals or rp.final.finished:  # the session's end: its review, one tap
+    st.page_link(
+        PAGE_FILES["review"],
+        label="Review this session's decisions",
+        icon=":material/grading:",
+        query_params={"session": session},
+    )
 # A session recorded on another device meanwhile: the page reruns with the new events, the
 # browser keeps its step and marks them, or, following live, shows the latest step. A finished
 # session is not polled.

@@ -5,6 +5,7 @@ browser)."""
 import streamlit as st
 
 from dashboard.common import cache, escape, links, live, params, ui
+from dashboard.common.pages import PAGE_FILES
 from dashboard.stats import widgets
 
 st.title("Session")
@@ -38,6 +39,13 @@ else:
 st.subheader("Deals")
 ui.link_rows(
     links.deal_links(rp.session, rp.deal_rows(), results=results), "Deals: a tap opens the replay"
+)
+# the session's end: its review (graded decisions, luck apart, the moments), one tap
+st.page_link(
+    PAGE_FILES["review"],
+    label="Review this session's decisions",
+    icon=":material/grading:",
+    query_params={"session": rp.session},
 )
 
 if not rp.final.finished:  # a session in progress: show what another device records

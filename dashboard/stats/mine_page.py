@@ -9,9 +9,11 @@ import streamlit as st
 
 from dashboard.access import gate
 from dashboard.common import cache, escape, params, ui
+from dashboard.common.links import LinkRow
 from dashboard.stats import mine as ui_own
 from dashboard.stats import own, stats_cache, widgets
 from dashboard.stats import tables as stat_tables
+from dashboard.stats.review_view import review_href
 from present import sight
 
 st.title("My sessions")
@@ -39,6 +41,12 @@ if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     st.subheader("Your sessions")
     st.caption(f"Newest first, {kept:,} in all: a tap opens the replay as {escape.md(me)} saw it.")
     ui.link_rows(own.session_rows(mine, me, nets), "Your sessions: a tap opens the replay as you")
+    st.subheader("Your reviews")  # the newest five: each session's own is under "Your deals"
+    reviews = [
+        LinkRow(href=review_href(i.session, me), title=f"★ Review {i.session}") for i in mine[:5]
+    ]
+    deck = LinkRow(href=review_href(None, me, view="deck"), title="Your deck of mistakes")
+    ui.link_rows([deck, *reviews], "Your reviews: a tap opens a session's review")
     if standings is not None:
         st.subheader("Your net over time")
         widgets.net_over_time(stat_tables.net_over_sessions({me: stats_cache.session_nets(me)}))
@@ -61,4 +69,5 @@ ui.link_rows(
 )
 if shown_only and deal is None:
     ui_own.my_cards(wanted, own.my_deals(rp, me), me, noted, deal, guarded=guarded)
-ui.link_rows([own.ALL_MINE], "Back to your sessions")
+review = LinkRow(href=review_href(wanted, me), title="★ Review your decisions here")
+ui.link_rows([review, own.ALL_MINE], "Your review, or back to your sessions")

@@ -1,0 +1,199 @@
+"""Review: a session's decisions against the solved heads-up game (issue 38.3) and the deck of
+one's own mistakes (38.4). ``review?session=S[&player=P]``; ``review?player=P&view=deck``.
+
+Ready without a solve: the standard games ship (:mod:`solver.shipped`); another is solved in the
+background while its deal says "solving..." (:mod:`dashboard.stats.reviewing`). The sight rule
+(:mod:`present.sight`): of a deal this device receives only as a spectator (a session in progress)
+nothing is graded here, no luck term, no card of the deck."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from dashboard.access import gate
+from dashboard.common import cache, escape, params, ui
+from dashboard.common.links import LinkRow
+from dashboard.stats import review_view as rv
+from dashboard.stats import reviewing
+from present import sight
+from present.numbers import signed
+
+st.title("Review")
+
+_deck = st.components.v2.component(
+    "bragbook.review_deck",
+    html='<div class="brag-deck"></div>',
+    css=(Path(__file__).resolve().parent / "deck.css").read_text(encoding="utf-8"),
+    js=(Path(__file__).resolve().parent / "deck.js").read_text(encoding="utf-8"),
+)
+
+
+def _hidden(rp: Any) -> set[int]:
+    org = gate.organiser_device()
+    return {d for d in range(1, rp.final.deals + 1) if sight.guards(rp, d, organiser=org)}
+
+
+def _sentences(rp: Any) -> dict[tuple[int, str], str]:
+    return {
+        (lab.deal, lab.number): lab.text
+        for lab in rp.labels
+        if not lab.withdrawn and not lab.correction
+    }
+
+
+def _reviewed(session: str, *, start: bool = True) -> tuple[Any, list[Any], set[int]] | None:
+    rp = cache.replay(session)
+    if rp is None or not rp.states or rp.timeline is None:
+        return None
+    rows = reviewing.session_rows(session, cache.last_seq(session), rp.timeline.steps, start=start)
+    return rp, rows, _hidden(rp)
+
+
+def _previous(player: str, session: str | None) -> list[str]:
+    """Up to five of ``player``'s sessions before ``session`` (newest first)."""
+    infos = cache.session_page([player])
+    ids = [i.session for i in infos]
+    if session in ids:
+        ids = ids[ids.index(session) + 1 :]
+    return ids[:5]
+
+
+def _moment_row(m: rv.Moment) -> LinkRow:
+    r = m.row
+    if m.swing < 0:
+        what = f"cost {-m.swing:.2f} ante against the best ({r.best})"
+    else:
+        what = f"won {m.swing:.2f} ante over the worst choice there"
+    return LinkRow(
+        href=m.href,
+        title=f"{'▼' if m.swing < 0 else '▲'} Deal {r.deal}, step {r.step}: {r.player} {r.action}",
+        details=(what, f"graded {r.grade}"),
+    )
+
+
+def _phase_table(s: rv.Summary) -> None:
+    lines = ["| phase | graded | best or good | mean EV loss |", "| --- | ---: | ---: | ---: |"]
+    for ph in rv.PHASES:
+        n, good, loss = s.phases.get(ph, (0, 0.0, 0.0))
+        cells = (f"{good:.0%}", f"{loss:.3f} ante") if n else ("–", "–")
+        lines.append(f"| {ph} | {n} | {cells[0]} | {cells[1]} |")
+    st.markdown("\n".join(lines))
+
+
+def _luck(rp: Any, hidden: set[int], who: list[str], per: dict[str, rv.Summary]) -> None:
+    luck = rv.luck_by_player(rp.timeline.steps, hidden)
+    results = ui.show_results()
+    nets = rp.final.nets if results else {}
+    lines = []
+    for p in who:
+        parts = [f"EV lost to decisions {per[p].ev_lost:.2f} ante ({per[p].graded} graded)"]
+        if p in luck:
+            parts.append(f"deal luck {signed(luck[p])}")
+            if results:
+                parts.append(f"net {signed(nets[p])}, luck-adjusted {signed(nets[p] - luck[p])}")
+        lines.append(f"- **{escape.md(p)}**: " + " · ".join(parts))
+    st.markdown("\n".join(lines))
+    if not luck and rp.final.cards_mode != "all":
+        st.caption("No deal luck: the session records only the cards shown (docs/luck.md).")
+    elif not luck:
+        st.caption("No deal luck yet: the deals open when the session ends.")
+    elif hidden:
+        st.caption("The luck counts only the deals opened; the others open when the session ends.")
+    if not results:
+        st.caption("Nets are hidden: Show results shows the net and the luck-adjusted net.")
+
+
+def _compare(player: str, session: str, s: rv.Summary) -> None:
+    prev = []
+    for other in _previous(player, session):
+        got = _reviewed(other, start=False)
+        if got is not None:
+            _rp, prows, phid = got
+            prev.append(rv.summarise(other, prows, phid, player))
+    graded = sum(p.graded for p in prev)
+    if not graded:
+        st.caption(f"No graded decision of {escape.md(player)} in earlier sessions to compare.")
+        return
+    lost = sum(p.ev_lost for p in prev) / graded
+    now = "no graded decision here" if s.mean_loss is None else f"**{s.mean_loss:.3f} ante** here"
+    st.markdown(
+        f"Mean EV loss per graded decision: {now}, **{lost:.3f} ante** over "
+        f"{escape.md(player)}'s {len(prev)} previous sessions ({graded} graded decisions)."
+    )
+
+
+def _deck_view(player: str, session: str | None) -> None:
+    ids = [session] if session else _previous(player, None)
+    cards: list[dict[str, Any]] = []
+    for sid in ids:
+        got = _reviewed(sid, start=session is not None)
+        if got is None:
+            continue
+        rp, rows, hidden = got
+        mine = [r for r in rows if r.player == player]
+        pos = rv.positions(rp.timeline.steps, _sentences(rp), mine)
+        cards += [c.as_dict() for c in rv.deck_cards(sid, mine, player, pos, hidden)]
+    st.subheader(f"Deck of {escape.md(player)}'s mistakes")
+    st.caption(
+        f"Each card is a decision whose best action beat the one taken by at least "
+        f"{rv.DECK_MARGIN} ante. Choose, then see the answer; this browser remembers the cards "
+        f"answered. {len(cards)} cards."
+    )
+    _deck(key="review_deck", data={"cards": cards, "key": f"brag_deck:{player}"})
+
+
+wanted = params.param("session")
+player = params.param("player")
+if params.param("view") == "deck" and player:
+    _deck_view(player, wanted)
+    st.stop()
+ids = cache.session_ids(limit=cache.PICKER_LIMIT, keep=wanted)
+if not ids:
+    st.info("No sessions in the store yet: `brag run` imports the bundled season.")
+    st.stop()
+session = ui.session_picker(ids)
+got = _reviewed(session)
+if got is None:
+    st.warning(f"Session {escape.md(session)} has no events.")
+    st.stop()
+rp, rows, hidden = got
+ui.session_heading(rp)
+seats = list(rp.final.seats)
+if player not in seats:
+    player = None
+summary = rv.summarise(session, rows, hidden, player)
+per = {p: rv.summarise(session, rows, hidden, p) for p in seats}
+
+st.markdown(f"**Coverage**: {escape.md(summary.coverage_line())}.")
+if reviewing.pending([r for r in rows if r.deal not in hidden]):
+    st.info("Solving a betting game this review needs: its deals fill in by themselves.")
+
+    @st.fragment(run_every=4)
+    def _wait() -> None:
+        now = reviewing.session_rows(session, cache.last_seq(session), rp.timeline.steps)
+        if not reviewing.pending(now):
+            st.rerun(scope="app")
+
+    _wait()
+st.subheader("Luck apart from decisions")
+_luck(rp, hidden, [player] if player else seats, per)
+st.subheader("The moments that cost or won the most")
+if summary.moments:
+    ui.link_rows([_moment_row(m) for m in summary.moments], "Moments: a tap opens the replay step")
+else:
+    st.caption("No graded decision yet.")
+st.subheader("Accuracy by phase")
+_phase_table(summary)
+if player:
+    st.subheader("Against previous sessions")
+    _compare(player, session, summary)
+links = [
+    LinkRow(href=rv.review_href(session, p), title=f"{p}'s review") for p in seats if p != player
+]
+if player:
+    deck = rv.review_href(session, player, view="deck")
+    links.insert(0, LinkRow(href=deck, title=f"{player}'s deck of mistakes"))
+ui.link_rows(links, "Each player's review")

@@ -1,0 +1,73 @@
+"""What the Review page reads (issue 38.3): a session's graded rows, never waiting for a solve.
+
+The games of the standard rules ship with the product (:mod:`solver.shipped`); a review that asks
+for another betting game (other dead money) does not wait for it: its deal says "no reference:
+solving..." and the game is solved once in a background thread (one at a time, for the whole
+server), after which the page, which polls every few seconds while any is pending, fills it in.
+A review is cached per session and version of its stream (its last seq) and per count of games
+solved since the server started.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import streamlit as st
+
+from solver.review import ABSTRACTION, Row, review
+from solver.solution import ITERATIONS, Subgame, available, subgame
+
+__all__ = ["SOLVING", "pending", "session_rows"]
+
+SOLVING = "solving... (this betting game is being solved in the background)"
+NOT_SOLVED = "not solved yet (open this session's review to solve it)"
+
+_LOCK = threading.Lock()
+_PENDING: set[tuple[tuple[bool, bool], float]] = set()
+_SOLVED = [0]
+
+
+def _solve(key: tuple[tuple[bool, bool], float]) -> None:
+    try:
+        with _LOCK:  # one solve at a time: two cores shared with the pages
+            subgame(ABSTRACTION, key[0], key[1], ITERATIONS, 0)
+    finally:
+        _PENDING.discard(key)
+        _SOLVED[0] += 1
+
+
+def _games(start: bool) -> Any:
+    def games(seen: tuple[bool, bool], dead: float) -> Subgame | str:
+        if available(ABSTRACTION, seen, dead, ITERATIONS, 0):
+            return subgame(ABSTRACTION, seen, dead, ITERATIONS, 0)
+        if not start:
+            return NOT_SOLVED
+        key = (seen, dead)
+        if key not in _PENDING:
+            _PENDING.add(key)
+            threading.Thread(target=_solve, args=(key,), daemon=True).start()
+        return SOLVING
+
+    return games
+
+
+@st.cache_resource(show_spinner=False, max_entries=128)
+def _rows(session: str, version: int, solved: int, start: bool, _steps: Any) -> list[Row]:
+    return review(_steps, games=_games(start)).rows
+
+
+def session_rows(session: str, version: int, steps: Any, *, start: bool = True) -> list[Row]:
+    """The graded rows of ``session`` at ``version`` (its last seq; ``steps``: its timeline's
+    steps in force). ``start``: a game not at hand is solved in the background (the page's own
+    session); else its deal says "no reference: not solved yet" (a previous session)."""
+    rows = _rows(session, version, _SOLVED[0], start, steps)
+    if any(r.grade.endswith(SOLVING) for r in rows) and not _PENDING:
+        rows = _rows(session, version, _SOLVED[0], start, steps)  # solved meanwhile
+    return rows
+
+
+def pending(rows: Sequence[Row]) -> bool:
+    """Whether some of ``rows`` wait for a game being solved."""
+    return any(r.grade.endswith(SOLVING) for r in rows)

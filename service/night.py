@@ -30,7 +30,7 @@ from datetime import date
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from events.amounts import format_amount
+from events.amounts import amount_text
 from log.night_facts import NightFacts, facts_of
 from log.register import register_of
 from store.records import SessionFilter
@@ -118,8 +118,7 @@ class Correction:
         """One line: ``corrected after final: session S deal 2 step 7 (replace): Ann -3 -> 2``."""
         what = ", ".join(self.steps) or "events recorded after"
         moved = ", ".join(
-            f"{c.player} {format_amount(c.before)} -> {format_amount(c.after)}"
-            for c in self.changes
+            f"{c.player} {amount_text(c.before)} -> {amount_text(c.after)}" for c in self.changes
         )
         return f"corrected after final: session {self.session} {what}: " + (
             moved or "no net changed"

@@ -135,7 +135,8 @@ def _seat_value(table: str, players: list[str], resolve: Callable[[str], str]) -
         raise NightRefused(f"table {table}: a player is seated twice (RULES 1.3)")
     if not 2 <= len(seated) <= 10:
         raise NightRefused(
-            f"table {table}: {len(seated)} players; a table seats 2 to 10 (RULES 1.3)"
+            f"table {table}: {len(seated)} player{'s' * (len(seated) != 1)}; a table seats 2 "
+            "to 10 (RULES 1.3)"
         )
     return {"table": table, "players": seated}
 

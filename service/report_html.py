@@ -4,7 +4,8 @@ no outside file, its style inline, print CSS included).
 
 Every text from a log (names, tables, session ids) is data, never markup: control characters
 shown as escapes (:func:`events.text.inert`), then ``& < > " '`` escaped. Amounts are written as
-the commands write them (:func:`events.amounts.format_amount`, stake units); cards as people read
+every page writes them (:func:`events.amounts.amount_text`, stake units: ``9½``); cards as
+people read
 them (:func:`events.cards.faces`). Only what a :class:`service.report.Report` holds is drawn, so no
 hidden card and no note (see :mod:`service.report`).
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
-from events.amounts import format_amount
+from events.amounts import amount_text
 from events.cards import faces
 from events.text import inert
 from service.report import Report
@@ -54,7 +55,7 @@ def _t(value: object) -> str:
 
 
 def _units(value: Fraction) -> str:
-    return str(format_amount(value))
+    return amount_text(value)  # as every page writes an amount: 9½, -2¼, -7/3
 
 
 def _link(base: str, href: str, text: str) -> str:

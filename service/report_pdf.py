@@ -13,7 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from events.amounts import format_amount
+from events.amounts import amount_text
 from events.cards import faces
 from events.text import inert
 from service.night import Standing
@@ -28,7 +28,7 @@ _FONTS = (
 
 
 def _units(value: Fraction) -> str:
-    return str(format_amount(value))
+    return amount_text(value)  # as every page writes an amount: 9½, -2¼, -7/3
 
 
 def _tables(s: Standing) -> str:

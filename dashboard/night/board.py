@@ -7,7 +7,7 @@ a final night's sessions corrected since, one line each.
 
 Every text from a log (names, tables, session ids, a refusal naming them) is data: control
 characters shown as escapes, then HTML-escaped (:func:`_t`). Amounts as the commands write them
-(:func:`events.amounts.format_amount`, stake units). Each function returns one line of HTML
+(:func:`events.amounts.amount_text`, stake units). Each function returns one line of HTML
 (Markdown reads it as one raw block)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import html
 from fractions import Fraction
 
 from dashboard.common.links import link
-from events.amounts import format_amount, money_text
+from events.amounts import amount_text, money_text
 from events.text import inert
 from service.night import Night, NightRefused, SessionNets, Transfer, settle
 
@@ -102,7 +102,7 @@ def _t(value: object) -> str:
 
 
 def _units(value: Fraction) -> str:
-    return str(format_amount(value))
+    return amount_text(value)  # as every page writes an amount: 9½, -2¼, -7/3
 
 
 def _signed(value: Fraction) -> str:

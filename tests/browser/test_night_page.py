@@ -23,7 +23,7 @@ import pytest
 from browser_helpers import chromium, launched, served_store
 from live_helpers import cut_in_deal
 
-from events.amounts import format_amount
+from events.amounts import amount_text
 from events.model import is_derived
 from log.open import open_store
 from sim import simulate_session
@@ -104,7 +104,7 @@ def _new_pot_within(page: Any, db: str, session: str) -> float:
     """Appends until ``session``'s pot moves; the ms from just before the append to the new pot
     drawn on ``page``'s board."""
     full_pot = _predicted(db, session)
-    t0 = page.evaluate(WATCH, [session, str(format_amount(full_pot))])
+    t0 = page.evaluate(WATCH, [session, str(amount_text(full_pot))])
     got = _append_until_the_pot_moves(db, session)
     assert got == full_pot
     page.wait_for_function("() => window.__potAt !== null", timeout=10_000)

@@ -3,7 +3,8 @@ pages at once, the board following within 2 s.
 
 Three sessions (3, 4 and 5 players) are started for today at three tables as the Record page
 starts one (:func:`service.start.start_session` with the page's own events,
-``dashboard.record.start._start_events``, timed now in this machine's zone). Three phones (390×844, touch), each unlocked with the
+``dashboard.record.start._start_events``, timed now in this machine's zone). Three phones
+(390×844, touch), each unlocked with the
 organiser's secret on the Record page, open their table's pad (``/pad?session=S``); a fourth page
 watches the Night board (``/night?date=D``, 390×844) and a fifth the TV display (1920×1080,
 ``display=tv``). Two deals are tapped at each table, interleaved (a tap on one pad, then on the
@@ -36,7 +37,7 @@ from browser_helpers import CHROMIUM_ARGS, chromium, served_store, unlock, wait_
 from pad_app_helpers import drawn, idle
 
 from dashboard.record import start as record_start
-from events.amounts import format_amount
+from events.amounts import amount_text
 from log.open import open_store
 from service.night import night_of
 from service.start import StartSession, start_session
@@ -103,7 +104,7 @@ def _plan(seats: int) -> list[str]:
 
 def _shown(net: Fraction) -> str:
     """A net as the board writes it (dashboard/night/board.py: a sign on a gain)."""
-    text = str(format_amount(net))
+    text = str(amount_text(net))
     return f"+{text}" if net > 0 else text
 
 

@@ -248,7 +248,7 @@ def test_make_tables_seats_everyone_present_and_a_move_is_kept(served: str) -> N
 
 
 def test_a_correction_after_final_is_marked_on_the_desk_and_the_board(served: str) -> None:
-    from events.amounts import format_amount
+    from events.amounts import amount_text
     from log.amend import plan_stored, store_amendment
 
     at = desk(token())
@@ -276,7 +276,7 @@ def test_a_correction_after_final_is_marked_on_the_desk_and_the_board(served: st
     fixed = board.split("aria-label='Corrected after final'")[1].split("</ul>")[0]
     assert f"corrected after final: session {session} deal {last.label.deal}" in fixed
     for p in changed:
-        was, now = format_amount(before[p]), format_amount(after.get(p, Fraction(0)))
+        was, now = amount_text(before[p]), amount_text(after.get(p, Fraction(0)))
         assert f"{p} {was} -&gt; {now}" in fixed
 
 

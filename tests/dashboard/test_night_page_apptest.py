@@ -31,6 +31,19 @@ from events.model import is_derived
 from log.open import open_store
 from sim import simulate_session
 
+GLYPHS = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4)}
+
+
+def person_amount(text: str) -> Fraction:
+    """An amount as the pages write it (``9½``, ``-2¼``, ``¾``, ``-7/3``), read back exactly."""
+    text = text.strip()
+    if text and text[-1] in GLYPHS:
+        sign = -1 if text.startswith("-") else 1
+        whole = text.lstrip("+-")[:-1]
+        return sign * (Fraction(whole or 0) + GLYPHS[text[-1]])
+    return parse_amount(text)
+
+
 ROOT = Path(__file__).resolve().parents[2]
 SEASON = sorted((ROOT / "data" / "season").glob("2026-09-2[45]-*.jsonl"))
 LIVE = "night-live"
@@ -72,7 +85,7 @@ def _board(at: Any) -> str:
 def _standings(board: str) -> dict[str, Fraction]:
     body = board.split("aria-label='Standings'")[1].split("</table>")[0]
     rows = re.findall(r"<tr><td class='num'>\d+</td><td>(.*?)</td><td class='num'>(.*?)</td>", body)
-    return {unescape(p): parse_amount(re.sub(r"<[^>]+>|\+", "", n)) for p, n in rows}
+    return {unescape(p): person_amount(re.sub(r"<[^>]+>|\+", "", n)) for p, n in rows}
 
 
 def test_the_board_sums_the_folded_nets_and_keeps_the_pot_apart(nights: str) -> None:
@@ -105,8 +118,8 @@ def test_a_settled_night_squares_every_net(nights: str) -> None:
     assert 0 < len(pays) <= len([v for v in nets.values() if v]) - 1
     left = dict(nets)
     for payer, payee, amount in pays:
-        left[unescape(payer)] += parse_amount(amount)
-        left[unescape(payee)] -= parse_amount(amount)
+        left[unescape(payer)] += person_amount(amount)
+        left[unescape(payee)] -= person_amount(amount)
     assert set(left.values()) == {0}
 
 
@@ -132,9 +145,7 @@ def test_the_report_view_is_stamped_with_the_store_position(nights: str) -> None
 def test_a_date_without_a_session_and_a_bad_date_say_so_in_one_line(nights: str) -> None:
     at = page("night", date="2026-01-01")
     assert not at.exception, [e.value for e in at.exception]
-    assert [i.value for i in at.info] == [
-        "no session started on 2026-01-01 (see brag sessions)."
-    ]
+    assert [i.value for i in at.info] == ["no session started on 2026-01-01 (see brag sessions)."]
     assert not [m for m in at.markdown if "brag-board" in m.value]
     at = page("night", date="not a date")
     assert not at.exception, [e.value for e in at.exception]

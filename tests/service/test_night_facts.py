@@ -109,12 +109,10 @@ def test_seats_move_a_player_from_the_table_they_left(store: Any) -> None:
 
 
 def test_made_tables_are_stored_all_or_none(store: Any) -> None:
-    """"Make tables" is one write: a table the rules refuse (RULES 1.3) stores none of them."""
+    """ "Make tables" is one write: a table the rules refuse (RULES 1.3) stores none of them."""
     before = facts_of(store, DAY)
-    with pytest.raises(NightRefused, match=r"Table 2: 1 players; a table seats 2 to 10"):
-        seat_tables(
-            store, DAY, [("Table 1", ["Sandra", "Bev"]), ("Table 2", ["Tony"])], by="Ann"
-        )
+    with pytest.raises(NightRefused, match=r"Table 2: 1 player; a table seats 2 to 10"):
+        seat_tables(store, DAY, [("Table 1", ["Sandra", "Bev"]), ("Table 2", ["Tony"])], by="Ann")
     with pytest.raises(NightRefused, match=r"seated at two tables \(RULES 1\.3\)"):
         seat_tables(
             store, DAY, [("Table 1", ["Sandra", "Bev"]), ("Table 2", ["Tony", "Bev"])], by="Ann"

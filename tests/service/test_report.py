@@ -20,7 +20,7 @@ import pytest
 
 from engine.fold import fold
 from engine.hands import strength
-from events.amounts import format_amount
+from events.amounts import amount_text
 from events.cards import Card, canonical, faces
 from events.codec import read_file
 from events.model import AnyEvent, Dealt, Shown, is_derived
@@ -175,7 +175,7 @@ def test_a_pot_on_a_table_is_reported_as_such(night: EventStore) -> None:
     pot = fold(night.events(LIVE)).pot
     assert pot > 0 and report.night.pot == pot
     html = _texts(report)["html"]
-    assert f"{format_amount(pot)} on the tables" in html and "Provisional" in html
+    assert f"{amount_text(pot)} on the tables" in html and "Provisional" in html
 
 
 def test_markup_in_a_name_is_text(night: EventStore) -> None:

@@ -76,8 +76,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     if base and not base.endswith("/"):
         base += "/"
     out = Path(args.out)
-    if not out.is_dir():
-        raise CommandError(f"--out {args.out!r} is not a folder", command="report")
+    if out.exists() and not out.is_dir():
+        raise CommandError(f"--out {args.out!r} is a file: give a folder", command="report")
+    try:
+        out.mkdir(parents=True, exist_ok=True)  # a folder not there yet is made
+    except OSError as err:
+        raise CommandError(
+            f"--out {args.out!r}: the folder cannot be made ({err.strerror})", command="report"
+        ) from err
     with open_event_store(args) as store:
         try:
             report = report_of(store, day)

@@ -27,6 +27,7 @@ from typing import Any
 from brag.errors import CommandError
 from brag.store_access import open_event_store, store_console
 from events.amounts import format_amount
+from present.numbers import count_of
 from service.season import Formula, Season, SeasonRefused, parse_formula, season_of
 
 __all__ = ["cmd_season", "register", "season_json"]
@@ -138,7 +139,7 @@ def _print(season: Season) -> int:
     ]
     title = (
         f"Season {season.start.isoformat()} to {season.end.isoformat()}, {season.state}: "
-        f"{len(season.nights)} nights, ranked by {season.rankings[0].formula}"
+        f"{count_of(len(season.nights), 'night')}, ranked by {season.rankings[0].formula}"
     )
     for t in fitted_tables(console, title, headers, cells, title_justify="left"):
         console.print(t)

@@ -5,9 +5,8 @@ no outside file, its style inline, print CSS included).
 Every text from a log (names, tables, session ids) is data, never markup: control characters
 shown as escapes (:func:`events.text.inert`), then ``& < > " '`` escaped. Amounts are written as
 every page writes them (:func:`events.amounts.amount_text`, stake units: ``9½``); cards as
-people read
-them (:func:`events.cards.faces`). Only what a :class:`service.report.Report` holds is drawn, so no
-hidden card and no note (see :mod:`service.report`).
+people read them (:func:`events.cards.faces`). Only what a :class:`service.report.Report` holds
+is drawn, so no hidden card and no note (see :mod:`service.report`).
 """
 
 from __future__ import annotations
@@ -98,7 +97,10 @@ def _pots(r: Report, base: str) -> str:
 
 def _hands(r: Report, base: str) -> str:
     if not r.hands:
-        return "<h2>Best hands shown</h2><p class='brag-empty'>No hand shown yet.</p>"
+        return (
+            "<h2>Best hands shown</h2>"
+            "<p class='brag-empty'>No hand was shown at a showdown this night.</p>"
+        )
     rows = "".join(
         f"<tr><td>{_t(h.hand)}</td><td class='num'>{_t(faces(h.cards))}</td>"
         f"<td>{_t(h.player)}</td><td>{_t(_where(h.session, h.table))}</td>"

@@ -133,7 +133,7 @@ def report_pdf(r: Report, *, base: str = "") -> bytes:
         )
     doc.heading("Best hands shown", 12)
     if not r.hands:
-        doc.line("No hand shown yet.")
+        doc.line("No hand was shown at a showdown this night.")
     else:
         doc.table(
             ["Hand", "Cards", "Player", "Session", "Replay"],

@@ -56,3 +56,16 @@ def test_refusals_are_one_line(db: str, tmp_path: Path, argv: list[str], line: s
     with pytest.raises(SystemExit, match=line):
         main(["report", *argv, "--db", db, "--out", str(tmp_path)])
     assert not list(tmp_path.glob("night-*"))
+
+
+def test_a_folder_not_there_yet_is_made_and_a_file_is_refused(db: str, tmp_path: Path) -> None:
+    out = tmp_path / "site" / "nights"
+    assert main(["report", "2026-09-24", "--db", db, "--out", str(out)]) == 0
+    assert [p.name for p in out.iterdir()] == ["night-2026-09-24.html"]
+    file = tmp_path / "taken"
+    file.write_text("mine", encoding="utf-8")
+    with pytest.raises(
+        SystemExit, match=r"^brag report: --out '.*taken' is a file: give a folder$"
+    ):
+        main(["report", "2026-09-24", "--db", db, "--out", str(file)])
+    assert file.read_text(encoding="utf-8") == "mine"

@@ -28,12 +28,14 @@ def link(session: str, deal: int | None = None, step: int | None = None, **extra
     return "replay?" + urlencode(q)
 
 
-def start_link(table: str, players: Sequence[str]) -> str:
-    """The relative link to the Record page's start form filled with ``table`` and ``players``
-    in their seats (``record?table=T&player=A&player=B``; the form takes them once)."""
+def start_link(table: str, players: Sequence[str], name: str = "") -> str:
+    """The relative link to the Record page's start form filled with the session's ``name`` (if
+    given), ``table`` and ``players`` in their seats
+    (``record?name=N&table=T&player=A&player=B``; the form takes them once)."""
     from urllib.parse import urlencode
 
-    return "record?" + urlencode([("table", table), *(("player", p) for p in players)])
+    first = [("name", name)] if name else []
+    return "record?" + urlencode([*first, ("table", table), *(("player", p) for p in players)])
 
 
 # --- rows a thumb opens ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ left without a player is not shown: the night's facts keep every seat, :mod:`log
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from datetime import date
 from typing import Any
@@ -19,11 +20,14 @@ from typing import Any
 import streamlit as st
 
 from dashboard.common.escape import md
-from dashboard.common.links import start_link
+from dashboard.common.links import link, start_link
+from dashboard.night import nights
 from events.text import inert, normal
 from log.night_facts import NightFacts, facts_of
+from present.numbers import count_of
 from service import night_facts as nf
 from service import seating
+from service.night import NightRefused, SessionNets
 
 __all__ = ["seating_section", "tables_of"]
 
@@ -60,13 +64,38 @@ def _moved(day: date, write: Write, by: str, tables: list[tuple[str, list[str]]]
     write(act, f"{name} moved to {to}.", "seat")
 
 
-def _table_html(table: str, players: list[str]) -> str:
+def session_name(day: date, table: str, taken: set[str]) -> str:
+    """A name for ``table``'s session of the night of ``day`` (``2026-12-05-table-2``; ``-2``,
+    ``-3`` ... after it when the store already has that name)."""
+    slug = "-".join(re.findall(r"[a-z0-9]+", table.casefold())) or "table"
+    name = f"{day.isoformat()}-{slug}"
+    n = 1
+    while name in taken:
+        n += 1
+        name = f"{day.isoformat()}-{slug}-{n}"
+    return name
+
+
+def _table_html(
+    day: date, table: str, players: list[str], played: list[tuple[str, bool]], taken: set[str]
+) -> str:
+    """One seated table: its players in their seats, then its sessions of the night (each with
+    its link, in progress or finished) or, before any, the link that starts it."""
     names = "".join(f"<li>{html.escape(inert(p))}</li>" for p in players)
-    start = html.escape(start_link(table, players), quote=True)
+    if played:
+        rows = "".join(
+            f"<li><a href='{html.escape(link(s, follow='' if done else '1'), quote=True)}' "
+            f"target='_self'>{html.escape(inert(s))}</a> · "
+            f"{'finished' if done else 'in progress'}</li>"
+            for s, done in played
+        )
+        after = f"<ul class='desk-played'>{rows}</ul>"
+    else:
+        start = html.escape(start_link(table, players, session_name(day, table, taken)), True)
+        after = f"<a class='desk-start' href='{start}' target='_self'>Start its session</a>"
     return (
-        f"<div class='desk-table'><b>{html.escape(inert(table))}</b> · {len(players)} players"
-        f"<ol>{names}</ol><a class='desk-start' href='{start}' target='_self'>"
-        "Start this table's session</a></div>"
+        f"<div class='desk-table'><b>{html.escape(inert(table))}</b> · "
+        f"{count_of(len(players), 'player')}<ol>{names}</ol>{after}</div>"
     )
 
 
@@ -76,8 +105,18 @@ TABLES_CSS = """<style>
 .desk-table { border: 1px solid rgba(128,128,128,.35); border-radius: .5rem; padding: .4em .7em;
   overflow-wrap: anywhere; }
 .desk-table ol { margin: .25em 0 0 0; padding-left: 1.3em; }
-.desk-start { display: inline-block; min-height: 44px; line-height: 44px; }
+.desk-start { display: inline-block; min-height: 44px; line-height: 44px; white-space: nowrap; }
+.desk-played { margin: .25em 0 0 0; padding-left: 1.1em; }
+.desk-played a { display: inline-block; min-height: 44px; line-height: 44px; }
 </style>"""
+
+
+def _sessions(day: date) -> tuple[SessionNets, ...]:
+    """The night's sessions now (none before the first is started)."""
+    try:
+        return nights.night(day, nights.position(), nights.facts_position(day)).sessions
+    except NightRefused:
+        return ()
 
 
 def seating_section(
@@ -104,7 +143,13 @@ def seating_section(
             st.caption(md(f"Present, not seated: {', '.join(waiting)}."))
         if not tables:
             return
-        body = "".join(_table_html(t, ps) for t, ps in tables)
+        played: dict[str, list[tuple[str, bool]]] = {}
+        for s in _sessions(day):
+            played.setdefault(normal(s.table or ""), []).append((s.session, s.finished))
+        taken = {sid for rows in played.values() for sid, _ in rows}
+        body = "".join(
+            _table_html(day, t, ps, played.get(normal(t), []), taken) for t, ps in tables
+        )
         st.markdown(
             TABLES_CSS.replace("\n", " ") + f"<div class='desk-tables'>{body}</div>",
             unsafe_allow_html=True,

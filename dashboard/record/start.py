@@ -32,8 +32,8 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
     """Starts a session: its name, table, players in their seats clockwise (picked from the names
     already in the store or new; ↑ and ↓ set the order), the first dealer (a seat, or drawn by
     lot here: RULES 3.1), which cards are recorded and the pots. A refused start says why and
-    leaves the link as it was. A link's ``?table=T&player=A&player=B`` (the Night desk's "Start
-    this table's session", issue 36) fills the table and the players once."""
+    leaves the link as it was. A link's ``?name=N&table=T&player=A&player=B`` (the Night desk's
+    "Start its session", issue 36) fills the name, the table and the players once."""
     known_players, known_tables = _prefilled(known_players, known_tables)
     _name_table_players(known_players, known_tables)
     # a name close to a known one is asked about where it was typed (issue 35, item 2)
@@ -66,13 +66,15 @@ def _prefilled(
     table = (st.query_params.get("table") or "").strip()
     linked = list(dict.fromkeys(p.strip() for p in st.query_params.get_all("player") if p.strip()))
     if table or linked:
+        if name := (st.query_params.get("name") or "").strip():
+            st.session_state[keys.START_SESSION] = name
         if table:
             st.session_state[keys.START_TABLE] = table
         if linked:
             st.session_state[keys.START_PLAYERS] = linked
         st.session_state[keys.START_LINKED] = ([table] if table else [], linked)
-        for name in ("table", "player"):
-            st.query_params.pop(name, None)
+        for param in ("name", "table", "player"):
+            st.query_params.pop(param, None)
     tables_linked, players_linked = st.session_state.get(keys.START_LINKED) or ([], [])
     players = [*known_players, *(p for p in players_linked if p not in known_players)]
     tables = [*known_tables, *(t for t in tables_linked if t not in known_tables)]

@@ -232,6 +232,14 @@ def test_make_tables_seats_everyone_present_and_a_move_is_kept(served: str) -> N
     assert [t for t, _ in seats] == [f"Table {n}" for n in range(1, len(seats) + 1)]
     board = next(str(m.value) for m in at.markdown if "class='desk-tables'" in m.value)
     assert all(f"<li>{p}</li>" in board for p in names)
+    # each table not yet played starts with its name, table and players in their seats
+    from urllib.parse import urlencode
+
+    for table, ps in seats:
+        slug = table.casefold().replace(" ", "-")
+        q = urlencode([("name", f"{DAY.isoformat()}-{slug}"), ("table", table)])
+        q += "".join("&" + urlencode([("player", p)]) for p in ps)
+        assert f"href='record?{q.replace('&', '&amp;')}'" in board, table
     # move the first player of table 1 to table 2: kept; to their own table: one line
     who = seats[0][1][0]
     at.selectbox(key="desk_move_who").select(who)
@@ -320,3 +328,17 @@ def test_check_in_opens_before_the_nights_first_session(served: str) -> None:
         assert facts_of(store, date(2026, 10, 2)).present == (first,)
     assert "no session started on 2026-10-02 (see brag sessions)." in texts(at)
     assert "Finalise the night" not in [b.label for b in at.button]
+
+
+def test_a_seated_table_shows_its_sessions_once_started() -> None:
+    from dashboard.night.desk_seating import _table_html, session_name
+
+    assert session_name(DAY, "Table 2 <b>", set()) == f"{DAY.isoformat()}-table-2-b"
+    taken = {f"{DAY.isoformat()}-table-2", f"{DAY.isoformat()}-table-2-2"}
+    assert session_name(DAY, "Table 2", taken) == f"{DAY.isoformat()}-table-2-3"
+    before = _table_html(DAY, "Table 2", ["Ann", "Bob"], [], set())
+    assert "Start its session" in before and "in progress" not in before
+    after = _table_html(DAY, "Table 2", ["Ann", "Bob"], [("t2 <i>", False), ("t2b", True)], set())
+    assert "Start its session" not in after
+    assert "replay?session=t2+%3Ci%3E&amp;follow=1" in after and "t2 &lt;i&gt;" in after
+    assert "in progress" in after and "finished" in after and "<i>" not in after

@@ -1,4 +1,4 @@
-"""The Night desk's "Start this table's session" (issue 36 item 1: each table's session started
+"""The Night desk's "Start its session" (issue 36 item 1: each table's session started
 from the seating): its link, ``record?table=T&player=A&player=B``, fills the Record page's start
 form once, players in their seats as seated, a player never seen before included; the start then
 records that table and those seats."""

@@ -129,8 +129,10 @@ class Correction:
 class Night:
     """The night of ``day``: its sessions (oldest first), the standings (by net, highest first,
     ties by name), ``pot`` (stake units left on the tables of sessions in progress) and
-    ``state``; its ``facts`` folded (:class:`log.night_facts.NightFacts`: check-in, stake,
-    flags) and, once final, the sessions ``corrections`` changed since."""
+    ``state`` (final once the director finalised it and while every session is over: a
+    correction since that puts a pot back on a table makes it provisional again, until it is
+    finalised again); its ``facts`` folded (:class:`log.night_facts.NightFacts`: check-in,
+    stake, flags) and, once final, the sessions ``corrections`` changed since."""
 
     day: date
     sessions: tuple[SessionNets, ...]
@@ -231,7 +233,12 @@ def night_of(store: EventStore, day: date, club: str = "") -> Night:
     fixes: tuple[Correction, ...] = ()
     if facts.state == "final" and facts.final_at is not None:
         fixes = corrections_of(store, sessions, facts, resolve)
-    return Night(day, tuple(sessions), standings, pot, facts.state, facts, fixes, club)
+    # a correction since the night was finalised may put a pot back on a table (a deal won
+    # becomes carried): the night is then not final until that session is over again (RULES
+    # 1.4) and the director finalises it again (service.night_facts.finalise)
+    going = any(not s.finished for s in sessions)
+    now: Literal["provisional", "final"] = "provisional" if going else facts.state
+    return Night(day, tuple(sessions), standings, pot, now, facts, fixes, club)
 
 
 def _steps(records: Iterable[Any]) -> tuple[str, ...]:

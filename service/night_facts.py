@@ -215,7 +215,8 @@ def finalise(store: EventStore, day: date, *, by: str, club: str = "") -> NightF
     """The director finalises the night of ``day``: its standings are those of the events up to
     the log's last position now (kept in the fact). Refused (:class:`NightRefused`, one line)
     when no session started that day, while a session of it is in progress (RULES 1.4), while a
-    flag is open, or when it is final already."""
+    flag is open, or when it is final already and nothing was corrected since (a final night
+    corrected since is finalised again at the log's position now)."""
     at = store.last_position()
     night = night_of(store, day, club)
     going = [s.session for s in night.sessions if not s.finished]
@@ -225,11 +226,15 @@ def finalise(store: EventStore, day: date, *, by: str, club: str = "") -> NightF
             "every session of it is over"
         )
 
+    # a final night corrected since (night.corrections) is finalised again: the new final fact
+    # takes the standings at the log's position now
+    again = night.facts.final_fact if night.corrections else None
+
     def check(facts: NightFacts) -> None:
-        if facts.state == "final":
+        if facts.state == "final" and (again is None or facts.final_fact != again):
             raise NightRefused(
                 f"the night of {day.isoformat()} is final already (fact {facts.final_fact}, "
-                f"by {facts.finalised_by})"
+                f"by {facts.finalised_by}), and nothing was corrected since"
             )
         if facts.open_flags:
             f = facts.open_flags[0]

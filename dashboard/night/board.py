@@ -190,10 +190,20 @@ def corrections_html(night: Night) -> str:
     """A final night's sessions changed since it was finalised, one line each
     (:meth:`service.night.Correction.text`: "corrected after final: session S deal 2 step 7
     (replace): Ann -3 -> 2"); ``""`` when none."""
+    if night.facts.state == "final" and night.state != "final":
+        going = ", ".join(s.table or s.session for s in night.sessions if not s.finished)
+        again = (
+            f"<p class='nb-note'>Finalised, then a correction put a pot back on a table: "
+            f"{_t(going)} is in progress again (RULES 1.4). The night is final again once the "
+            "director finalises it after that session is over.</p>"
+        )
+    else:
+        again = ""
     if not night.corrections:
+        return again
         return ""
     lines = "".join(f"<li>{_t(c.text())}</li>" for c in night.corrections)
-    return f"<ul class='nb-fixed' aria-label='Corrected after final'>{lines}</ul>"
+    return f"{again}<ul class='nb-fixed' aria-label='Corrected after final'>{lines}</ul>"
 
 
 def board_html(night: Night, position: int, *, tv: bool = False) -> str:

@@ -97,7 +97,9 @@ def test_a_correction_after_final_says_so_with_the_change(
     argv = ["amend", TOP, "--db", db, "--deal", str(deal), "--step", label, "--remove", "--yes"]
     assert main(argv) == 0
     night = _night(capsys, db)
-    assert night["state"] == "final"
+    # finalised (its fact kept), provisional now: the withdrawn step put the pot back on the
+    # table, so that session is in progress again (RULES 1.4)
+    assert night["state"] == "provisional" and night["final"] is not None
     [c] = night["corrected_after_final"]
     assert (c["session"], c["steps"]) == (TOP, [f"deal {deal} step {label} (withdraw)"])
     want = {

@@ -278,7 +278,9 @@ def test_a_correction_after_final_is_marked_on_the_desk_and_the_board(served: st
         got = facts_of(store, DAY).flag(late.position)
     assert got is not None and got.status == "corrected"
     board = _board_html(served)
-    assert "nb-state final'>Final<" in board and "Provisional" not in board
+    # the withdrawn step put the pot back on the table: provisional again, and it says why
+    assert "nb-state final'>Final<" not in board and "Provisional" in board
+    assert "Finalised, then a correction put a pot back on a table" in board
     changed = [p for p in before if before[p] != after.get(p, Fraction(0))]
     assert changed
     fixed = board.split("aria-label='Corrected after final'")[1].split("</ul>")[0]

@@ -198,7 +198,12 @@ def test_a_correction_after_final_is_reported_with_the_change(store: Any) -> Non
     store_amendment(store, plan_stored(store, TOP, last))
     mark_corrected(store, DAY, late.position, "withdrawn (brag amend)", by="Ann")
     night = night_of(store, DAY)
-    assert night.state == "final"  # it stays final, and says it was corrected
+    # the withdrawn step put the pot back on the table (RULES 1.4: the session is in progress
+    # again): the night was finalised, is provisional now, and says what was corrected
+    assert (night.facts.state, night.state) == ("final", "provisional")
+    assert any(not s.finished for s in night.sessions if s.session == TOP)
+    with pytest.raises(NightRefused, match=r"is in progress \(RULES 1\.4\)"):
+        finalise(store, DAY, by="Ann")  # again only once that session is over
     [c] = night.corrections
     assert c.session == TOP and c.flags == (late.position,)
     assert c.steps == (f"deal {last.label.deal} step {last.label.text} (withdraw)",)
@@ -214,6 +219,13 @@ def test_a_correction_after_final_is_reported_with_the_change(store: Any) -> Non
         assert moved[r.player] == r.net + delta
     with pytest.raises(NightRefused, match="has a pot of"):
         settle(night)  # the withdrawn step left a pot on the table
+
+
+def test_a_final_night_with_nothing_corrected_is_not_finalised_twice(store: Any) -> None:
+    finalise(store, DAY, by="Ann")
+    with pytest.raises(NightRefused, match=r"is final already .*nothing was corrected since"):
+        finalise(store, DAY, by="Ann")
+    assert night_of(store, DAY).state == "final"
 
 
 def test_only_a_correction_stored_after_the_flag_answers_it(store: Any) -> None:

@@ -47,9 +47,9 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import TYPE_CHECKING, Any, Final
 
 from engine.hands import strength_codes
@@ -68,6 +68,7 @@ __all__ = [
     "luck_note",
     "luck_units",
     "order_average",
+    "rank_average",
 ]
 
 _H = Fraction(1, 2)
@@ -129,6 +130,8 @@ SAMPLES: Final = 4_000
 """Beyond :data:`EXACT_LIMIT`, the number of seeded random orders the average is taken over."""
 
 Hands = Sequence[tuple[int, int, int]]
+Value = Callable[[tuple[int, ...]], Sequence[Fraction]]
+"""A value function of a deal: the ranks of the seats' new hands -> each seat's value (units)."""
 
 
 def _placings(pool: list[int], sizes: list[int]) -> Iterator[list[tuple[int, ...]]]:
@@ -142,9 +145,12 @@ def _placings(pool: list[int], sizes: list[int]) -> Iterator[list[tuple[int, ...
             yield [group, *others]
 
 
-def order_average(hands: Hands, unseen: frozenset[int] | set[int]) -> tuple[Fraction, ...]:
-    """The average of each seat's baseline value (:func:`luck_units` of :func:`deal_ranks`) over
-    every order of the deal's ``unseen`` cards in the places they were dealt to (RULES 3.4).
+def order_average(
+    hands: Hands, unseen: frozenset[int] | set[int], value: Value | None = None
+) -> tuple[Fraction, ...]:
+    """The average of each seat's value (``value`` of the ranks, by default :func:`luck_units`,
+    the baseline) over every order of the deal's ``unseen`` cards in the places they were dealt to
+    (RULES 3.4).
 
     ``hands``: the new hands, one per seat (card codes); ``unseen``: the codes among them not
     dealt since the last shuffle (RULES 3.2). The other cards stay where they are. Exact over every
@@ -166,12 +172,31 @@ def order_average(hands: Hands, unseen: frozenset[int] | set[int]) -> tuple[Frac
         key = repr((kept, pool)).encode()
         rng = random.Random(hashlib.sha256(key).hexdigest())
         draws = _sampled(pool, sizes, rng, SAMPLES)
-    values = RANK_VALUES[len(hands)]
+    worth = value or luck_units
+    totals = [Fraction(0)] * len(hands)
     for groups in draws:
         ranks = deal_ranks([_three((*k, *g)) for k, g in zip(kept, groups, strict=True)])
-        for i, r in enumerate(ranks):
-            sums[i] += int(values[r - 1] * 2)
-    return tuple(Fraction(x, 2 * count) for x in sums)
+        if value is None:  # the baseline: whole half units, summed as integers (faster)
+            values = RANK_VALUES[len(hands)]
+            for i, r in enumerate(ranks):
+                sums[i] += int(values[r - 1] * 2)
+        else:
+            totals = [t + v for t, v in zip(totals, worth(ranks), strict=True)]
+    if value is None:
+        return tuple(Fraction(x, 2 * count) for x in sums)
+    return tuple(t / count for t in totals)
+
+
+def rank_average(n: int, value: Value) -> tuple[Fraction, ...]:
+    """Each seat's average of ``value`` over the ``n!`` orders of the ranks 1..n: its exact
+    expectation in a fresh deal, whose ranks are a uniform order of the seats (the hands are
+    exchangeable, RULES 3.4; ties ordered by the cards). The baseline's is 0. Costs ``n!`` calls."""
+    totals = [Fraction(0)] * n
+    count = 0
+    for ranks in permutations(range(1, n + 1)):
+        totals = [t + v for t, v in zip(totals, value(ranks), strict=True)]
+        count += 1
+    return tuple(t / count for t in totals)
 
 
 def _three(cards: tuple[int, ...]) -> tuple[int, int, int]:
@@ -193,22 +218,29 @@ def _sampled(
         yield groups
 
 
-def deal_units(hands: Hands, unseen: frozenset[int] | set[int]) -> tuple[Fraction, ...] | None:
+def deal_units(
+    hands: Hands, unseen: frozenset[int] | set[int], value: Value | None = None
+) -> tuple[Fraction, ...] | None:
     """Each seat's luck term in stake units for a deal whose ``unseen`` cards (RULES 3.2) are the
     whole unseen top of the pack (or more: a fresh deal), or ``None`` when the deal has no
     unseen card (no chance in it: term 0).
 
     Fresh (every card unseen): :func:`luck_units` of :func:`deal_ranks`, whose average over the
-    orders is exactly 0. Partly fresh: the value minus :func:`order_average`."""
+    orders is exactly 0 (another ``value``: minus its :func:`rank_average`). Partly fresh: the
+    value minus :func:`order_average`."""
     cards = {c for h in hands for c in h}
     here = cards & set(unseen)
     if not here:
         return None
-    value = luck_units(deal_ranks(hands))
+    ranks = deal_ranks(hands)
+    got = luck_units(ranks) if value is None else tuple(value(ranks))
     if here == cards:
-        return value
-    mean = order_average(hands, frozenset(here))
-    return tuple(v - m for v, m in zip(value, mean, strict=True))
+        if value is None:
+            return got
+        mean = rank_average(len(hands), value)
+    else:
+        mean = order_average(hands, frozenset(here), value)
+    return tuple(v - m for v, m in zip(got, mean, strict=True))
 
 
 def _whole(exact: Sequence[Fraction]) -> list[int]:

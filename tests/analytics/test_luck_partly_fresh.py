@@ -65,6 +65,37 @@ def test_partly_fresh_term_averages_to_zero_over_the_orders_exactly(
         assert total == [0] * n
 
 
+def _seat_value(ranks: tuple[int, ...]) -> tuple[Fraction, ...]:
+    """A value that is not centred and depends on the seat (as one knowing the players would)."""
+    return tuple(
+        Fraction(7 * (i + 1), r) + (5 if r == 1 and i == 0 else 0) for i, r in enumerate(ranks)
+    )
+
+
+@pytest.mark.parametrize(
+    ("n", "unseen", "under"),
+    [
+        (2, "Ah Kh 3c 7d 9s Td", ""),  # a fresh deal: the term is the value minus its rank average
+        (3, "As Ad Ks Qs Js", "2h 3h 4h 9c"),  # partly fresh
+        (2, "Ah Kh 3c 7d", "Ac 2d"),
+    ],
+)
+def test_any_value_function_gives_mean_zero_exactly(n: int, unseen: str, under: str) -> None:
+    """Whatever the value (here one that depends on the seat and is not centred), the term's mean
+    over every order of the unseen cards is exactly 0 (RULES 3.2-3.4), fresh or partly fresh."""
+    top, rest = _codes(unseen), _codes(under)
+    total = [Fraction(0)] * n
+    perms = list(permutations(top))
+    for p in perms:
+        terms = deal_units(_hands((*p, *rest), n), set(top), _seat_value)
+        assert terms is not None
+        total = [t + x for t, x in zip(total, terms, strict=True)]
+    assert total == [0] * n
+    assert deal_units(_hands((*top, *rest), n), set(top), _seat_value) != deal_units(
+        _hands((*top, *rest), n), set(top)
+    )
+
+
 def test_sampled_average_is_unbiased_within_its_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """Beyond EXACT_LIMIT placings the average is over seeded random orders: over every order of
     the unseen cards the term's mean is within four standard errors of the sample of 0."""

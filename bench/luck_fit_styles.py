@@ -97,8 +97,8 @@ def main(argv: list[str] | None = None) -> int:
             "Half units of stake: the average net in a fresh deal of a seat by (rank of its new"
             " hand, its style, the style of the holder of the best other hand), shrunk toward the"
             f" rank's RANK_VALUES with the weight of {SHRINK} deals. Fitted by"
-            f" bench/luck_fit_styles.py --sessions {args.sessions} --seed {args.seed} (default rules; the styles of"
-            " sim/players.py seated at random; two and five players)."
+            f" bench/luck_fit_styles.py --sessions {args.sessions} --seed {args.seed}"
+            " (default rules; the styles of sim/players.py seated at random; two and five players)."
         ),
         "values": table,
     }

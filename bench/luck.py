@@ -30,6 +30,7 @@ Everything is seeded: the same arguments print the same figures.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -42,7 +43,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # not bench/analytics.py
 
-from analytics.luck import LuckTracker
+from analytics.luck import LuckTracker, Value, deal_units
 from engine.apply import apply
 from engine.state import initial_state
 from events.model import AnyEvent, Dealt
@@ -65,25 +66,29 @@ class Season:
     luck: list[float] = field(default_factory=list)
     kind: list[str] = field(default_factory=list)
     """One row per seat and deal: net, luck term, the deal's kind."""
+    styled: list[float] = field(default_factory=list)
+    """One row per seat and deal: the term of the value that knows the styles (0 without it)."""
     raw: list[np.ndarray] = field(default_factory=list)
     adj: list[np.ndarray] = field(default_factory=list)
+    adj_styled: list[np.ndarray] = field(default_factory=list)
     """Per session, per style (NaN where it did not sit): raw and adjusted net."""
     replays: list[tuple[float, float, float, float, float]] = field(default_factory=list)
     """Per seat of a replayed fresh deal: net, same-cards x1 and x2, fresh-cards y1 and y2."""
 
 
-Deal = tuple[str, tuple[Fraction, ...], tuple[Fraction, ...], frozenset[int]]
+Deal = tuple[str, tuple[Fraction, ...], tuple[Fraction, ...], frozenset[int], tuple[Fraction, ...]]
 
 
-def deals_of(events: list[AnyEvent]) -> list[Deal]:
+def deals_of(events: list[AnyEvent], value: Value | None = None) -> list[Deal]:
     """Each deal of a ``cards: "all"`` stream: its kind, each seat's net and luck term (units),
-    and the unseen top of the pack before it (RULES 3.2). Raises ``AssertionError`` if the
+    the unseen top of the pack before it (RULES 3.2), and the term of ``value``
+    (:func:`analytics.luck.deal_units`; zeros without one). Raises ``AssertionError`` if the
     deals' nets do not add up to the session's."""
     state = initial_state()
     tracker = LuckTracker()
     since: set[int] = set()
     out: list[Deal] = []
-    pending: tuple[str, tuple[Fraction, ...], frozenset[int]] | None = None
+    pending: tuple[str, tuple[Fraction, ...], frozenset[int], tuple[Fraction, ...]] | None = None
     for event in events:
         before, state = state, apply(state, event)
         if event.type == "shuffled":
@@ -97,7 +102,11 @@ def deals_of(events: list[AnyEvent]) -> list[Deal]:
             top = frozenset(range(52)) - since  # the unseen top of the pack (RULES 3.2)
             since |= cards
             kind = "fresh" if cards <= top else "partly" if cards & top else "none"
-            pending = (kind, tuple(Fraction(t, state.scale) for t in ticks), top)
+            other = (Fraction(0),) * len(hands)
+            if value is not None and kind != "none":
+                got = deal_units(hands, cards & top, value)  # type: ignore[arg-type]  # all dealt
+                other = got if got is not None else other
+            pending = (kind, tuple(Fraction(t, state.scale) for t in ticks), top, other)
         if len(state.outcomes) > len(before.outcomes):
             assert pending is not None
             o = state.outcomes[-1]
@@ -105,7 +114,7 @@ def deals_of(events: list[AnyEvent]) -> list[Deal]:
                 (o.amount if o.winner == p.name else 0) - Fraction(p.paid, state.scale)
                 for p in state.players
             )
-            out.append((pending[0], nets, pending[1], pending[2]))
+            out.append((pending[0], nets, pending[1], pending[2], pending[3]))
             pending = None
     totals = [sum(d[1][i] for d in out) for i in range(len(state.seats))]
     assert totals == [state.net(name) for name in state.seats], "deal nets add up to the session's"
@@ -132,17 +141,22 @@ def simulate(players: int, sessions: int, replayed: int, seed: str) -> Season:
             events = play(spec)
         raw = np.full(len(STYLE_NAMES), np.nan)
         adj = np.full(len(STYLE_NAMES), np.nan)
+        adj_styled = np.full(len(STYLE_NAMES), np.nan)
         for s in styles:
             raw[STYLE_NAMES.index(s)] = adj[STYLE_NAMES.index(s)] = 0.0
-        for d, (kind, nets, terms, unseen) in enumerate(deals_of(events)):
+            adj_styled[STYLE_NAMES.index(s)] = 0.0
+        value = style_value(styles)
+        for d, (kind, nets, terms, unseen, styled) in enumerate(deals_of(events, value)):
             season.kinds.append(kind)
             for seat, (net, term) in enumerate(zip(nets, terms, strict=True)):
                 season.net.append(float(net))
                 season.luck.append(float(term))
+                season.styled.append(float(styled[seat]))
                 season.kind.append(kind)
                 col = STYLE_NAMES.index(styles[seat])
                 raw[col] += float(net)
                 adj[col] += float(net - term)
+                adj_styled[col] += float(net - styled[seat])
             if snaps and kind == "fresh":
                 same = [replay_deal(snaps[d], f"same/{k}/{d}/{j}")[1] for j in range(2)]
                 new = [replay_deal(snaps[d], f"new/{k}/{d}/{j}", unseen)[1] for j in range(2)]
@@ -158,7 +172,31 @@ def simulate(players: int, sessions: int, replayed: int, seed: str) -> Season:
                     )
         season.raw.append(raw)
         season.adj.append(adj)
+        season.adj_styled.append(adj_styled)
     return season
+
+
+STYLE_VALUES = Path(__file__).resolve().parents[1] / "data" / "luck_style_values.json"
+
+
+def style_value(styles: list[str]) -> Value | None:
+    """The value that knows the players' styles (``data/luck_style_values.json``, fitted by
+    ``bench/luck_fit_styles.py``) for a table seated with ``styles``; ``None`` where it has no
+    table for this size (or no file)."""
+    if not STYLE_VALUES.exists():
+        return None
+    table = json.loads(STYLE_VALUES.read_text())["values"].get(str(len(styles)))
+    if table is None:
+        return None
+
+    def value(ranks: tuple[int, ...]) -> tuple[Fraction, ...]:
+        out = []
+        for i, r in enumerate(ranks):
+            o = min((j for j in range(len(ranks)) if j != i), key=lambda j: ranks[j])
+            out.append(Fraction(table[f"{r}/{styles[i]}/{styles[o]}"], 2))
+        return tuple(out)
+
+    return value
 
 
 def t_test(x: np.ndarray) -> tuple[float, float]:
@@ -214,21 +252,40 @@ def report(players: int, sessions: int, replayed: int, seed: str) -> dict[str, b
     print(f"| ours: variance removed on fresh + partly fresh deals | {ours_all:.1%} |")
     print(f"| ours: variance removed on partly fresh deals alone | {removed(partly):.1%} |")
     print(f"| ours: variance removed over all deals | {1 - np.var(net - luck) / np.var(net):.1%} |")
+    styled = np.array(s.styled)
+    if styled.any():
+        v_f = 1 - float(np.var(net[fresh] - styled[fresh]) / np.var(net[fresh]))
+        v_m = 1 - float(np.var(net[measured] - styled[measured]) / np.var(net[measured]))
+        print(
+            f"| styles known (data/luck_style_values.json): fresh-deal variance removed "
+            f"(target >= {target_var:.2f}) | {v_f:.1%} "
+            f"({'met' if v_f >= target_var else 'NOT met'}) |"
+        )
+        print(f"| styles known / limit | {v_f / limit:.2f} |")
+        print(f"| styles known: variance removed on fresh + partly fresh deals | {v_m:.1%} |")
     print()
-    raw, adj = np.array(s.raw), np.array(s.adj)
-    print("| style | sessions | raw net | SD raw | SD adjusted | SD ratio | mean luck | t | p |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    ratios, ps = [], []
+    raw, adj, adj2 = np.array(s.raw), np.array(s.adj), np.array(s.adj_styled)
+    print(
+        "| style | sessions | raw net | SD raw | SD adjusted | SD ratio | mean luck | t | p | "
+        "styles known: SD ratio | t | p |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    ratios, ps, ratios2 = [], [], []
     for col, name in enumerate(STYLE_NAMES):
         r = raw[:, col][~np.isnan(raw[:, col])]
         a = adj[:, col][~np.isnan(adj[:, col])]
         ratio = float(np.std(a, ddof=1) / np.std(r, ddof=1))
         t, p = t_test(r - a)
+        a2 = adj2[:, col][~np.isnan(adj2[:, col])]
+        ratio2 = float(np.std(a2, ddof=1) / np.std(r, ddof=1))
+        t2, p2 = t_test(r - a2) if (r - a2).any() else (float("nan"), float("nan"))
         ratios.append(ratio)
+        ratios2.append(ratio2)
         ps.append(p)
         print(
             f"| {name} | {len(r):,} | {r.mean():+.2f} | {np.std(r, ddof=1):.1f} | "
-            f"{np.std(a, ddof=1):.1f} | {ratio:.3f} | {(r - a).mean():+.2f} | {t:+.2f} | {p:.2f} |"
+            f"{np.std(a, ddof=1):.1f} | {ratio:.3f} | {(r - a).mean():+.2f} | {t:+.2f} | {p:.2f} | "
+            f"{ratio2:.3f} | {t2:+.2f} | {p2:.2f} |"
         )
     pooled = float(np.nanstd(adj - np.nanmean(adj, 0)) / np.nanstd(raw - np.nanmean(raw, 0)))
     print()
@@ -238,6 +295,12 @@ def report(players: int, sessions: int, replayed: int, seed: str) -> dict[str, b
         f"{'met' if max(ratios) <= target_sd else 'NOT met'}; no style wider than raw: "
         f"{'yes' if max(ratios) <= 1 else 'NO'})"
     )
+    if styled.any():
+        print(
+            f"styles known: session SD ratio {min(ratios2):.3f} to {max(ratios2):.3f} by style "
+            f"(target <= {target_sd:.2f}: {'met' if max(ratios2) <= target_sd else 'NOT met'}; "
+            f"no style wider than raw: {'yes' if max(ratios2) <= 1 else 'NO'})"
+        )
     print(
         f"unbiasedness, t-test of the mean luck per session against 0: smallest p "
         f"{min(ps):.2f} over {len(ps)} styles (an unbiased term: p uniform, below 0.05 once in 20)"

@@ -164,7 +164,6 @@ def order_average(
     count = math.factorial(len(pool))
     for k in sizes:
         count //= math.factorial(k)
-    sums = [0] * len(hands)
     if count <= EXACT_LIMIT:
         draws: Iterator[list[tuple[int, ...]]] = _placings(pool, sizes)
     else:
@@ -172,18 +171,27 @@ def order_average(
         key = repr((kept, pool)).encode()
         rng = random.Random(hashlib.sha256(key).hexdigest())
         draws = _sampled(pool, sizes, rng, SAMPLES)
-    worth = value or luck_units
-    totals = [Fraction(0)] * len(hands)
-    for groups in draws:
-        ranks = deal_ranks([_three((*k, *g)) for k, g in zip(kept, groups, strict=True)])
-        if value is None:  # the baseline: whole half units, summed as integers (faster)
-            values = RANK_VALUES[len(hands)]
+    rankings = (
+        deal_ranks([_three((*k, *g)) for k, g in zip(kept, groups, strict=True)])
+        for groups in draws
+    )
+    return _mean_value(rankings, count, len(hands), value)
+
+
+def _mean_value(
+    rankings: Iterator[tuple[int, ...]], count: int, n: int, value: Value | None
+) -> tuple[Fraction, ...]:
+    """Each seat's mean of ``value`` (the baseline when ``None``) over ``count`` rankings."""
+    if value is None:  # the baseline: whole half units, summed as integers (faster)
+        halves = [int(v * 2) for v in RANK_VALUES[n]]
+        sums = [0] * n
+        for ranks in rankings:
             for i, r in enumerate(ranks):
-                sums[i] += int(values[r - 1] * 2)
-        else:
-            totals = [t + v for t, v in zip(totals, worth(ranks), strict=True)]
-    if value is None:
+                sums[i] += halves[r - 1]
         return tuple(Fraction(x, 2 * count) for x in sums)
+    totals = [Fraction(0)] * n
+    for ranks in rankings:
+        totals = [t + v for t, v in zip(totals, value(ranks), strict=True)]
     return tuple(t / count for t in totals)
 
 

@@ -1,6 +1,6 @@
 """The luck-adjusted net against the best a term at the deal could do, on simulated seasons.
 
-    .venv/bin/python bench/luck.py [--sessions N] [--players 5,2] [--replayed 500] [--seed luck]
+    .venv/bin/python bench/luck.py [--sessions N] [--players 5,2] [--replayed 500] [--jobs 2]
 
 For each table size of ``--players``, simulates ``--sessions`` sessions (by default enough for
 each style to sit in 4,000: 4,000 at five players, 10,000 heads-up; ``cards: "all"``, default
@@ -30,8 +30,11 @@ Everything is seeded: the same arguments print the same figures.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import math
+import multiprocessing
 import random
 import sys
 import time
@@ -320,16 +323,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", default="5,2", help="table sizes, 2 to 10, comma-separated")
     ap.add_argument("--replayed", type=int, default=500, help="sessions whose deals are replayed")
     ap.add_argument("--seed", default="luck")
+    ap.add_argument("--jobs", type=int, default=2, help="table sizes simulated at once")
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.players.split(",")]
     if not all(2 <= n <= 10 for n in sizes):
         ap.error("--players: table sizes from 2 to 10 (RULES 1.3)")
     if (args.sessions is not None and args.sessions < 2) or args.replayed < 1:
         ap.error("--sessions: at least 2; --replayed: at least 1")
-    for n in sizes:
-        sessions = args.sessions or math.ceil(4000 * len(STYLE_NAMES) / min(n, len(STYLE_NAMES)))
-        report(n, sessions, args.replayed, args.seed)
+    jobs = [
+        (n, args.sessions or math.ceil(4000 * len(STYLE_NAMES) / min(n, len(STYLE_NAMES))))
+        for n in sizes
+    ]
+    tasks = [(n, sessions, args.replayed, args.seed) for n, sessions in jobs]
+    if args.jobs > 1 and len(tasks) > 1:  # the table sizes in parallel, printed in order
+        with multiprocessing.get_context("spawn").Pool(min(args.jobs, len(tasks))) as pool:
+            for text in pool.starmap(_printed, tasks):
+                print(text, end="")
+    else:
+        for task in tasks:
+            report(*task)
     return 0
+
+
+def _printed(players: int, sessions: int, replayed: int, seed: str) -> str:
+    """What :func:`report` prints, as text (for a worker process)."""
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        report(players, sessions, replayed, seed)
+    return buffer.getvalue()
 
 
 if __name__ == "__main__":

@@ -10,7 +10,11 @@ loses much of its spread.
   shuffle (RULES 3.2): its cards come from the part of the pack never seen since, whose order,
   for a uniform shuffle, is uniform whatever has been played. A deal that takes any card from
   under the pack (RULES 3.3: the cards of earlier hands, in an order the log tells) is decided by
-  the earlier deals and by how they were played; its luck term is 0 (no correction).
+  the earlier deals and by how they were played. A *partly fresh* deal takes the last unseen
+  cards from the top and the rest from under the pack (RULES 3.3-3.4): only the order of its
+  unseen cards is chance, so its term is the value of the deal minus the average of that value
+  over every order of those cards in their places (:func:`order_average`). A deal with no
+  unseen card has term 0.
 - **The baseline value.** At a table of ``n`` players the new hands are ranked best first
   (RULES 2: :func:`engine.hands.strength_codes`; two equal hands ordered by their card codes, a
   fixed order of the cards that depends on no seat). The value of rank ``r`` is
@@ -24,14 +28,28 @@ loses much of its spread.
 - **Whole ticks.** The values are whole half-units, and a session's ``den`` (ticks per unit) is
   twice the ante's denominator, so a term is a whole number of ticks: no rounding, no bias.
 
+- **Partly fresh deals: mean zero by construction.** Given everything before the deal, the
+  unseen cards are a known set in a uniform order, and the cards under the pack are known; the
+  term ``V(deal) - E[V | the unseen set]`` has expectation 0 whatever ``V``. Its average is
+  exact (Fractions, every distinct placing of the unseen cards) up to :data:`EXACT_LIMIT`
+  placings, else over :data:`SAMPLES` orders drawn by a generator seeded only by what is known
+  before the deal (still exactly unbiased, a little noisier). Such a term is not a whole number
+  of ticks: :class:`LuckTracker` carries each seat's exact running sum and writes its rounding
+  (largest remainders, the seats summing to 0), so a seat's terms over a session are within one
+  tick of the exact sum, never further.
+
 A retained hand (RULES 6.2-6.4) is not one of the new hands: the holder's rank is that of the
 new hand dealt to them (the old hand's luck belongs to the deal it was dealt in).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
+from itertools import combinations, permutations
 from typing import TYPE_CHECKING, Any, Final
 
 from engine.hands import strength_codes
@@ -40,15 +58,22 @@ if TYPE_CHECKING:
     from engine.state import State
 
 __all__ = [
+    "EXACT_LIMIT",
     "LUCK_ABSENT",
     "RANK_VALUES",
+    "SAMPLES",
     "LuckTracker",
     "deal_ranks",
+    "deal_units",
     "luck_note",
     "luck_units",
+    "order_average",
+    "rank_average",
 ]
 
 _H = Fraction(1, 2)
+CODES: Final = 52
+"""The cards of the pack (RULES 3.2)."""
 
 RANK_VALUES: Final[dict[int, tuple[Fraction, ...]]] = {
     n: tuple(v * _H for v in halves)
@@ -99,17 +124,159 @@ def luck_units(ranks: Sequence[int]) -> tuple[Fraction, ...]:
     return tuple(values[r - 1] for r in ranks)
 
 
+EXACT_LIMIT: Final = 20_000
+"""Up to this many distinct placings of a partly fresh deal's unseen cards, the average is exact."""
+SAMPLES: Final = 4_000
+"""Beyond :data:`EXACT_LIMIT`, the number of seeded random orders the average is taken over."""
+
+Hands = Sequence[tuple[int, int, int]]
+Value = Callable[[tuple[int, ...]], Sequence[Fraction]]
+"""A value function of a deal: the ranks of the seats' new hands -> each seat's value (units)."""
+
+
+def _placings(pool: list[int], sizes: list[int]) -> Iterator[list[tuple[int, ...]]]:
+    """Every split of ``pool`` into groups of ``sizes`` (in order), each group a set."""
+    if not sizes:
+        yield []
+        return
+    for group in combinations(pool, sizes[0]):
+        rest = [c for c in pool if c not in group]
+        for others in _placings(rest, sizes[1:]):
+            yield [group, *others]
+
+
+def order_average(
+    hands: Hands, unseen: frozenset[int] | set[int], value: Value | None = None
+) -> tuple[Fraction, ...]:
+    """The average of each seat's value (``value`` of the ranks, by default :func:`luck_units`,
+    the baseline) over every order of the deal's ``unseen`` cards in the places they were dealt to
+    (RULES 3.4).
+
+    ``hands``: the new hands, one per seat (card codes); ``unseen``: the codes among them not
+    dealt since the last shuffle (RULES 3.2). The other cards stay where they are. Exact over every
+    distinct placing (a hand is a set) up to :data:`EXACT_LIMIT` placings; beyond, the mean over
+    :data:`SAMPLES` orders drawn by a generator seeded by the known cards and the unseen set only
+    (nothing of the order that came). Raises ``KeyError`` outside 2..10 seats (RULES 1.3).
+    """
+    kept = [tuple(c for c in h if c not in unseen) for h in hands]
+    sizes = [3 - len(k) for k in kept]
+    pool = sorted(unseen)
+    count = math.factorial(len(pool))
+    for k in sizes:
+        count //= math.factorial(k)
+    if count <= EXACT_LIMIT:
+        draws: Iterator[list[tuple[int, ...]]] = _placings(pool, sizes)
+    else:
+        count = SAMPLES
+        key = repr((kept, pool)).encode()
+        rng = random.Random(hashlib.sha256(key).hexdigest())
+        draws = _sampled(pool, sizes, rng, SAMPLES)
+    rankings = (
+        deal_ranks([_three((*k, *g)) for k, g in zip(kept, groups, strict=True)])
+        for groups in draws
+    )
+    return _mean_value(rankings, count, len(hands), value)
+
+
+def _mean_value(
+    rankings: Iterator[tuple[int, ...]], count: int, n: int, value: Value | None
+) -> tuple[Fraction, ...]:
+    """Each seat's mean of ``value`` (the baseline when ``None``) over ``count`` rankings."""
+    if value is None:  # the baseline: whole half units, summed as integers (faster)
+        halves = [int(v * 2) for v in RANK_VALUES[n]]
+        sums = [0] * n
+        for ranks in rankings:
+            for i, r in enumerate(ranks):
+                sums[i] += halves[r - 1]
+        return tuple(Fraction(x, 2 * count) for x in sums)
+    totals = [Fraction(0)] * n
+    for ranks in rankings:
+        totals = [t + v for t, v in zip(totals, value(ranks), strict=True)]
+    return tuple(t / count for t in totals)
+
+
+def rank_average(n: int, value: Value) -> tuple[Fraction, ...]:
+    """Each seat's average of ``value`` over the ``n!`` orders of the ranks 1..n: its exact
+    expectation in a fresh deal, whose ranks are a uniform order of the seats (the hands are
+    exchangeable, RULES 3.4; ties ordered by the cards). The baseline's is 0. Costs ``n!`` calls."""
+    totals = [Fraction(0)] * n
+    count = 0
+    for ranks in permutations(range(1, n + 1)):
+        totals = [t + v for t, v in zip(totals, value(ranks), strict=True)]
+        count += 1
+    return tuple(t / count for t in totals)
+
+
+def _three(cards: tuple[int, ...]) -> tuple[int, int, int]:
+    """A kept part and its group of unseen cards: three cards (sizes are 3 - kept)."""
+    a, b, c = cards
+    return a, b, c
+
+
+def _sampled(
+    pool: list[int], sizes: list[int], rng: random.Random, samples: int
+) -> Iterator[list[tuple[int, ...]]]:
+    """``samples`` uniform random orders of ``pool`` cut into groups of ``sizes``."""
+    for _ in range(samples):
+        order = rng.sample(pool, len(pool))
+        groups, at = [], 0
+        for k in sizes:
+            groups.append(tuple(order[at : at + k]))
+            at += k
+        yield groups
+
+
+def deal_units(
+    hands: Hands, unseen: frozenset[int] | set[int], value: Value | None = None
+) -> tuple[Fraction, ...] | None:
+    """Each seat's luck term in stake units for a deal whose ``unseen`` cards (RULES 3.2) are the
+    whole unseen top of the pack (or more: a fresh deal), or ``None`` when the deal has no
+    unseen card (no chance in it: term 0).
+
+    Fresh (every card unseen): :func:`luck_units` of :func:`deal_ranks`, whose average over the
+    orders is exactly 0 (another ``value``: minus its :func:`rank_average`). Partly fresh: the
+    value minus :func:`order_average`."""
+    cards = {c for h in hands for c in h}
+    here = cards & set(unseen)
+    if not here:
+        return None
+    ranks = deal_ranks(hands)
+    got = luck_units(ranks) if value is None else tuple(value(ranks))
+    if here == cards:
+        if value is None:
+            return got
+        mean = rank_average(len(hands), value)
+    else:
+        mean = order_average(hands, frozenset(here), value)
+    return tuple(v - m for v, m in zip(got, mean, strict=True))
+
+
+def _whole(exact: Sequence[Fraction]) -> list[int]:
+    """``exact`` rounded to whole numbers keeping their sum (a whole number): largest
+    remainders, ties to the lower index."""
+    low = [math.floor(x) for x in exact]
+    short = round(sum(exact)) - sum(low)
+    order = sorted(range(len(exact)), key=lambda i: (-(exact[i] - low[i]), i))
+    for i in order[:short]:
+        low[i] += 1
+    return low
+
+
 class LuckTracker:
     """Follows a session's shuffles and deals and gives each deal's luck terms in ticks.
 
     Call :meth:`shuffled` at each ``shuffled`` event and :meth:`dealt` with the engine's state
     after each ``dealt`` event (a refold after a ``voided`` starts a new tracker)."""
 
-    __slots__ = ("_since_shuffle",)
+    __slots__ = ("_exact", "_since_shuffle", "_written")
 
     def __init__(self) -> None:
         self._since_shuffle: set[int] = set()
         """Card codes dealt since the last shuffle (RULES 3.2)."""
+        self._exact: list[Fraction] = []
+        """Each seat's exact sum of terms so far (ticks)."""
+        self._written: list[int] = []
+        """Each seat's sum of the whole ticks written so far."""
 
     def shuffled(self) -> None:
         """RULES 3.2: a shuffle: every card is unseen again."""
@@ -119,8 +286,10 @@ class LuckTracker:
         """The luck term of each seat for the deal just dealt (ticks of ``state.scale``).
 
         ``None`` where it is not defined: a ``cards: "shown"`` session or a deal whose hands the
-        log does not hold. All zeros for a deal with a card dealt before since the last shuffle
-        (RULES 3.3). A fresh deal: :func:`luck_units` of :func:`deal_ranks`."""
+        log does not hold. All zeros for a deal with no unseen card (RULES 3.3). Otherwise
+        :func:`deal_units` of the deal (fresh or partly fresh), its unseen cards being those not
+        dealt since the last shuffle; a partly fresh deal's exact term is written rounded so
+        that each seat's running sum stays within one tick of the exact one (sum 0 per deal)."""
         hands: list[tuple[int, int, int]] = []
         for p in state.players:
             new = [h.cards for h in p.hands if h.origin == "new"]
@@ -128,11 +297,26 @@ class LuckTracker:
                 return None
             hands.append(new[0])
         cards = {c for h in hands for c in h}
-        fresh = self._since_shuffle.isdisjoint(cards)
+        unseen = cards - self._since_shuffle
         self._since_shuffle |= cards
-        if not fresh:
+        if len(self._exact) != len(hands):
+            self._exact, self._written = [Fraction(0)] * len(hands), [0] * len(hands)
+        units = deal_units(hands, unseen) if self._top_used_up(cards, unseen) else None
+        if units is None:
             return (0,) * len(hands)
-        return tuple(int(v * state.scale) for v in luck_units(deal_ranks(hands)))
+        self._exact = [e + u * state.scale for e, u in zip(self._exact, units, strict=True)]
+        whole = _whole(self._exact)
+        out = tuple(w - o for w, o in zip(whole, self._written, strict=True))
+        self._written = whole
+        return out
+
+    def _top_used_up(self, cards: set[int], unseen: set[int]) -> bool:
+        """A fresh deal, or a partly fresh one that took every unseen card (RULES 3.3-3.4: the
+        unseen top runs out before any card comes from under the pack). Anything else (a pack
+        the log does not explain) gets no term."""
+        if unseen == cards:
+            return True
+        return len(self._since_shuffle) == CODES
 
 
 LUCK_ABSENT = (

@@ -15,7 +15,7 @@ from luck_helpers import luck_con, luck_src  # noqa: F401 (the fixtures con, src
 import analytics.projector
 import analytics.tables
 from analytics import queries
-from analytics.luck import RANK_VALUES, deal_ranks, luck_units
+from analytics.luck import RANK_VALUES, deal_ranks, luck_units, order_average
 from analytics.sources import MemorySource
 from engine.hands import strength_codes
 from engine.state import CODE, card_codes
@@ -75,11 +75,14 @@ def test_ranks_follow_rules_2_and_break_ties_by_the_cards() -> None:
 # --- folded sessions --------------------------------------------------------------------------
 
 
-def _recount(events: list) -> dict[tuple[int, int], int]:
+def _recount(events: list) -> dict[tuple[int, int], Fraction]:
     """(deal, seat) -> the luck term in half units, recounted from the events alone: a deal is
     fresh when none of its cards was dealt since the last shuffle; a hand's rank is 1 + the hands
-    that beat it (by strength, then by their card codes, highest first)."""
-    out: dict[tuple[int, int], int] = {}
+    that beat it (by strength, then by their card codes, highest first). A partly fresh deal
+    (some cards unseen, the rest from under the pack): the value minus its average over the
+    orders of the unseen cards (:func:`analytics.luck.order_average`, checked by brute force in
+    test_luck_partly_fresh.py)."""
+    out: dict[tuple[int, int], Fraction] = {}
     seats: list[str] = []
     since: set[int] = set()
     deal = 0
@@ -92,13 +95,16 @@ def _recount(events: list) -> dict[tuple[int, int], int]:
             deal += 1
             hands = [tuple(CODE[str(c)] for c in e.hands[p]) for p in seats]
             cards = {c for h in hands for c in h}
-            fresh = not (cards & since)
+            unseen = cards - since
             since |= cards
+            mean = [Fraction(0)] * len(seats)
+            if unseen and unseen != cards:
+                mean = list(order_average(hands, unseen))  # type: ignore[arg-type]
             keys = [(strength_codes(*h), sorted(h, reverse=True)) for h in hands]
             for i, k in enumerate(keys):
                 rank = 1 + sum(1 for other in keys if other > k)
-                value = RANK_VALUES[len(seats)][rank - 1] if fresh else 0
-                out[(deal, i)] = int(value * 2)
+                value = RANK_VALUES[len(seats)][rank - 1] - mean[i] if unseen else Fraction(0)
+                out[(deal, i)] = value * 2
     return out
 
 
@@ -117,9 +123,16 @@ def test_folded_sessions_luck_and_adjusted_nets(
         events = [e.event for e in src.events if e.session == session]
         expected = _recount(events)
         got = by_session[session]
-        for key, (net, luck, adj, den) in got.items():
+        running: dict[int, tuple[int, Fraction]] = {}
+        for key, (net, luck, adj, den) in sorted(got.items()):
             assert luck is not None and adj == net - luck
-            assert luck * 2 == expected[key] * den  # half units -> ticks of den
+            exact = expected[key] * den / 2  # half units -> ticks of den
+            if exact.denominator == 1:
+                assert luck == exact
+            written, true = running.get(key[1], (0, Fraction(0)))
+            running[key[1]] = (written + luck, true + exact)
+            # a partly fresh term is written rounded: each seat's sum within a tick of the exact
+            assert abs(running[key[1]][0] - running[key[1]][1]) < 1
             fresh_nonzero += luck != 0
         for d in {d for d, _ in got}:
             assert sum(got[(d, i)][1] or 0 for i in range(2 + k)) == 0  # a deal's terms sum to 0

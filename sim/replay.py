@@ -1,0 +1,97 @@
+"""Replaying one deal of a simulated session: the same cards or fresh ones, the play drawn anew.
+
+Used to measure what a luck term could remove at best (``bench/luck.py``) and to check that a
+deal's luck term uses nothing of the play in it (``tests/analytics``). A :class:`Snapshot` is the
+table just before a deal is dealt (RULES 3.4): the engine's state (immutable), the players'
+memories and generators, the events so far. :func:`replay_deal` plays that deal out from it:
+
+- ``play_seed`` reseeds every player's generator, so the choices are drawn anew from the same
+  strategies (the styles of :mod:`sim.players`);
+- ``fresh`` reorders the unseen top of the pack (the cards not dealt since the last shuffle,
+  RULES 3.2), as another uniform shuffle would have: a deal with fresh cards.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from engine.legal import LegalAction, legal_actions
+from engine.state import Phase
+from events.model import AnyEvent, Dealt
+from sim.table import SessionSpec, _Table
+
+__all__ = ["Snapshot", "before_deals", "replay_deal"]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The table just before deal number ``deal`` (1-based) is dealt."""
+
+    deal: int
+    table: _Table
+
+
+def _copy(t: _Table) -> _Table:
+    c = object.__new__(_Table)
+    c.spec, c.state, c.events = t.spec, t.state, list(t.events)
+    c.rng = random.Random()
+    c.rng.setstate(t.rng.getstate())
+    c.players = copy.deepcopy(t.players)
+    c.deal = copy.deepcopy(t.deal)
+    return c
+
+
+class _Watched(_Table):
+    def __init__(self, spec: SessionSpec) -> None:
+        super().__init__(spec)
+        self.snapshots: list[Snapshot] = []
+
+    def table_action(self, legal: list[LegalAction]) -> None:
+        if legal and isinstance(legal[0].event, Dealt):
+            self.snapshots.append(Snapshot(self.state.deals + 1, _copy(self)))
+        super().table_action(legal)
+
+
+def before_deals(spec: SessionSpec) -> tuple[list[AnyEvent], list[Snapshot]]:
+    """Plays the session of ``spec`` (as :func:`sim.table.play`) and returns its events (no
+    envelope) and a snapshot before each deal."""
+    t = _Watched(spec)
+    t.run()
+    return t.events, t.snapshots
+
+
+def replay_deal(
+    snap: Snapshot, play_seed: str, fresh: Iterable[int] | None = None
+) -> tuple[list[AnyEvent], tuple[Fraction, ...]]:
+    """Plays the deal of ``snap`` to its end (won or carried, RULES 6-7) with every player's
+    generator reseeded from ``play_seed``; with ``fresh`` (the unseen cards, RULES 3.2, which
+    must be the top of the pack) the top is first reordered by a generator of ``play_seed``.
+
+    Returns the events up to the deal's end (the snapshot's ones first) and each seat's net in
+    the deal in stake units (what it won minus what it paid in it; a carried pot is won by no
+    one in it). Raises ``ValueError`` if ``fresh`` is not the top of the pack."""
+    t = _copy(snap.table)
+    for k, (name, p) in enumerate(sorted(t.players.items())):
+        p.rng = random.Random(f"{play_seed}/{k}/{name}")
+    if fresh is not None:
+        unseen = set(fresh)
+        pack = t.state.pack or ()
+        top = list(pack[: len(unseen)])
+        if set(top) != unseen:
+            raise ValueError("replay_deal: the fresh cards are not the top of the pack (RULES 3.3)")
+        random.Random(f"{play_seed}/pack").shuffle(top)
+        t.state = replace(t.state, pack=(*top, *pack[len(top) :]))
+    outcomes = len(t.state.outcomes)
+    t.table_action([a for a in legal_actions(t.state) if a.player is None])
+    while len(t.state.outcomes) == outcomes and t.state.phase is not Phase.OVER:
+        t.step()
+    s = t.state
+    out = s.outcomes[-1]
+    nets = tuple(
+        (out.amount if out.winner == p.name else 0) - Fraction(p.paid, s.scale) for p in s.players
+    )
+    return t.events, nets

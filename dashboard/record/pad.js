@@ -178,7 +178,19 @@ function show(S, doc, how) {
     paint(S, cell, spot, key);
   }
   picker(S, doc);
+  // A tap's "not recorded" stays the note until the next tap or until the session moves on
+  // (a later event from another device): a prediction dropped, or the same document polled
+  // again, does not take it away.
+  if (S.sticky && !how.note) {
+    if (S.sticky.seq < 0) S.sticky.seq = doc.seq;  // refused before any document: this one's
+    if (doc.seq <= S.sticky.seq) return done(S);
+    S.sticky = null;
+  }
   if (!S.note || changedDoc) setNote(S, how.note || doc.last, how.tone || '');
+  done(S);
+}
+
+function done(S) {
   setConn(S, S.conn);
   keep(S);
 }
@@ -331,6 +343,7 @@ function tapped(S, spot, ev) {
     return;
   }
   S.lastTap = now;
+  S.sticky = null;  // the last tap's "not recorded" has been read: this tap's note follows
   S.root.dataset.lastTap = String(now);
   if (spot === 'undo') {
     if (unsent(S) > 0) {  // the last tap has not left this device: taken back here, nothing sent
@@ -427,6 +440,7 @@ function ended(S, t, r, j) {
     saveQueue(S);
     S.stack = [];
     const tone = j.outcome === 'conflict' ? 'warn' : 'err';
+    S.sticky = { seq: j.doc ? j.doc.seq : -1 };
     if (j.doc) show(S, j.doc, { note: j.message, tone });
     else { setNote(S, j.message, tone); S.busy = false; S.root.classList.remove('busy'); }
     if (r.status === 403) { setConn(S, 'locked'); forget(S.session); }

@@ -149,6 +149,8 @@ def test_a_table_device_warned_and_kept_to_its_table(server: tuple[str, str]) ->
                 "Not recorded: This device records Top table only (this session is at Window table)"
             )
             expect(note).to_contain_text(line, timeout=10_000)
+            b.wait_for_timeout(3_000)  # several polls: the tap's outcome stays the note
+            expect(note).to_contain_text(line, timeout=100)
             expect(b.locator(".pad .taps li").first).to_have_attribute(
                 "data-status", "not recorded"
             )

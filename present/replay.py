@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from engine.state import Phase, State
+from engine.state import Outcome, Phase, State
 from events.model import (
     AnyEvent,
     PotCarried,
@@ -315,39 +315,59 @@ def step_table(rp: Replay, deal: int | None = None) -> StepTable:
     title = rp.session + (f" at {first.table}" if first.table else "")
     title += f", deal {deal} of {last.deals}" if deal else f", {count_of(last.deals, 'deal')}"
     ended: str | None = None  # how the deal asked for ended: its pot_won / pot_carried sentence
+    ended_by: PotWon | PotCarried | None = None  # the event of that sentence
     rows: list[StepRow] = []
     for k, (ev, st) in enumerate(zip(rp.events, rp.states, strict=True)):
         lab = rp.labels[k]
         if deal is not None and lab.deal != deal:
             continue
-        if type(ev) in (PotWon, PotCarried):
-            ended = sentence(rp.before(k), ev, st)
-        in_deal = st.phase in (Phase.BETTING, Phase.SHOWDOWN)
-        by_name = {p.name: p for p in st.players}
-        rows.append(
-            StepRow(
-                deal=lab.deal,
-                step=lab.label,
-                text=lab.text,
-                pot=amount(st.pot_on_table),
-                level=str(st.level) if st.level is not None and in_deal else "",
-                turn=(st.turn_name or "") if in_deal else "",
-                seats=tuple(seat_text(by_name[n], st) if n in by_name else "" for n in first.seats),
-                derived=is_derived(ev),
-                withdrawn=lab.withdrawn,
-            )
-        )
-    return StepTable(title, tuple(first.seats), tuple(rows), _summary(rp, deal, ended), deal)
+        if isinstance(ev, (PotWon, PotCarried)) and not lab.withdrawn:
+            ended, ended_by = sentence(rp.before(k), ev, st), ev
+        rows.append(_row(lab, ev, st, first.seats))
+    summary = _summary(rp, deal, ended, ended_by)
+    return StepTable(title, tuple(first.seats), tuple(rows), summary, deal)
 
 
-def _summary(rp: Replay, deal: int | None, ended: str | None) -> str:
+def _row(lab: StepLabel, ev: AnyEvent, st: State, seats: Sequence[str]) -> StepRow:
+    """One step's row of :func:`step_table`: its label, sentence, pot, level, turn and seats."""
+    in_deal = st.phase in (Phase.BETTING, Phase.SHOWDOWN)
+    by_name = {p.name: p for p in st.players}
+    return StepRow(
+        deal=lab.deal,
+        step=lab.label,
+        text=lab.text,
+        pot=amount(st.pot_on_table),
+        level=str(st.level) if st.level is not None and in_deal else "",
+        turn=(st.turn_name or "") if in_deal else "",
+        seats=tuple(seat_text(by_name[n], st) if n in by_name else "" for n in seats),
+        derived=is_derived(ev),
+        withdrawn=lab.withdrawn,
+    )
+
+
+def _says(ev: PotWon | PotCarried | None, o: Outcome) -> bool:
+    """Whether the recorded outcome event ``ev`` is the deal's outcome in force ``o``."""
+    if isinstance(ev, PotWon):
+        return o.result == "won" and ev.player == o.winner and ev.amount == o.amount
+    return isinstance(ev, PotCarried) and o.result == "carried" and ev.amount == o.amount
+
+
+def _summary(
+    rp: Replay, deal: int | None, ended: str | None, ended_by: PotWon | PotCarried | None
+) -> str:
     last = rp.final
     if deal is not None:
-        # Whether the deal ended is the final state's say (a voided may have withdrawn a pot_won
-        # shown above); its last pot_won / pot_carried line is then the one in force.
-        if ended and any(o.deal == deal for o in last.outcomes):
+        # How the deal ended is the final state's say (RULES 1.4): a correction may have
+        # withdrawn a pot_won shown above, or made a deal won by a fold a carried pot without a
+        # new event recorded; the last pot_won / pot_carried line is used only where it agrees.
+        o = next((o for o in reversed(last.outcomes) if o.deal == deal), None)
+        if o is None:
+            return f"deal {deal} is in progress: pot on the table {amount(last.pot)}"
+        if ended and _says(ended_by, o):
             return f"deal {deal}: {ended}"
-        return f"deal {deal} is in progress: pot on the table {amount(last.pot)}"
+        if o.result == "won":
+            return f"deal {deal}: {o.winner} wins the pot of {amount(o.amount)} (as corrected)"
+        return f"deal {deal}: the pot of {amount(o.amount)} is carried (as corrected)"
     if last.finished:
         return f"the session is over; its winner(s) (RULES 1.5): {', '.join(last.winners)}"
     at = rp.labels[-1]

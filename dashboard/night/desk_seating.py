@@ -119,6 +119,16 @@ def _sessions(day: date) -> tuple[SessionNets, ...]:
         return ()
 
 
+def _tables_html(day: date, tables: list[tuple[str, list[str]]]) -> str:
+    """The seated tables as cards, each with its sessions of the night or its start link."""
+    played: dict[str, list[tuple[str, bool]]] = {}
+    for s in _sessions(day):
+        played.setdefault(normal(s.table or ""), []).append((s.session, s.finished))
+    taken = {sid for rows in played.values() for sid, _ in rows}
+    body = "".join(_table_html(day, t, ps, played.get(normal(t), []), taken) for t, ps in tables)
+    return TABLES_CSS.replace("\n", " ") + f"<div class='desk-tables'>{body}</div>"
+
+
 def seating_section(
     day: date, facts: NightFacts, write: Write, said: Callable[[str], None], by: str
 ) -> None:
@@ -143,17 +153,7 @@ def seating_section(
             st.caption(md(f"Present, not seated: {', '.join(waiting)}."))
         if not tables:
             return
-        played: dict[str, list[tuple[str, bool]]] = {}
-        for s in _sessions(day):
-            played.setdefault(normal(s.table or ""), []).append((s.session, s.finished))
-        taken = {sid for rows in played.values() for sid, _ in rows}
-        body = "".join(
-            _table_html(day, t, ps, played.get(normal(t), []), taken) for t, ps in tables
-        )
-        st.markdown(
-            TABLES_CSS.replace("\n", " ") + f"<div class='desk-tables'>{body}</div>",
-            unsafe_allow_html=True,
-        )
+        st.markdown(_tables_html(day, tables), unsafe_allow_html=True)
         a, b = st.columns(2)
         a.selectbox("Move", sorted(p for _, ps in tables for p in ps), index=None,
                     key="desk_move_who", placeholder="player")  # fmt: skip

@@ -56,29 +56,36 @@ def start_form(known_players: Sequence[str], known_tables: Sequence[str]) -> Non
         )
 
 
+def _linked() -> tuple[str, str, list[str]] | None:
+    """A link's session ``name``, ``table`` and ``player`` parameters (``None``: none given)."""
+    q = st.query_params
+    table = (q.get("table") or "").strip()
+    players = list(dict.fromkeys(p.strip() for p in q.get_all("player") if p.strip()))
+    if not table and not players:
+        return None
+    return (q.get("name") or "").strip(), table, players
+
+
 def _prefilled(
     known_players: Sequence[str], known_tables: Sequence[str]
 ) -> tuple[list[str], list[str]]:
-    """Takes a link's ``table`` and ``player`` parameters into the form, once (they leave the
-    link), and returns the known names and tables with them added for as long as the form is
-    open (a player checked in for the night who never played yet is not known, nor a table the
-    seating named)."""
-    table = (st.query_params.get("table") or "").strip()
-    linked = list(dict.fromkeys(p.strip() for p in st.query_params.get_all("player") if p.strip()))
-    if table or linked:
-        if name := (st.query_params.get("name") or "").strip():
-            st.session_state[keys.START_SESSION] = name
-        if table:
-            st.session_state[keys.START_TABLE] = table
-        if linked:
-            st.session_state[keys.START_PLAYERS] = linked
-        st.session_state[keys.START_LINKED] = ([table] if table else [], linked)
+    """Takes a link's ``name``, ``table`` and ``player`` parameters into the form, once (they
+    leave the link), and returns the known names and tables with them added for as long as the
+    form is open (a player checked in for the night who never played yet is not known, nor a
+    table the seating named)."""
+    if (linked := _linked()) is not None:
+        name, table, players = linked
+        for key, value in ((keys.START_SESSION, name), (keys.START_TABLE, table)):
+            if value:
+                st.session_state[key] = value
+        if players:
+            st.session_state[keys.START_PLAYERS] = players
+        st.session_state[keys.START_LINKED] = ([table] if table else [], players)
         for param in ("name", "table", "player"):
             st.query_params.pop(param, None)
     tables_linked, players_linked = st.session_state.get(keys.START_LINKED) or ([], [])
-    players = [*known_players, *(p for p in players_linked if p not in known_players)]
-    tables = [*known_tables, *(t for t in tables_linked if t not in known_tables)]
-    return players, tables
+    known = [*known_players, *(p for p in players_linked if p not in known_players)]
+    return known, [*known_tables, *(t for t in tables_linked if t not in known_tables)]
 
 
 def _name_table_players(known_players: Sequence[str], known_tables: Sequence[str]) -> None:

@@ -8,11 +8,13 @@ import streamlit as st
 from dashboard.access import check as access
 from dashboard.access import gate
 from dashboard.common import cache, live, params, ui
+from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
 from dashboard.record import amend as ui_amend
 from dashboard.record import start as ui_start
 from dashboard.record import widgets as ui_record
 from dashboard.replay import widgets
+from events.text import normal
 from present.replay import Replay
 
 st.title("Record")
@@ -23,6 +25,13 @@ if not gate.organiser_unlocked():
 
 NEW = "Start a new session"
 open_ids = cache.session_ids(cache.PICKER_LIMIT, keep=params.param("session"), unfinished=True)
+if only := gate.device_table():  # a table's device (issue 36) is offered its table's sessions
+    at_table = {i.session for i in cache.sessions() if normal(i.table or "") == normal(only)}
+    linked = params.param("session")  # a link to another table's: told so below, not hidden
+    open_ids = [s for s in open_ids if s in at_table or s == linked]
+    mine = [s for s in open_ids if s in at_table]
+    if not linked and len(mine) == 1 and st.session_state.get(keys.RECORDING) not in mine:
+        st.session_state[keys.RECORDING] = mine[0]  # its one session in progress, opened
 with st.expander(
     "This device: session, who records, lock, join", key=ui_record.PANEL, on_change="rerun"
 ):

@@ -314,6 +314,14 @@ def test_the_record_page_of_a_table_device(db: str, monkeypatch: pytest.MonkeyPa
     at.query_params["session"] = "top"
     at.run()
     assert not at.error, [e.value for e in at.error]
+    # opened without a link, it is offered its table's sessions only, and its one in progress
+    # is the one opened
+    at.query_params.pop("session")
+    at.session_state["recording"] = None
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    picker = at.selectbox(key="record_session")
+    assert picker.value == "top" and "window" not in picker.options
     # the organiser's device is offered the table link
     at.session_state["device_token"] = access.issue_token()
     at.run()

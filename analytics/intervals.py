@@ -175,13 +175,18 @@ def rate_interval(cluster: Cluster, z: float | None = None) -> RateInterval | No
 def rate_difference(a: Cluster, b: Cluster, z: float | None = None) -> RateInterval | None:
     """The rate of ``a`` minus the rate of ``b`` with its 95% interval clustered by session:
     a session both played in counts once, with both players' parts (their results at one table
-    are correlated: what one wins another loses). ``None`` when either has no deal."""
+    are correlated: what one wins another loses). ``None`` when either has no deal; no interval
+    (``low`` and ``high`` ``None``) while either has fewer than two sessions: one session says
+    nothing of a player's spread, and a difference of two single sessions would have an interval
+    of width 0."""
     da = sum(d for _, d in a.values())
     db = sum(d for _, d in b.values())
     if da <= 0 or db <= 0:
         return None
     ra = sum(y for y, _ in a.values()) / da
     rb = sum(y for y, _ in b.values()) / db
+    if len(a) < 2 or len(b) < 2:
+        return RateInterval(ra - rb, None, None, None, None, len(a.keys() | b.keys()))
     influence = []
     for s in a.keys() | b.keys():
         ya, na = a.get(s, (0.0, 0.0))

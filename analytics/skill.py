@@ -180,7 +180,10 @@ class Comparison:
         d = self.diff
         head = f"{self.a} - {self.b} = {d.value:+.2f} per deal of {self.measure} net"
         if d.low is None or d.high is None:
-            return f"{self.a} and {self.b}: not yet distinguishable: {head} (one session)"
+            return (
+                f"{self.a} and {self.b}: not yet distinguishable: {head} (a session or fewer "
+                "each: no spread measured yet)"
+            )
         span = f"{head} (95% {d.low:+.2f} to {d.high:+.2f}, {d.sessions} sessions)"
         if self.distinguishable:
             better = self.a if d.value > 0 else self.b

@@ -191,3 +191,19 @@ def test_the_meter_sentence_says_not_yet_while_its_interval_reaches_zero() -> No
     sure = meter_sentence(Meter(0.6, 0.3, 0.8, 20, 60.0, 40.0))
     assert "about 60% of the spread" in sure and "after about 40 sessions a player" in sure
     assert "not yet measurable" in meter_sentence(None)
+
+
+def test_two_single_sessions_are_not_told_apart() -> None:
+    """A walk's "Stan is ahead: +0.09 (95% +0.09 to +0.09, 2 sessions)": each player's one
+    session says nothing of their spread, so there is no interval until each has two."""
+    from analytics.intervals import rate_difference
+
+    one = rate_difference({"s1": (9.0, 10.0)}, {"s2": (0.0, 10.0)})
+    assert one is not None and one.value == pytest.approx(0.9)
+    assert (one.low, one.high, one.se, one.sessions) == (None, None, None, 2)
+    assert not one.excludes_zero
+    two = rate_difference(
+        {"s1": (9.0, 10.0), "s3": (5.0, 10.0)}, {"s2": (0.0, 10.0), "s4": (2.0, 10.0)}
+    )
+    assert two is not None and two.low is not None and two.high is not None
+    assert two.low < two.value < two.high and two.sessions == 4

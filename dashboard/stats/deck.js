@@ -49,6 +49,11 @@ export default function (component) {
     root.append(card);
   }
   function answer(card, c, chosen) {
+    const d = load();  // kept at once: a reload after an answer does not ask it again
+    d.add(c.id);
+    save(d);
+    const progress = root.querySelector(".brag-deck-progress");
+    if (progress) progress.textContent = `${cards.filter((x) => d.has(x.id)).length} of ${cards.length} answered on this browser`;
     card.querySelectorAll(".brag-deck-choices button").forEach((b) => {
       b.disabled = true;
       if (b.textContent === chosen) { b.classList.add("brag-deck-chosen"); b.setAttribute("aria-pressed", "true"); }
@@ -67,7 +72,7 @@ export default function (component) {
     link.target = "_self";
     card.append(link);
     const next = el("button", "brag-deck-btn", "Next card");
-    next.onclick = () => { const d = load(); d.add(c.id); save(d); draw(); };
+    next.onclick = () => draw();
     card.append(next);
   }
   draw();

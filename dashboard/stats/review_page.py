@@ -52,13 +52,17 @@ def _reviewed(session: str, *, start: bool = True) -> tuple[Any, list[Any], set[
     return rp, rows, _hidden(rp)
 
 
-def _previous(player: str, session: str | None) -> list[str]:
-    """Up to five of ``player``'s sessions before ``session`` (newest first)."""
+DECK_SESSIONS = 20
+"""How many of a player's newest sessions their deck of mistakes is drawn from."""
+
+
+def _previous(player: str, session: str | None, most: int = 5) -> list[str]:
+    """Up to ``most`` of ``player``'s sessions before ``session`` (newest first)."""
     infos = cache.session_page([player])
     ids = [i.session for i in infos]
     if session in ids:
         ids = ids[ids.index(session) + 1 :]
-    return ids[:5]
+    return ids[:most]
 
 
 def _moment_row(m: rv.Moment) -> LinkRow:
@@ -126,14 +130,16 @@ def _compare(player: str, session: str, s: rv.Summary) -> None:
 
 
 def _deck_view(player: str, session: str | None) -> None:
-    ids = [session] if session else _previous(player, None)
+    ids = [session] if session else _previous(player, None, DECK_SESSIONS)
     cards: list[dict[str, Any]] = []
+    graded = 0
     for sid in ids:
         got = _reviewed(sid, start=session is not None)
         if got is None:
             continue
         rp, rows, hidden = got
         mine = [r for r in rows if r.player == player]
+        graded += sum(1 for r in mine if r.ev_loss is not None and r.deal not in hidden)
         pos = rv.positions(rp.timeline.steps, _sentences(rp), mine)
         cards += [c.as_dict() for c in rv.deck_cards(sid, mine, player, pos, hidden)]
     st.subheader(f"Deck of {escape.md(player)}'s mistakes")
@@ -142,6 +148,13 @@ def _deck_view(player: str, session: str | None) -> None:
         f"{rv.DECK_MARGIN} ante. Choose, then see the answer; this browser remembers the cards "
         f"answered. {len(cards)} cards."
     )
+    if not session:
+        st.caption(
+            f"Drawn from {escape.md(player)}'s {len(ids)} newest sessions, "
+            f"{graded} graded decisions among them: a decision is graded heads-up only (two "
+            "players left before any bet), so a club table of more adds few or none. A "
+            "session's own deck is one tap from its review."
+        )
     _deck(key="review_deck", data={"cards": cards, "key": f"brag_deck:{player}"})
 
 

@@ -8,6 +8,7 @@ page and My sessions link to the review."""
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -169,3 +170,22 @@ def test_the_comparison_is_with_the_players_previous_sessions_as_this_device_see
         want = f"**{lost:.3f} ante** over Ann's {len(prev)} previous sessions ({graded} graded"
         assert want in text
     assert compared >= 1
+
+
+def test_a_players_own_deck_says_what_it_is_drawn_from(store: str) -> None:
+    """Without a session, the deck is drawn from the player's newest sessions and says how many
+    graded decisions they hold (walk 3: an empty deck said only that no decision lost): as many
+    as the sessions' own reviews grade for that player, a game not shipped and a deal not open
+    to this device left out alike."""
+    at = _page("stats/review_page.py", player="Ann", view="deck")
+    assert not at.exception, [e.value for e in at.exception]
+    m = re.search(r"Drawn from Ann's (\d+) newest sessions, (\d+) graded decisions", _text(at))
+    assert m, _text(at)
+    each = []
+    for sid in (SESSION, LIVE, ODD):
+        got = re.search(
+            r"graded (\d+) of", _text(_page("stats/review_page.py", session=sid, player="Ann"))
+        )
+        assert got, sid
+        each.append(int(got.group(1)))
+    assert (int(m.group(1)), int(m.group(2))) == (3, sum(each)) and sum(each) > 0

@@ -73,6 +73,11 @@ def season_caption(season: Season) -> str:
         f"season's net, then fewer nights; (n) is the place under that formula; nets in stake "
         f"units. Rules: {'; '.join(season.rules)}. Made from the log at position "
         f"{season.position}."
+    ) + (
+        " A night still provisional counts what was paid into pots still being played (the "
+        "statistics above count finished deals only, so the two nets differ until they end)."
+        if season.state == "provisional"
+        else ""
     )
 
 

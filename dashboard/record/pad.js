@@ -452,10 +452,11 @@ function seenOthers(S, j) {
   // The other devices recording this session's table now, and whether this device (one table's
   // only) may record here: from each poll and tap answer (routes.py, presence.py)
   if (Array.isArray(j.others)) {
-    const fresh = j.others.some((o) => !(S.others || []).includes(o));
+    // Said on the connection line ("⚠ also here: …", the whole sentence its title), never over
+    // the note: a passing message there would hide the other device's tap as it comes in, the
+    // very thing a second device is watching for.
     S.others = j.others;
     S.warning = j.warning || '';
-    if (fresh && S.warning) flash(S, S.warning);  // the whole sentence once, then the line says it
   }
   if (typeof j.only === 'string' && j.only !== (S.only || '')) {
     S.only = j.only;

@@ -328,11 +328,16 @@ class Wire:
 
 def pick_option(page: Any, combobox: str, option: str) -> None:
     """Picks ``option`` in the Streamlit selectbox named ``combobox``, as a person does, and
-    waits until it shows it (the list may not open on the first try while the page reruns)."""
+    waits until it shows it (the list may not open on the first try while the page reruns).
+
+    While a rerun moves the box (a line above it went), Streamlit keeps the old box on the page,
+    marked ``data-stale``, beside the new one until the run ends: only the live one is addressed
+    (CI: two "First dealer" boxes for one moment, a strict-mode error)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect
 
-    box = page.get_by_role("combobox", name=combobox)
+    live = page.locator('[data-testid=stElementContainer]:not([data-stale="true"])')
+    box = live.get_by_role("combobox", name=combobox)
     for attempt in range(4):
         try:
             (box.click if attempt % 2 else box.focus)()

@@ -3,7 +3,7 @@
 One array per quantity (``regret``, ``average`` of shape nodes x 5 actions x buckets); a blind
 decision's row is one distribution for every bucket (the player does not know the hand, RULES
 5.1). Alternating updates, regrets floored at 0, the average weighted by the iteration (linear
-averaging): Tammelin's CFR+. ``seed`` starts the regrets at small random values, so two seeds give
+averaging): Tammelin's CFR+. ``seed`` (not 0) starts from a random strategy, so two seeds give
 two different runs to the same equilibrium (the stability check, docs/review.md).
 """
 
@@ -105,20 +105,50 @@ def values(ar: Arrays, bk: Buckets, sigma: np.ndarray, r: np.ndarray, t: int) ->
     return v
 
 
+def _start(ar: Arrays, b: int, seed: int) -> np.ndarray:
+    """A random first strategy (nodes x A x buckets; a blind row the same for every bucket).
+
+    A seed starts from here with no regrets, so it changes only what the first iteration's
+    updates see: each node's regrets then grow at that node's own scale. (Random starting
+    *regrets* of a fixed size, as before, outweighed for hundreds of iterations the regrets of
+    nodes the other player reaches only by the exploration, ~1e-6: there the strategy stayed the
+    random start, and grades resting on it moved between seeds; docs/review.md.)
+    """
+    rng = np.random.default_rng(seed)
+    w = rng.random((ar.n, A, b)) * ar.legal[:, :, None]
+    w = np.where(ar.blind[:, None, None], w.mean(axis=2, keepdims=True), w)
+    total = w.sum(axis=1, keepdims=True)
+    return np.where(total > 0, w / np.where(total > 0, total, 1.0), 0.0)
+
+
+def _pinned(sigma: np.ndarray, pins: dict[int, int]) -> np.ndarray:
+    for node, a in pins.items():
+        sigma[node] = 0.0
+        sigma[node, a] = 1.0
+    return sigma
+
+
 def solve(
-    tree: Tree, bk: Buckets, iterations: int, seed: int = 0, explore: float = EXPLORE
+    tree: Tree,
+    bk: Buckets,
+    iterations: int,
+    seed: int = 0,
+    explore: float = EXPLORE,
+    pins: dict[int, int] | None = None,
 ) -> tuple[np.ndarray, Arrays]:
-    """CFR+ for ``iterations``: the average strategy (nodes x A x buckets) and the arrays."""
+    """CFR+ for ``iterations``: the average strategy (nodes x A x buckets) and the arrays.
+
+    ``pins``: node -> action played there with certainty, for every hand (a path of blind
+    decisions to a spot): the game after it is then solved on the path, its value fixed
+    (:meth:`solver.solution.Subgame.pinned_ev`)."""
+    pins = pins or {}
     ar = Arrays(tree)
     b = len(bk.prior)
-    rng = np.random.default_rng(seed)
-    regret = rng.random((ar.n, A, b)) * 1e-3 if seed else np.zeros((ar.n, A, b))
-    blind = ar.blind[:, None, None]
-    regret = np.where(blind, regret.mean(axis=2, keepdims=True), regret)
-    regret *= ar.legal[:, :, None]
+    regret = np.zeros((ar.n, A, b))
     average = np.zeros((ar.n, A, b))
-    sigma = _matching(regret, ar.legal)
     uniform = ar.legal[:, :, None] / np.maximum(ar.legal.sum(axis=1), 1)[:, None, None]
+    sigma = _start(ar, b, seed) if seed else np.broadcast_to(uniform, (ar.n, A, b)).copy()
+    sigma = _pinned(sigma, pins)
     for it in range(1, iterations + 1):
         for t in (0, 1):
             r = reaches(ar, (1 - explore) * sigma + explore * uniform, b)
@@ -131,7 +161,9 @@ def solve(
             regret[mine] = np.maximum(regret[mine] + gain, 0.0) * ar.legal[mine][:, :, None]
             average[mine] += it * r[t, mine][:, None, :] * sigma[mine]
             sigma[mine] = _matching(regret[mine], ar.legal[mine])
+            sigma = _pinned(sigma, pins)
     total = average.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         avg = np.where(total > 0, average / np.where(total > 0, total, 1.0), uniform)
+    avg = _pinned(avg, pins)
     return avg, ar

@@ -7,11 +7,15 @@ others folded before any bet: their antes are dead money, RULES 4.1 and 5.6), ea
 raise by its step, under its caps). The player's hand must be known for a seen decision (a
 ``cards: "all"`` session, or the hand shown at the showdown); a blind decision is judged on what
 the player knew: nothing of the hand (RULES 5.1). Anything else is "no reference", with the reason.
+
+A player's own remembered cards (their private note, :mod:`log.annotations`) grade that player's
+seen decisions where the log does not know the hand, for that player's own view only: the rows are
+marked ``from_note`` and no other player's row uses them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -22,6 +26,7 @@ from events.model import Bet, Dealt, Folded, Kept, Looked, Saw, Shown, Thrown
 from solver.buckets import buckets
 from solver.game import ACTIONS, FOLD, KEEP, LOOK, RAISE, SEE, Abstraction, Node
 from solver.grades import grade
+from solver.looks import Opening, look_evs
 from solver.solution import ITERATIONS, Subgame, subgame
 from timeline.steps import Step
 
@@ -36,6 +41,8 @@ each player (the player with the hand held, or blind; the opponent over its rang
 solution's path an equilibrium does not fix the play, and two solutions disagree there."""
 
 DECISIONS = (Looked, Kept, Thrown, Bet, Folded, Saw)
+LOOK_FIRST = "a look before the first bet, in a deal the solved game does not play"
+"""Why a look before the first bet has no reference (else it is graded: :mod:`solver.looks`)."""
 Solver = Callable[[tuple[bool, bool], float], "Subgame | str"]
 """Who is seen when the betting starts, the dead money -> the betting game, or why there is none
 (a page that will not wait for a solve says "solving...")."""
@@ -56,6 +63,8 @@ class Row:
     """``blind`` (the player had not looked), ``seen``, or ``showdown`` (a see, RULES 5.7)."""
     options: tuple[tuple[str, float], ...] = ()
     """Each action of the solved game here and its EV (antes, the deal's net), for a graded row."""
+    from_note: bool = False
+    """Graded on the cards the player remembers (their private note), not on the log's."""
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -66,6 +75,7 @@ class Row:
             "best": self.best,
             "ev_loss": None if self.ev_loss is None else round(self.ev_loss, 4),
             "grade": self.grade,
+            "from_note": self.from_note,
         }
 
 
@@ -159,8 +169,8 @@ def _entry(before: State, player: str, look: bool) -> str | None:
         return "more than two in"
     if before.level is not None:
         return "the betting began outside the solved game (more than two in, or two hands)"
-    if look:  # RULES 5.1: the looks before the first bet are the game's first move, not graded
-        return "a look before the first bet (not graded: the looks' values only)"
+    if look:  # RULES 5.1: the looks before the first bet are the game's first move (solver.looks)
+        return LOOK_FIRST
     if before.turn_name != player:
         return "out of turn"
     if r.ante != 1 or r.open_min != 1 or r.open_max < 2 or r.raise_max < 1:
@@ -173,13 +183,40 @@ def _entry(before: State, player: str, look: bool) -> str | None:
 class _Deal:
     """One deal's walk through the solved game."""
 
-    def __init__(self, steps: list[Step], solver: Solver, ab: Abstraction) -> None:
+    def __init__(
+        self,
+        steps: list[Step],
+        solver: Solver,
+        ab: Abstraction,
+        note: tuple[str, Sequence[str]] | None = None,
+    ) -> None:
         self.steps, self.solver, self.ab = steps, solver, ab
         self.known = _known_hands(steps)
+        self.noted: str | None = None
+        if note is not None and note[0] not in self.known and len(set(note[1])) == 3:
+            self.noted = note[0]
+            self.known[note[0]] = strength_codes(*(Card.parse(c).code for c in note[1]))
         self.game: Subgame | None = None
         self.order: tuple[str, str] = ("", "")
         self.node = 0
         self.left: str | None = None
+        self.opening = self._opening()
+
+    def _opening(self) -> Opening | None:
+        """How the deal's betting began, when the solved game plays it (the first bet or fold
+        with two in, inside its rules); ``None`` otherwise."""
+        s = next((x for x in self.steps if isinstance(x.event, DECISIONS[1:])), None)
+        if s is None:
+            return None
+        player = str(s.event.player)  # type: ignore[attr-defined]
+        b = s.before
+        if _entry(b, player, False) is not None:
+            return None
+        other = next(b.seats[i] for i in b.active if b.seats[i] != player)
+        if b.paid_in_deal(player) != 1 or b.paid_in_deal(other) != 1:
+            return None
+        seen = (not b.players[b.seat(player)].blind, not b.players[b.seat(other)].blind)
+        return Opening(player, other, seen, float(b.pot - Fraction(2)))
 
     def rows(self) -> list[Row]:
         out = []
@@ -214,6 +251,8 @@ class _Deal:
         why = self.left
         if why is None and self.game is None:
             why = self._start(s, player)
+            if why == LOOK_FIRST and self.opening is not None:
+                return self._look(s, base, phase)
         if why is not None or self.game is None:
             return Row(*base, None, None, f"no reference: {why}", phase)
         tree = self.game.tree
@@ -224,6 +263,38 @@ class _Deal:
             return Row(*base, None, None, f"no reference: {self.left}", phase)
         here, self.node = self.node, n.children[n.actions.index(a)]
         return self._judge(base, phase, here, a)
+
+    def _look(self, s: Step, base: tuple[int, str, str, str], phase: str) -> Row:
+        """A look before the first bet, graded against staying blind (:mod:`solver.looks`)."""
+        op = self.opening
+        assert op is not None
+
+        def games(seen: tuple[bool, bool]) -> float | str:
+            g = self.solver(seen, op.dead)
+            return g if isinstance(g, str) else g.value()
+
+        evs = look_evs(op, s.before, base[2], games)
+        if isinstance(evs, str):
+            return Row(*base, None, None, f"no reference: {evs}", phase)
+        top = max(evs.values())
+        best = max(evs, key=lambda k: evs[k])
+        loss = max(top - evs["look"], 0.0)
+        runner = min((top - v for k, v in evs.items() if k != best), default=0.0)
+        return Row(*base, best, loss, grade(loss, runner, "look"), phase, tuple(evs.items()))
+
+    def _pinned(self, here: int, evs: dict[int, float]) -> dict[int, float]:
+        """A blind decision's EVs, each action the solution does not play here valued by the
+        game solved again with it played (:meth:`Subgame.pinned_ev`): fixed, where the
+        solution's own figure rests on play it never makes."""
+        assert self.game is not None
+        pins = set(self.game.pins(ON_PATH))
+        out = dict(evs)
+        for a in evs:
+            if (here, a) in pins:
+                got = self.game.pinned_ev(here, a)
+                if got is not None:
+                    out[a] = got
+        return out
 
     def _judge(self, base: tuple[int, str, str, str], phase: str, here: int, a: int) -> Row:
         """The row of action ``a`` taken at node ``here`` of the game."""
@@ -238,13 +309,16 @@ class _Deal:
         evs = self.game.ev(here, hand, ON_PATH)
         if evs is None or self.game.reach(here, hand) < ON_PATH:
             return Row(*base, None, None, "no reference: off the solution's path", phase)
+        if hand is None:
+            evs = self._pinned(here, evs)
         top = max(evs.values())
         best = max(evs, key=lambda k: evs[k])
         loss = max(top - evs[a], 0.0)
         runner = min((top - v for k, v in evs.items() if k != best), default=0.0)
         opts = tuple((_abstract_text(n, k, self.ab), v) for k, v in evs.items())
         text = _abstract_text(n, best, self.ab)
-        return Row(*base, text, loss, grade(loss, runner, base[3]), phase, opts)
+        noted = hand is not None and player == self.noted
+        return Row(*base, text, loss, grade(loss, runner, base[3]), phase, opts, noted)
 
 
 def review(
@@ -255,12 +329,15 @@ def review(
     iterations: int = ITERATIONS,
     seed: int = 0,
     games: Solver | None = None,
+    remembered: tuple[str, Mapping[int, Sequence[str]]] | None = None,
 ) -> Review:
     """The graded decisions of a session's steps in force (``Timeline.steps``), or of one deal.
 
     Betting games are solved on first use and cached (:func:`solver.solution.subgame`);
     ``games``, when given, answers instead: a game, or why there is none (its deal's decisions
-    say "no reference: " and the reason).
+    say "no reference: " and the reason). ``remembered``: ``(player, {deal: three cards})``, the
+    cards that player remembers (FORMAT.md notation), grading that player's seen decisions of a
+    deal whose hand the log does not know (rows ``from_note``); for that player's view only.
     """
     by_deal: dict[int, list[Step]] = {}
     for s in steps:
@@ -273,5 +350,8 @@ def review(
     out = Review()
     for d, group in sorted(by_deal.items()):
         if deal is None or d == deal:
-            out.rows.extend(_Deal(group, solve, ab).rows())
+            note = None
+            if remembered is not None and d in remembered[1]:
+                note = (remembered[0], remembered[1][d])
+            out.rows.extend(_Deal(group, solve, ab, note).rows())
     return out

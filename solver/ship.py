@@ -39,6 +39,10 @@ def write() -> None:
         "seed": 0,
         "files": files,
     }
+    if MANIFEST.exists():  # the pinned EVs' hash (solver.ship_pins) stays
+        old = json.loads(MANIFEST.read_text()).get("pinned_sha256")
+        if old:
+            out["pinned_sha256"] = old
     MANIFEST.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
 
 

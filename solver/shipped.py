@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DEAD", "DIR", "MANIFEST", "load", "manifest"]
+__all__ = ["DEAD", "DIR", "MANIFEST", "PINNED", "load", "manifest", "pinned"]
 
 DIR = Path(__file__).resolve().parents[1] / "data" / "solver"
 """Where the shipped games are."""
@@ -55,3 +55,20 @@ def load(name: str) -> np.ndarray | None:
         strat = np.asarray(z["strategy"])
     digest = hashlib.sha256(np.ascontiguousarray(strat, dtype="<f8").tobytes()).hexdigest()
     return strat if digest == entry["strategy_sha256"] else None
+
+
+PINNED = DIR / "pinned.json"
+"""The EVs of the off-path blind actions of the shipped games (``{game name: {"node:action":
+ev}}``, antes; :meth:`solver.solution.Subgame.pinned_ev`), its sha256 in the manifest."""
+
+
+def pinned(name: str) -> dict[str, float]:
+    """The shipped pinned EVs of the game ``name`` (no ``.npz``); empty when the file is missing
+    or its sha256 is not the manifest's ``pinned_sha256``."""
+    if not PINNED.exists():
+        return {}
+    data = PINNED.read_bytes()
+    if hashlib.sha256(data).hexdigest() != manifest().get("pinned_sha256"):
+        return {}
+    got: dict[str, float] = json.loads(data).get(name, {})
+    return got

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -89,6 +90,50 @@ class Subgame:
             self.__dict__[key] = got
         return got
 
+    def pinned_ev(self, node: int, action: int) -> float | None:
+        """The EV (antes) for the blind player at ``node`` of ``action``, which the solution does
+        not play there (chance below ``solver.review.ON_PATH``): the game solved again with the
+        path of blind decisions to ``node`` and ``action`` played for certain (same iterations
+        and seed), so the play after it is on that solution's path and its value fixed, where
+        the solution itself leaves it to whatever CFR+ drifted to (two seeds disagreed by 0.09
+        ante: docs/review.md). ``None`` when a decision on the path is not blind (a range the
+        pin would change). Read from the shipped pins (:mod:`solver.shipped`), the cache, or
+        solved (about a full solve's time) and cached."""
+        path = _blind_path(self.tree, node)
+        if path is None:
+            return None
+        key = f"{node}:{action}"
+        name = _name(self.ab, self.seen, self.dead, self.iterations, self.seed)
+        got = shipped.pinned(name).get(key)
+        if got is not None:
+            return got
+        cache = _cache_dir() / f"{name}-pins.json"
+        known: dict[str, float] = json.loads(cache.read_text()) if cache.exists() else {}
+        if key not in known:
+            known[key] = _pinned_value(self, {**path, node: action}, node, action)
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(".tmp")
+            tmp.write_text(json.dumps(known, sort_keys=True))
+            tmp.replace(cache)
+        return float(known[key])
+
+    def pins(self, floor: float = 0.01) -> list[tuple[int, int]]:
+        """The (node, action) pairs a review may ask :meth:`pinned_ev` for: blind nodes the
+        solution reaches with a chance of at least ``floor``, actions it plays there with less,
+        leading to a decision."""
+        bk = buckets(self.ab.buckets)
+        out = []
+        for i, n in enumerate(self.tree.nodes):
+            if n.kind != "dec" or not n.blind or self.reach(i, None) < floor:
+                continue
+            r, _v = self._cache(n.player)
+            if float(np.dot(bk.prior, r[1 - n.player, i])) < floor:  # as ev(): no range
+                continue
+            for a, c in zip(n.actions, n.children, strict=True):
+                if self.strategy[i, a, 0] < floor and self.tree.nodes[c].kind == "dec":
+                    out.append((i, a))
+        return out
+
     def value(self) -> float:
         """Player 0's (first to act) expected net in antes under the solution."""
         bk = buckets(self.ab.buckets)
@@ -104,11 +149,40 @@ class Subgame:
         )
 
 
+def _blind_path(tree: Tree, node: int) -> dict[int, int] | None:
+    """The decisions on the way to ``node`` (node -> action), or ``None`` if one is not blind."""
+    parent: dict[int, tuple[int, int]] = {}
+    for i, n in enumerate(tree.nodes):
+        for a, c in zip(n.actions, n.children, strict=True):
+            parent[c] = (i, a)
+    path: dict[int, int] = {}
+    at = node
+    while at in parent:
+        up, a = parent[at]
+        if not tree.nodes[up].blind:
+            return None
+        path[up] = a
+        at = up
+    return path
+
+
+def _pinned_value(g: Subgame, pins: dict[int, int], node: int, action: int) -> float:
+    bk = buckets(g.ab.buckets)
+    strat, ar = solve(g.tree, bk, g.iterations, g.seed, pins=pins)
+    t = g.tree.nodes[node].player
+    r = reaches(ar, strat, len(bk.prior))
+    v = values(ar, bk, strat, r, t)
+    child = g.tree.nodes[node].children[g.tree.nodes[node].actions.index(action)]
+    mass = float(np.dot(bk.prior, r[1 - t, node]))
+    return float(np.dot(bk.prior, v[child])) / mass
+
+
 def _name(ab: Abstraction, seen: tuple[bool, bool], dead: float, its: int, seed: int) -> str:
     s = "".join("s" if x else "b" for x in seen)
+    start = f"s{seed}" if seed == 0 else f"s{seed}p"  # p: a random first strategy (solver.cfr)
     return (
         f"hu{VERSION}-b{ab.buckets}-k{ab.max_bets}-l{ab.max_level}-r{ab.raise_by}-{s}-d{dead:g}"
-        f"-i{its}-s{seed}"
+        f"-i{its}-{start}"
     )
 
 

@@ -13,12 +13,10 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.access import gate
 from dashboard.common import cache, escape, params, ui
 from dashboard.common.links import LinkRow
 from dashboard.stats import review_view as rv
 from dashboard.stats import reviewing
-from present import sight
 from present.numbers import signed
 
 st.title("Review")
@@ -31,11 +29,6 @@ _deck = st.components.v2.component(
 )
 
 
-def _hidden(rp: Any) -> set[int]:
-    org = gate.organiser_device()
-    return {d for d in range(1, rp.final.deals + 1) if sight.guards(rp, d, organiser=org)}
-
-
 def _sentences(rp: Any) -> dict[tuple[int, str], str]:
     return {
         (lab.deal, lab.number): lab.text
@@ -45,11 +38,7 @@ def _sentences(rp: Any) -> dict[tuple[int, str], str]:
 
 
 def _reviewed(session: str, *, start: bool = True) -> tuple[Any, list[Any], set[int]] | None:
-    rp = cache.replay(session)
-    if rp is None or not rp.states or rp.timeline is None:
-        return None
-    rows = reviewing.session_rows(session, cache.last_seq(session), rp.timeline.steps, start=start)
-    return rp, rows, _hidden(rp)
+    return reviewing.reviewed(session, start=start)
 
 
 DECK_SESSIONS = 20

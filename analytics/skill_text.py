@@ -44,9 +44,9 @@ INTERVALS_HOW = (
 )
 RATINGS = (
     "Rating: after each finished session, its players are ranked by their result with the luck "
-    "of the cards taken out, and their ratings move. A newcomer starts at 25, give or take 16.7 "
-    "(little is known yet); the give-or-take shrinks as a player plays more sessions. A player "
-    "in first place never loses rating for it."
+    "of the cards taken out, and their ratings move. A rating reads 25.0 ± 16.7: 25, give or "
+    "take 16.7. A newcomer starts there (little is known yet); the give-or-take shrinks as a "
+    "player plays more sessions. A player in first place never loses rating for it."
 )
 RATINGS_HOW = (
     "How it is worked out: Plackett-Luce (openskill) on each finished session's places by "
@@ -81,16 +81,24 @@ def figure_rows(figs: Sequence[Figures]) -> list[dict[str, str]]:
     ]
 
 
+def _words(r: RateInterval, what: str) -> str:
+    """``+0.41 a deal ..., give or take 1.31`` (the value and half its 95% interval,
+    symmetric)."""
+    if r.low is None or r.high is None:
+        return f"{r.value:+.2f} {what} (one session: too few to say how sure)"
+    return f"{r.value:+.2f} {what}, give or take {(r.high - r.low) / 2:.2f}"
+
+
 def figure_lines(f: Figures) -> tuple[str, str]:
     """One player's figures stacked for a phone: the main line (per deal with the luck of the
     cards taken out, give or take) and the detail line (as won, sessions, luck known)."""
     main = (
-        f"{give_or_take(f.adjusted)} a deal with luck taken out"
+        _words(f.adjusted, "a deal with luck taken out")
         if f.adjusted is not None
         else "no deal with its luck known"
     )
     detail = (
-        f"as won {give_or_take(f.raw)} a deal · {f.sessions} session"
+        f"as won {_words(f.raw, 'a deal')} · {f.sessions} session"
         f"{'' if f.sessions == 1 else 's'} · luck known for {f.measured:.0%} of {f.deals:,} deals"
     )
     return main, detail

@@ -20,10 +20,9 @@ from present import sight
 
 st.title("My sessions")
 
-REVIEWS_LOOKED = 10
-"""How many of your newest sessions "Your reviews" looks through (each review is cached)."""
-REVIEWS_SHOWN = 5
-"""How many reviews it lists, and how many sessions with nothing graded it names."""
+# (comments, not docstrings: Streamlit's magic would print a bare string on the page)
+REVIEWS_LOOKED = 10  # how many of your newest sessions "Your reviews" looks through (cached)
+REVIEWS_SHOWN = 5  # how many reviews it lists, and how many sessions with nothing graded it names
 
 players = cache.session_facets()[0]
 if not players:

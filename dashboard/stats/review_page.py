@@ -41,8 +41,9 @@ def _reviewed(session: str, *, start: bool = True) -> tuple[Any, list[Any], set[
     return reviewing.reviewed(session, start=start)
 
 
+# How many of a player's newest sessions their deck of mistakes is drawn from (a comment: a bare
+# string here is printed on the page by Streamlit's magic).
 DECK_SESSIONS = 20
-"""How many of a player's newest sessions their deck of mistakes is drawn from."""
 
 
 def _previous(player: str, session: str | None, most: int = 5) -> list[str]:
@@ -170,6 +171,8 @@ summary = rv.summarise(session, rows, hidden, player)
 per = {p: rv.summarise(session, rows, hidden, p) for p in seats}
 
 st.markdown(f"**Coverage**: {escape.md(summary.coverage_line())}.")
+if summary.reasons:
+    st.caption(rv.REFERENCE)
 if reviewing.pending([r for r in rows if r.deal not in hidden]):
     st.info("Solving a betting game this review needs: its deals fill in by themselves.")
 

@@ -37,6 +37,7 @@ from solver.review import Row
 __all__ = [
     "DECK_MARGIN",
     "PHASES",
+    "REFERENCE",
     "WITHHELD",
     "Card",
     "Moment",
@@ -63,14 +64,14 @@ PLAIN_REASONS = {
     "more than two in": _MORE_THAN_TWO,
     "the betting began outside the solved game (more than two in, or two hands)": _MORE_THAN_TWO,
     "a look before the first bet (not graded: the looks' values only)": (
-        "a look before the first bet (looks are not graded)"
+        "it was a look before the first bet, and looks are not graded"
     ),
-    "out of turn": "played out of turn",
+    "out of turn": "it was played out of turn",
     "rules outside the solved game (ante 1, open 1..2, raise 1)": (
         "the table's rules are not the ones the reference plays (ante 1, open 1 or 2, raise 1)"
     ),
     "two hands held (RULES 6.4 is not in the solved game)": (
-        "a player held two hands (the reference does not play that)"
+        "a player held two hands, which the reference does not play"
     ),
     "the two left had paid more than the ante": (
         "the two players left had paid more than the ante before the betting"
@@ -83,10 +84,10 @@ PLAIN_REASONS = {
         "the play left the lines the reference plays, so it has no sure figure here"
     ),
     "solving... (this betting game is being solved in the background)": (
-        "being worked out now (it fills in by itself)"
+        "it is being worked out now (it fills in by itself)"
     ),
     "not solved yet (open this session's review to solve it)": (
-        "not worked out yet (opening this session's review works it out)"
+        "it is not worked out yet (opening this session's review works it out)"
     ),
 }
 """The solver's reasons (:mod:`solver.review`, :mod:`dashboard.stats.reviewing`) as a club
@@ -98,7 +99,12 @@ NOT_GRADED_WHY = {
         "its only decisions were looks before the first bet"
     ),
 }
-"""A session's one line when nothing is graded, where its main reason reads better so."""
+"""A session's one line when nothing is graded and every decision has the one reason."""
+REFERENCE = (
+    "A decision is graded against the reference: the best play worked out for two players left "
+    "in a deal, each holding one hand, at ante 1 (docs/review.md)."
+)
+"""What "the reference" of the reasons is, said under the coverage."""
 
 
 def plain_reason(why: str) -> str:
@@ -210,8 +216,12 @@ def nothing_graded(s: Summary) -> str | None:
         return "no decision was recorded"
     if s.withheld == s.decisions:
         return "its deals open when the session ends"
-    why = s.reasons.most_common(1)[0][0]
-    return NOT_GRADED_WHY.get(why, why)
+    (why, n), *_ = s.reasons.most_common(1)
+    if n == s.decisions:
+        return NOT_GRADED_WHY.get(why, why)
+    if why == _MORE_THAN_TWO:
+        return "more than two players were in at most bets"
+    return why
 
 
 def _top(graded: Sequence[Row]) -> list[Row]:

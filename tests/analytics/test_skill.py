@@ -265,6 +265,6 @@ def test_the_figures_read_give_or_take_with_the_main_figure_first() -> None:
     (row,) = figure_rows([f])
     assert list(row)[:2] == ["player", "luck taken out"] and row["luck taken out"] == "+0.41 ± 1.31"
     assert figure_lines(f) == (
-        "+0.41 ± 1.31 a deal with luck taken out",
-        "as won +0.50 ± 1.20 a deal · 4 sessions · luck known for 100% of 120 deals",
+        "+0.41 a deal with luck taken out, give or take 1.31",
+        "as won +0.50 a deal, give or take 1.20 · 4 sessions · luck known for 100% of 120 deals",
     )

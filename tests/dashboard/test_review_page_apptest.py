@@ -120,6 +120,7 @@ def test_the_session_page_and_my_sessions_open_the_review(store: str) -> None:
     # whose deals this device sees only as a spectator)
     assert f"review?session={LIVE}&" not in text
     assert f"- {LIVE}: nothing graded: its deals open when the session ends." in text
+    assert "looks through" not in text  # no constant's docstring printed by Streamlit's magic
 
 
 def test_a_game_not_shipped_says_solving_and_does_not_block_the_page(store: str) -> None:
@@ -133,6 +134,7 @@ def test_a_game_not_shipped_says_solving_and_does_not_block_the_page(store: str)
     text = _text(at)
     assert rv.plain_reason(reviewing.SOLVING) in text and any("Solving" in i.value for i in at.info)
     assert "no reference" not in text and "solution's path" not in text  # the solver's words
+    assert rv.REFERENCE in text
     assert [dead for (_seen, dead) in ASKED] == [4.5]  # the one game missing, asked once
     assert took < 10  # two runs of the app in AppTest, never a solve (20-90 s here)
     reviewing._PENDING.clear()

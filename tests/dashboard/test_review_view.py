@@ -141,7 +141,9 @@ def test_the_reasons_read_plainly_and_a_review_grading_nothing_says_why() -> Non
         "the betting began; 1 because the play left the lines the reference plays, so it has no "
         "sure figure here"
     )
-    assert rv.nothing_graded(s) == "more than two players were in at every bet"
+    assert rv.nothing_graded(s) == "more than two players were in at most bets"
+    every = rv.summarise("club-1", club[:3], (), "Ann")
+    assert rv.nothing_graded(every) == "more than two players were in at every bet"
     assert rv.nothing_graded(rv.summarise("club-1", club, {1, 2, 3, 4}, "Ann")) == (
         "its deals open when the session ends"
     )

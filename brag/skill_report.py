@@ -50,6 +50,15 @@ def _say(console: Any, line: str) -> None:
     console.print(line, markup=False, highlight=False)
 
 
+def _neighbours(console: Any, neighbours: Any) -> None:
+    """Each player against the next, over the sessions both played ("never met" otherwise)."""
+    if neighbours:
+        console.print()
+        _say(console, "Who is ahead (each player against the next, at the same table):")
+    for c in neighbours:
+        _say(console, c.sentence())
+
+
 def print_skill(con: Any, console: Any, player: str | None, table: str | None) -> None:
     """Prints the skill section for every player (or ``player`` alone) over the sessions the
     statistics cover (all, or one ``table``'s)."""
@@ -64,11 +73,8 @@ def print_skill(con: Any, console: Any, player: str | None, table: str | None) -
     console.print()
     _table(console, "Skill apart from luck", _text(figure_rows(figs)))
     _say(console, INTERVALS)
-    if player is None and summary.neighbours:
-        console.print()
-        _say(console, "Who is ahead (each player against the next, at the same table):")
-    for c in summary.neighbours if player is None else ():
-        _say(console, c.sentence())
+    if player is None:
+        _neighbours(console, summary.neighbours)
     for line in widening_lines(figs):
         _say(console, line)
     console.print()

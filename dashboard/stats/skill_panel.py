@@ -47,7 +47,7 @@ def _wanted(stats: Sequence[Mapping[str, Any]]) -> bool:
     size = sum(int(r.get("sessions") or 0) for r in stats)
     return bool(
         st.toggle(
-            "Skill apart from luck: intervals, ratings, the skill meter",
+            "Skill apart from luck: how sure each figure is, ratings, skill or luck",
             value=size <= AT_ONCE,
             help=f"Drawn at once up to {AT_ONCE:,} player-sessions; here {size:,}.",
         )

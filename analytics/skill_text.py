@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 INTERVALS = (
-    'Per deal, in stakes. "Give or take" is how sure the figure is: the player\'s true figure '
+    'Per deal, in stakes. "Give or take" (±) is how sure the figure is: the player\'s true figure '
     "lies in that range 95 times in 100; while the range still reaches across 0, the figures do "
     'not yet say whether the player wins or loses. "Luck taken out" removes the luck of the '
     "cards dealt (a good hand dealt counts as luck, what the player made of it does not), over "

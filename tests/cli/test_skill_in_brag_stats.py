@@ -43,7 +43,7 @@ def test_brag_stats_prints_intervals_neighbours_ratings_and_the_meter(
     summary = skill_summary(con)
     con.close()
     flat = " ".join(out.split())  # the console wraps long lines
-    assert "Skill apart from luck" in out and '"Give or take" is how sure' in flat
+    assert "Skill apart from luck" in out and '"Give or take" (±) is how sure' in flat
     for word in ("sigma", "Plackett", "split-half", "clustered", "mu "):  # no statistician's word
         assert word not in out
     for f in summary.figures:  # each figure printed give or take, as computed

@@ -6,9 +6,10 @@
   (:func:`analytics.intervals.rate_interval`), the share of deals whose luck is measured, and
   whether the adjustment *widens* the player's spread (the adjusted net's per-session SD above the
   raw net's over the same deals: a cautious player's can be, docs/luck.md).
-- :func:`compare`: two players "not yet distinguishable" until the 95% interval of the difference
-  of their adjusted nets per deal excludes 0, with the sessions still needed
-  (:func:`analytics.intervals.sessions_needed`, from the observed per-session spread).
+- :func:`compare`: two players "too close to call yet" until the 95% interval of the difference
+  of their adjusted nets per deal over the sessions both played excludes 0, with the sessions
+  still needed (:func:`analytics.intervals.sessions_needed`, from the observed per-session
+  spread); two players who never sat at the same table are not compared ("never met").
 - :func:`meter`: how much of the spread between players is skill: the split-half reliability of
   the adjusted net (each player's odd and even sessions in order of play, and 15 seeded random
   halvings, correlated across the players, averaged, stepped up by Spearman-Brown), a bootstrap
@@ -34,6 +35,7 @@ __all__ = [
     "SessionRow",
     "adjacent",
     "compare",
+    "count_together",
     "figures",
     "figures_and_neighbours",
     "meter",
@@ -154,46 +156,69 @@ def figures(rows: Sequence[SessionRow] | _Clusters) -> list[Figures]:
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """Player ``a`` minus player ``b``: ``diff`` (adjusted net per deal, or raw where either has
-    no measured deal: ``measure``), ``distinguishable`` when its 95% interval excludes 0,
-    ``needed`` the sessions in all for 80% power at the observed difference (``None`` when it
-    cannot be said) and ``still`` those beyond the sessions so far."""
+    """Player ``a`` minus player ``b`` over the sessions both played (``diff``: adjusted net per
+    deal, or raw where either has no measured deal in them: ``measure``; ``None`` when they never
+    sat at the same table: two players who met other opponents are not compared),
+    ``distinguishable`` when its 95% interval excludes 0, ``needed`` the sessions together in all
+    for 80% power at the observed difference (``None`` when it cannot be said) and ``still``
+    those beyond the sessions so far."""
 
     a: str
     b: str
     measure: str
-    diff: RateInterval
+    diff: RateInterval | None
     needed: int | None
 
     @property
+    def met(self) -> bool:
+        """Whether the two ever played in the same session."""
+        return self.diff is not None
+
+    @property
     def distinguishable(self) -> bool:
-        return self.diff.excludes_zero
+        return self.diff is not None and self.diff.excludes_zero
 
     @property
     def still(self) -> int | None:
-        return None if self.needed is None else max(0, self.needed - self.diff.sessions)
+        if self.needed is None or self.diff is None:
+            return None
+        return max(0, self.needed - self.diff.sessions)
 
     def sentence(self) -> str:
-        """The verdict in one line, e.g. "Ann and Bob: not yet distinguishable: Ann - Bob =
-        +0.40 per deal of adjusted net (95% -1.10 to +1.90, 12 sessions); about 140 more
-        sessions like these to tell them apart"."""
+        """The verdict in one plain line, e.g. "Ann and Bob: too close to call yet: at the same
+        table Ann made 0.40 a deal more than Bob, luck of the cards taken out, give or take 1.50
+        (12 sessions together); about 140 more sessions like these would tell them apart"; "Ann
+        and Dan: never met at a table: not compared"."""
         d = self.diff
-        head = f"{self.a} - {self.b} = {d.value:+.2f} per deal of {self.measure} net"
+        if d is None:
+            return f"{self.a} and {self.b}: never met at a table: not compared"
+        more_less = "more" if d.value >= 0 else "less"
+        luck = ", luck of the cards taken out" if self.measure == "adjusted" else ""
+        head = (
+            f"at the same table {self.a} made {abs(d.value):.2f} a deal {more_less} than "
+            f"{self.b}{luck}"
+        )
+        together = count_together(d.sessions)
         if d.low is None or d.high is None:
             return (
-                f"{self.a} and {self.b}: not yet distinguishable: {head} (a session or fewer "
-                "each: no spread measured yet)"
+                f"{self.a} and {self.b}: too close to call yet: {head} ({together}: too few "
+                "to say how sure)"
             )
-        span = f"{head} (95% {d.low:+.2f} to {d.high:+.2f}, {d.sessions} sessions)"
+        span = f"{head}, give or take {(d.high - d.low) / 2:.2f} ({together})"
         if self.distinguishable:
             better = self.a if d.value > 0 else self.b
             return f"{self.a} and {self.b}: {better} is ahead: {span}"
         more = (
             "no difference seen yet"
             if self.still is None
-            else f"about {self.still:,} more sessions like these to tell them apart"
+            else f"about {self.still:,} more sessions like these would tell them apart"
         )
-        return f"{self.a} and {self.b}: not yet distinguishable: {span}; {more}"
+        return f"{self.a} and {self.b}: too close to call yet: {span}; {more}"
+
+
+def count_together(n: int) -> str:
+    """``1 session together``, ``12 sessions together``."""
+    return f"{n:,} session{'' if n == 1 else 's'} together"
 
 
 def compare(rows: Sequence[SessionRow], a: str, b: str) -> Comparison | None:
@@ -205,8 +230,21 @@ def compare(rows: Sequence[SessionRow], a: str, b: str) -> Comparison | None:
 
 
 def _compare(groups: _Clusters, a: str, b: str) -> Comparison | None:
-    adjusted = bool(groups.of(a, True)) and bool(groups.of(b, True))
-    diff = rate_difference(groups.of(a, adjusted), groups.of(b, adjusted))
+    """``a`` minus ``b`` over the sessions both played (the same table, the same opponents):
+    ``None`` when either has no deal; a :class:`Comparison` without ``diff`` when they never
+    met."""
+    raw_a, raw_b = groups.of(a, False), groups.of(b, False)
+    if not raw_a or not raw_b:
+        return None
+    shared = raw_a.keys() & raw_b.keys()
+    if not shared:
+        return Comparison(a, b, "raw", None, None)
+    adj_a, adj_b = groups.of(a, True), groups.of(b, True)
+    both = shared & adj_a.keys() & adj_b.keys()
+    adjusted = bool(both)
+    keep = both if adjusted else shared
+    ca, cb = (adj_a, adj_b) if adjusted else (raw_a, raw_b)
+    diff = rate_difference({s: ca[s] for s in keep}, {s: cb[s] for s in keep})
     if diff is None:
         return None
     return Comparison(a, b, "adjusted" if adjusted else "raw", diff, sessions_needed(diff))
@@ -223,7 +261,8 @@ def figures_and_neighbours(
 
 def adjacent(rows: Sequence[SessionRow] | _Clusters, figs: Sequence[Figures]) -> list[Comparison]:
     """Each player against the next in the order of ``figs`` (:func:`figures`): the neighbours a
-    league table invites a reader to tell apart."""
+    league table invites a reader to tell apart, over the sessions both played; neighbours who
+    never sat at the same table come as a :class:`Comparison` without ``diff`` ("never met")."""
     out = []
     groups = rows if isinstance(rows, _Clusters) else _Clusters(rows)
     for a, b in itertools.pairwise(figs):

@@ -1,19 +1,28 @@
-"""The skill figures as ``brag stats`` and the Players page both word them (issue 37): rows of
-plain strings and whole sentences, so a reader sees an interval beside every figure and never a
-bare point. Names are data: the callers escape them for their medium."""
+"""The skill figures as ``brag stats`` and the Players page both word them (issue 37), in a club
+player's words: "give or take" for a 95% interval, "luck taken out" for the luck-adjusted net,
+"rating" for a Plackett-Luce mu (shown with give or take 2 sigma), "how much of the spread between
+players is skill, not luck" for the split-half reliability. The technical names are kept only in
+the ``*_HOW`` texts (a help tooltip on the page, docs/skill.md). Rows of plain strings and whole
+sentences, so a reader sees a give-or-take beside every figure and never a bare point. Names are
+data: the callers escape them for their medium."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from analytics.intervals import RateInterval
-from analytics.ratings import FIRST_PLACE_RULE, Rated, Step
+from analytics.ratings import Rated, Step
 from analytics.skill import Figures, Meter
 
 __all__ = [
     "INTERVALS",
+    "INTERVALS_HOW",
     "RATINGS",
+    "RATINGS_HOW",
+    "figure_lines",
     "figure_rows",
+    "give_or_take",
+    "meter_how",
     "meter_sentence",
     "rating_rows",
     "rating_text",
@@ -22,104 +31,155 @@ __all__ = [
 ]
 
 INTERVALS = (
-    "Per deal, in stake units, each with its 95% interval clustered by session (Student's t): "
-    "a figure whose interval spans 0 does not yet say the player wins or loses. The "
-    "luck-adjusted net takes out the luck of the cards dealt (docs/luck.md) over the deals "
-    "whose luck is measured."
+    'Per deal, in stakes. "Give or take" (±) is how sure the figure is: the player\'s true figure '
+    "lies in that range 95 times in 100; while the range still reaches across 0, the figures do "
+    'not yet say whether the player wins or loses. "Luck taken out" removes the luck of the '
+    "cards dealt (a good hand dealt counts as luck, what the player made of it does not), over "
+    "the deals whose cards are all recorded."
+)
+INTERVALS_HOW = (
+    "How it is worked out: each figure's 95% interval is clustered by session (Student's t); "
+    "the luck-adjusted net is the net minus the dealt hand's value (docs/luck.md, "
+    "docs/skill.md)."
 )
 RATINGS = (
-    "Ratings: Plackett-Luce (openskill) on each finished session's places by luck-adjusted net, "
-    "every session rebuilt from the log in order of play; a newcomer is 25 ± 16.7, shown as "
-    "rating ± 2 sigma (about 95%). " + FIRST_PLACE_RULE
+    "Rating: after each finished session, its players are ranked by their result with the luck "
+    "of the cards taken out, and their ratings move. A rating reads 25.0 ± 16.7: 25, give or "
+    "take 16.7. A newcomer starts there (little is known yet); the give-or-take shrinks as a "
+    "player plays more sessions. A player in first place never loses rating for it."
+)
+RATINGS_HOW = (
+    "How it is worked out: Plackett-Luce (openskill) on each finished session's places by "
+    "luck-adjusted net, every session rebuilt from the log in order of play; a rating is mu, "
+    "give or take 2 sigma (about 95%); a newcomer is mu 25, sigma 8.33 (docs/skill.md)."
 )
 
 
-def interval_text(r: RateInterval | None) -> str:
-    """``+0.41 (95% -0.90 to +1.72)``; ``+0.41 (one session: no interval)``; ``-`` for none."""
+def give_or_take(r: RateInterval | None) -> str:
+    """``+0.41 ± 1.31`` (the value and half its 95% interval, symmetric); ``+0.41 (one
+    session: too few to say how sure)``; ``-`` for none."""
     if r is None:
         return "-"
     if r.low is None or r.high is None:
-        return f"{r.value:+.2f} (one session: no interval)"
-    return f"{r.value:+.2f} (95% {r.low:+.2f} to {r.high:+.2f})"
+        return f"{r.value:+.2f} (one session: too few to say how sure)"
+    return f"{r.value:+.2f} ± {(r.high - r.low) / 2:.2f}"
 
 
 def figure_rows(figs: Sequence[Figures]) -> list[dict[str, str]]:
-    """One row a player: ``player``, ``sessions``, ``net per deal``, ``luck-adjusted per
-    deal``, ``luck measured`` (share of deals, with the count)."""
+    """One row a player, name and main figure first: ``player``, ``luck taken out`` (per deal,
+    give or take), ``as won`` (per deal), ``sessions``, ``luck known`` (share of deals, with the
+    count)."""
     return [
         {
             "player": f.player,
+            "luck taken out": give_or_take(f.adjusted),
+            "as won": give_or_take(f.raw),
             "sessions": str(f.sessions),
-            "net per deal": interval_text(f.raw),
-            "luck-adjusted per deal": interval_text(f.adjusted),
-            "luck measured": f"{f.measured:.0%} of {f.deals:,} deals",
+            "luck known": f"{f.measured:.0%} of {f.deals:,} deals",
         }
         for f in figs
     ]
 
 
+def _words(r: RateInterval, what: str) -> str:
+    """``+0.41 a deal ..., give or take 1.31`` (the value and half its 95% interval,
+    symmetric)."""
+    if r.low is None or r.high is None:
+        return f"{r.value:+.2f} {what} (one session: too few to say how sure)"
+    return f"{r.value:+.2f} {what}, give or take {(r.high - r.low) / 2:.2f}"
+
+
+def figure_lines(f: Figures) -> tuple[str, str]:
+    """One player's figures stacked for a phone: the main line (per deal with the luck of the
+    cards taken out, give or take) and the detail line (as won, sessions, luck known)."""
+    main = (
+        _words(f.adjusted, "a deal with luck taken out")
+        if f.adjusted is not None
+        else "no deal with its luck known"
+    )
+    detail = (
+        f"as won {_words(f.raw, 'a deal')} · {f.sessions} session"
+        f"{'' if f.sessions == 1 else 's'} · luck known for {f.measured:.0%} of {f.deals:,} deals"
+    )
+    return main, detail
+
+
 def widening_lines(figs: Sequence[Figures]) -> list[str]:
-    """A warning for each player whose adjusted net is wider than the raw one."""
+    """A warning for each player whose luck-taken-out figure swings more than the raw one."""
     return [
-        f"Warning: for {f.player} the luck adjustment widens the spread (per-session SD "
-        f"{f.spread_ratio:.2f}× the raw net's over the same deals, {f.sessions} sessions): "
-        "for this player it takes out less luck than it adds noise; read both figures."
+        f"Careful: for {f.player} taking the luck out makes the figure swing more, not less "
+        f"(session to session {f.spread_ratio:.2f}× as much as the result as won, over "
+        f"{f.sessions} sessions): read both figures."
         for f in figs
         if f.widens and f.spread_ratio is not None
     ]
 
 
 def rating_text(r: Rated) -> str:
+    """``27.3 ± 4.1``: the rating, give or take (mu ± 2 sigma)."""
     return f"{r.mu:.1f} ± {2 * r.sigma:.1f}"
 
 
 def rating_rows(ratings: Sequence[Rated]) -> list[dict[str, str]]:
-    """One row a rated player: ``player``, ``rating`` (mu ± 2 sigma), ``sessions rated``."""
+    """One row a rated player: ``player``, ``rating`` (give or take), ``sessions``."""
     return [
-        {"player": r.player, "rating": rating_text(r), "sessions rated": str(r.sessions)}
-        for r in ratings
+        {"player": r.player, "rating": rating_text(r), "sessions": str(r.sessions)} for r in ratings
     ]
 
 
 def step_rows(steps: Sequence[Step], last: int = 20) -> list[dict[str, str]]:
-    """The ``last`` steps, newest first: ``session``, ``place``, ``rating on entering``,
-    ``after``, ``change``."""
+    """The ``last`` steps, newest first: ``session``, ``place``, ``rating before`` (give or
+    take), ``change``."""
     return [
         {
             "session": s.session,
             "place": f"{s.place} of {s.players}",
-            "rating on entering": f"{s.mu_in:.1f} ± {2 * s.sigma_in:.1f}",
-            "after": f"{s.mu_out:.1f} ± {2 * s.sigma_out:.1f}",
+            "rating before": f"{s.mu_in:.1f} ± {2 * s.sigma_in:.1f}",
             "change": f"{s.change:+.2f}",
         }
         for s in reversed(steps[-last:])
     ]
 
 
+def _pct(x: float) -> str:
+    return f"{x:.0%}"
+
+
+def meter_how(m: Meter | None) -> str:
+    """The meter's technical figures, for a help tooltip: the split-half reliability and its
+    bootstrap interval."""
+    if m is None:
+        return "Split-half reliability of the luck-adjusted net (docs/skill.md): not computed."
+    return (
+        f"Split-half reliability {m.reliability:.2f} (95% {m.low:.2f} to {m.high:.2f}, "
+        f"bootstrap over players), {m.players} players, harmonic mean {m.sessions:.0f} sessions "
+        "each (docs/skill.md)."
+    )
+
+
 def meter_sentence(m: Meter | None, what: str = "this club") -> str:
-    """The skill meter in one sentence; "not yet measured" while its interval reaches 0 (no
-    skill at all is still within it), so a point figure is never shown alone."""
+    """The skill meter in one plain sentence: how much of the spread between players is skill,
+    not luck; "too early to say" while its range reaches 0 (no skill at all is still within
+    it), so a point figure is never shown alone."""
     if m is None:
         return (
-            f"Skill meter for {what}: not yet measurable (it needs three players with two "
+            f"Skill or luck in {what}: too early to say (it needs three players with two "
             "finished sessions each whose every card is recorded)."
         )
-    figure = (
-        f"split-half reliability {m.reliability:.2f}, 95% {m.low:.2f} to {m.high:.2f}, "
-        f"{m.players} players, {m.sessions:.0f} sessions each"
-    )
+    basis = f"{m.players} players, about {m.sessions:.0f} sessions each"
     if m.low <= 0:
         return (
-            f"Skill meter for {what}: not yet measured: its interval still holds no skill at all "
-            f"({figure}); more sessions or more players will narrow it."
+            f"Skill or luck in {what}: too early to say: the share of the spread between "
+            f"players that is skill could still be none at all (anywhere up to {_pct(m.high)}; "
+            f"{basis}); more sessions or more players will narrow it."
         )
     share = (
-        f"about {m.reliability:.0%} of the spread between players' luck-adjusted nets is skill "
-        f"({figure})"
+        f"about {_pct(m.reliability)} of the spread between players is skill, not luck "
+        f"(somewhere from {_pct(m.low)} to {_pct(m.high)}; {basis})"
     )
-    if m.outweigh is None:  # a reliability <= 0 has an interval reaching 0: said above
-        return f"Skill meter for {what}: {share}."
+    if m.outweigh is None:
+        return f"Skill or luck in {what}: {share}."
     return (
-        f"Skill meter for {what}: {share}; skill outweighs luck after about "
-        f"{m.outweigh:,.0f} sessions a player."
+        f"Skill or luck in {what}: {share}; skill outweighs luck once a player has about "
+        f"{m.outweigh:,.0f} sessions."
     )

@@ -1,9 +1,12 @@
-"""``brag stats`` below its table (issue 37): the raw and the luck-adjusted net per deal side by
-side with their 95% intervals clustered by session, the share of deals whose luck is measured,
-each player against the next ("not yet distinguishable" until the interval of the difference
-excludes 0, with the sessions still needed), a warning where the adjustment widens a player's
-spread, the ratings with their uncertainty, and the club's skill meter. With ``--player``, the
-player's rating on entering each of their last sessions. Names are data: printed inert."""
+"""``brag stats`` below its table (issue 37), in a club player's words
+(:mod:`analytics.skill_text`): the net per deal with the luck of the cards taken out and as won,
+each give or take (a 95% interval clustered by session), the share of deals whose luck is known,
+each player against the next over the sessions both played ("too close to call yet" until the
+range of the difference excludes 0, with the sessions still needed; "never met" for neighbours
+who never sat at the same table), a warning where taking the luck out makes a figure swing more,
+the ratings give or take, and how much of the spread between players is skill. With ``--player``,
+the player's rating on entering each of their last sessions. The technical names are in
+docs/skill.md. Names are data: printed inert."""
 
 from __future__ import annotations
 
@@ -47,6 +50,15 @@ def _say(console: Any, line: str) -> None:
     console.print(line, markup=False, highlight=False)
 
 
+def _neighbours(console: Any, neighbours: Any) -> None:
+    """Each player against the next, over the sessions both played ("never met" otherwise)."""
+    if neighbours:
+        console.print()
+        _say(console, "Who is ahead (each player against the next, at the same table):")
+    for c in neighbours:
+        _say(console, c.sentence())
+
+
 def print_skill(con: Any, console: Any, player: str | None, table: str | None) -> None:
     """Prints the skill section for every player (or ``player`` alone) over the sessions the
     statistics cover (all, or one ``table``'s)."""
@@ -61,17 +73,18 @@ def print_skill(con: Any, console: Any, player: str | None, table: str | None) -
     console.print()
     _table(console, "Skill apart from luck", _text(figure_rows(figs)))
     _say(console, INTERVALS)
-    for c in summary.neighbours if player is None else ():
-        _say(console, c.sentence())
+    if player is None:
+        _neighbours(console, summary.neighbours)
     for line in widening_lines(figs):
         _say(console, line)
+    console.print()
     _say(console, meter_sentence(summary.meter))
     rated = [r for r in summary.ratings if player is None or r.player == player]
     if rated:
         console.print()
         title = f"Ratings ({count_of(summary.rated_sessions, 'session')} rated)"
         _table(console, title, _text(rating_rows(rated)))
-        _say(console, RATINGS)
+        _say(console, RATINGS + " (How it is worked out: docs/skill.md.)")
     if player is not None:
         (steps,) = skill_pair(con, player, None, table).steps
         title = f"{player}: rating on entering each session (last 20, newest first)"

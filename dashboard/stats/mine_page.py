@@ -1,7 +1,9 @@
 """My sessions: pick your name once (remembered on this browser); your sessions, newest first,
 each opening its replay viewed as you by one tap; the deals of one of them, each to its replay
 as you; at a real table the cards you remember for a deal (your private note); with "Show
-results" on, your net in each session and over time."""
+results" on, your net in each session and over time. "Your reviews" lists only the reviews that
+grade a decision of yours (a decision is graded with two players left before any bet), and says
+in one short line each why a newer session has nothing graded."""
 
 from functools import partial
 
@@ -11,12 +13,16 @@ from dashboard.access import gate
 from dashboard.common import cache, escape, params, ui
 from dashboard.common.links import LinkRow
 from dashboard.stats import mine as ui_own
-from dashboard.stats import own, stats_cache, widgets
+from dashboard.stats import own, reviewing, stats_cache, widgets
 from dashboard.stats import tables as stat_tables
 from dashboard.stats.review_view import review_href
 from present import sight
 
 st.title("My sessions")
+
+# (comments, not docstrings: Streamlit's magic would print a bare string on the page)
+REVIEWS_LOOKED = 10  # how many of your newest sessions "Your reviews" looks through (cached)
+REVIEWS_SHOWN = 5  # how many reviews it lists, and how many sessions with nothing graded it names
 
 players = cache.session_facets()[0]
 if not players:
@@ -41,12 +47,25 @@ if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     st.subheader("Your sessions")
     st.caption(f"Newest first, {kept:,} in all: a tap opens the replay as {escape.md(me)} saw it.")
     ui.link_rows(own.session_rows(mine, me, nets), "Your sessions: a tap opens the replay as you")
-    st.subheader("Your reviews")  # the newest five: each session's own is under "Your deals"
+    st.subheader("Your reviews")  # each session's own is under "Your deals"
+    graded, empty = reviewing.my_reviews([i.session for i in mine[:REVIEWS_LOOKED]], me)
     reviews = [
-        LinkRow(href=review_href(i.session, me), title=f"★ Review {i.session}") for i in mine[:5]
+        LinkRow(
+            href=review_href(sid, me),
+            title=f"★ Review {sid}",
+            details=(f"{s.graded} of your {s.decisions} decisions graded",),
+        )
+        for sid, s in graded[:REVIEWS_SHOWN]
     ]
     deck = LinkRow(href=review_href(None, me, view="deck"), title="Your deck of mistakes")
     ui.link_rows([deck, *reviews], "Your reviews: a tap opens a session's review")
+    if empty:
+        lines = [f"- {escape.md(sid)}: nothing graded: {escape.md(why)}." for sid, why in empty]
+        st.markdown("\n".join(lines[:REVIEWS_SHOWN]))
+        st.caption(
+            "A decision is graded only when two players are left before any bet: at a table "
+            "of more, most sessions grade few or none."
+        )
     if standings is not None:
         st.subheader("Your net over time")
         widgets.net_over_time(stat_tables.net_over_sessions({me: stats_cache.session_nets(me)}))

@@ -13,12 +13,10 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.access import gate
 from dashboard.common import cache, escape, params, ui
 from dashboard.common.links import LinkRow
 from dashboard.stats import review_view as rv
 from dashboard.stats import reviewing
-from present import sight
 from present.numbers import signed
 
 st.title("Review")
@@ -31,11 +29,6 @@ _deck = st.components.v2.component(
 )
 
 
-def _hidden(rp: Any) -> set[int]:
-    org = gate.organiser_device()
-    return {d for d in range(1, rp.final.deals + 1) if sight.guards(rp, d, organiser=org)}
-
-
 def _sentences(rp: Any) -> dict[tuple[int, str], str]:
     return {
         (lab.deal, lab.number): lab.text
@@ -45,15 +38,12 @@ def _sentences(rp: Any) -> dict[tuple[int, str], str]:
 
 
 def _reviewed(session: str, *, start: bool = True) -> tuple[Any, list[Any], set[int]] | None:
-    rp = cache.replay(session)
-    if rp is None or not rp.states or rp.timeline is None:
-        return None
-    rows = reviewing.session_rows(session, cache.last_seq(session), rp.timeline.steps, start=start)
-    return rp, rows, _hidden(rp)
+    return reviewing.reviewed(session, start=start)
 
 
+# How many of a player's newest sessions their deck of mistakes is drawn from (a comment: a bare
+# string here is printed on the page by Streamlit's magic).
 DECK_SESSIONS = 20
-"""How many of a player's newest sessions their deck of mistakes is drawn from."""
 
 
 def _previous(player: str, session: str | None, most: int = 5) -> list[str]:
@@ -181,6 +171,8 @@ summary = rv.summarise(session, rows, hidden, player)
 per = {p: rv.summarise(session, rows, hidden, p) for p in seats}
 
 st.markdown(f"**Coverage**: {escape.md(summary.coverage_line())}.")
+if summary.reasons:
+    st.caption(rv.REFERENCE)
 if reviewing.pending([r for r in rows if r.deal not in hidden]):
     st.info("Solving a betting game this review needs: its deals fill in by themselves.")
 

@@ -7,6 +7,11 @@ an equilibrium's expectation, never money), the three moments that cost or won t
 link to its replay step), the accuracy by phase (blind, seen, showdown) and the cards of the deck
 of one's own mistakes.
 
+The reasons a decision is not graded come from :mod:`solver.review` in the solver's words ("no
+reference: off the solution's path"), which ``brag review --json`` keeps stable; the page says
+them in a club player's words (:func:`plain_reason`), and a session with nothing graded in one
+short line (:func:`nothing_graded`).
+
 The sight rule (:mod:`present.sight`): ``hidden`` is the set of deals a device receives only as a
 spectator (:func:`present.sight.guards`: a session in progress, every deal since the last
 shuffle). A grade, a best action, a luck term all depend on hole cards, so nothing of those deals
@@ -32,12 +37,15 @@ from solver.review import Row
 __all__ = [
     "DECK_MARGIN",
     "PHASES",
+    "REFERENCE",
     "WITHHELD",
     "Card",
     "Moment",
     "Summary",
     "deck_cards",
     "luck_by_player",
+    "nothing_graded",
+    "plain_reason",
     "positions",
     "replay_href",
     "review_href",
@@ -50,6 +58,60 @@ DECK_MARGIN = 0.25
 """A decision joins the deck when the best action beats the one taken by at least this (antes)."""
 WITHHELD = "withheld until the deal opens (a session in progress: its hands are hidden, RULES 3.3)"
 GOOD = rank("good")
+
+_MORE_THAN_TWO = "more than two players were still in when the betting began"
+PLAIN_REASONS = {
+    "more than two in": _MORE_THAN_TWO,
+    "the betting began outside the solved game (more than two in, or two hands)": _MORE_THAN_TWO,
+    "a look before the first bet (not graded: the looks' values only)": (
+        "it was a look before the first bet, and looks are not graded"
+    ),
+    "out of turn": "it was played out of turn",
+    "rules outside the solved game (ante 1, open 1..2, raise 1)": (
+        "the table's rules are not the ones the reference plays (ante 1, open 1 or 2, raise 1)"
+    ),
+    "two hands held (RULES 6.4 is not in the solved game)": (
+        "a player held two hands, which the reference does not play"
+    ),
+    "the two left had paid more than the ante": (
+        "the two players left had paid more than the ante before the betting"
+    ),
+    "outside the abstraction (its bets, levels and caps)": (
+        "the betting went past what the reference plays (its bet sizes, levels and number of bets)"
+    ),
+    "the hand is not known": "the player's cards are not recorded",
+    "off the solution's path": (
+        "the play left the lines the reference plays, so it has no sure figure here"
+    ),
+    "solving... (this betting game is being solved in the background)": (
+        "it is being worked out now (it fills in by itself)"
+    ),
+    "not solved yet (open this session's review to solve it)": (
+        "it is not worked out yet (opening this session's review works it out)"
+    ),
+}
+"""The solver's reasons (:mod:`solver.review`, :mod:`dashboard.stats.reviewing`) as a club
+player reads them; "the reference" is the solved two-player game the decisions are graded
+against (docs/review.md)."""
+NOT_GRADED_WHY = {
+    _MORE_THAN_TWO: "more than two players were in at every bet",
+    PLAIN_REASONS["a look before the first bet (not graded: the looks' values only)"]: (
+        "its only decisions were looks before the first bet"
+    ),
+}
+"""A session's one line when nothing is graded and every decision has the one reason."""
+REFERENCE = (
+    "A decision is graded against the reference: the best play worked out for two players left "
+    "in a deal, each holding one hand, at ante 1 (docs/review.md)."
+)
+"""What "the reference" of the reasons is, said under the coverage."""
+
+
+def plain_reason(why: str) -> str:
+    """The reason of a decision not graded (the solver's words, with or without its ``no
+    reference: `` prefix) in a club player's words; a reason not known comes back as it is."""
+    why = why.removeprefix("no reference: ")
+    return PLAIN_REASONS.get(why, why)
 
 
 def replay_href(session: str, deal: int, step: str, view: str | None = None) -> str:
@@ -94,15 +156,15 @@ class Summary:
         return self.ev_lost / self.graded if self.graded else None
 
     def coverage_line(self) -> str:
-        """``graded 12 of 40 decisions: the rest no reference (28: more than two in)``, with
-        ``; 5 withheld until the deal opens (...)`` before it when some are withheld."""
+        """``graded 12 of 40 decisions; not graded: 28 because more than two players were still
+        in when the betting began``, each reason in plain words (:func:`plain_reason`) with its
+        count, and ``; 5 withheld until the deal opens (...)`` before them when some are."""
         line = f"graded {self.graded} of {self.decisions} decisions"
         if self.withheld:
             line += f"; {self.withheld} {WITHHELD}"
-        rest = [f"{n}: {why}" for why, n in self.reasons.most_common()]
+        rest = [f"{n} because {why}" for why, n in self.reasons.most_common()]
         if rest:
-            line += (": the rest" if not self.withheld else "; the rest") + " no reference ("
-            line += "; ".join(rest) + ")"
+            line += "; not graded: " + "; ".join(rest)
         return line
 
 
@@ -133,7 +195,7 @@ def summarise(
         if r.deal in hide:
             out.withheld += 1
         elif r.ev_loss is None:
-            out.reasons[r.grade.removeprefix("no reference: ")] += 1
+            out.reasons[plain_reason(r.grade)] += 1
         else:
             graded.append(r)
     out.graded = len(graded)
@@ -143,6 +205,23 @@ def summarise(
         Moment(r, _swing(r), replay_href(session, r.deal, r.step, r.player)) for r in _top(graded)
     ]
     return out
+
+
+def nothing_graded(s: Summary) -> str | None:
+    """Why a session's review grades none of the decisions, in a few plain words ("more than two
+    players were in at every bet"); ``None`` when it grades one or more."""
+    if s.graded:
+        return None
+    if not s.decisions:
+        return "no decision was recorded"
+    if s.withheld == s.decisions:
+        return "its deals open when the session ends"
+    (why, n), *_ = s.reasons.most_common(1)
+    if n == s.decisions:
+        return NOT_GRADED_WHY.get(why, why)
+    if why == _MORE_THAN_TWO:
+        return "more than two players were in at most bets"
+    return why
 
 
 def _top(graded: Sequence[Row]) -> list[Row]:

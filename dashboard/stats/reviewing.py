@@ -6,6 +6,11 @@ solving..." and the game is solved once in a background thread (one at a time, f
 server), after which the page, which polls every few seconds while any is pending, fills it in.
 A review is cached per session and version of its stream (its last seq) and per count of games
 solved since the server started.
+
+:func:`reviewed` gives a session's replay, rows and the deals this device may not see graded
+(the sight rule, :mod:`present.sight`); :func:`my_reviews` sorts a player's newest sessions into
+those whose review grades a decision of theirs and those with nothing graded, with why (My
+sessions, :mod:`dashboard.stats.mine_page`).
 """
 
 from __future__ import annotations
@@ -16,10 +21,14 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard.access import gate
+from dashboard.common import cache
+from dashboard.stats import review_view as rv
+from present import sight
 from solver.review import ABSTRACTION, Row, review
 from solver.solution import ITERATIONS, Subgame, available, subgame
 
-__all__ = ["SOLVING", "pending", "session_rows"]
+__all__ = ["SOLVING", "my_reviews", "pending", "reviewed", "session_rows"]
 
 SOLVING = "solving... (this betting game is being solved in the background)"
 NOT_SOLVED = "not solved yet (open this session's review to solve it)"
@@ -71,3 +80,43 @@ def session_rows(session: str, version: int, steps: Any, *, start: bool = True) 
 def pending(rows: Sequence[Row]) -> bool:
     """Whether some of ``rows`` wait for a game being solved."""
     return any(r.grade.endswith(SOLVING) for r in rows)
+
+
+def _hidden(rp: Any) -> set[int]:
+    org = gate.organiser_device()
+    return {d for d in range(1, rp.final.deals + 1) if sight.guards(rp, d, organiser=org)}
+
+
+def reviewed(session: str, *, start: bool = True) -> tuple[Any, list[Row], set[int]] | None:
+    """``(replay, rows, hidden deals)`` of ``session`` (``None`` without events): the rows as
+    :func:`session_rows` gives them; ``hidden`` the deals this device receives only as a
+    spectator (:func:`present.sight.guards`), of which nothing is graded here."""
+    rp = cache.replay(session)
+    if rp is None or not rp.states or rp.timeline is None:
+        return None
+    rows = session_rows(session, cache.last_seq(session), rp.timeline.steps, start=start)
+    return rp, rows, _hidden(rp)
+
+
+def my_reviews(
+    sessions: Sequence[str], player: str
+) -> tuple[list[tuple[str, rv.Summary]], list[tuple[str, str]]]:
+    """``player``'s reviews of ``sessions`` (newest first, kept in that order): those grading at
+    least one of their decisions, each with its :class:`~dashboard.stats.review_view.Summary`,
+    and those grading none, each with why in a few plain words
+    (:func:`~dashboard.stats.review_view.nothing_graded`). A game not at hand is not solved for
+    this (``start=False``)."""
+    graded: list[tuple[str, rv.Summary]] = []
+    empty: list[tuple[str, str]] = []
+    for sid in sessions:
+        got = reviewed(sid, start=False)
+        if got is None:
+            continue
+        _rp, rows, hidden = got
+        s = rv.summarise(sid, rows, hidden, player)
+        why = rv.nothing_graded(s)
+        if why is None:
+            graded.append((sid, s))
+        else:
+            empty.append((sid, why))
+    return graded, empty

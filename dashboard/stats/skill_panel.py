@@ -1,10 +1,13 @@
-"""The Players page's panel "Skill apart from luck" (issue 37): the chosen players' raw and
-luck-adjusted net per deal side by side with 95% intervals clustered by session and the share of
-deals whose luck is measured; the two players "not yet distinguishable" until the interval of
-their difference excludes 0, with the sessions still needed; a warning where the adjustment
-widens a player's spread; the ratings with their uncertainty and the first player's rating on
-entering each session; the club's skill meter. Words and figures from
-:mod:`analytics.skill_text` (as ``brag stats`` prints them); names escaped (they are data)."""
+"""The Players page's panel "Skill apart from luck" (issue 37), in a club player's words: each
+chosen player stacked (name and the main figure, per deal with the luck of the cards taken out,
+give or take, then a small line of the rest), so nothing hides off a phone's 390 px; the two
+players "too close to call yet" until the range of their difference over the sessions both played
+excludes 0 ("never met" when they never sat at the same table); a warning where taking the luck
+out makes a player's figure swing more; the ratings (3 narrow columns) and the first player's
+rating on entering each session; the club's skill meter. The technical names (95% interval
+clustered by session, Plackett-Luce, split-half reliability) only in the captions' help
+tooltips. Words and figures from :mod:`analytics.skill_text` (as ``brag stats`` prints them);
+names escaped (they are data)."""
 
 from __future__ import annotations
 
@@ -16,8 +19,11 @@ import streamlit as st
 
 from analytics.skill_text import (
     INTERVALS,
+    INTERVALS_HOW,
     RATINGS,
-    figure_rows,
+    RATINGS_HOW,
+    figure_lines,
+    meter_how,
     meter_sentence,
     rating_rows,
     step_rows,
@@ -41,7 +47,7 @@ def _wanted(stats: Sequence[Mapping[str, Any]]) -> bool:
     size = sum(int(r.get("sessions") or 0) for r in stats)
     return bool(
         st.toggle(
-            "Skill apart from luck: intervals, ratings, the skill meter",
+            "Skill apart from luck: how sure each figure is, ratings, skill or luck",
             value=size <= AT_ONCE,
             help=f"Drawn at once up to {AT_ONCE:,} player-sessions; here {size:,}.",
         )
@@ -53,7 +59,9 @@ def _ratings(summary: Any, pair: Any, chosen: list[str]) -> None:
     rated = [r for p in chosen for r in summary.ratings if r.player == p]
     if rated:
         widgets.plain_table(rating_rows(rated))
-        st.caption(f"{RATINGS} {count_of(summary.rated_sessions, 'session')} rated.")
+        st.caption(
+            f"{RATINGS} {count_of(summary.rated_sessions, 'session')} rated.", help=RATINGS_HOW
+        )
     if pair.steps and pair.steps[0]:
         st.markdown(f"**{escape.md(chosen[0])}: rating on entering each session** (newest first)")
         widgets.plain_table(step_rows(pair.steps[0]))
@@ -79,12 +87,14 @@ def skill_panel(
     if not figs:
         return
     st.subheader("Skill apart from luck")
-    widgets.plain_table(figure_rows(figs))  # a dataframe: cells are text, never markup
-    st.caption(INTERVALS)
+    for f in figs:  # stacked, not a wide table: the main figure in sight on a phone
+        main, detail = figure_lines(f)
+        st.markdown(f"**{escape.md(f.player)}**: {escape.md(main)}  \n:small[{escape.md(detail)}]")
+    st.caption(INTERVALS, help=INTERVALS_HOW)
     pair = stats_cache.stat("skill_pair", first=first, second=chosen[-1], table=table)
     if pair.comparison is not None:
-        st.markdown(escape.md(pair.comparison.sentence()))
+        st.markdown("**Who is ahead:** " + escape.md(pair.comparison.sentence()))
     for line in widening_lines(figs):
         st.warning(escape.md(line))
     _ratings(summary, pair, chosen)
-    st.caption(escape.md(meter_sentence(summary.meter)))
+    st.caption(escape.md(meter_sentence(summary.meter)), help=meter_how(summary.meter))

@@ -142,7 +142,7 @@ def test_two_players_are_not_yet_distinguishable_until_the_interval_excludes_zer
     early = compare([r for r in rows if int(r.session[1:]) < 8], "Ann", "Bob")
     late = compare(rows, "Ann", "Bob")
     assert early is not None and late is not None
-    assert not early.distinguishable and "not yet distinguishable" in early.sentence()
+    assert not early.distinguishable and "too close to call yet" in early.sentence()
     assert early.still is not None and early.still > 0
     assert late.distinguishable and "Ann is ahead" in late.sentence()
     assert late.still == 0 or late.still is None or late.distinguishable
@@ -184,13 +184,22 @@ def test_the_meter_interval_is_seeded_and_holds_the_point() -> None:
 
 def test_the_meter_sentence_says_not_yet_while_its_interval_reaches_zero() -> None:
     from analytics.skill import Meter
-    from analytics.skill_text import meter_sentence
+    from analytics.skill_text import meter_how, meter_sentence
 
     wide = meter_sentence(Meter(0.8, -1.0, 1.0, 4, 8.0, 2.0))
-    assert "not yet measured" in wide and "80%" not in wide and "-1.00 to 1.00" in wide
+    assert wide == (
+        "Skill or luck in this club: too early to say: the share of the spread between players "
+        "that is skill could still be none at all (anywhere up to 100%; 4 players, about 8 "
+        "sessions each); more sessions or more players will narrow it."
+    )
     sure = meter_sentence(Meter(0.6, 0.3, 0.8, 20, 60.0, 40.0))
-    assert "about 60% of the spread" in sure and "after about 40 sessions a player" in sure
-    assert "not yet measurable" in meter_sentence(None)
+    assert sure == (
+        "Skill or luck in this club: about 60% of the spread between players is skill, not luck "
+        "(somewhere from 30% to 80%; 20 players, about 60 sessions each); skill outweighs luck "
+        "once a player has about 40 sessions."
+    )
+    assert "too early to say" in meter_sentence(None)
+    assert "reliability 0.60 (95% 0.30 to 0.80" in meter_how(Meter(0.6, 0.3, 0.8, 20, 60.0, 40.0))
 
 
 def test_two_single_sessions_are_not_told_apart() -> None:
@@ -207,3 +216,55 @@ def test_two_single_sessions_are_not_told_apart() -> None:
     )
     assert two is not None and two.low is not None and two.high is not None
     assert two.low < two.value < two.high and two.sessions == 4
+
+
+def test_players_who_never_met_are_not_compared_and_others_only_where_they_met() -> None:
+    """A walk's "who is ahead" put side by side two players who never sat at the same table: now
+    they are "never met"; two who met are compared over their sessions together only (the same
+    table, the same opponents), never over sessions against other players."""
+    from analytics.skill import adjacent
+
+    def r(s: str, p: str, net: int) -> SessionRow:
+        return SessionRow(s, p, 10, Fraction(net), 10, Fraction(net), Fraction(net))
+
+    rows = [
+        r("s1", "Ann", 30), r("s1", "Bob", -30),
+        r("s2", "Ann", 20), r("s2", "Bob", -20),
+        r("s3", "Ann", -50),  # Ann without Bob: not in their comparison
+        r("s4", "Cy", 5), r("s5", "Cy", 7),  # Cy never met Ann or Bob
+    ]  # fmt: skip
+    ab = compare(rows, "Ann", "Bob")
+    assert ab is not None and ab.met and ab.diff is not None
+    assert ab.diff.sessions == 2 and ab.diff.value == pytest.approx((50 - (-50)) / 20)
+    assert ab.sentence().startswith(
+        "Ann and Bob: too close to call yet: at the same table Ann made 5.00 a deal more than "
+        "Bob, luck of the cards taken out, give or take "
+    )
+    assert "(2 sessions together)" in ab.sentence()
+    ac = compare(rows, "Ann", "Cy")
+    assert ac is not None and not ac.met and not ac.distinguishable and ac.still is None
+    assert ac.sentence() == "Ann and Cy: never met at a table: not compared"
+    figs = figures(rows)
+    assert [f.player for f in figs] == ["Cy", "Ann", "Bob"]
+    got = [(c.a, c.b, c.met) for c in adjacent(rows, figs)]
+    assert got == [("Cy", "Ann", False), ("Ann", "Bob", True)]
+
+
+def test_the_figures_read_give_or_take_with_the_main_figure_first() -> None:
+    from analytics.intervals import RateInterval
+    from analytics.skill import Figures
+    from analytics.skill_text import figure_lines, figure_rows, give_or_take
+
+    raw = RateInterval(0.5, -0.7, 1.7, 0.5, 1.0, 4)
+    adj = RateInterval(0.41, -0.9, 1.72, 0.6, 1.2, 4)
+    f = Figures("Ann", 4, 120, 120, raw, adj, 0.8)
+    assert give_or_take(adj) == "+0.41 ± 1.31"
+    assert give_or_take(RateInterval(0.41, None, None, None, None, 1)) == (
+        "+0.41 (one session: too few to say how sure)"
+    )
+    (row,) = figure_rows([f])
+    assert list(row)[:2] == ["player", "luck taken out"] and row["luck taken out"] == "+0.41 ± 1.31"
+    assert figure_lines(f) == (
+        "+0.41 a deal with luck taken out, give or take 1.31",
+        "as won +0.50 a deal, give or take 1.20 · 4 sessions · luck known for 100% of 120 deals",
+    )

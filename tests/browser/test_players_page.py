@@ -58,3 +58,38 @@ def test_a_rate_opens_its_deals_and_each_opens_its_replay_step(served: tuple[str
             expect(replay.get_by_text("Sandra sees").first).to_be_visible()
         finally:
             browser.close()
+
+
+def test_on_a_phone_the_skill_panel_reads_plainly_and_nothing_hides_off_the_screen(
+    served: tuple[str, Path],
+) -> None:
+    """390 px wide: each player's main figure is in sight (stacked, not a wide table), the verdict
+    reads "who is ahead", and no statistician's word is shown (they live in the help tooltips)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    url, projection = served
+    con = duckdb.connect(str(projection), read_only=True)
+    names = [r["player"] for r in queries.player_stats(con)]
+    con.close()
+    other = next(n for n in names if n != "Sandra")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+            page = ctx.new_page()
+            page.goto(f"{url}/players?player=Sandra&vs={other}")
+            ahead = page.get_by_text("Who is ahead:")
+            expect(ahead).to_be_visible(timeout=90_000)
+            main = page.get_by_text("a deal with luck taken out, give or take").first
+            main.evaluate("e => e.scrollIntoView({block: 'center'})")
+            page.wait_for_timeout(500)
+            box = main.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "players-skill-phone.png"))
+            text = page.inner_text("body")
+            for word in ("sigma", "Plackett", "split-half", "clustered by session"):
+                assert word not in text
+        finally:
+            browser.close()

@@ -1,6 +1,7 @@
-"""brag stats shows the figures of issue 37 below its table (intervals clustered by session, the
-share of luck measured, neighbours "not yet distinguishable", ratings with their uncertainty, the
-skill meter), and brag decisions says plainly that an unfinished deal's decisions wait for its end.
+"""brag stats shows the figures of issue 37 below its table in plain words (each figure give or
+take, the share of luck known, neighbours "too close to call yet", ratings give or take, how much
+of the spread is skill), and brag decisions says plainly that an unfinished deal's decisions wait
+for its end.
 """
 
 from __future__ import annotations
@@ -41,19 +42,23 @@ def test_brag_stats_prints_intervals_neighbours_ratings_and_the_meter(
     con = duckdb.connect(store.replace(".db", ".duckdb"), read_only=True)
     summary = skill_summary(con)
     con.close()
-    assert "Skill apart from luck" in out and "95% interval clustered by session" in out
-    for f in summary.figures:  # each figure printed with its interval, as computed
+    flat = " ".join(out.split())  # the console wraps long lines
+    assert "Skill apart from luck" in out and '"Give or take" (±) is how sure' in flat
+    for word in ("sigma", "Plackett", "split-half", "clustered", "mu "):  # no statistician's word
+        assert word not in out
+    for f in summary.figures:  # each figure printed give or take, as computed
         assert f.raw.low is not None and f.raw.high is not None
-        assert f"{f.raw.value:+.2f} (95% {f.raw.low:+.2f} to {f.raw.high:+.2f})" in out
+        assert f"{f.raw.value:+.2f} ± {(f.raw.high - f.raw.low) / 2:.2f}" in out
         assert f"100% of {f.deals:,} deals" in out
     assert len(summary.neighbours) == 3  # four players: three neighbours
+    assert "Who is ahead (each player against the next, at the same table):" in flat
     for c in summary.neighbours:
-        assert c.sentence() in out
-        assert ("not yet distinguishable" in c.sentence()) != c.distinguishable
+        assert c.met and c.sentence() in flat
+        assert ("too close to call yet" in c.sentence()) != c.distinguishable
     assert summary.rated_sessions == 6
     for r in summary.ratings:
         assert f"{r.mu:.1f} ± {2 * r.sigma:.1f}" in out
-    assert "Skill meter for this club" in out
+    assert "Skill or luck in this club" in flat
 
 
 def test_brag_stats_player_lists_the_rating_on_entering_each_session(

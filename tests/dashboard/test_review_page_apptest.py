@@ -67,7 +67,7 @@ def test_the_review_shows_the_coverage_the_phases_and_the_moments(store: str) ->
     solving = sum(x.player == "Ann" and x.grade.endswith("not at hand") for x in r.rows)
     assert f"graded {want.graded} of {want.decisions} decisions" in text
     if solving:
-        assert f"{solving}: {reviewing.SOLVING}" in text and any(
+        assert f"{solving} because {rv.plain_reason(reviewing.SOLVING)}" in text and any(
             "Solving" in i.value for i in at.info
         )
     for ph, (n, good, loss) in want.phases.items():
@@ -116,6 +116,11 @@ def test_the_session_page_and_my_sessions_open_the_review(store: str) -> None:
     text = _text(mine)
     assert f"review?session={SESSION}&player=Ann" in text
     assert "review?player=Ann&view=deck" in text
+    # a review grading nothing is no link but one line saying why (here: a session in progress,
+    # whose deals this device sees only as a spectator)
+    assert f"review?session={LIVE}&" not in text
+    assert f"- {LIVE}: nothing graded: its deals open when the session ends." in text
+    assert "looks through" not in text  # no constant's docstring printed by Streamlit's magic
 
 
 def test_a_game_not_shipped_says_solving_and_does_not_block_the_page(store: str) -> None:
@@ -127,7 +132,9 @@ def test_a_game_not_shipped_says_solving_and_does_not_block_the_page(store: str)
     took = time.perf_counter() - t0
     assert not at.exception
     text = _text(at)
-    assert reviewing.SOLVING in text and any("Solving" in i.value for i in at.info)
+    assert rv.plain_reason(reviewing.SOLVING) in text and any("Solving" in i.value for i in at.info)
+    assert "no reference" not in text and "solution's path" not in text  # the solver's words
+    assert rv.REFERENCE in text
     assert [dead for (_seen, dead) in ASKED] == [4.5]  # the one game missing, asked once
     assert took < 10  # two runs of the app in AppTest, never a solve (20-90 s here)
     reviewing._PENDING.clear()

@@ -115,3 +115,38 @@ def test_the_luck_of_the_first_deal_is_the_value_of_its_hands_rank(done: Done) -
     best = max(power, key=lambda p: power[p])
     luck = rv.luck_by_player(t.steps, later)
     assert luck[best] == RANK_VALUES[2][0] and sum(luck.values()) == 0
+
+
+def test_the_reasons_read_plainly_and_a_review_grading_nothing_says_why() -> None:
+    """The solver's words stay in the rows (``brag review --json``); the page says them plainly."""
+    from solver.review import Row
+
+    assert rv.plain_reason("no reference: off the solution's path") == (
+        "the play left the lines the reference plays, so it has no sure figure here"
+    )
+    assert rv.plain_reason("more than two in") == (
+        "more than two players were still in when the betting began"
+    )
+    assert rv.plain_reason("something new") == "something new"  # unknown: as it is
+    for why in rv.PLAIN_REASONS.values():
+        for word in ("solution", "abstraction", "solved game", "no reference"):
+            assert word not in why
+    club = [Row(k, f"{k}.1", "Ann", "bet 1", None, None, "no reference: more than two in", "seen")
+            for k in (1, 2, 3)]  # fmt: skip
+    club.append(Row(4, "4.1", "Ann", "bet 1", None, None, "no reference: off the solution's path"))
+    s = rv.summarise("club-1", club, (), "Ann")
+    assert s.graded == 0 and s.decisions == 4
+    assert s.coverage_line() == (
+        "graded 0 of 4 decisions; not graded: 3 because more than two players were still in when "
+        "the betting began; 1 because the play left the lines the reference plays, so it has no "
+        "sure figure here"
+    )
+    assert rv.nothing_graded(s) == "more than two players were in at most bets"
+    every = rv.summarise("club-1", club[:3], (), "Ann")
+    assert rv.nothing_graded(every) == "more than two players were in at every bet"
+    assert rv.nothing_graded(rv.summarise("club-1", club, {1, 2, 3, 4}, "Ann")) == (
+        "its deals open when the session ends"
+    )
+    assert rv.nothing_graded(rv.summarise("club-1", club, (), "Bob")) == "no decision was recorded"
+    graded = [*club, Row(5, "5.1", "Ann", "fold", "fold", 0.0, "best", "seen")]
+    assert rv.nothing_graded(rv.summarise("club-1", graded, (), "Ann")) is None

@@ -1,6 +1,7 @@
 """The Players page's panel "Skill apart from luck" (issue 37, dashboard/stats/skill_panel.py):
-the two players' figures with their intervals, the verdict on telling them apart, the ratings and
-the rating on entering each session, the meter; all as analytics computes them."""
+the two players' figures give or take, stacked (name and main figure first, for a phone), the
+verdict on telling them apart, the ratings and the rating on entering each session, the meter;
+all as analytics computes them, in plain words (the technical names only in help tooltips)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,15 @@ import pytest
 from apptest_helpers import page
 
 from analytics.skill_rows import skill_pair, skill_summary
-from analytics.skill_text import figure_rows, meter_sentence, rating_rows, step_rows
+from analytics.skill_text import (
+    RATINGS_HOW,
+    figure_lines,
+    meter_how,
+    meter_sentence,
+    rating_rows,
+    step_rows,
+)
+from dashboard.common.escape import md
 from log.open import open_store
 from sim import simulate_session
 
@@ -45,15 +54,26 @@ def test_the_panel_shows_intervals_the_verdict_ratings_and_the_meter(club: Path)
     con.close()
     frames = _frames(at)
     figs = [f for p in ("Ann", "Bob") for f in summary.figures if f.player == p]
-    assert figure_rows(figs) in frames
+    shown = [m.value for m in at.markdown]
+    for f in figs:  # stacked: the name and the main figure first, the rest below
+        main, detail = figure_lines(f)
+        assert any(m.startswith(f"**{f.player}**: {md(main)}") and md(detail) in m for m in shown)
     rated = [r for p in ("Ann", "Bob") for r in summary.ratings if r.player == p]
     assert rating_rows(rated) in frames
     assert step_rows(pair.steps[0]) in frames
     assert len(pair.steps[0]) == 4  # Ann entered each of the four sessions
     assert pair.comparison is not None
-    shown = " ".join(m.value for m in at.markdown)
-    assert "not yet distinguishable" in shown or "is ahead" in shown
-    assert any(meter_sentence(summary.meter) == c.value for c in at.caption)
+    said = " ".join(shown)
+    assert f"**Who is ahead:** {md(pair.comparison.sentence())}" in shown
+    assert "too close to call yet" in said or "is ahead" in said
+    assert any(
+        meter_sentence(summary.meter) == c.value and c.help == meter_how(summary.meter)
+        for c in at.caption
+    )
+    assert any(c.help == RATINGS_HOW for c in at.caption)
+    for word in ("sigma", "Plackett", "split-half", "clustered"):  # only in the tooltips
+        assert all(word not in c.value for c in [*at.caption, *at.markdown])
+    assert len(rating_rows(rated)[0]) == 3 and len(step_rows(pair.steps[0])[0]) == 4  # narrow
 
 
 def test_above_its_size_the_panel_waits_for_the_reader(

@@ -38,12 +38,16 @@ def _timelines(sessions: int) -> dict[str, list[Timeline]]:
     hu = []
     for k, (a, b) in enumerate(itertools.permutations(STYLES, 2)):
         for s in range(sessions):
-            spec = SessionSpec(session=f"hu{k}-{s}", seats=(("Ann", a), ("Bob", b)), seed=100 * k + s)
+            seats = (("Ann", a), ("Bob", b))
+            spec = SessionSpec(session=f"hu{k}-{s}", seats=seats, seed=100 * k + s)
             hu.append(Timeline.of(simulate(spec)))
     return {"season": season, "heads-up": hu}
 
 
-def _grades(ts: list[Timeline], seed: int, iterations: int) -> list[tuple[str | None, float | None]]:
+Graded = list[tuple[str | None, float | None]]
+
+
+def _grades(ts: list[Timeline], seed: int, iterations: int) -> Graded:
     rows = [r for t in ts for r in review(t.steps, seed=seed, iterations=iterations).rows]
     return [(r.grade if r.ev_loss is not None else None, r.ev_loss) for r in rows]
 

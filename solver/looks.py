@@ -21,6 +21,7 @@ __all__ = ["BLIND", "LOOK", "Opening", "look_evs"]
 
 LOOK = "look"
 BLIND = "stay blind"
+ORDER = "the solved game has the first to act decide first"
 
 Games = Callable[[tuple[bool, bool]], "float | str"]
 """Who is seen when the betting starts -> the first to act's value of that game (antes), or why
@@ -45,7 +46,7 @@ def look_evs(op: Opening, before: State, player: str, games: Games) -> dict[str,
     other_blind = before.players[before.seat(op.other)].blind
     if player == op.first:
         if not other_blind:
-            return "the other player had looked first (the solved game has the first to act decide first)"
+            return f"the other player had looked first ({ORDER})"
         out: dict[str, float] = {}
         for s0, name in ((True, LOOK), (False, BLIND)):
             vs = [games((s0, s1)) for s1 in (False, True)]
@@ -55,7 +56,7 @@ def look_evs(op: Opening, before: State, player: str, games: Games) -> dict[str,
             out[name] = min(float(v) for v in vs)  # the other answers with its best
         return out
     if first_blind and op.seen[0]:
-        return "the first to act looked after this (the solved game has the first to act decide first)"
+        return f"the first to act looked after this ({ORDER})"
     out = {}
     for s1, name in ((True, LOOK), (False, BLIND)):
         v = games((op.seen[0], s1))

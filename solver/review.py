@@ -206,9 +206,9 @@ class _Deal:
         """How the deal's betting began, when the solved game plays it (the first bet or fold
         with two in, inside its rules); ``None`` otherwise."""
         s = next((x for x in self.steps if isinstance(x.event, DECISIONS[1:])), None)
-        if s is None:
+        if s is None or not isinstance(s.event, DECISIONS):
             return None
-        player = str(s.event.player)  # type: ignore[attr-defined]
+        player = str(s.event.player)
         b = s.before
         if _entry(b, player, False) is not None:
             return None

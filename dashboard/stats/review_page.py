@@ -37,8 +37,10 @@ def _sentences(rp: Any) -> dict[tuple[int, str], str]:
     }
 
 
-def _reviewed(session: str, *, start: bool = True) -> tuple[Any, list[Any], set[int]] | None:
-    return reviewing.reviewed(session, start=start)
+def _reviewed(
+    session: str, *, start: bool = True, player: str | None = None
+) -> tuple[Any, list[Any], set[int]] | None:
+    return reviewing.reviewed(session, start=start, player=player)
 
 
 # How many of a player's newest sessions their deck of mistakes is drawn from (a comment: a bare
@@ -64,7 +66,7 @@ def _moment_row(m: rv.Moment) -> LinkRow:
     return LinkRow(
         href=m.href,
         title=f"{'▼' if m.swing < 0 else '▲'} Deal {r.deal}, step {r.step}: {r.player} {r.action}",
-        details=(what, f"graded {r.grade}"),
+        details=(what, f"graded {r.grade}" + (" (from your note)" if r.from_note else "")),
     )
 
 
@@ -103,7 +105,7 @@ def _luck(rp: Any, hidden: set[int], who: list[str], per: dict[str, rv.Summary])
 def _compare(player: str, session: str, s: rv.Summary) -> None:
     prev = []
     for other in _previous(player, session):
-        got = _reviewed(other, start=False)
+        got = _reviewed(other, start=False, player=player)
         if got is not None:
             _rp, prows, phid = got
             prev.append(rv.summarise(other, prows, phid, player))
@@ -124,7 +126,7 @@ def _deck_view(player: str, session: str | None) -> None:
     cards: list[dict[str, Any]] = []
     graded = 0
     for sid in ids:
-        got = _reviewed(sid, start=session is not None)
+        got = _reviewed(sid, start=session is not None, player=player)
         if got is None:
             continue
         rp, rows, hidden = got
@@ -158,7 +160,7 @@ if not ids:
     st.info("No sessions in the store yet: `brag run` imports the bundled season.")
     st.stop()
 session = ui.session_picker(ids)
-got = _reviewed(session)
+got = _reviewed(session, player=player)
 if got is None:
     st.warning(f"Session {escape.md(session)} has no events.")
     st.stop()

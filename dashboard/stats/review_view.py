@@ -63,8 +63,14 @@ _MORE_THAN_TWO = "more than two players were still in when the betting began"
 PLAIN_REASONS = {
     "more than two in": _MORE_THAN_TWO,
     "the betting began outside the solved game (more than two in, or two hands)": _MORE_THAN_TWO,
-    "a look before the first bet (not graded: the looks' values only)": (
-        "it was a look before the first bet, and looks are not graded"
+    "a look before the first bet, in a deal the solved game does not play": (
+        "it was a look before the first bet of a deal the reference does not play"
+    ),
+    "the other player had looked first (the solved game has the first to act decide first)": (
+        "the other player had looked first, and the reference has the first to act choose first"
+    ),
+    "the first to act looked after this (the solved game has the first to act decide first)": (
+        "the first to act looked after this, and the reference has the first to act choose first"
     ),
     "out of turn": "it was played out of turn",
     "rules outside the solved game (ante 1, open 1..2, raise 1)": (
@@ -95,8 +101,8 @@ player reads them; "the reference" is the solved two-player game the decisions a
 against (docs/review.md)."""
 NOT_GRADED_WHY = {
     _MORE_THAN_TWO: "more than two players were in at every bet",
-    PLAIN_REASONS["a look before the first bet (not graded: the looks' values only)"]: (
-        "its only decisions were looks before the first bet"
+    PLAIN_REASONS["a look before the first bet, in a deal the solved game does not play"]: (
+        "more than two players were in at every bet"
     ),
 }
 """A session's one line when nothing is graded and every decision has the one reason."""

@@ -22,10 +22,11 @@ from typing import Any
 import streamlit as st
 
 from dashboard.access import gate
-from dashboard.common import cache
+from dashboard.common import cache, prefs
+from dashboard.common import state_keys as keys
 from dashboard.stats import review_view as rv
 from present import sight
-from solver.review import ABSTRACTION, Row, review
+from solver.review import ABSTRACTION, ON_PATH, Row, review
 from solver.solution import ITERATIONS, Subgame, available, subgame
 
 __all__ = ["SOLVING", "my_reviews", "pending", "reviewed", "session_rows"]
@@ -41,7 +42,9 @@ _SOLVED = [0]
 def _solve(key: tuple[tuple[bool, bool], float]) -> None:
     try:
         with _LOCK:  # one solve at a time: two cores shared with the pages
-            subgame(ABSTRACTION, key[0], key[1], ITERATIONS, 0)
+            g = subgame(ABSTRACTION, key[0], key[1], ITERATIONS, 0)
+            for node, a in g.pins(ON_PATH):  # the off-path blind actions' values too
+                g.pinned_ev(node, a)
     finally:
         _PENDING.discard(key)
         _SOLVED[0] += 1
@@ -62,18 +65,29 @@ def _games(start: bool) -> Any:
     return games
 
 
+Note = tuple[str, tuple[tuple[int, tuple[str, ...]], ...]] | None
+"""A player's remembered cards, hashable: ``(player, ((deal, cards), ...))``."""
+
+
 @st.cache_resource(show_spinner=False, max_entries=128)
-def _rows(session: str, version: int, solved: int, start: bool, _steps: Any) -> list[Row]:
-    return review(_steps, games=_games(start)).rows
+def _rows(
+    session: str, version: int, solved: int, start: bool, note: Note, _steps: Any
+) -> list[Row]:
+    remembered = None if note is None else (note[0], dict(note[1]))
+    return review(_steps, games=_games(start), remembered=remembered).rows
 
 
-def session_rows(session: str, version: int, steps: Any, *, start: bool = True) -> list[Row]:
+def session_rows(
+    session: str, version: int, steps: Any, *, start: bool = True, note: Note = None
+) -> list[Row]:
     """The graded rows of ``session`` at ``version`` (its last seq; ``steps``: its timeline's
     steps in force). ``start``: a game not at hand is solved in the background (the page's own
-    session); else its deal says "no reference: not solved yet" (a previous session)."""
-    rows = _rows(session, version, _SOLVED[0], start, steps)
+    session); else its deal says "no reference: not solved yet" (a previous session).
+    ``note``: the viewing player's own remembered cards (their browser only), grading that
+    player's seen decisions the log has no hand for (rows ``from_note``)."""
+    rows = _rows(session, version, _SOLVED[0], start, note, steps)
     if any(r.grade.endswith(SOLVING) for r in rows) and not _PENDING:
-        rows = _rows(session, version, _SOLVED[0], start, steps)  # solved meanwhile
+        rows = _rows(session, version, _SOLVED[0], start, note, steps)  # solved meanwhile
     return rows
 
 
@@ -87,14 +101,28 @@ def _hidden(rp: Any) -> set[int]:
     return {d for d in range(1, rp.final.deals + 1) if sight.guards(rp, d, organiser=org)}
 
 
-def reviewed(session: str, *, start: bool = True) -> tuple[Any, list[Row], set[int]] | None:
+def _note(session: str, player: str | None, seats: Sequence[str]) -> Note:
+    """The cards ``player`` remembers in ``session``, on the browser that picked ``player`` on
+    My sessions only (their private note: never another device's review)."""
+    if not player or player not in seats or prefs.get_pref(keys.ME) != player:
+        return None
+    noted = cache.my_cards(session, player)
+    return (player, tuple(sorted(noted.items()))) if noted else None
+
+
+def reviewed(
+    session: str, *, start: bool = True, player: str | None = None
+) -> tuple[Any, list[Row], set[int]] | None:
     """``(replay, rows, hidden deals)`` of ``session`` (``None`` without events): the rows as
     :func:`session_rows` gives them; ``hidden`` the deals this device receives only as a
-    spectator (:func:`present.sight.guards`), of which nothing is graded here."""
+    spectator (:func:`present.sight.guards`), of which nothing is graded here. ``player``: the
+    review's player; on that player's own browser (My sessions' choice) their remembered cards
+    grade their seen decisions the log has no hand for."""
     rp = cache.replay(session)
     if rp is None or not rp.states or rp.timeline is None:
         return None
-    rows = session_rows(session, cache.last_seq(session), rp.timeline.steps, start=start)
+    note = _note(session, player, rp.final.seats)
+    rows = session_rows(session, cache.last_seq(session), rp.timeline.steps, start=start, note=note)
     return rp, rows, _hidden(rp)
 
 
@@ -109,7 +137,7 @@ def my_reviews(
     graded: list[tuple[str, rv.Summary]] = []
     empty: list[tuple[str, str]] = []
     for sid in sessions:
-        got = reviewed(sid, start=False)
+        got = reviewed(sid, start=False, player=player)
         if got is None:
             continue
         _rp, rows, hidden = got

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analytics.intervals import RateInterval
-from analytics.ratings import FIRST_PLACE_RULE, Rated, Step
+from analytics.ratings import WINNER_RULE, Rated, Step
 from analytics.skill import Figures, Meter
 
 __all__ = [
@@ -28,9 +28,10 @@ INTERVALS = (
     "whose luck is measured."
 )
 RATINGS = (
-    "Ratings: Plackett-Luce (openskill) on each finished session's places by luck-adjusted net, "
-    "every session rebuilt from the log in order of play; a newcomer is 25 ± 16.7, shown as "
-    "rating ± 2 sigma (about 95%). " + FIRST_PLACE_RULE
+    "Ratings: the luck-adjusted net a player is expected to take a session from a table of "
+    "players rated 0 (stake units), learnt from each finished session's adjusted nets against "
+    "who sat at the table, every session rebuilt from the log in order of play; a newcomer is "
+    "+0.0 ± 50.0, shown as rating ± 2 sigma (about 95%). " + WINNER_RULE
 )
 
 
@@ -70,11 +71,13 @@ def widening_lines(figs: Sequence[Figures]) -> list[str]:
 
 
 def rating_text(r: Rated) -> str:
-    return f"{r.mu:.1f} ± {2 * r.sigma:.1f}"
+    """``+12.3 ± 8.0``: mu ± 2 sigma, stake units a session."""
+    return f"{r.mu:+.1f} ± {2 * r.sigma:.1f}"
 
 
 def rating_rows(ratings: Sequence[Rated]) -> list[dict[str, str]]:
-    """One row a rated player: ``player``, ``rating`` (mu ± 2 sigma), ``sessions rated``."""
+    """One row a rated player: ``player``, ``rating`` (mu ± 2 sigma, stake units a session),
+    ``sessions rated``."""
     return [
         {"player": r.player, "rating": rating_text(r), "sessions rated": str(r.sessions)}
         for r in ratings
@@ -82,14 +85,15 @@ def rating_rows(ratings: Sequence[Rated]) -> list[dict[str, str]]:
 
 
 def step_rows(steps: Sequence[Step], last: int = 20) -> list[dict[str, str]]:
-    """The ``last`` steps, newest first: ``session``, ``place``, ``rating on entering``,
-    ``after``, ``change``."""
+    """The ``last`` steps, newest first: ``session``, ``place`` (by adjusted net), ``adjusted
+    net`` (stake units), ``rating on entering``, ``after``, ``change``."""
     return [
         {
             "session": s.session,
             "place": f"{s.place} of {s.players}",
-            "rating on entering": f"{s.mu_in:.1f} ± {2 * s.sigma_in:.1f}",
-            "after": f"{s.mu_out:.1f} ± {2 * s.sigma_out:.1f}",
+            "adjusted net": f"{s.net:+.1f}",
+            "rating on entering": f"{s.mu_in:+.1f} ± {2 * s.sigma_in:.1f}",
+            "after": f"{s.mu_out:+.1f} ± {2 * s.sigma_out:.1f}",
             "change": f"{s.change:+.2f}",
         }
         for s in reversed(steps[-last:])

@@ -16,7 +16,7 @@ players rated 0, with an uncertainty ``sigma`` (a newcomer is 0 ± 25). The mode
   player a factor of its own: the players' updates are independent of each other's net).
 - **The noise** is estimated from the data, in order: the mean of ``y^2`` over every rated row
   *before* the session (the others' skill differences are small beside the luck: at five
-  players the simulated styles differ by about 16 units a session against an SD of about 120),
+  players the simulated styles differ by about 16 units a session against an SD of about 100),
   starting from :data:`NOISE_START` weighing :data:`NOISE_WEIGHT` rows. It is read before the
   session and its own rows added after, so a session's nets never move its own gain, and a
   correction moves nothing rated before it.

@@ -30,11 +30,13 @@ players rated 0, with an uncertainty ``sigma`` (a newcomer is 0 ± 25). The mode
 
 Why not a placing model (openskill's Plackett-Luce, the ratings until issue 37 item 3): a place
 throws away the margin, and the order of places is not the order of mean nets (a careful style
-finishes in the middle, rarely first); on the simulated clubs of ``bench/ratings.py`` it needed
-more than 5,000 sessions to recover the order the adjusted nets give in 363. openskill 6's
+finishes in the middle, rarely first); on the simulated clubs of ``bench/ratings.py`` it needs
+more than 1,500 sessions to recover the order the mean adjusted net gives in about 350, this
+rating about as many as the mean (``docs/skill.md``). openskill 6's
 ``scores``/``margin`` only tilt the same placing likelihood (``log1p`` of the score gap bends
 each player's ``mu`` in the sums), and no maintained package in the environment models a
-normal margin; this update is twenty lines and checked against its closed form in the tests.
+normal margin; this update is twenty lines, checked in the tests against numpy conditioning the
+joint normal.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Ratings and the skill meter on simulated clubs whose styles are known (issue 37).
 
     .venv/bin/python bench/ratings.py [--sessions 8000] [--seed ratings] [--draws 1000]
-                                      [--jobs 2] [--meter-seasons 100] [--pool FILE.npz]
+                                      [--jobs 2] [--meter-seasons 200] [--pool FILE.npz]
 
 One run prints:
 
@@ -308,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="processes simulating the pool")
     ap.add_argument("--seed", default="ratings")
     ap.add_argument("--draws", type=int, default=1000, help="seasons drawn for each length")
-    ap.add_argument("--meter-seasons", type=int, default=100, help="seasons for each length")
+    ap.add_argument("--meter-seasons", type=int, default=200, help="seasons for each length")
     ap.add_argument("--pool", help="an .npz to keep the simulated pool in between runs")
     args = ap.parse_args(argv)
 
@@ -349,6 +349,14 @@ def main(argv: list[str] | None = None) -> int:
           "adjusted net and share of first places: " + ", ".join(
               f"{STYLE_NAMES[i]} {places[:, i].mean():.2f} ({(places[:, i] == 1).mean():.0%})"
               for i in np.argsort(-truth)))  # fmt: skip
+    if got["raw"]:
+        at = round(got["raw"])
+        shares = recovered(raw, adj, truth, at, 4 * args.draws, np.random.default_rng([7, at]),
+                           {"raw", "adjusted", "ratings"})  # fmt: skip
+        print(
+            f"  finer, at {at} sessions ({4 * args.draws} seasons, the same for each): share "
+            "with Spearman >= 0.8: " + ", ".join(f"{k} {v:.1%}" for k, v in shares.items())
+        )
     if got["raw"] and got["ratings"]:
         ratio = got["ratings"] / got["raw"]
         print(f"  new ratings / raw = {ratio:.2f} (target <= {TARGET_RATIO}: "

@@ -5,10 +5,10 @@ plain values out (``analytics/sql/skill.sql``).
   session's start; in order of play (by start, sessions without a time last, then by id).
 - :func:`skill_summary` and :func:`skill_pair`: what ``brag stats`` and the Players page show,
   small and picklable (the page keeps them per checkpoint).
-- :func:`rated_sessions`: the sessions the ratings place (``analytics/ratings.py``): finished,
+- :func:`rated_sessions`: the sessions the ratings rate (``analytics/ratings.py``): finished,
   every deal with a luck term, two players or more; each as ``(session, ((player, adjusted net
-  in ticks), ...))`` in order of play, read without building a Fraction (a rebuild of 10,000
-  sessions must take under a second, ``bench/ratings.py``).
+  in stake units), ...))`` in order of play, read as floats without building a Fraction (a
+  rebuild of 10,000 sessions must take under a second, ``bench/ratings.py``).
 """
 
 from __future__ import annotations
@@ -103,21 +103,21 @@ def session_rows(
 
 def rated_sessions(
     con: duckdb.DuckDBPyConnection, table: str | None = None
-) -> list[tuple[str, tuple[tuple[str, int], ...]]]:
-    """The sessions the ratings place (module doc; ``skill.sql`` rated_rows), over all sessions
-    or one ``table``'s, in order of play: each ``(session, ((player, adjusted net in ticks of the
-    session's den), ...))``; a name seated twice in one session (two spellings merged since)
-    counts once, its parts summed. Sessions of one player are left out."""
+) -> list[tuple[str, tuple[tuple[str, float], ...]]]:
+    """The sessions the ratings rate (module doc; ``skill.sql`` rated_rows), over all sessions
+    or one ``table``'s, in order of play: each ``(session, ((player, adjusted net in stake
+    units), ...))``; a name seated twice in one session (two spellings merged since) counts
+    once, its parts summed. Sessions of one player are left out."""
     cur = con.execute(query("skill.sql", "rated_rows").sql, {"table_key": key(table)})
-    out: list[tuple[str, tuple[tuple[str, int], ...]]] = []
+    out: list[tuple[str, tuple[tuple[str, float], ...]]] = []
     session: str | None = None
-    part: list[tuple[str, int]] = []
-    for s, player, ticks in cur.fetchall():
+    part: list[tuple[str, float]] = []
+    for s, player, ticks, den in cur.fetchall():
         if s != session:
             if session is not None and len(part) >= 2:
                 out.append((session, tuple(part)))
             session, part = s, []
-        part.append((player, int(ticks)))
+        part.append((player, int(ticks) / int(den)))
     if session is not None and len(part) >= 2:
         out.append((session, tuple(part)))
     return out

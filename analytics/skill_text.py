@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analytics.intervals import RateInterval
-from analytics.ratings import Rated, Step
+from analytics.ratings import WINNER_RULE, Rated, Step
 from analytics.skill import Figures, Meter
 
 __all__ = [
@@ -43,15 +43,16 @@ INTERVALS_HOW = (
     "docs/skill.md)."
 )
 RATINGS = (
-    "Rating: after each finished session, its players are ranked by their result with the luck "
-    "of the cards taken out, and their ratings move. A rating reads 25.0 ± 16.7: 25, give or "
-    "take 16.7. A newcomer starts there (little is known yet); the give-or-take shrinks as a "
-    "player plays more sessions. A player in first place never loses rating for it."
+    "Rating: what a player is expected to take from a session, with the luck of the cards taken "
+    "out, against a table of average players (stake units). A rating reads +12.3 ± 8.0: 12.3, "
+    "give or take 8.0. A newcomer starts at +0.0 ± 50.0 (little is known yet); the give-or-take "
+    "shrinks as a player plays more sessions. " + WINNER_RULE
 )
 RATINGS_HOW = (
-    "How it is worked out: Plackett-Luce (openskill) on each finished session's places by "
-    "luck-adjusted net, every session rebuilt from the log in order of play; a rating is mu, "
-    "give or take 2 sigma (about 95%); a newcomer is mu 25, sigma 8.33 (docs/skill.md)."
+    "How it is worked out: a Gaussian rating on each finished session's luck-adjusted nets, "
+    "each player's net against the ratings of who sat at the table, every session rebuilt from "
+    "the log in order of play; a rating is mu, give or take 2 sigma (about 95%); a newcomer is "
+    "mu 0, sigma 25 (docs/skill.md)."
 )
 
 
@@ -116,25 +117,27 @@ def widening_lines(figs: Sequence[Figures]) -> list[str]:
 
 
 def rating_text(r: Rated) -> str:
-    """``27.3 ± 4.1``: the rating, give or take (mu ± 2 sigma)."""
-    return f"{r.mu:.1f} ± {2 * r.sigma:.1f}"
+    """``+12.3 ± 8.0``: the rating, give or take (mu ± 2 sigma), stake units a session."""
+    return f"{r.mu:+.1f} ± {2 * r.sigma:.1f}"
 
 
 def rating_rows(ratings: Sequence[Rated]) -> list[dict[str, str]]:
-    """One row a rated player: ``player``, ``rating`` (give or take), ``sessions``."""
+    """One row a rated player: ``player``, ``rating`` (give or take, stake units a session),
+    ``sessions``."""
     return [
         {"player": r.player, "rating": rating_text(r), "sessions": str(r.sessions)} for r in ratings
     ]
 
 
 def step_rows(steps: Sequence[Step], last: int = 20) -> list[dict[str, str]]:
-    """The ``last`` steps, newest first: ``session``, ``place``, ``rating before`` (give or
-    take), ``change``."""
+    """The ``last`` steps, newest first: ``session``, ``place`` (by the net with luck taken
+    out), ``luck out`` (that net, stake units), ``rating before`` (give or take), ``change``."""
     return [
         {
             "session": s.session,
             "place": f"{s.place} of {s.players}",
-            "rating before": f"{s.mu_in:.1f} ± {2 * s.sigma_in:.1f}",
+            "luck out": f"{s.net:+.1f}",
+            "rating before": f"{s.mu_in:+.1f} ± {2 * s.sigma_in:.1f}",
             "change": f"{s.change:+.2f}",
         }
         for s in reversed(steps[-last:])

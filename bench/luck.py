@@ -124,10 +124,11 @@ def deals_of(events: list[AnyEvent], value: Value | None = None) -> list[Deal]:
     return out
 
 
-def simulate(players: int, sessions: int, replayed: int, seed: str) -> Season:
-    """Plays the sessions (the first ``replayed`` with their fresh deals replayed four times)."""
+def simulate(players: int, sessions: int, replayed: int, seed: str, first: int = 0) -> Season:
+    """Plays the sessions numbered ``first`` to ``first + sessions - 1`` (those below
+    ``replayed`` with their fresh deals replayed four times)."""
     season = Season()
-    for k in range(sessions):
+    for k in range(first, first + sessions):
         rng = random.Random(f"{seed}/{players}/{k}")
         styles = rng.sample(STYLE_NAMES, min(players, len(STYLE_NAMES)))
         styles += [rng.choice(STYLE_NAMES) for _ in range(players - len(styles))]

@@ -29,9 +29,8 @@ ORDER BY TRY_CAST(s.started AS TIMESTAMPTZ) NULLS LAST, ps.session, player;
 
 -- name: rated_rows
 -- about: The sessions the ratings place (analytics/ratings.py): over, every row's every deal with a
--- about: luck term; per (session, player) the adjusted net in ticks of the session's den (one den a
--- about: session, so the ticks order the players exactly), in order of play (by start, sessions
--- about: without a time last, then by id).
+-- about: luck term; per (session, player) the adjusted net in ticks of the session's den, and the
+-- about: den (one a session), in order of play (by start, sessions without a time last, then by id).
 WITH whole AS (
     SELECT ps.session
     FROM player_session_summary ps JOIN sessions s USING (session)
@@ -39,7 +38,8 @@ WITH whole AS (
     GROUP BY ps.session
     HAVING bool_and(ps.deals > 0 AND ps.luck_deals = ps.deals)
 )
-SELECT ps.session, coalesce(n.player, ps.player) AS player, sum(ps.adjusted_net_t) AS adjusted_t
+SELECT ps.session, coalesce(n.player, ps.player) AS player, sum(ps.adjusted_net_t) AS adjusted_t,
+       max(ps.den) AS den
 FROM player_session_summary ps
 JOIN whole USING (session)
 JOIN sessions s USING (session)

@@ -1,55 +1,90 @@
-"""The ratings (analytics/ratings.py, issue 37): the fast Plackett-Luce update is openskill's,
-a winner's rating never falls, places share ties (RULES 1.5), and the rated sessions are those of
-the projection whose every deal has a luck term, placed by their adjusted nets."""
+"""The ratings (analytics/ratings.py, issue 37 item 3): the Gaussian update is the exact
+posterior of the player's skill given their adjusted net, the margin and the table count, the
+noise is estimated from the rows before the session, a winner's rating never falls, and the rated
+sessions are those of the projection whose every deal has a luck term, in stake units."""
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from datetime import date
 from fractions import Fraction
 
 import duckdb
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from luck_helpers import luck_con, luck_src  # noqa: F401 (the fixtures con, src)
-from openskill.models import PlackettLuce
 
-from analytics.ratings import MODEL, START, places, rate, rebuild
+from analytics.ratings import NOISE_START, NOISE_WEIGHT, START, places, rate, rebuild
 from analytics.skill_rows import rated_sessions, skill_pair, skill_summary
 
-REFERENCE = PlackettLuce(limit_sigma=True)
-"""openskill itself, built apart from MODEL: the reference the fast update must equal."""
+
+def _posterior(mus: list[float], sigmas: list[float], nets: list[float], noise: float
+               ) -> list[tuple[float, float]]:  # fmt: skip
+    """Each player's posterior mean and SD of skill given their own net alone, by conditioning
+    the joint normal of (skills, that net) with numpy: the reference the update must equal."""
+    k = len(mus)
+    a = np.full((k, k), -1 / (k - 1)) + np.eye(k) * (1 + 1 / (k - 1))  # y = A s + e
+    cov_s = np.diag(np.square(sigmas))
+    out = []
+    for i in range(k):
+        cov_sy = cov_s @ a[i]  # cov(s, y_i)
+        var_y = a[i] @ cov_s @ a[i] + noise**2
+        mean_y = a[i] @ np.array(mus)
+        post_mu = mus[i] + cov_sy[i] / var_y * (nets[i] - mean_y)
+        post_var = cov_s[i, i] - cov_sy[i] ** 2 / var_y
+        out.append((float(post_mu), math.sqrt(post_var)))
+    return out
 
 
-def _openskill(
-    mus: list[float], sigmas: list[float], ranks: list[int]
-) -> list[tuple[float, float]]:
-    out = REFERENCE.rate(
-        [[REFERENCE.rating(mu=m, sigma=s)] for m, s in zip(mus, sigmas, strict=True)],
-        ranks=list(ranks),
-    )
-    return [(t[0].mu, t[0].sigma) for t in out]
+def test_a_newcomer_is_zero_plus_or_minus_25_stake_units_a_session() -> None:
+    assert START == (0.0, 25.0)
+    assert (NOISE_START, NOISE_WEIGHT) == (100.0, 50)
 
 
-def test_the_model_is_openskills_default_plackett_luce() -> None:
-    assert (MODEL.mu, MODEL.sigma, MODEL.beta, MODEL.tau) == (25.0, 25 / 3, 25 / 6, 25 / 300)
-    assert START == (25.0, 25 / 3)
-
-
-def test_rate_equals_openskill_on_random_sessions_ties_included() -> None:
+def test_rate_is_the_posterior_of_each_players_skill_given_their_net() -> None:
     rng = random.Random(37)
-    for _ in range(500):
+    for _ in range(300):
         k = rng.randint(2, 10)
-        mus = [rng.gauss(25, 12) for _ in range(k)]
-        sigmas = [rng.uniform(0.2, 9) for _ in range(k)]
-        ranks = [rng.randint(1, k) for _ in range(k)]  # many ties
-        got_mu, got_sigma = rate(mus, sigmas, ranks)
-        want = _openskill(mus, sigmas, ranks)
-        for (wm, ws), gm, gs in zip(want, got_mu, got_sigma, strict=True):
+        mus = [rng.gauss(0, 20) for _ in range(k)]
+        sigmas = [rng.uniform(0.5, 30) for _ in range(k)]
+        nets = [rng.gauss(0, 100) for _ in range(k)]
+        noise = rng.uniform(20, 200)
+        got_mu, got_sigma = rate(mus, sigmas, nets, noise)
+        for (wm, ws), gm, gs in zip(_posterior(mus, sigmas, nets, noise), got_mu, got_sigma,
+                                    strict=True):  # fmt: skip
             assert gm == pytest.approx(wm, abs=1e-9)
             assert gs == pytest.approx(ws, abs=1e-9)
+
+
+def test_two_newcomers_heads_up_by_hand() -> None:
+    """0 ± 25 each, noise 100, nets +60 and -60: v = 625 + 625 + 10,000 = 11,250, gain 1/18,
+    so the winner rises by 60/18 = 3.33 and sigma^2 shrinks to 625 (17/18)."""
+    mus, sigmas = rate([0.0, 0.0], [25.0, 25.0], [60.0, -60.0], 100.0)
+    assert mus == pytest.approx([60 / 18, -60 / 18])
+    assert sigmas == pytest.approx([math.sqrt(625 * 17 / 18)] * 2)
+
+
+def test_the_margin_counts_and_so_does_who_sat_at_the_table() -> None:
+    """Same places, a wider margin: a bigger change. The same net won from strong players moves
+    the rating more than one won from weak ones."""
+    small, _ = rate([0.0, 0.0, 0.0], [10.0] * 3, [10.0, 0.0, -10.0], 100.0)
+    wide, _ = rate([0.0, 0.0, 0.0], [10.0] * 3, [90.0, 0.0, -90.0], 100.0)
+    assert places([10, 0, -10]) == places([90, 0, -90])
+    assert wide[0] - 0 > 8 * (small[0] - 0) > 0
+    strong, _ = rate([0.0, 20.0, 20.0], [10.0] * 3, [30.0, -15.0, -15.0], 100.0)
+    weak, _ = rate([0.0, -20.0, -20.0], [10.0] * 3, [30.0, -15.0, -15.0], 100.0)
+    assert strong[0] > weak[0] > 0
+
+
+def test_rate_refuses_a_session_of_one_or_lengths_that_differ() -> None:
+    with pytest.raises(ValueError, match="two players"):
+        rate([0.0], [25.0], [0.0], 100.0)
+    with pytest.raises(ValueError, match="two players"):
+        rate([0.0, 0.0], [25.0, 25.0], [1.0], 100.0)
 
 
 def test_places_share_equal_nets() -> None:
@@ -58,18 +93,42 @@ def test_places_share_equal_nets() -> None:
     assert places([7]) == (1,)
 
 
+def test_the_noise_is_the_running_mean_square_of_the_rows_before_the_session() -> None:
+    """Each session's step is :func:`rate` with the noise of the rows rated before it (the guess
+    weighing 50 rows): recomputed here from the nets."""
+    rng = random.Random(11)
+    names = ["Ann", "Bob", "Cy", "Di"]
+    history = [
+        (f"s{k}", [(p, round(rng.gauss(0, 300), 1)) for p in rng.sample(names, rng.randint(2, 4))])
+        for k in range(25)
+    ]
+    steps = iter(rebuild(history).steps)
+    squares, rows = 100.0**2 * 50, 50
+    for _, results in history:
+        mine = [next(steps) for _ in results]
+        nets = [float(n) for _, n in results]
+        mus, sigmas = rate([s.mu_in for s in mine], [s.sigma_in for s in mine], nets,
+                           math.sqrt(squares / rows))  # fmt: skip
+        for s, mu, sigma, y in zip(mine, mus, sigmas, nets, strict=True):
+            assert s.net == y and s.sigma_out == pytest.approx(sigma, abs=1e-12)
+            assert s.mu_out == pytest.approx(max(mu, s.mu_in) if y > 0 or s.place == 1 else mu)
+        squares += sum(y * y for y in nets)
+        rows += len(nets)
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(
-        st.lists(st.integers(-6, 6), min_size=2, max_size=6),  # nets of seats 0.. (coarse: ties)
+        st.lists(st.integers(-300, 300), min_size=2, max_size=6),  # nets of seats 0..
         min_size=1,
         max_size=40,
     ),
     st.randoms(use_true_random=False),
 )
 def test_a_winner_never_sees_the_rating_fall(sessions: list[list[int]], rng: random.Random) -> None:
-    """Whatever the history: a player in first place leaves with mu, mu - 2 sigma and mu - 3
-    sigma at least what they came in with, and no sigma grows."""
+    """Whatever the history: a player with a positive adjusted net, or first by it, leaves with
+    mu and mu - 2 sigma at least what they came in with; no sigma grows; any other player moves
+    the way their net beat or missed the rating's prediction (their mu less the others')."""
     names = [f"P{i}" for i in range(8)]
     history = [
         (f"s{k}", list(zip(rng.sample(names, len(nets)), nets, strict=True)))
@@ -79,30 +138,33 @@ def test_a_winner_never_sees_the_rating_fall(sessions: list[list[int]], rng: ran
     assert len(ratings.steps) == sum(len(n) for n in sessions)
     want = [pl for _, r in history for pl in places([n for _, n in r])]
     assert [s.place for s in ratings.steps] == want
-    for s in ratings.steps:
-        assert s.sigma_out <= s.sigma_in
-        if s.place == 1:
-            assert s.mu_out >= s.mu_in
-            assert s.mu_out - 3 * s.sigma_out >= s.mu_in - 3 * s.sigma_in - 1e-12
+    steps = iter(ratings.steps)
+    for _, results in history:
+        mine = [next(steps) for _ in results]
+        total = sum(s.mu_in for s in mine)
+        for s in mine:
+            assert s.sigma_out <= s.sigma_in
+            if s.net > 0 or s.place == 1:
+                assert s.mu_out >= s.mu_in
+                assert s.mu_out - 2 * s.sigma_out >= s.mu_in - 2 * s.sigma_in
+            else:
+                predicted = s.mu_in - (total - s.mu_in) / (len(mine) - 1)
+                assert (s.mu_out - s.mu_in) * (s.net - predicted) >= 0
 
 
-def test_a_sole_winner_rises_by_the_model_and_a_tied_favourite_is_kept() -> None:
-    """The rule matters only where players share first place: openskill lowers a favourite tied
-    with an outsider; the ratings keep its mu."""
-    fav, out = (40.0, 2.0), (10.0, 2.0)
-    (fm, _), (om, _) = _openskill([fav[0], out[0]], [fav[1], out[1]], [1, 1])
-    assert fm < fav[0] and om > out[0]  # the model alone would lower the favourite
-    history = [
-        ("s0", [("Fav", 40), ("Out", -40)]),
-    ]
-    first = rebuild(history).now
-    assert [r.player for r in first] == ["Fav", "Out"]
-    mu_fav = first[0].mu
-    tied = rebuild([*history, ("s1", [("Fav", 0), ("Out", 0)])])
-    step = tied.of("Fav")[-1]
-    assert step.place == 1 and step.mu_in == pytest.approx(mu_fav)
-    assert step.mu_out == step.mu_in  # kept, where the model would lower it
-    assert tied.of("Out")[-1].mu_out > tied.of("Out")[-1].mu_in
+def test_the_rule_keeps_a_favourite_who_wins_by_less_than_expected() -> None:
+    """The model alone lowers a strong player who wins by less than it expected; the ratings
+    keep its rating. A loser by less than expected rises."""
+    history = [(f"s{k}", [("Fav", 300), ("Out", -300)]) for k in range(10)]
+    fav = rebuild(history).now[0]
+    assert fav.player == "Fav" and fav.mu > 50
+    (model_fav, _), _ = rate([fav.mu, -fav.mu], [fav.sigma, fav.sigma], [5.0, -5.0], 200.0)
+    assert model_fav < fav.mu  # the model would lower it
+    after = rebuild([*history, ("s10", [("Fav", 5), ("Out", -5)])])
+    step = after.of("Fav")[-1]
+    assert step.mu_in == pytest.approx(fav.mu) and step.mu_out == step.mu_in
+    out = after.of("Out")[-1]
+    assert out.net < 0 and out.mu_out > out.mu_in
 
 
 def test_rebuild_follows_the_order_and_a_changed_session_rerates_from_there() -> None:
@@ -123,7 +185,7 @@ def test_rebuild_follows_the_order_and_a_changed_session_rerates_from_there() ->
     # Each step enters with the rating the previous one left.
     for p in names:
         mine = after.of(p)
-        assert mine[0].mu_in == START[0]
+        assert (mine[0].mu_in, mine[0].sigma_in) == START
         assert all(a.mu_out == b.mu_in for a, b in itertools.pairwise(mine))
 
 
@@ -132,22 +194,22 @@ def test_rebuild_refuses_a_player_twice_in_a_session() -> None:
         rebuild([("s", [("Ann", 1), ("Ann", -1)])])
 
 
-def test_rated_sessions_are_the_whole_finished_ones_placed_by_adjusted_net(
+def test_rated_sessions_are_the_whole_finished_ones_by_adjusted_net_in_stake_units(
     con: duckdb.DuckDBPyConnection,
 ) -> None:
-    """Each cards: all session, placed by the sum of its player_deals' adjusted nets (summed here
-    straight from the deals); the cards: shown session is not rated."""
+    """Each cards: all session, with the sum of its player_deals' adjusted nets in stake units
+    (summed here straight from the deals); the cards: shown session is not rated."""
     rated = dict(rated_sessions(con))
     assert set(rated) == {f"all-{k}" for k in range(5)}
     for session, results in rated.items():
-        want = dict(
-            con.execute(
-                "SELECT coalesce(n.player, d.player), sum(d.adjusted_net_t) FROM player_deals d "
-                "LEFT JOIN player_names n USING (player_key) WHERE session = ? GROUP BY 1",
-                [session],
-            ).fetchall()
-        )
-        assert dict(results) == {p: int(v) for p, v in want.items()}
+        rows = con.execute(
+            "SELECT coalesce(n.player, d.player), sum(d.adjusted_net_t), max(d.den) "
+            "FROM player_deals d LEFT JOIN player_names n USING (player_key) "
+            "WHERE session = ? GROUP BY 1",
+            [session],
+        ).fetchall()
+        want = {p: Fraction(int(t), int(den)) for p, t, den in rows}
+        assert dict(results) == {p: float(v) for p, v in want.items()}  # stake units
     summary = skill_summary(con)
     assert summary.rated_sessions == 5
     players = {p for r in rated.values() for p, _ in r}

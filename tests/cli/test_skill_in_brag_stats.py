@@ -57,7 +57,7 @@ def test_brag_stats_prints_intervals_neighbours_ratings_and_the_meter(
         assert ("too close to call yet" in c.sentence()) != c.distinguishable
     assert summary.rated_sessions == 6
     for r in summary.ratings:
-        assert f"{r.mu:.1f} ± {2 * r.sigma:.1f}" in out
+        assert f"{r.mu:+.1f} ± {2 * r.sigma:.1f}" in out
     assert "Skill or luck in this club" in flat
 
 
@@ -68,7 +68,7 @@ def test_brag_stats_player_lists_the_rating_on_entering_each_session(
     assert main(["stats", "--db", store, "--no-refresh", "--player", "ann"]) == 0  # any case
     out = capsys.readouterr().out
     assert "Ann: rating on entering each session" in out
-    assert "25.0 ± 16.7" in out  # the first session: entered as a newcomer
+    assert "+0.0 ± 50.0" in out  # the first session: entered as a newcomer
     assert out.count("of 4 │") == 6  # a place of 4 for each of the six sessions
 
 

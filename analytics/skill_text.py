@@ -130,12 +130,12 @@ def rating_rows(ratings: Sequence[Rated]) -> list[dict[str, str]]:
 
 
 def step_rows(steps: Sequence[Step], last: int = 20) -> list[dict[str, str]]:
-    """The ``last`` steps, newest first: ``session``, ``place`` (by the net with luck taken
-    out), ``luck out`` (that net, stake units), ``rating before`` (give or take), ``change``."""
+    """The ``last`` steps, newest first: ``session``, ``luck out`` (the session's net with the
+    luck taken out, stake units: what the rating learns from), ``rating before`` (give or take),
+    ``change`` (four columns: a phone's width)."""
     return [
         {
             "session": s.session,
-            "place": f"{s.place} of {s.players}",
             "luck out": f"{s.net:+.1f}",
             "rating before": f"{s.mu_in:+.1f} ± {2 * s.sigma_in:.1f}",
             "change": f"{s.change:+.2f}",

@@ -75,7 +75,6 @@ class Row:
             "best": self.best,
             "ev_loss": None if self.ev_loss is None else round(self.ev_loss, 4),
             "grade": self.grade,
-            "from_note": self.from_note,
         }
 
 

@@ -88,3 +88,33 @@ def test_solve_game_with_the_shipped_settings_reproduces_every_hash() -> None:
     for s, g in sol.games.items():
         name = _name(ABSTRACTION, s, 0.0, ITERATIONS, 0) + ".npz"
         assert g.digest == _entries()[name]["strategy_sha256"], s
+
+
+def test_the_shipped_pins_match_their_hash_and_cover_every_pin_a_review_asks() -> None:
+    """``data/solver/pinned.json``: its sha256 is the manifest's, and it holds a value for every
+    pin of every shipped game a review may ask (:meth:`Subgame.pins`), so no page waits."""
+    data = shipped.PINNED.read_bytes()
+    assert hashlib.sha256(data).hexdigest() == shipped.manifest()["pinned_sha256"]
+    for d in shipped.DEAD:
+        for s in STATUSES:
+            g = subgame(ABSTRACTION, s, d)
+            name = _name(ABSTRACTION, s, d, ITERATIONS, 0)
+            have = shipped.pinned(name)
+            for node, a in g.pins():
+                if solution._blind_path(g.tree, node) is not None:
+                    assert f"{node}:{a}" in have, (name, node, a)
+
+
+@pytest.mark.slow
+def test_a_pin_solved_again_reproduces_the_shipped_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The blind bet at the root of the blind-against-blind game, solved again uncached."""
+    g = subgame(ABSTRACTION, (False, False), 0.0)
+    node, a = g.pins()[0]
+    name = _name(ABSTRACTION, (False, False), 0.0, ITERATIONS, 0)
+    want = shipped.pinned(name)[f"{node}:{a}"]
+    monkeypatch.setenv("BRAG_SOLVER_CACHE", str(tmp_path / "empty"))
+    monkeypatch.setattr(shipped, "PINNED", tmp_path / "none.json")
+    assert g.pinned_ev(node, a) == pytest.approx(want, abs=1e-9)
+    assert (tmp_path / "empty" / f"{name}-pins.json").exists()  # solved here, then cached

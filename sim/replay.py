@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from engine.legal import LegalAction, legal_actions
-from engine.state import Phase
+from engine.state import Phase, card_codes
 from events.model import AnyEvent, Dealt
 from sim.table import SessionSpec, _Table
 
-__all__ = ["Snapshot", "before_deals", "replay_deal"]
+__all__ = ["Snapshot", "before_deals", "play_out", "replay_deal"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +74,30 @@ def replay_deal(
     Returns the events up to the deal's end (the snapshot's ones first) and each seat's net in
     the deal in stake units (what it won minus what it paid in it; a carried pot is won by no
     one in it). Raises ``ValueError`` if ``fresh`` is not the top of the pack."""
+    t, _, nets = _play_out(snap, play_seed, fresh, f"{play_seed}/pack")
+    return t.events, nets
+
+
+def play_out(
+    snap: Snapshot,
+    play_seed: str,
+    fresh: Iterable[int] | None = None,
+    order_seed: str = "",
+) -> tuple[list[tuple[int, int, int]], tuple[Fraction, ...]]:
+    """As :func:`replay_deal`, but the reordering of ``fresh`` is drawn from ``order_seed``,
+    apart from the players' ``play_seed`` (so one seed of play can be paired with many orders
+    of the pack, and with the order that came). Returns each seat's new hand (card codes, in
+    seat order) and each seat's net in the deal (stake units). Raises ``ValueError`` as
+    :func:`replay_deal`."""
+    _, hands, nets = _play_out(snap, play_seed, fresh, order_seed)
+    return hands, nets
+
+
+def _play_out(
+    snap: Snapshot, play_seed: str, fresh: Iterable[int] | None, order_seed: str
+) -> tuple[_Table, list[tuple[int, int, int]], tuple[Fraction, ...]]:
     t = _copy(snap.table)
+    t.rng = random.Random(f"{play_seed}/table")  # nothing of the generator that shuffled
     for k, (name, p) in enumerate(sorted(t.players.items())):
         p.rng = random.Random(f"{play_seed}/{k}/{name}")
     if fresh is not None:
@@ -83,10 +106,13 @@ def replay_deal(
         top = list(pack[: len(unseen)])
         if set(top) != unseen:
             raise ValueError("replay_deal: the fresh cards are not the top of the pack (RULES 3.3)")
-        random.Random(f"{play_seed}/pack").shuffle(top)
+        random.Random(order_seed).shuffle(top)
         t.state = replace(t.state, pack=(*top, *pack[len(top) :]))
-    outcomes = len(t.state.outcomes)
+    outcomes, at = len(t.state.outcomes), len(t.events)
     t.table_action([a for a in legal_actions(t.state) if a.player is None])
+    dealt = next(e for e in t.events[at:] if isinstance(e, Dealt))
+    assert dealt.hands is not None  # the simulator deals with cards: all
+    hands = [card_codes(dealt.hands[name]) for name in t.state.seats]
     while len(t.state.outcomes) == outcomes and t.state.phase is not Phase.OVER:
         t.step()
     s = t.state
@@ -94,4 +120,4 @@ def replay_deal(
     nets = tuple(
         (out.amount if out.winner == p.name else 0) - Fraction(p.paid, s.scale) for p in s.players
     )
-    return t.events, nets
+    return t, hands, nets  # type: ignore[return-value]  # cards: all, every hand dealt

@@ -1,0 +1,73 @@
+"""A luck term at the deal whose value is the deal played out again by the players' strategies.
+
+The value of a deal for seat *i* is its expected net in the deal given the cards dealt (every
+hand: the log knows them all, ``cards: "all"``) and everything before the deal, under a model of
+each player's strategy fixed before the deal (in ``bench/luck.py``: the simulator's styles, known
+exactly; for a club, models fitted on earlier sessions). It is estimated by playing the deal out
+again from just before it (:func:`sim.replay.play_out`):
+
+    term_i = mean_k R_i(c, s_k)
+             - mean_m [R_i(pi_m c, s_(m mod K)) - C_i(pi_m c)] - E[C_i]
+
+- ``c``: the order of the unseen top of the pack that came (RULES 3.2); ``R_i(c, s)``: seat *i*'s
+  net when the deal is played out from the same table with the players' generators seeded by
+  ``s``; ``s_1..s_K`` (``same``) and the orders ``pi_1..pi_M`` (``orders``, a multiple of K) are
+  drawn from seeds made of the run's seed, the session's number and the deal's number only:
+  nothing of the deal's cards or play.
+- ``C``: a control (the value of the ranks; for a fresh deal only, where its exact average over
+  the orders ``E[C_i]`` is :func:`analytics.luck.rank_average`; partly fresh deals use none).
+
+**Exactly unbiased for any fixed seeds**: given the past, ``c`` is a uniform order of the unseen
+top, so each ``pi_m c`` is too (a fixed permutation of a uniform order), and ``E[R_i(pi_m c, s)]
+= E[R_i(c, s)]`` for the same ``s``; each ``s_k`` is paired with ``M/K`` orders, so the two means
+of ``R`` have the same expectation, and ``E[C_i(pi_m c)] = E[C_i]``. The term's expectation given
+everything before the deal is 0, whatever the strategies the play-outs use (a wrong model only
+removes less spread). Play-outs with the seeds paired (common random numbers) also cancel part of
+the play's own noise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from analytics.luck import deal_ranks
+from sim.replay import Snapshot, play_out
+
+Control = Callable[[tuple[int, ...]], Sequence[Fraction]]
+"""The ranks of a deal's new hands -> each seat's control value (stake units)."""
+
+
+def rollout_term(
+    snap: Snapshot,
+    unseen: frozenset[int],
+    key: str,
+    same: int,
+    orders: int,
+    control: tuple[Control, np.ndarray] | None = None,
+) -> np.ndarray:
+    """Each seat's term (stake units, floats) for the deal of ``snap`` (fresh or partly fresh:
+    ``unseen``, the unseen top of the pack before it, RULES 3.2, must be the pack's top).
+
+    ``key``: the seed of the play-outs, made only of what is known before the deal; ``same``
+    (K >= 1) play-outs of the cards that came, ``orders`` (M, a multiple of K) of reordered tops;
+    ``control``: a value of the ranks and its exact average over the orders (fresh deals only).
+    Raises ``ValueError`` if ``orders`` is not a positive multiple of ``same``."""
+    if same < 1 or orders < same or orders % same:
+        raise ValueError("rollout_term: orders must be a positive multiple of same")
+    came = np.zeros(len(snap.table.state.seats))
+    for k in range(same):
+        _, nets = play_out(snap, f"{key}/play{k}")
+        came += np.array([float(x) for x in nets])
+    base = np.zeros_like(came)
+    for m in range(orders):
+        hands, nets = play_out(snap, f"{key}/play{m % same}", unseen, f"{key}/order{m}")
+        base += np.array([float(x) for x in nets])
+        if control is not None:
+            base -= np.array([float(v) for v in control[0](deal_ranks(hands))])
+    term = came / same - base / orders
+    if control is not None:
+        term -= control[1]
+    return term

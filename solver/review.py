@@ -199,23 +199,28 @@ class _Deal:
         self.order: tuple[str, str] = ("", "")
         self.node = 0
         self.left: str | None = None
-        self.opening = self._opening()
+        self.opening: Opening | None = None
+        self.closed = LOOK_FIRST  # why the looks before the first bet have no reference
+        self._open()
 
-    def _opening(self) -> Opening | None:
-        """How the deal's betting began, when the solved game plays it (the first bet or fold
-        with two in, inside its rules); ``None`` otherwise."""
+    def _open(self) -> None:
+        """How the deal's betting began (:attr:`opening`), when the solved game plays it (the
+        first bet or fold with two in, inside its rules); else why not (:attr:`closed`)."""
         s = next((x for x in self.steps if isinstance(x.event, DECISIONS[1:])), None)
         if s is None or not isinstance(s.event, DECISIONS):
-            return None
+            return
         player = str(s.event.player)
         b = s.before
-        if _entry(b, player, False) is not None:
-            return None
+        why = _entry(b, player, False)
+        if why is not None:
+            self.closed = why
+            return
         other = next(b.seats[i] for i in b.active if b.seats[i] != player)
         if b.paid_in_deal(player) != 1 or b.paid_in_deal(other) != 1:
-            return None
+            self.closed = "the two left had paid more than the ante"
+            return
         seen = (not b.players[b.seat(player)].blind, not b.players[b.seat(other)].blind)
-        return Opening(player, other, seen, float(b.pot - Fraction(2)))
+        self.opening = Opening(player, other, seen, float(b.pot - Fraction(2)))
 
     def rows(self) -> list[Row]:
         out = []
@@ -252,6 +257,8 @@ class _Deal:
             why = self._start(s, player)
             if why == LOOK_FIRST and self.opening is not None:
                 return self._look(s, base, phase)
+            if why == LOOK_FIRST:
+                why = self.closed
         if why is not None or self.game is None:
             return Row(*base, None, None, f"no reference: {why}", phase)
         tree = self.game.tree

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from threes_helpers import threes_deal
 
 from events.codec import read_events
 from events.model import AnyEvent
@@ -66,21 +67,10 @@ def test_the_noted_cards_are_what_is_graded() -> None:
 @pytest.mark.slow
 def test_a_hand_the_log_knows_is_never_replaced_by_a_note() -> None:
     """Every card recorded: A's note (other cards) changes none of A's rows."""
-    rest = [f"{r}{s}" for r in "2456789TJQKA" for s in "cdhs"]
-    for c in ("Kd", "9s", "4c"):
-        rest.remove(c)
-    order = ["3c", "Kd", "3d", "9s", "3h", "4c", "3s", *rest]
-    lines = [
-        {"type": "session_started", "session": "all", "seats": ["A", "B"], "cards": "all"},
-        {"type": "dealer_chosen", "player": "B"},
-        {"type": "shuffled", "order": order},
-        {"type": "dealt", "hands": {"A": ["3c", "3d", "3h"], "B": ["Kd", "9s", "4c"]}},
-        {"type": "looked", "player": "A"},
-        {"type": "looked", "player": "B"},
-        {"type": "bet", "player": "A", "level": 1},
-        {"type": "folded", "player": "B"},
-    ]
-    steps = Timeline.of([e for _, e in read_events(json.dumps(x) for x in lines)]).steps
+    ev = threes_deal(
+        "all", {"type": "bet", "player": "A", "level": 1}, {"type": "folded", "player": "B"}
+    )
+    steps = Timeline.of(ev).steps
     plain = review(steps).rows
     noted = review(steps, remembered=("A", {1: ("2c", "4d", "7h")})).rows
     assert any(r.ev_loss is not None for r in plain)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from threes_helpers import threes_deal
 
 from engine.hands import strength_codes
 from events.codec import read_events, read_file
@@ -29,22 +30,11 @@ def _log(lines: Iterable[dict[str, object]]) -> list[AnyEvent]:
 def _threes_fold() -> list[AnyEvent]:
     """Heads-up, every card recorded: A (first to act) holds 3-3-3, both look, A bets 1, B
     raises to 2, A folds (RULES 5.6) where A could bet or see."""
-    rest = [f"{r}{s}" for r in "2456789TJQKA" for s in "cdhs"]
-    for c in ("Kd", "9s", "4c"):
-        rest.remove(c)
-    order = ["3c", "Kd", "3d", "9s", "3h", "4c", "3s", *rest]
-    return _log(
-        [
-            {"type": "session_started", "session": "threes", "seats": ["A", "B"], "cards": "all"},
-            {"type": "dealer_chosen", "player": "B"},
-            {"type": "shuffled", "order": order},
-            {"type": "dealt", "hands": {"A": ["3c", "3d", "3h"], "B": ["Kd", "9s", "4c"]}},
-            {"type": "looked", "player": "A"},
-            {"type": "looked", "player": "B"},
-            {"type": "bet", "player": "A", "level": 1},
-            {"type": "bet", "player": "B", "level": 2},
-            {"type": "folded", "player": "A"},
-        ]
+    return threes_deal(
+        "threes",
+        {"type": "bet", "player": "A", "level": 1},
+        {"type": "bet", "player": "B", "level": 2},
+        {"type": "folded", "player": "A"},
     )
 
 

@@ -1,10 +1,10 @@
 """The skill figures as ``brag stats`` and the Players page both word them (issue 37), in a club
 player's words: "give or take" for a 95% interval, "luck taken out" for the luck-adjusted net,
-"rating" for a Plackett-Luce mu (shown with give or take 2 sigma), "how much of the spread between
-players is skill, not luck" for the split-half reliability. The technical names are kept only in
-the ``*_HOW`` texts (a help tooltip on the page, docs/skill.md). Rows of plain strings and whole
-sentences, so a reader sees a give-or-take beside every figure and never a bare point. Names are
-data: the callers escape them for their medium."""
+"rating" for the Gaussian rating's mu (shown with give or take 2 sigma), "how much of the spread
+between players is skill, not luck" for the split-half reliability. The technical names are kept
+only in the ``*_HOW`` texts (a help tooltip on the page, docs/skill.md). Rows of plain strings and
+whole sentences, so a reader sees a give-or-take beside every figure and never a bare point. Names
+are data: the callers escape them for their medium."""
 
 from __future__ import annotations
 

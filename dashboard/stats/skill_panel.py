@@ -5,7 +5,7 @@ players "too close to call yet" until the range of their difference over the ses
 excludes 0 ("never met" when they never sat at the same table); a warning where taking the luck
 out makes a player's figure swing more; the ratings (3 narrow columns) and the first player's
 rating on entering each session; the club's skill meter. The technical names (95% interval
-clustered by session, Plackett-Luce, split-half reliability) only in the captions' help
+clustered by session, Gaussian rating, split-half reliability) only in the captions' help
 tooltips. Words and figures from :mod:`analytics.skill_text` (as ``brag stats`` prints them);
 names escaped (they are data)."""
 

@@ -182,7 +182,9 @@ class Comparison:
     def still(self) -> int | None:
         if self.needed is None or self.diff is None:
             return None
-        return max(0, self.needed - self.diff.sessions)
+        # at least one: while the interval holds 0 some sessions are still needed (the power
+        # figure uses the normal, the interval Student's t: with few sessions they disagree)
+        return max(1, self.needed - self.diff.sessions)
 
     def sentence(self) -> str:
         """The verdict in one plain line, e.g. "Ann and Bob: too close to call yet: at the same
@@ -211,7 +213,8 @@ class Comparison:
         more = (
             "no difference seen yet"
             if self.still is None
-            else f"about {self.still:,} more sessions like these would tell them apart"
+            else f"about {self.still:,} more session{'' if self.still == 1 else 's'} like these "
+            "would tell them apart"
         )
         return f"{self.a} and {self.b}: too close to call yet: {span}; {more}"
 
@@ -262,10 +265,15 @@ def figures_and_neighbours(
 def adjacent(rows: Sequence[SessionRow] | _Clusters, figs: Sequence[Figures]) -> list[Comparison]:
     """Each player against the next in the order of ``figs`` (:func:`figures`): the neighbours a
     league table invites a reader to tell apart, over the sessions both played; neighbours who
-    never sat at the same table come as a :class:`Comparison` without ``diff`` ("never met")."""
+    never sat at the same table come as a :class:`Comparison` without ``diff`` ("never met").
+    Where some players have figures with the luck taken out, only those are chained."""
     out = []
     groups = rows if isinstance(rows, _Clusters) else _Clusters(rows)
-    for a, b in itertools.pairwise(figs):
+    # a player with no deal of known luck sits in the order by the raw net alone: left out of
+    # the chain where others have luck figures, so it does not break their comparisons (walk:
+    # "Sandra and Ann: never met", "Ann and Tony: never met", and Sandra and Tony never compared)
+    measured = [f for f in figs if f.adjusted is not None]
+    for a, b in itertools.pairwise(measured if measured else figs):
         got = _compare(groups, a.player, b.player)
         if got is not None:
             out.append(got)

@@ -62,7 +62,9 @@ class Row:
     phase: str = ""
     """``blind`` (the player had not looked), ``seen``, or ``showdown`` (a see, RULES 5.7)."""
     options: tuple[tuple[str, float], ...] = ()
-    """Each action of the solved game here and its EV (antes, the deal's net), for a graded row."""
+    """Each action of the solved game here and its EV (antes: the player's expected net in the
+    deal, what it wins less what it paid, the dead antes counted in the pot), for a graded
+    row."""
     from_note: bool = False
     """Graded on the cards the player remembers (their private note), not on the log's."""
 
@@ -286,7 +288,8 @@ class _Deal:
         best = max(evs, key=lambda k: evs[k])
         loss = max(top - evs["look"], 0.0)
         runner = min((top - v for k, v in evs.items() if k != best), default=0.0)
-        return Row(*base, best, loss, grade(loss, runner, "look"), phase, tuple(evs.items()))
+        opts = tuple((k, v + op.dead / 2) for k, v in evs.items())  # the real net: see _judge
+        return Row(*base, best, loss, grade(loss, runner, "look"), phase, opts)
 
     def _pinned(self, here: int, evs: dict[int, float]) -> dict[int, float]:
         """A blind decision's EVs, each action the solution does not play here valued by the
@@ -321,7 +324,10 @@ class _Deal:
         best = max(evs, key=lambda k: evs[k])
         loss = max(top - evs[a], 0.0)
         runner = min((top - v for k, v in evs.items() if k != best), default=0.0)
-        opts = tuple((_abstract_text(n, k, self.ab), v) for k, v in evs.items())
+        # shown as the player's real expected net in the deal: the game takes half the dead
+        # antes off each player's value (a zero sum); the losses are the same either way
+        half = self.game.dead / 2
+        opts = tuple((_abstract_text(n, k, self.ab), v + half) for k, v in evs.items())
         text = _abstract_text(n, best, self.ab)
         noted = hand is not None and player == self.noted
         return Row(*base, text, loss, grade(loss, runner, base[3]), phase, opts, noted)

@@ -21,7 +21,7 @@ from analytics.intervals import (
     sessions_needed,
     student_t,
 )
-from analytics.skill import SessionRow, compare, figures, meter, split_half
+from analytics.skill import SessionRow, compare, figures, figures_and_neighbours, meter, split_half
 
 # Student's t 97.5% points from the printed tables (Fisher and Yates).
 T_TABLE = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 9: 2.262, 19: 2.093, 30: 2.042}
@@ -268,3 +268,31 @@ def test_the_figures_read_give_or_take_with_the_main_figure_first() -> None:
         "+0.41 a deal with luck taken out, give or take 1.31",
         "as won +0.50 a deal, give or take 1.20 · 4 sessions · luck known for 100% of 120 deals",
     )
+
+
+def test_a_player_without_luck_figures_does_not_break_the_chain_of_neighbours() -> None:
+    """Walk: Ann (no deal of known luck, a real table) sorted between Sue and Tom made the chain
+    "Sue and Ann: never met", "Ann and Tom: never met"; Sue and Tom, who sat together, were
+    never compared. Only players with luck figures are chained now."""
+    rows = []
+    for k in range(6):
+        for p, n in (("Sue", 30 + k), ("Tom", -20 - k)):
+            rows.append(SessionRow(f"s{k}", p, 10, Fraction(n), 10, Fraction(n), Fraction(n)))
+        rows.append(SessionRow(f"r{k}", "Ann", 10, Fraction(5 + k)))
+    figs, chain = figures_and_neighbours(rows)
+    assert "Ann" in [f.player for f in figs]
+    assert [(c.a, c.b) for c in chain] == [("Sue", "Tom")]
+    assert chain[0].diff is not None and chain[0].diff.sessions == 6
+
+
+def test_too_close_to_call_never_says_zero_more_sessions() -> None:
+    """Walk: "too close to call yet ... about 0 more sessions like these would tell them apart"
+    (two sessions: the power figure, from the normal, already met; the t interval not)."""
+    rows = []
+    for k, (a, b) in enumerate(((50, -40), (60, -50))):
+        rows.append(SessionRow(f"s{k}", "Pat", 10, Fraction(a), 10, Fraction(a), Fraction(a)))
+        rows.append(SessionRow(f"s{k}", "Col", 10, Fraction(b), 10, Fraction(b), Fraction(b)))
+    c = compare(rows, "Pat", "Col")
+    assert c is not None and not c.distinguishable
+    assert "about 0 more" not in c.sentence()
+    assert c.still is None or c.still >= 1

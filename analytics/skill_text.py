@@ -46,7 +46,9 @@ RATINGS = (
     "Rating: what a player is expected to take from a session, with the luck of the cards taken "
     "out, against a table of average players (stake units). A rating reads +12.3 ± 8.0: 12.3, "
     "give or take 8.0. A newcomer starts at +0.0 ± 50.0 (little is known yet); the give-or-take "
-    "shrinks as a player plays more sessions. " + WINNER_RULE
+    "shrinks as a player plays more sessions. Only finished sessions with every card "
+    "recorded are rated (the luck must be known), so a player's rated sessions can be fewer "
+    "than their sessions. " + WINNER_RULE
 )
 RATINGS_HOW = (
     "How it is worked out: a Gaussian rating on each finished session's luck-adjusted nets, "
@@ -130,13 +132,13 @@ def rating_rows(ratings: Sequence[Rated]) -> list[dict[str, str]]:
 
 
 def step_rows(steps: Sequence[Step], last: int = 20) -> list[dict[str, str]]:
-    """The ``last`` steps, newest first: ``session``, ``luck out`` (the session's net with the
-    luck taken out, stake units: what the rating learns from), ``rating before`` (give or take),
-    ``change`` (four columns: a phone's width)."""
+    """The ``last`` steps, newest first: ``session``, ``net, luck taken out`` (stake units: what
+    the rating learns from), ``rating before`` (give or take), ``change`` (four columns: a
+    phone's width)."""
     return [
         {
             "session": s.session,
-            "luck out": f"{s.net:+.1f}",
+            "net, luck taken out": f"{s.net:+.1f}",
             "rating before": f"{s.mu_in:+.1f} ± {2 * s.sigma_in:.1f}",
             "change": f"{s.change:+.2f}",
         }

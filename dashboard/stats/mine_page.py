@@ -21,7 +21,9 @@ from present import sight
 st.title("My sessions")
 
 # (comments, not docstrings: Streamlit's magic would print a bare string on the page)
-REVIEWS_LOOKED = 10  # how many of your newest sessions "Your reviews" looks through (cached)
+REVIEWS_LOOKED = 40  # how many of your newest sessions "Your reviews" may look through (cached;
+# it stops once REVIEWS_SHOWN grade something: a walk found a player's graded sessions older
+# than the ten newest, none of which graded anything)
 REVIEWS_SHOWN = 5  # how many reviews it lists, and how many sessions with nothing graded it names
 
 players = cache.session_facets()[0]
@@ -48,7 +50,8 @@ if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     st.caption(f"Newest first, {kept:,} in all: a tap opens the replay as {escape.md(me)} saw it.")
     ui.link_rows(own.session_rows(mine, me, nets), "Your sessions: a tap opens the replay as you")
     st.subheader("Your reviews")  # each session's own is under "Your deals"
-    graded, empty = reviewing.my_reviews([i.session for i in mine[:REVIEWS_LOOKED]], me)
+    looked = [i.session for i in mine[:REVIEWS_LOOKED]]
+    graded, empty = reviewing.my_reviews(looked, me, REVIEWS_SHOWN)
     reviews = [
         LinkRow(
             href=review_href(sid, me),
@@ -62,6 +65,8 @@ if wanted is None or not own.sat_in(cache.session_info(wanted), me):
     if empty:
         lines = [f"- {escape.md(sid)}: nothing graded: {escape.md(why)}." for sid, why in empty]
         st.markdown("\n".join(lines[:REVIEWS_SHOWN]))
+        if len(lines) > REVIEWS_SHOWN:
+            st.caption(f"… and {len(lines) - REVIEWS_SHOWN} more with nothing graded.")
         st.caption(
             "A decision is graded only when two players are left before any bet: at a table "
             "of more, most sessions grade few or none."

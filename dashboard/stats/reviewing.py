@@ -127,16 +127,19 @@ def reviewed(
 
 
 def my_reviews(
-    sessions: Sequence[str], player: str
+    sessions: Sequence[str], player: str, enough: int | None = None
 ) -> tuple[list[tuple[str, rv.Summary]], list[tuple[str, str]]]:
     """``player``'s reviews of ``sessions`` (newest first, kept in that order): those grading at
     least one of their decisions, each with its :class:`~dashboard.stats.review_view.Summary`,
     and those grading none, each with why in a few plain words
     (:func:`~dashboard.stats.review_view.nothing_graded`). A game not at hand is not solved for
-    this (``start=False``)."""
+    this (``start=False``). ``enough``: stop once that many grading something are found (older
+    sessions are looked through only while the newest grade nothing)."""
     graded: list[tuple[str, rv.Summary]] = []
     empty: list[tuple[str, str]] = []
     for sid in sessions:
+        if enough is not None and len(graded) >= enough:
+            break
         got = reviewed(sid, start=False, player=player)
         if got is None:
             continue

@@ -44,6 +44,12 @@ LAST_SESSION = keys.LAST_SESSION
 """The session this browser session last showed on the Session or Replay page."""
 
 
+def _short(text: str, most: int = 60) -> str:
+    """``text`` cut to ``most`` characters with an ellipsis: a link's junk is named, not echoed
+    whole (a walk: 5,000 characters filled a phone's screen)."""
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 def session_picker(
     ids: Sequence[str],
     label: str = "Session",
@@ -69,7 +75,8 @@ def session_picker(
     st.session_state[LAST_SESSION] = current
     if wanted is not None and wanted not in ids:
         st.warning(
-            f"No session {md(wanted)} in the store: showing {md(current)}; pick another below."
+            f"No session {md(_short(wanted))} in the store: showing {md(current)}; pick another "
+            "below."
         )
         set_params(session=None, deal=None, step=None, seq=None, follow=None)
         wanted = None

@@ -167,7 +167,10 @@ if got is None:
 rp, rows, hidden = got
 ui.session_heading(rp)
 seats = list(rp.final.seats)
-if player not in seats:
+if player is not None and player not in seats:
+    st.caption(
+        f"No player {escape.md(player[:60])} in this session: showing every player's decisions."
+    )
     player = None
 summary = rv.summarise(session, rows, hidden, player)
 per = {p: rv.summarise(session, rows, hidden, p) for p in seats}

@@ -196,3 +196,15 @@ def test_a_players_own_deck_says_what_it_is_drawn_from(store: str) -> None:
         assert got, sid
         each.append(int(got.group(1)))
     assert (int(m.group(1)), int(m.group(2))) == (3, sum(each)) and sum(each) > 0
+
+
+def test_a_link_naming_no_such_player_or_session_says_so_briefly(store: str) -> None:
+    """Walk: ``player=Nobody`` showed everyone's review with no word; a 5,000-character session
+    id was echoed whole in the warning, filling a phone's screen."""
+    at = _page("stats/review_page.py", session=SESSION, player="Nobody")
+    assert not at.exception
+    assert any("No player Nobody in this session" in c.value for c in at.caption)
+    at = _page("stats/review_page.py", session="A" * 5000)
+    assert not at.exception
+    said = [w.value for w in at.warning if "No session" in w.value]
+    assert said and len(said[0]) < 200 and "…" in said[0]

@@ -62,7 +62,7 @@ def _moment_row(m: rv.Moment) -> LinkRow:
     if m.swing < 0:
         what = f"cost {-m.swing:.2f} ante against the best ({r.best})"
     else:
-        what = f"won {m.swing:.2f} ante over the worst choice there"
+        what = f"{m.swing:.2f} ante better than the worst choice there"
     return LinkRow(
         href=m.href,
         title=f"{'▼' if m.swing < 0 else '▲'} Deal {r.deal}, step {r.step}: {r.player} {r.action}",
@@ -85,7 +85,10 @@ def _luck(rp: Any, hidden: set[int], who: list[str], per: dict[str, rv.Summary])
     nets = rp.final.nets if results else {}
     lines = []
     for p in who:
-        parts = [f"EV lost to decisions {per[p].ev_lost:.2f} ante ({per[p].graded} graded)"]
+        parts = [
+            f"lost to decisions {per[p].ev_lost:.2f} ante against the best play "
+            f"({per[p].graded} graded)"
+        ]
         if p in luck:
             parts.append(f"deal luck {signed(luck[p])}")
             if results:
@@ -114,11 +117,13 @@ def _compare(player: str, session: str, s: rv.Summary) -> None:
         st.caption(f"No graded decision of {escape.md(player)} in earlier sessions to compare.")
         return
     lost = sum(p.ev_lost for p in prev) / graded
-    now = "no graded decision here" if s.mean_loss is None else f"**{s.mean_loss:.3f} ante** here"
+    now = "no graded decision here" if s.mean_loss is None else f"**{s.mean_loss:.2f} ante** here"
     st.markdown(
-        f"Mean EV loss per graded decision: {now}, **{lost:.3f} ante** over "
-        f"{escape.md(player)}'s {len(prev)} previous sessions ({graded} graded decisions)."
+        f"Lost a graded decision on average, against the best play: {now}, **{lost:.2f} ante** "
+        f"over {escape.md(player)}'s {len(prev)} previous sessions ({graded} graded decisions)."
     )
+    if graded < 10 or s.graded < 10:
+        st.caption("Few graded decisions on one side or both: a rough guide, not a verdict.")
 
 
 def _deck_view(player: str, session: str | None) -> None:

@@ -74,7 +74,7 @@ def test_the_review_shows_the_coverage_the_phases_and_the_moments(store: str) ->
         assert f"| {ph} | {n} | {good:.0%} | {loss:.3f} ante |" in text
     for m in want.moments:
         assert m.href in text
-    assert f"EV lost to decisions {want.ev_lost:.2f} ante" in text
+    assert f"lost to decisions {want.ev_lost:.2f} ante against the best play" in text
     assert "· net " not in text  # no net until Show results
     final = Replay.of(events()).final
     luck = rv.luck_by_player(_t.steps)["Ann"]
@@ -174,7 +174,7 @@ def test_the_comparison_is_with_the_players_previous_sessions_as_this_device_see
             continue
         compared += 1
         lost = sum(p.ev_lost for p in prev) / graded
-        want = f"**{lost:.3f} ante** over Ann's {len(prev)} previous sessions ({graded} graded"
+        want = f"**{lost:.2f} ante** over Ann's {len(prev)} previous sessions ({graded} graded"
         assert want in text
     assert compared >= 1
 

@@ -61,7 +61,9 @@ export default function (component) {
     const top = Math.max(...c.choices.map((x) => x[1]));
     const got = c.choices.find((x) => x[0] === chosen);
     const lost = got ? top - got[1] : 0;
-    const verdict = lost <= 0.02 ? `Best: ${c.best}.` : `The best is ${c.best}: ${chosen} loses ${lost.toFixed(2)} ante.`;
+    const verdict = lost <= 0.02
+      ? (chosen === c.best ? `The best is ${c.best}: your choice.` : `The best is ${c.best}; ${chosen} is as good (within 0.02 ante).`)
+      : `The best is ${c.best}: ${chosen} loses ${lost.toFixed(2)} ante.`;
     card.append(el("div", "brag-deck-verdict", verdict));
     const list = el("ul", "brag-deck-evs");
     for (const [a, v] of c.choices) list.append(el("li", "", `${a}: EV ${v >= 0 ? "+" : ""}${v.toFixed(2)} ante`));

@@ -293,10 +293,10 @@ class Card:
             "id": self.id,
             "where": f"{self.session} · deal {self.deal} · step {self.step}",
             "seen": self.seen_as,
-            "choices": [[a, round(v, 3)] for a, v in self.choices],
+            "choices": [[a, round(v, 6)] for a, v in self.choices],  # one loss, however shown
             "taken": self.taken,
             "best": self.best,
-            "loss": round(self.ev_loss, 3),
+            "loss": round(self.ev_loss, 6),
             "href": self.href,
         }
 

@@ -73,7 +73,8 @@ def date_range(span: tuple[date, date] | None) -> tuple[date, date] | None:
     st.session_state[keys.PICK_SEASON] = current
     st.session_state[keys.PICK_FROM] = chosen[0] if chosen else first
     st.session_state[keys.PICK_TO] = chosen[1] if chosen else last
-    season, start, end = st.columns([2, 1, 1])
+    # wide enough for a whole date at a tablet's width (a walk: "2026 - 09 - 2" at 820 px)
+    season, start, end = st.columns([4, 3, 3])
     season.selectbox(
         "Season",
         [EVERY, *terms, *([CHOSEN] if current == CHOSEN else [])],

@@ -21,7 +21,9 @@ if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` from a checkou
 # runs the page files directly and never this script's st.navigation.
 from dashboard.common.pages import PAGES, page_file  # noqa: E402 - after the path is set
 
-st.set_page_config(page_title="Bragbook", page_icon=":material/playing_cards:", layout="wide")
+# an emoji icon is drawn in the page (a data: URL); a :material/...: one is fetched from
+# fonts.gstatic.com, which a club's offline network cannot reach (a walk)
+st.set_page_config(page_title="Bragbook", page_icon="🃏", layout="wide")
 
 menu: dict[str, list[Any]] = {}
 for n, (name, entry) in enumerate(PAGES.items()):

@@ -326,6 +326,13 @@ class Wire:
         return sum(1 for t in self.frames if "data-seat=" in t)
 
 
+def live(page: Any) -> Any:
+    """The page's live Streamlit elements: while a rerun moves a widget, Streamlit keeps the old
+    one on the page, marked ``data-stale``, beside the new one until the run ends, and a locator
+    of the whole page then finds two (a strict-mode error: CI, "First dealer (RULES 3.1)")."""
+    return page.locator('[data-testid=stElementContainer]:not([data-stale="true"])')
+
+
 def pick_option(page: Any, combobox: str, option: str) -> None:
     """Picks ``option`` in the Streamlit selectbox named ``combobox``, as a person does, and
     waits until it shows it (the list may not open on the first try while the page reruns).
@@ -336,8 +343,7 @@ def pick_option(page: Any, combobox: str, option: str) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect
 
-    live = page.locator('[data-testid=stElementContainer]:not([data-stale="true"])')
-    box = live.get_by_role("combobox", name=combobox)
+    box = live(page).get_by_role("combobox", name=combobox)
     for attempt in range(4):
         try:
             (box.click if attempt % 2 else box.focus)()

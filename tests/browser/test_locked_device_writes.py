@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, unlock
+from browser_helpers import CHROMIUM_ARGS, chromium, dashboard, live, unlock
 
 from events.model import Bet, DealerChosen, Dealt, SessionStarted, Shuffled
 from log.open import open_store
@@ -41,7 +41,7 @@ def test_a_correction_drawn_before_lock_every_device_stores_nothing(tmp_path: Pa
             unlock(page, url, SECRET)
             page.goto(f"{url}/record?session=friday")
             page.get_by_text("Correct a step").click()
-            step = page.get_by_role("combobox", name="Step")
+            step = live(page).get_by_role("combobox", name="Step")
             expect(step).to_be_visible(timeout=30_000)
             for attempt in range(6):  # the list may not open while the page reruns
                 (step.click if attempt % 2 else step.focus)()

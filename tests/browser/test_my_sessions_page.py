@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CARD, Wire, chromium, dashboard, launched, pick_option, wait_drawn
+from browser_helpers import CARD, Wire, chromium, dashboard, launched, live, pick_option, wait_drawn
 
 from events.codec import write_events
 from log.annotations import private_cards, set_private_cards
@@ -110,7 +110,8 @@ def test_my_sessions_on_a_phone_opens_the_replay_as_me_with_my_noted_cards(
         wait_drawn(page)
         # back on My sessions the name is remembered; "Your deals", then a tap on deal 2
         page.goto(f"{url}/mine")
-        expect(page.get_by_role("combobox", name="You are")).to_have_value("Sue", timeout=20_000)
+        you_are = live(page).get_by_role("combobox", name="You are")
+        expect(you_are).to_have_value("Sue", timeout=20_000)
         page.get_by_role("link", name="Your deals").tap()
         page.wait_for_url(re.compile(r"/mine\?session="), timeout=20_000)
         deal = page.get_by_role("link", name=re.compile(r"▶ Deal 2\b"))
@@ -173,7 +174,7 @@ def test_a_player_enters_the_cards_they_remember_with_three_taps(
         page = ctx.new_page()
         page.goto(f"{url}/mine?session={SESSION}&deal=3")
         _pick_name(page, "Dave")
-        expect(page.get_by_role("combobox", name="Your cards in")).to_have_value("Deal 3")
+        expect(live(page).get_by_role("combobox", name="Your cards in")).to_have_value("Deal 3")
 
         def tap(suit: str, card: str) -> None:  # a card's button by its name: "ace of spades"
             row = page.get_by_role("toolbar", name=suit)

@@ -26,6 +26,7 @@ from browser_helpers import (
     CHROMIUM_ARGS,
     chromium,
     dashboard,
+    live,
     open_device_panel,
     pick_cards,
     pick_option,
@@ -269,7 +270,7 @@ def test_a_whole_deal_by_taps_on_a_phone(sqlite_server: tuple[str, str]) -> None
             # (the live poll reruns the page each time the session moves, which may close an
             # open list before the tap reaches it: open it again, as a person would)
             for _ in range(6):
-                page.get_by_role("combobox", name="Session to record").click()
+                live(page).get_by_role("combobox", name="Session to record").click()
                 try:
                     page.get_by_role("option", name="Start a new session").click(timeout=3_000)
                     break

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, pick_option, served_store, unlock
+from browser_helpers import CHROMIUM_ARGS, chromium, live, pick_option, served_store, unlock
 
 from log.open import open_store
 
@@ -74,7 +74,7 @@ def _shot(page: Any, name: str) -> None:
 
 
 def _type_in(page: Any, combobox: str, text: str) -> None:
-    box = page.get_by_role("combobox", name=combobox)
+    box = live(page).get_by_role("combobox", name=combobox)
     box.fill(text)
     page.keyboard.press("Enter")
 

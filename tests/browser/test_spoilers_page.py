@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, dashboard, launched
+from browser_helpers import chromium, dashboard, launched, live
 
 from brag.cli import main
 from log.open import open_store
@@ -112,7 +112,7 @@ def test_a_tap_on_a_session_opens_its_replay_on_a_phone(
         replay = page.locator("[data-testid='replayer']")
         expect(replay).to_have_attribute("data-ready", "true", timeout=60_000)
         expect(page.get_by_text("Step 1 of").first).to_be_visible()
-        expect(page.get_by_role("combobox", name="Session")).to_have_value(target.session)
+        expect(live(page).get_by_role("combobox", name="Session")).to_have_value(target.session)
         # the sidebar is closed: nothing covers the replay
         sidebar = page.locator("[data-testid='stSidebar']")
         assert sidebar.get_attribute("data-collapsed") == "true"
@@ -138,7 +138,7 @@ def test_a_tap_on_a_session_opens_its_replay_on_a_phone(
         page.get_by_role("link", name="Replay").tap()
         expect(page.get_by_role("heading", name="Replay")).to_be_visible(timeout=60_000)
         expect(sidebar).to_have_attribute("data-collapsed", "true")
-        expect(page.get_by_role("combobox", name="Session")).to_have_value(target.session)
+        expect(live(page).get_by_role("combobox", name="Session")).to_have_value(target.session)
         expect(replay).to_have_attribute("data-ready", "true", timeout=60_000)
 
 

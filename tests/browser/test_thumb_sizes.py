@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, dashboard, launched, season_env, unlock, wait_drawn
+from browser_helpers import chromium, dashboard, launched, live, season_env, unlock, wait_drawn
 from test_record_page import _smallest_table_text
 
 from log.open import open_store
@@ -97,7 +97,7 @@ def test_correction_choices_take_a_thumb_on_a_phone(served: str) -> None:
         page.goto(f"{served}/record?session={SESSION}")
         expect(page.locator("button[data-spot=fold]")).to_be_enabled(timeout=30_000)
         page.get_by_text("Correct a step").click()
-        box = page.get_by_role("combobox", name="Step", exact=True)
+        box = live(page).get_by_role("combobox", name="Step", exact=True)
         expect(box).to_be_visible(timeout=20_000)
         for _ in range(4):  # typed into the list's search (a rerun may close an open list)
             box.click()

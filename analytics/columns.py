@@ -407,9 +407,7 @@ SESSIONS = table(
             "shown at a showdown: a real table)."
         ),
         "players INTEGER NOT NULL": "Players seated (RULES 1.3).",
-        "den INTEGER NOT NULL": (
-            "Ticks per stake unit in this session (2 x the ante's denominator, RULES 1.2)."
-        ),
+        "den INTEGER NOT NULL": "Ticks per stake unit here (2 x the ante's denominator, RULES 1.2).",
         "ante_t BIGINT NOT NULL": "The ante each player pays every deal (RULES 4.1), in ticks.",
         "pots_rule INTEGER NOT NULL": (
             "Resolved pots that end the session (RULES 1.4; 8 unless the log sets another)."
@@ -417,6 +415,9 @@ SESSIONS = table(
         "blind_play BOOLEAN NOT NULL": (
             "Blind play allowed (RULES 5.1); when off, every player looks before acting."
         ),
+        "open_min INTEGER NOT NULL": "The lowest opening level, in seen units (RULES 5.5).",
+        "open_max INTEGER NOT NULL": "The highest opening level, in seen units (RULES 5.5).",
+        "raise_max INTEGER NOT NULL": "The largest raise, in seen units (RULES 5.5).",
         "phase VARCHAR NOT NULL": (
             "Where the session stands: new, between (deals), betting, showdown, carried or over "
             "(RULES 1.4)."

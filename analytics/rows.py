@@ -131,6 +131,9 @@ class SessionRow(TypedDict):
     ante_t: int
     pots_rule: int
     blind_play: bool
+    open_min: int
+    open_max: int
+    raise_max: int
     phase: str
     deals: int
     deals_projected: int

@@ -29,7 +29,7 @@ them: FORMAT.md ``rules`` as the engine's state holds them) and ``position``, th
 global position when it was read (:meth:`log.service.EventStore.last_position`).
 
 :class:`SeasonCache` reads seasons through the nights it keeps, each by what it was made from
-(:func:`night_key`: its sessions' last seqs, the register's version, its facts beside the log):
+(:func:`night_key`: its sessions' sums, the register's version, its facts beside the log):
 an appended event (a correction, a new pot), a merge or a night finalised makes that night anew
 on the next read, so a correction republishes the standings on the next read.
 """
@@ -45,13 +45,19 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from log.night_facts import facts_of
 from log.register import register_of
-from service.night import Night, night_of
-from service.report import rules_name
-from store.records import SessionFilter
+from service.season_nights import (
+    NightResult,
+    NightSums,
+    Projected,
+    State,
+    made_nights,
+    night_sums,
+    result_of,
+)
 
 if TYPE_CHECKING:
     from log.service import EventStore
@@ -87,23 +93,10 @@ POINTS: tuple[int, ...] = (10, 8, 6, 5, 4, 3, 2, 1)
 TIE_BREAKERS: tuple[str, ...] = ("score", "net", "fewer nights", "name")
 """The order the standings are sorted by (see the module); the name only lists, never places."""
 
-State = Literal["provisional", "final"]
-
 
 class SeasonRefused(ValueError):
     """A season that cannot be given (no session in the dates, dates reversed, a formula not
     understood); ``str()`` is one line naming why."""
-
-
-@dataclass(frozen=True, slots=True)
-class NightResult:
-    """One night of a season: ``day``, each player's ``nets`` over its sessions (stake units,
-    exact), its ``state`` and the rules' names of its sessions (:func:`rules_name`, sorted)."""
-
-    day: date
-    nets: Mapping[str, Fraction]
-    state: State
-    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,29 +282,18 @@ class Season:
     rankings: tuple[Ranking, ...] = field(default=())
 
 
-def result_of(night: Night, rules: Iterable[str] = ()) -> NightResult:
-    """A night's result for the season: each standing's net, the night's state."""
-    return NightResult(
-        night.day,
-        {r.player: r.net for r in night.standings},
-        night.state,
-        tuple(sorted(set(rules))),
-    )
-
-
 NightMemo = MutableMapping[Hashable, NightResult]
 """Night results kept by what they were made from (:func:`night_key`; :func:`season_of`'s
 ``memo``)."""
 
 
-def night_key(
-    store: EventStore, day: date, sessions: Iterable[tuple[str, int]], register: int
-) -> Hashable:
-    """What the night of ``day`` is made from: the store, its ``sessions`` each with its last
-    seq (an append, a correction too, moves one), the register's version (a merge or a rename
-    moves a name's nets) and the position of the night's last fact kept beside the log
+def night_key(store: EventStore, day: date, sums: NightSums, register: int) -> Hashable:
+    """What the night of ``day`` is made from: the store, its sessions' ``sums`` (how many, the
+    sum of their last seqs, the highest last position: an append, a correction too, moves one,
+    :meth:`store.port.Recorder.night_sums`), the register's version (a merge or a rename moves
+    a name's nets) and the position of the night's last fact kept beside the log
     (:func:`log.night_facts.facts_of`: a night finalised or reopened). One small query."""
-    return (store.store_id, day, tuple(sorted(sessions)), register, facts_of(store, day).last)
+    return (store.store_id, day, sums, register, facts_of(store, day).last)
 
 
 def season_of(
@@ -321,39 +303,40 @@ def season_of(
     formulas: Sequence[Formula] = (Total(),),
     *,
     memo: NightMemo | None = None,
+    projected: Projected | None = None,
 ) -> Season:
     """The season of ``store`` from ``start`` to ``end``: every date with a session started
     (:attr:`store.records.SessionInfo.started`, in its own offset) made a night
     (:func:`service.night.night_of`), ranked by each of ``formulas``. ``position`` is read
     first, so the season holds at least the events up to it. With ``memo``, a night made from
     what it was made from before (:func:`night_key`) is taken from it, not folded again: after
-    an append, a merge or a night finalised, only the nights it touched are made anew. Raises
+    an append, a merge or a night finalised, only the nights it touched are made anew. With
+    ``projected`` (the projection's parts, :data:`service.season_nights.Projected`), the nights
+    made anew are summed from what the projection folded of their sessions up to the store's
+    last seq, the others folded (the same result: :mod:`service.season_nights`). Raises
     :class:`SeasonRefused` when ``start`` is after ``end`` or no session started between
     them."""
     if start > end:
         raise SeasonRefused(f"the season's first date {start} is after its last {end}")
     position = store.last_position()
     register = register_of(store).version
-    infos = store.sessions(order="oldest", where=SessionFilter(dates=(start, end)))
-    by_day: dict[date, list[tuple[str, int]]] = {}
-    for i in infos:
-        if i.started is not None:
-            by_day.setdefault(i.started.date(), []).append((i.session, i.last_seq))
-    if not by_day:
+    sums = night_sums(store, start, end)
+    if not sums:
         raise SeasonRefused(
             f"no session started from {start.isoformat()} to {end.isoformat()} (see brag sessions)"
         )
-    nights = []
-    for day in sorted(by_day):
-        key = None if memo is None else night_key(store, day, by_day[day], register)
-        kept = None if memo is None else memo.get(key)
-        if kept is None:
-            night = night_of(store, day)
-            names = [rules_name(store.state(s.session).rules) for s in night.sessions]
-            kept = result_of(night, names)
-            if memo is not None:
-                memo[key] = kept
-        nights.append(kept)
+    keys = {}
+    kept: dict[date, NightResult] = {}
+    if memo is not None:
+        for day, made_of in sums.items():
+            keys[day] = night_key(store, day, made_of, register)
+            if (found := memo.get(keys[day])) is not None:
+                kept[day] = found
+    made = made_nights(store, {d: v for d, v in sums.items() if d not in kept}, projected)
+    if memo is not None:
+        for day, result in made.items():
+            memo[keys[day]] = result
+    nights = [kept.get(day) or made[day] for day in sorted(sums)]
     rules = tuple(sorted({r for n in nights for r in n.rules}))
     rankings = tuple(rank(nights, f) for f in formulas)
     return Season(start, end, tuple(nights), season_state(nights), position, rules, rankings)
@@ -398,11 +381,16 @@ class SeasonCache:
         return self._nights.made
 
     def season(
-        self, store: EventStore, start: date, end: date, formulas: Sequence[Formula] = (Total(),)
+        self,
+        store: EventStore,
+        start: date,
+        end: date,
+        formulas: Sequence[Formula] = (Total(),),
+        projected: Projected | None = None,
     ) -> Season:
-        """:func:`season_of` with the nights kept."""
+        """:func:`season_of` with the nights kept (and the projection's parts, if given)."""
         with self._lock:  # one season made at a time: the nights' memo is shared
-            return season_of(store, start, end, formulas, memo=self._nights)
+            return season_of(store, start, end, formulas, memo=self._nights, projected=projected)
 
 
 # --- named seasons: the club's terms ----------------------------------------------------------

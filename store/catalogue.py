@@ -120,6 +120,25 @@ class CatalogueReads:
             )
         ]
 
+    def night_sums(self, first: date, last: date) -> list[tuple[date, int, int, int]]:
+        day = "substr(coalesce(first_at, stored), 1, 10)"
+        cond, params = self._where(SessionFilter(dates=(first, last)))
+        rows = self.query(
+            f"SELECT {day}, count(*), sum(last_seq), max(last_position) FROM {CATALOGUE}{cond} "
+            f"GROUP BY {day} ORDER BY {day}",
+            params,
+        )
+        return [(date.fromisoformat(str(d)), int(n), int(q), int(p)) for d, n, q, p in rows]
+
+    def days(self, first: date, last: date) -> list[tuple[str, date, int]]:
+        cond, params = self._where(SessionFilter(dates=(first, last)))
+        rows = self.query(
+            f"SELECT session, substr(coalesce(first_at, stored), 1, 10), last_seq FROM "
+            f"{CATALOGUE}{cond} ORDER BY {_ORDER_BY['oldest']}",
+            params,
+        )
+        return [(str(s), date.fromisoformat(str(d)), int(q)) for s, d, q in rows]
+
     def count(self, where: SessionFilter) -> int:
         cond, params = self._where(where)
         return int(self.query(f"SELECT count(*) FROM {CATALOGUE}{cond}", params)[0][0])

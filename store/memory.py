@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from uuid import UUID, uuid4
 
 from events.errors import DuplicateId, SeqTaken
@@ -314,6 +314,12 @@ class MemoryRecorder:
         raise NotImplementedError("a memory store keeps no catalogue")
 
     def count(self, where: SessionFilter) -> int:
+        raise NotImplementedError("a memory store keeps no catalogue")
+
+    def night_sums(self, first: date, last: date) -> list[tuple[date, int, int, int]]:
+        raise NotImplementedError("a memory store keeps no catalogue")
+
+    def days(self, first: date, last: date) -> list[tuple[str, date, int]]:
         raise NotImplementedError("a memory store keeps no catalogue")
 
     def facets(self) -> Facets:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime
+from datetime import date, datetime
 from typing import Protocol
 
 from store.annotations import Annotation, AnnotationRow
@@ -263,6 +263,20 @@ class Catalogue(Protocol):
     def page(self, listing: Listing) -> list[SessionInfo]: ...
 
     def count(self, where: SessionFilter) -> int: ...
+
+    def night_sums(self, first: date, last: date) -> list[tuple[date, int, int, int]]:
+        """Per calendar date from ``first`` to ``last`` with a session started on it (as
+        :meth:`days` dates them), oldest first: ``(date, sessions, the sum of their last seqs, the
+        highest of their last positions)``. Sessions only grow and keep their date, so an event
+        stored in any of them, or a session more, moves the row (a night's version)."""
+        ...
+
+    def days(self, first: date, last: date) -> list[tuple[str, date, int]]:
+        """Each session started from ``first`` to ``last`` inclusive (the calendar date of its
+        recorded start in its own offset, else of when it was stored: ``SessionFilter.dates``),
+        oldest first, as ``(session, that date, last seq)``: one query and no
+        :class:`SessionInfo` made (a league's season lists 100,000 sessions)."""
+        ...
 
     def facets(self) -> Facets: ...
 

@@ -447,13 +447,32 @@ def _seasons(url: str) -> Any:
 
 def season(start: date, end: date, formulas: tuple[str, ...]) -> Any:
     """The season from ``start`` to ``end`` ranked by ``formulas`` (their texts,
-    :func:`service.season.parse_formula`), a :class:`service.season.Season`: read from the
-    store (not the projection), each night kept by what it was made from (its sessions' last
-    seqs, the register, its facts: :func:`service.season.night_key`), so a correction, a new
-    pot or a night finalised anywhere shows at the next read. Raises
+    :func:`service.season.parse_formula`), a :class:`service.season.Season`: listed from the
+    store, each night kept by what it was made from (its sessions' last seqs, the register, its
+    facts: :func:`service.season.night_key`), so a correction, a new pot or a night finalised
+    anywhere shows at the next read; a night made anew sums what the projection folded of its
+    sessions up to the store's last seq (:func:`_season_parts`) and folds the rest. Raises
     :class:`service.season.SeasonRefused` when no session started in the dates."""
     from service.season import parse_formula
 
     store = _store(db_url())
     asked = [parse_formula(f) for f in formulas]
-    return _seasons(db_url()).season(store, start, end, asked)
+    return _seasons(db_url()).season(store, start, end, asked, _season_parts)
+
+
+def _season_parts(sums: Any, listing: Any) -> Any:
+    """What the projection holds of the season's nights (:func:`analytics.season_parts.
+    season_parts` of the store's ``sums`` by night, its ``listing`` asked for the nights the
+    projection has not caught up with), so that a league's season is summed in DuckDB, not
+    folded session by session; ``None`` (every night folded from the store) when the projection
+    cannot be read: not built yet, of another schema, gone."""
+    import duckdb
+
+    from analytics.season_parts import season_parts
+
+    try:
+        with projection.opened() as con:
+            return season_parts(con, sums, listing)
+    except (duckdb.Error, OSError) as err:
+        _LOG.info("the season folded from the store: the projection was not read (%s)", err)
+        return None

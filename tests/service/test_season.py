@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from contextlib import ExitStack
 from datetime import UTC, date, datetime
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from corrections_helpers import withdraw_last
 from hypothesis import given
 from hypothesis import strategies as st
-from store_helpers import pg_store, require_pg
 
 from engine.fold import fold
 from events.codec import read_file
@@ -24,7 +23,6 @@ from events.model import Rules, SessionStarted
 from log.open import open_store
 from log.register import merge, seated_of
 from log.service import EventStore
-from service.amend import CorrectStep, PlanCorrection, correct_step, plan_correction
 from service.night_facts import finalise, reopen
 from service.report import rules_name
 from service.season import (
@@ -219,21 +217,6 @@ def test_no_session_in_the_dates_is_refused(season: EventStore) -> None:
         season_of(season, date(2026, 12, 1), date(2026, 9, 1))
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def first_night(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
-    """The season's first night (2026-09-24: four sessions at two tables) in a SQLite file, or
-    in a fresh schema of the PostgreSQL test server (skipped without one)."""
-    with ExitStack() as stack:
-        if request.param == "sqlite":
-            store = stack.enter_context(open_store(f"sqlite:///{tmp_path / 'club.db'}"))
-        else:
-            require_pg()
-            store = stack.enter_context(pg_store())
-        for path in SEASON[:4]:
-            store.import_log(str(path))
-        yield store
-
-
 def test_a_correction_republishes_the_season_on_the_next_read(first_night: EventStore) -> None:
     store = first_night
     day = date(2026, 9, 24)
@@ -242,12 +225,7 @@ def test_a_correction_republishes_the_season_on_the_next_read(first_night: Event
     assert cache.season(store, day, day, [Total(), Points()]) == before and cache.folded == 1
 
     session = "2026-09-24-top-2"
-    timeline = store.timeline(session)
-    last = next(s for s in reversed(list(timeline.steps)) if not s.derived)
-    now = datetime(2026, 9, 25, 9, 0, tzinfo=UTC)
-    planned = plan_correction(store, PlanCorrection(timeline, last, None, "organiser", now))
-    assert planned.plan is not None, planned.refused
-    assert correct_step(store, CorrectStep(planned.plan)).outcome == "stored"
+    withdraw_last(store, session, datetime(2026, 9, 25, 9, 0, tzinfo=UTC))
 
     after = cache.season(store, day, day, [Total(), Points()])
     assert cache.folded == 2 and after.position > before.position
@@ -292,12 +270,7 @@ def test_after_a_correction_only_its_night_is_folded_again(tmp_path: Path) -> No
         cache = SeasonCache()
         before = cache.season(store, first, last)
         session = "2026-09-25-back-2"
-        timeline = store.timeline(session)
-        step = next(s for s in reversed(list(timeline.steps)) if not s.derived)
-        now = datetime(2026, 9, 26, 9, 0, tzinfo=UTC)
-        planned = plan_correction(store, PlanCorrection(timeline, step, None, "organiser", now))
-        assert planned.plan is not None, planned.refused
-        assert correct_step(store, CorrectStep(planned.plan)).outcome == "stored"
+        withdraw_last(store, session, datetime(2026, 9, 26, 9, 0, tzinfo=UTC))
         after = cache.season(store, first, last)
         assert after.nights[0] is before.nights[0]  # the 24th: kept, not folded again
         assert after.nights[1] is not before.nights[1] and after.nights[1] != before.nights[1]

@@ -9,15 +9,13 @@ give the same season too."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import ExitStack
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
-from store_helpers import pg_store, require_pg
+from corrections_helpers import withdraw_last
 
 import analytics.projector
 import analytics.tables
@@ -26,7 +24,6 @@ from log.open import open_store
 from log.register import merge, seated_of
 from log.service import EventStore
 from service import season_nights
-from service.amend import CorrectStep, PlanCorrection, correct_step, plan_correction
 from service.season import Points, SeasonCache, Total, season_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,33 +94,13 @@ def test_the_bundled_season_equals_its_fold_and_folds_nothing(
         assert got.rules == want.rules == ("standard",)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def first_night(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
-    """The season's first night (2026-09-24: four sessions) in a SQLite file or a fresh schema
-    of the PostgreSQL test server (skipped without one)."""
-    with ExitStack() as stack:
-        if request.param == "sqlite":
-            store = stack.enter_context(open_store(f"sqlite:///{tmp_path / 'club.db'}"))
-        else:
-            require_pg()
-            store = stack.enter_context(pg_store())
-        for path in SEASON[:4]:
-            store.import_log(str(path))
-        yield store
-
-
 def test_a_correction_since_the_catch_up_is_folded_the_rest_taken(
     first_night: EventStore, folds: list[str]
 ) -> None:
     store, day = first_night, date(2026, 9, 24)
     projection = Projection(store)
     session = "2026-09-24-top-2"
-    timeline = store.timeline(session)
-    last = next(s for s in reversed(list(timeline.steps)) if not s.derived)
-    now = datetime(2026, 9, 25, 9, 0, tzinfo=UTC)
-    planned = plan_correction(store, PlanCorrection(timeline, last, None, "organiser", now))
-    assert planned.plan is not None, planned.refused
-    assert correct_step(store, CorrectStep(planned.plan)).outcome == "stored"
+    withdraw_last(store, session, datetime(2026, 9, 25, 9, 0, tzinfo=UTC))
 
     got = _made(store, projection, folds, day, day)
     assert folds == [session]  # the corrected session only; the other three from the projection

@@ -407,7 +407,7 @@ SESSIONS = table(
             "shown at a showdown: a real table)."
         ),
         "players INTEGER NOT NULL": "Players seated (RULES 1.3).",
-        "den INTEGER NOT NULL": "Ticks per stake unit here (2 x the ante's denominator, RULES 1.2).",
+        "den INTEGER NOT NULL": "Ticks per stake unit (2 x the ante's denominator, RULES 1.2).",
         "ante_t BIGINT NOT NULL": "The ante each player pays every deal (RULES 4.1), in ticks.",
         "pots_rule INTEGER NOT NULL": (
             "Resolved pots that end the session (RULES 1.4; 8 unless the log sets another)."

@@ -5,9 +5,10 @@ A review page must be ready within 2 s, so the games a review of the standard ru
 request: they ship as ``.npz`` files (the same format as the cache of :mod:`solver.solution`,
 named by its parameters) with ``manifest.json``, which gives each file's sha256 (its bytes) and
 its strategy's sha256 (:func:`solver.solution._digest`: what a new solve of the same settings
-reproduces). :func:`load` checks both: a file whose hash differs is not read (the game is then
-read from the cache or solved). ``python -m solver.ship`` writes the files and the manifest from
-the cache (solving what is missing).
+reproduces on the same CPU; on another, the strategy within 1e-3,
+``tests/solver/test_shipped.py``). :func:`load` checks both: a file whose hash differs is not
+read (the game is then read from the cache or solved). ``python -m solver.ship`` writes the
+files and the manifest from the cache (solving what is missing).
 """
 
 from __future__ import annotations

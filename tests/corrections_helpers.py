@@ -5,7 +5,6 @@ tests/cli/test_amend_command.py, tests/dashboard/test_correction_panel.py): log 
 from __future__ import annotations
 
 import random
-from datetime import datetime
 
 from engine.fold import fold
 from events.model import AnyEvent
@@ -34,15 +33,3 @@ def last_step(store: EventStore) -> Step:
     """Session "s"'s last recorded (not derived) step."""
     t = store.timeline("s")
     return next(x for x in reversed(list(t.steps)) if not x.derived)
-
-
-def withdraw_last(store: EventStore, session: str, at: datetime) -> None:
-    """Withdraws the session's last recorded step as its organiser at ``at``
-    (:mod:`service.amend`: planned, then stored); fails the test if it is refused."""
-    from service.amend import CorrectStep, PlanCorrection, correct_step, plan_correction
-
-    timeline = store.timeline(session)
-    last = next(s for s in reversed(list(timeline.steps)) if not s.derived)
-    planned = plan_correction(store, PlanCorrection(timeline, last, None, "organiser", at))
-    assert planned.plan is not None, planned.refused
-    assert correct_step(store, CorrectStep(planned.plan)).outcome == "stored"

@@ -13,7 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from corrections_helpers import withdraw_last
+from amend_helpers import withdraw_last
 from hypothesis import given
 from hypothesis import strategies as st
 

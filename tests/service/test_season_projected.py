@@ -15,7 +15,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from corrections_helpers import withdraw_last
+from amend_helpers import withdraw_last
 
 import analytics.projector
 import analytics.tables

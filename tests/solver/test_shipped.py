@@ -1,6 +1,6 @@
 """The shipped solution (issue 38.3): every file of ``data/solver/`` matches its manifest's
 sha256, is what :func:`solver.solution.subgame` reads before its cache, and a new solve with the
-same settings reproduces its strategy's hash."""
+same settings reproduces its strategy (to :data:`SAME`: bit for bit only on one CPU)."""
 
 from __future__ import annotations
 
@@ -74,20 +74,35 @@ def test_a_file_whose_hash_differs_is_not_read(
     assert shipped.load(other) is not None
 
 
-def test_a_new_solve_of_a_shipped_game_reproduces_its_hash() -> None:
-    """The smallest betting games (both seen: about a second each) solved again, uncached."""
+SAME = 1e-3
+"""How far a new solve's probability may lie from the shipped one's. The same settings give the
+same strategy on one machine bit for bit (the digest), but not across CPUs: floating-point sums
+vectorised to another width differ by ~1e-13, and CFR+'s regret matching carries that to ~2e-4
+at a few nodes over 400 iterations (measured: dead money 2, both seen, an AMD EPYC against the
+machine that shipped it; issue 38.5's grades move at 1e-2 ante)."""
+
+
+def _shipped_strategy(name: str) -> np.ndarray:
+    strat = shipped.load(name)
+    assert strat is not None, name
+    return strat
+
+
+def test_a_new_solve_of_a_shipped_game_reproduces_its_strategy() -> None:
+    """The smallest betting games (both seen: about a second each) solved again, uncached: the
+    shipped strategy within :data:`SAME` per probability."""
     for dead in (0.0, 2.0):
         name = _name(ABSTRACTION, (True, True), dead, ITERATIONS, 0) + ".npz"
         g = subgame(ABSTRACTION, (True, True), dead, cache=False)
-        assert g.digest == _entries()[name]["strategy_sha256"]
+        assert np.abs(g.strategy - _shipped_strategy(name)).max() < SAME, name
 
 
 @pytest.mark.slow
-def test_solve_game_with_the_shipped_settings_reproduces_every_hash() -> None:
+def test_solve_game_with_the_shipped_settings_reproduces_every_strategy() -> None:
     sol = solve_game(ABSTRACTION, ITERATIONS, 0, cache=False)
     for s, g in sol.games.items():
         name = _name(ABSTRACTION, s, 0.0, ITERATIONS, 0) + ".npz"
-        assert g.digest == _entries()[name]["strategy_sha256"], s
+        assert np.abs(g.strategy - _shipped_strategy(name)).max() < SAME, s
 
 
 def test_the_shipped_pins_match_their_hash_and_cover_every_pin_a_review_asks() -> None:

@@ -146,7 +146,19 @@ def cache_parts() -> dict[str, Callable[[], object]]:
         "stat showdown_hands": lambda: stats_cache.stat(
             "showdown_hands", player=first(), table=None
         ),
+        "season (this season)": this_season,
     }
+
+
+def this_season() -> object:
+    """The Players page's season panel's read: this season (the term of the latest session)
+    ranked by the two formulas, read through the projection (issue 37 item 5)."""
+    from dashboard.common import cache
+    from dashboard.stats.season_panel import FORMULAS, season_title
+
+    span = cache.session_facets()[2]
+    assert span is not None
+    return stats_cache.season(*season_title(None, span[1])[1], FORMULAS)
 
 
 def median_cold(path: str, duck: str, fn: Callable[[], object], runs: int) -> float:

@@ -10,6 +10,10 @@ Tie-breakers, in turn: score, season net, fewer nights, name (players equal on t
 share the place). Without ``--from``/``--to`` the season is every night stored (the first and
 last dates of the sessions). ``--formula`` defaults to ``total``.
 
+With ``brag analytics refresh``'s file beside the store (this store's), each night is summed from
+it where it has folded the night's sessions up to the store's last seq, the rest folded from the
+store: the same season, a league's in a second.
+
 JSON: ``{from, to, state, position, rules, nights, unit, formulas: [{formula, standings:
 [{player, place, score, net, nights}]}]}``, amounts as ``brag night`` writes them (``"9"``,
 ``"-17/2"``); ``position`` is the store's last global position it was read at and ``rules`` the
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from datetime import date
 from typing import Any
 
@@ -29,6 +34,7 @@ from brag.store_access import open_event_store, store_console
 from events.amounts import format_amount
 from present.numbers import count_of
 from service.season import Formula, Season, SeasonRefused, parse_formula, season_of
+from service.season_nights import Projected
 
 __all__ = ["cmd_season", "register", "season_json"]
 
@@ -111,14 +117,63 @@ def cmd_season(args: argparse.Namespace) -> int:
             if span is None:
                 raise CommandError("no session stored (brag import FILE...)", command="season")
             start, end = start or span[0], end or span[1]
+        con = _projection_of(args.db, store)
         try:
-            season = season_of(store, start, end, formulas)
+            season = season_of(store, start, end, formulas, projected=_reader(con))
         except SeasonRefused as err:
             raise CommandError(str(err), command="season") from None
+        finally:
+            if con is not None:
+                con.close()
     if args.json:
         print(json.dumps(season_json(season), ensure_ascii=False))
         return 0
     return _print(season)
+
+
+def _projection_of(db: str, store: Any) -> Any:
+    """The statistics file beside the store (``brag analytics refresh``'s), open read-only when
+    it is this store's (its recorded id, the event at its checkpoint: ``analytics.owner``), so
+    that a league's season is summed from it where it has caught up with the store
+    (:mod:`service.season_nights`); ``None`` (every night folded from the store) when there is
+    none, it is another store's, or it cannot be opened now (a refresh writing it)."""
+    import duckdb
+
+    import analytics.tables
+    from analytics.owner import diverged, recorded_store
+    from brag.projection import default_analytics
+
+    path = default_analytics(db)
+    if not os.path.exists(path):
+        return None
+    try:
+        con = analytics.tables.connect(path, read_only=True)
+        have = recorded_store(con)
+        if have is not None and have[0] == store.store_id and diverged(con, store) is None:
+            return con
+    except duckdb.Error:
+        return None
+    con.close()
+    return None
+
+
+def _reader(con: Any) -> Projected | None:
+    """:data:`service.season_nights.Projected` over the open projection ``con``; ``None`` without
+    one, or (as the page) when a statement fails on it: every night folded from the store."""
+    if con is None:
+        return None
+
+    def parts(sums: Any, listing: Any) -> Any:
+        import duckdb
+
+        from analytics.season_parts import season_parts
+
+        try:
+            return season_parts(con, sums, listing)
+        except duckdb.Error:
+            return None
+
+    return parts
 
 
 def _print(season: Season) -> int:

@@ -127,3 +127,35 @@ def test_a_night_finalised_makes_its_season_final(
     assert _json(capsys, argv)["state"] == "final"
     both = [*argv[:5], "--to", "2026-10-02", "--json"]
     assert _json(capsys, both)["state"] == "provisional"  # the 2nd is not final yet
+
+
+def test_the_statistics_file_beside_the_store_gives_the_same_season(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``brag analytics refresh``'s file beside the store, the nights are summed from it
+    (none folded, issue 37 item 5); a night stored since is folded; the JSON is the same as
+    without the file (its nights all folded), but for the position a new session moves."""
+    from service import season_nights
+
+    argv = ["season", "--db", db, "--formula", "total", "--formula", "points", "--json"]
+    folded: list[str] = []
+    night = season_nights.folded
+
+    def counted(store: object, day: object) -> object:
+        folded.append(str(day))
+        return night(store, day)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(season_nights, "folded", counted)
+    without = _json(capsys, argv)
+    assert len(folded) == 3  # no file beside the store: every night folded
+    assert main(["analytics", "refresh", "--db", db]) == 0
+    folded.clear()
+    assert _json(capsys, argv) == without and folded == []
+    later = next(str(p) for p in SEASON if p.name.startswith("2026-10-09"))
+    assert main(["import", "--db", db, later]) == 0
+    with_new = _json(capsys, [*argv[:3], "--to", "2026-10-31", *argv[3:]])
+    assert folded == ["2026-10-09"]  # the night the file has not caught up with
+    (Path(db).with_suffix(".duckdb")).unlink()
+    folded.clear()
+    assert _json(capsys, [*argv[:3], "--to", "2026-10-31", *argv[3:]]) == with_new
+    assert len(folded) == 4

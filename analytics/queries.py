@@ -196,15 +196,26 @@ def session_nets(
     given (:data:`Dates`)."""
     from datetime import datetime
 
-    params = {"player_key": key(player), "table_key": key(table), **dated(dates)}
-    rows = run(con, "session_nets", params)
     return [
         {
-            "session": r["session"],
-            "started": None if r["started"] is None else datetime.fromisoformat(r["started"]),
-            "net": Fraction(int(r["net_t"]), int(r["den"])),
+            "session": session,
+            "started": None if started is None else datetime.fromisoformat(started),
+            "net": Fraction(net_t, den),
         }
-        for r in rows
+        for session, started, net_t, den in session_net_ticks(con, player, table, dates)
+    ]
+
+
+def session_net_ticks(
+    con: duckdb.DuckDBPyConnection, player: str, table: str | None = None, dates: Dates = None
+) -> list[tuple[str, str | None, int, int]]:
+    """:func:`session_nets`' rows as they are read: ``(session, started as its ISO text or
+    None, net in ticks, den)``, no Fraction or datetime made (a league's player has thousands
+    of sessions: the Players page's chart sums ticks)."""
+    params = {"player_key": key(player), "table_key": key(table), **dated(dates)}
+    return [
+        (r["session"], r["started"], int(r["net_t"]), int(r["den"]))
+        for r in run(con, "session_nets", params)
     ]
 
 

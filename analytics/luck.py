@@ -44,14 +44,15 @@ new hand dealt to them (the old hand's luck belongs to the deal it was dealt in)
 
 from __future__ import annotations
 
-import hashlib
 import math
-import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from itertools import combinations, permutations
+from itertools import permutations
 from typing import TYPE_CHECKING, Any, Final
 
+import numpy as np
+
+from analytics.luck_orders import placings, ranks_of, shuffled_orders
 from engine.hands import strength_codes
 
 if TYPE_CHECKING:
@@ -134,17 +135,6 @@ Value = Callable[[tuple[int, ...]], Sequence[Fraction]]
 """A value function of a deal: the ranks of the seats' new hands -> each seat's value (units)."""
 
 
-def _placings(pool: list[int], sizes: list[int]) -> Iterator[list[tuple[int, ...]]]:
-    """Every split of ``pool`` into groups of ``sizes`` (in order), each group a set."""
-    if not sizes:
-        yield []
-        return
-    for group in combinations(pool, sizes[0]):
-        rest = [c for c in pool if c not in group]
-        for others in _placings(rest, sizes[1:]):
-            yield [group, *others]
-
-
 def order_average(
     hands: Hands, unseen: frozenset[int] | set[int], value: Value | None = None
 ) -> tuple[Fraction, ...]:
@@ -165,33 +155,19 @@ def order_average(
     for k in sizes:
         count //= math.factorial(k)
     if count <= EXACT_LIMIT:
-        draws: Iterator[list[tuple[int, ...]]] = _placings(pool, sizes)
+        orders = placings(pool, sizes)
     else:
+        orders = shuffled_orders(pool, SAMPLES, repr((kept, pool)).encode())
         count = SAMPLES
-        key = repr((kept, pool)).encode()
-        rng = random.Random(hashlib.sha256(key).hexdigest())
-        draws = _sampled(pool, sizes, rng, SAMPLES)
-    rankings = (
-        deal_ranks([_three((*k, *g)) for k, g in zip(kept, groups, strict=True)])
-        for groups in draws
-    )
-    return _mean_value(rankings, count, len(hands), value)
-
-
-def _mean_value(
-    rankings: Iterator[tuple[int, ...]], count: int, n: int, value: Value | None
-) -> tuple[Fraction, ...]:
-    """Each seat's mean of ``value`` (the baseline when ``None``) over ``count`` rankings."""
-    if value is None:  # the baseline: whole half units, summed as integers (faster)
-        halves = [int(v * 2) for v in RANK_VALUES[n]]
-        sums = [0] * n
-        for ranks in rankings:
-            for i, r in enumerate(ranks):
-                sums[i] += halves[r - 1]
-        return tuple(Fraction(x, 2 * count) for x in sums)
+    ranks = ranks_of(kept, orders)
+    n = len(hands)
+    if value is None:  # the baseline: whole half units, summed as integers
+        halves = np.array([int(v * 2) for v in RANK_VALUES[n]], dtype=np.int64)
+        sums = halves[ranks - 1].sum(axis=0)
+        return tuple(Fraction(int(x), 2 * count) for x in sums)
     totals = [Fraction(0)] * n
-    for ranks in rankings:
-        totals = [t + v for t, v in zip(totals, value(ranks), strict=True)]
+    for row in ranks.tolist():
+        totals = [t + v for t, v in zip(totals, value(tuple(row)), strict=True)]
     return tuple(t / count for t in totals)
 
 
@@ -205,25 +181,6 @@ def rank_average(n: int, value: Value) -> tuple[Fraction, ...]:
         totals = [t + v for t, v in zip(totals, value(ranks), strict=True)]
         count += 1
     return tuple(t / count for t in totals)
-
-
-def _three(cards: tuple[int, ...]) -> tuple[int, int, int]:
-    """A kept part and its group of unseen cards: three cards (sizes are 3 - kept)."""
-    a, b, c = cards
-    return a, b, c
-
-
-def _sampled(
-    pool: list[int], sizes: list[int], rng: random.Random, samples: int
-) -> Iterator[list[tuple[int, ...]]]:
-    """``samples`` uniform random orders of ``pool`` cut into groups of ``sizes``."""
-    for _ in range(samples):
-        order = rng.sample(pool, len(pool))
-        groups, at = [], 0
-        for k in sizes:
-            groups.append(tuple(order[at : at + k]))
-            at += k
-        yield groups
 
 
 def deal_units(

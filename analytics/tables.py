@@ -48,11 +48,13 @@ __all__ = [
     "skipped",
 ]
 
+# 14: luck_t of a partly fresh deal of 6+ players: its sampled orders drawn by numpy
+# (analytics/luck_orders.py); 13: sessions' open_min/open_max/raise_max (the season's nights)
 # 12: luck_t of partly fresh deals (issue 37: the exact term, docs/luck.md)
 # 11: register_names (issue 35: the register's merges and renames); 10: ...
 # 9: luck_t, adjusted_net_t (docs/luck.md); 8: decisions; 7: player_key, table_key (one name,
 # one player); 6: started, month
-SCHEMA_VERSION = "13"
+SCHEMA_VERSION = "14"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"

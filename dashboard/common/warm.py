@@ -103,7 +103,7 @@ def _players_page() -> None:
     first = stats[0]["player"]  # the Players page's first player
     stats_cache.deals_behind_total(first, stats_view.DRILLED[0], None)
     stats_cache.deals_behind(first, stats_view.DRILLED[0], None, page=1)  # its first page, as shown
-    stats_cache.session_nets(first, None)
+    stats_cache.session_net_ticks(first, None)
     stats_cache.stat("showdown_hands", player=first, table=None)
 
 

@@ -73,7 +73,7 @@ if wanted is None or not own.sat_in(cache.session_info(wanted), me):
         )
     if standings is not None:
         st.subheader("Your net over time")
-        widgets.net_over_time(stat_tables.net_over_sessions({me: stats_cache.session_nets(me)}))
+        widgets.net_over_time(stat_tables.net_over_ticks({me: stats_cache.session_net_ticks(me)}))
     st.stop()
 
 rp = cache.replay(wanted)

@@ -65,13 +65,12 @@ with st.container(height=520 if len(deals) > 8 else "content"):
 
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]
-nets = {p: stats_cache.session_nets(p, table, dates) for p in chosen}
+nets = {p: stats_cache.session_net_ticks(p, table, dates) for p in chosen}
 # The store's one cheap query of each run (its last position), as when this chart read the
-# catalogue: a store that cannot be reached is still said here (dashboard/common/faults.py), though
-# the
-# chart now comes from the projection alone.
+# catalogue: a store that cannot be reached is still said here (dashboard/common/faults.py),
+# though the chart now comes from the projection alone.
 stores.store().last_position()
-widgets.net_over_time(stat_tables.net_over_sessions(nets), frame=True)
+widgets.net_over_time(stat_tables.net_over_ticks(nets), frame=True)
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
 hands = {p: stats_cache.stat("showdown_hands", player=p, table=table, dates=dates) for p in chosen}

@@ -45,6 +45,7 @@ __all__ = [
     "run_sql",
     "schema",
     "season",
+    "session_net_ticks",
     "session_nets",
     "spots",
     "stat",
@@ -351,6 +352,14 @@ def _micros(at: datetime | str) -> int:
     """``at`` (a datetime, or its ISO text with an offset) as UTC microseconds since 1970."""
     t = datetime.fromisoformat(at) if isinstance(at, str) else at
     return ((t if t.tzinfo else t.replace(tzinfo=UTC)) - _EPOCH) // timedelta(microseconds=1)
+
+
+def session_net_ticks(
+    player: str, table: str | None = None, dates: Dates = None
+) -> list[tuple[str, int | None, int, int]]:
+    """:func:`session_nets` as it is cached, for the chart: ``(session, started as UTC
+    microseconds or None, net in ticks, den)`` (``dashboard.stats.tables.net_over_ticks``)."""
+    return _nets(analytics_path(), _version(), db_url(), player, table, dates)
 
 
 def session_nets(

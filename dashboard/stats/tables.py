@@ -22,6 +22,7 @@ __all__ = [
     "csv_text",
     "drill_page_caption",
     "net_over_sessions",
+    "net_over_ticks",
     "net_over_time",
     "result_rows",
     "rows_caption",
@@ -105,6 +106,36 @@ def net_over_sessions(nets: Mapping[str, Sequence[dict[str, Any]]]) -> dict[str,
         p: [{"session": r["session"], "hits": r["net"]} for r in rows] for p, rows in nets.items()
     }
     return net_over_time(per_session, started)
+
+
+SessionTicks = tuple[str, int | None, int, int]
+"""A session's net as the projection keeps it: ``(session, started as UTC microseconds or
+None, net in ticks, den ticks a stake unit)``."""
+
+
+def net_over_ticks(nets: Mapping[str, Sequence[SessionTicks]]) -> dict[str, list[Any]]:
+    """:func:`net_over_sessions` from each player's nets in ticks
+    (``dashboard.stats.stats_cache.session_net_ticks``), with no Fraction or datetime made: the
+    same points (each an exact sum in ticks of the common ``den``, divided once to draw, so the
+    same floats), ordered by the sessions' start. A league's player has 25,000 sessions: made
+    into Fractions and summed back into ticks they took 0.3 s a run."""
+    den = lcm(1, *(d for rows in nets.values() for _, _, _, d in rows))
+    by_session: dict[str, dict[str, int]] = {}
+    started: dict[str, int | None] = {}
+    for player, rows in nets.items():
+        for session, at, net_t, d in rows:
+            started[session] = at
+            here = by_session.setdefault(session, {})
+            here[player] = here.get(player, 0) + net_t * (den // d)
+    order = sorted(by_session, key=lambda s: (started[s] is None, started[s] or 0, s))
+    out: dict[str, list[Any]] = {"session": list(range(1, len(order) + 1))}
+    for p in nets:
+        total, points = 0, []
+        for s in order:
+            total += by_session[s].get(p, 0)
+            points.append(total / den)  # exact ticks; the float only to draw
+        out[p] = points
+    return out
 
 
 def rows_caption(shown: int, cut: str | None) -> str:

@@ -1,0 +1,50 @@
+"""The Players page's net over time summed in ticks (``net_over_ticks``) draws the same points
+as from exact Fractions (``net_over_sessions``): sessions in the order they started (untimed
+last), each player's running net, exact until divided once to draw (RULES 5: nets in stake
+units)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
+
+from dashboard.stats.tables import net_over_sessions, net_over_ticks
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _micros(day: int) -> int:
+    return (datetime(2026, 10, day, 19, tzinfo=UTC) - _EPOCH) // timedelta(microseconds=1)
+
+
+def test_ticks_give_the_fractions_points() -> None:
+    """Two players, sessions of two dens (an ante of 1: den 2; an ante of 1/3: den 6), one
+    session without a time (listed last): the running nets are the exact sums."""
+    ticks = {
+        "Ann": [("b", _micros(9), 7, 2), ("a", _micros(2), -3, 6), ("z", None, 1, 6)],
+        "Bob": [("a", _micros(2), 5, 6), ("c", _micros(16), -4, 2)],
+    }
+    got = net_over_ticks(ticks)
+    # order: a (2 Oct), b (9 Oct), c (16 Oct), z (untimed)
+    ann = [Fraction(-3, 6), Fraction(-3, 6) + Fraction(7, 2)]
+    ann += [ann[-1], ann[-1] + Fraction(1, 6)]
+    bob = [Fraction(5, 6), Fraction(5, 6), Fraction(5, 6) - 2, Fraction(5, 6) - 2]
+    assert got["session"] == [1, 2, 3, 4]
+    assert got["Ann"] == [float(x) for x in ann]
+    assert got["Bob"] == [float(x) for x in bob]
+    as_fractions = {
+        p: [
+            {
+                "session": s,
+                "started": None if t is None else _EPOCH + timedelta(microseconds=t),
+                "net": Fraction(n, d),
+            }
+            for s, t, n, d in rows
+        ]
+        for p, rows in ticks.items()
+    }
+    assert net_over_sessions(as_fractions) == got
+
+
+def test_no_sessions() -> None:
+    assert net_over_ticks({"Ann": []}) == {"session": [], "Ann": []}

@@ -129,16 +129,14 @@ DEALS = table(
         ),
         "carried_by VARCHAR": "The blind survivor whose pot was carried (RULES 6.1).",
         "retained BOOLEAN": "For a carried pot: the survivor kept the unseen hand (RULES 6.2).",
-        "actions INTEGER NOT NULL": (
-            "Betting actions in the deal: bets, folds and the see (the deal's length)."
-        ),
-        "bets INTEGER NOT NULL": (
-            "Bets made in the deal by all players (RULES 5.4; a see is not a bet)."
-        ),
+        "actions INTEGER NOT NULL": "The deal's bets, folds and see (the deal's length).",
+        "bets INTEGER NOT NULL": "Bets made in the deal by all (RULES 5.4; a see is not a bet).",
         "raises INTEGER NOT NULL": "Bets that raised the level (RULES 5.5).",
         "final_level INTEGER": "The level when the deal ended (NULL if nobody bet).",
         "events INTEGER NOT NULL": "Events from dealt to the one that ended the deal.",
         "end_position BIGINT NOT NULL": "Global position of the event that ended the deal.",
+        "end_seq INTEGER NOT NULL": "The seq of the recorded event that ended the deal.",
+        "end_type VARCHAR NOT NULL": "That event's type (FORMAT.md), e.g. folded, shown, conceded.",
     },
 )
 

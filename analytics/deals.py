@@ -52,6 +52,10 @@ class DealInProgress:
     decisions: list[PendingDecision] = field(default_factory=list)
     luck_t: tuple[int, ...] | None = None
     """Each seat's luck term in ticks (analytics.luck), ``None`` where it is not defined."""
+    end_seq: int = 0
+    """The seq of the recorded event that ended the deal (a bet, fold, see, show, concession)."""
+    end_type: str = ""
+    """That event's type (FORMAT.md)."""
 
     @classmethod
     def start(cls, state: State, carried_in_t: int) -> DealInProgress:
@@ -161,6 +165,8 @@ def _deal_row(
     d["final_level"].append(state.level)
     d["events"].append(deal.events)
     d["end_position"].append(position)
+    d["end_seq"].append(deal.end_seq)
+    d["end_type"].append(deal.end_type)
 
 
 def _player_deal_row(

@@ -163,21 +163,21 @@ class SessionFolder:
         self._note_decision(position, seq, event, before, after)
         if self.deal is not None and before.phase in _IN_DEAL:
             self.deal.events += 1  # events from ``dealt`` to the one that ends the deal
-        self._follow(position, event, before, after, out)
+        self._follow(position, seq, event, before, after, out)
         if after.finished or isinstance(event, ev.Shuffled):
             self.written.open(out)  # the deals veiled so far open (analytics.veil)
 
     def _follow(
-        self, position: int, event: ev.AnyEvent, before: State, after: State, out: Rows
+        self, position: int, seq: int, event: ev.AnyEvent, before: State, after: State, out: Rows
     ) -> None:
         """What ``event`` (in force) tells of the deal: its counts, a deal started, a carried
         pot settled, a deal ended."""
         match event:
             case ev.Bet() | ev.Folded() | ev.Saw():
                 self._action(event, before, after)
-                self._ended(position, before, after, out)
+                self._ended((position, seq, event.type), before, after, out)
             case ev.Shown() | ev.Conceded():
-                self._ended(position, before, after, out)
+                self._ended((position, seq, event.type), before, after, out)
             case ev.Dealt():
                 self._dealt(before, after, out)
             case ev.Shuffled():
@@ -212,13 +212,14 @@ class SessionFolder:
         if after.players[i].seen and not before.players[i].seen and deal is not None:
             deal.looked_turn[i] = deal.actions[i]
 
-    def _ended(self, position: int, before: State, after: State, out: Rows) -> None:
-        """The deal's rows if ``after`` ended it: at once for a pot won, else once the
-        survivor's choice is known (RULES 6.2)."""
+    def _ended(self, at: tuple[int, int, str], before: State, after: State, out: Rows) -> None:
+        """The deal's rows if ``after`` ended it (``at``: the event's position, seq and type): at
+        once for a pot won, else once the survivor's choice is known (RULES 6.2)."""
         if len(after.outcomes) > len(before.outcomes):
             outcome = after.outcomes[-1]
             deal = self.deal
             assert deal is not None
+            position, deal.end_seq, deal.end_type = at
             if outcome.result == "won":
                 self.written.emit(outcome, after, deal, position, retained=None, out=out)
             else:

@@ -95,7 +95,14 @@ def _unit(table: str, column: str, kind: str, comment: str | None) -> str:
         return "kind: " + kind[len("ENUM(") : -1].replace("'", "")
     if column in ("position", "end_position"):
         return "store position"
-    if kind in ("INTEGER", "BIGINT") and column not in ("seq", "step", "deal", "seat", "rank"):
+    if kind in ("INTEGER", "BIGINT") and column not in (
+        "seq",
+        "end_seq",
+        "step",
+        "deal",
+        "seat",
+        "rank",
+    ):
         return "stake units" if column in ("level", "final_level", "bet_level") else "count"
     return "text" if kind == "VARCHAR" else kind.lower()
 

@@ -49,7 +49,8 @@ __all__ = [
 ]
 
 # 14: luck_t of a partly fresh deal of 6+ players: its sampled orders drawn by numpy
-# (analytics/luck_orders.py); 13: sessions' open_min/open_max/raise_max (the season's nights)
+# (analytics/luck_orders.py); deals.end_seq, end_type (the drill-down reads no event)
+# 13: sessions' open_min/open_max/raise_max (the season's nights)
 # 12: luck_t of partly fresh deals (issue 37: the exact term, docs/luck.md)
 # 11: register_names (issue 35: the register's merges and renames); 10: ...
 # 9: luck_t, adjusted_net_t (docs/luck.md); 8: decisions; 7: player_key, table_key (one name,

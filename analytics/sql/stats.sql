@@ -372,8 +372,8 @@ SELECT DISTINCT den FROM sessions;
 -- about: what it adds to the statistic's count ($weight) and to its numerator ($hit), with the
 -- about: seq of the player's first decision in force of one of $actions in the deal (else the
 -- about: event that ended it). $weight and $hit are expressions chosen from queries.DRILL, never
--- about: user text. A page ($limit, $offset) reads only its deals' rows: the ending events by
--- about: position, the player's decisions, the sessions' voids (no scan of every event's session).
+-- about: user text. A page ($limit, $offset) reads only its deals' rows: the player's decisions,
+-- about: the sessions' voids (the ending event's seq and type are the deal's end_seq, end_type).
 -- col: session | session | RULES 1 | The session.
 -- col: deal | deal | RULES 3.4 | The deal (1-based).
 -- col: step | step | FORMAT.md | The event's step within the deal, as the Replay page counts them.
@@ -383,7 +383,7 @@ SELECT DISTINCT den FROM sessions;
 -- col: hits | count | RULES 5 | What the deal adds to the numerator (e.g. sees of see_rate).
 -- col: corrected | yes/no | FORMAT.md | The session holds a voided or amended event: its steps are numbered by its timeline (queries.renumber).
 WITH pd AS (
-    SELECT p.*, d.end_position, d.events AS deal_events
+    SELECT p.*, d.end_seq, d.end_type, d.events AS deal_events
     FROM player_deals p JOIN deals d USING (session, deal)
     WHERE p.player_key = $player_key
       AND ($session::VARCHAR IS NULL OR p.session = $session)
@@ -395,18 +395,12 @@ WITH pd AS (
 ),
 picked AS (
     -- One page of the deals ($limit NULL: all), before anything else is read.
-    SELECT session, deal, end_position, deal_events,
+    SELECT session, deal, end_seq, end_type, deal_events,
            ({weight})::BIGINT AS counted, ({hit})::BIGINT AS hits
     FROM pd
     WHERE ({weight})::BIGINT > 0
     ORDER BY session, deal
     LIMIT $limit OFFSET $offset
-),
-ended AS (
-    -- The event at each deal's end_position: an integer lookup, row groups kept by position.
-    SELECT e.position, e.seq, e.type
-    FROM events e
-    WHERE e.position IN (SELECT end_position FROM picked)
 ),
 own AS (
     -- The player's first decision of $actions in the deal (decisions are those in force, each
@@ -427,12 +421,11 @@ voiding AS (
 )
 SELECT p.session, p.deal,
        coalesce(o.step, p.deal_events) AS step,
-       coalesce(o.seq, x.seq) AS seq,
+       coalesce(o.seq, p.end_seq) AS seq,
        o.action AS own_action,
-       x.type AS end_type,
+       p.end_type,
        p.counted, p.hits,
        p.session IN (SELECT session FROM voiding) AS corrected
 FROM picked p
 LEFT JOIN own o USING (session, deal)
-JOIN ended x ON x.position = p.end_position
 ORDER BY p.session, p.deal;

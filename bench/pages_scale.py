@@ -142,7 +142,7 @@ def cache_parts() -> dict[str, Callable[[], object]]:
         "deals_behind blind_rate p1": lambda: stats_cache.deals_behind(
             first(), "blind_rate", page=1
         ),
-        "session_nets": lambda: stats_cache.session_nets(first()),
+        "session_net_ticks": lambda: stats_cache.session_net_ticks(first()),
         "stat showdown_hands": lambda: stats_cache.stat(
             "showdown_hands", player=first(), table=None
         ),

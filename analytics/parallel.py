@@ -64,6 +64,17 @@ PROJECTED_TABLES = (
 )
 """The tables a worker fills (``hand_categories``, ``meta`` and ``checkpoint`` are the parent's)."""
 
+CLUSTERED: dict[str, str] = {
+    "player_deals": "player_key, session, deal",
+    "decisions": "player_key, session, deal, seq",
+    "session_players": "player_key, session",
+    "player_session_summary": "player_key, session",
+}
+"""The tables the Players page reads one player at a time, merged in the player's order: each of
+DuckDB's row groups then holds few players, and a player's rows are found from the groups'
+min/max (zonemaps) instead of scanning every row (a league's 5M player-deals, 27M decisions:
+issue 37 item 5). Rows a later catch-up appends go at the end, as before."""
+
 
 def default_jobs() -> int:
     """The processes a rebuild uses by default: the machine's cores."""
@@ -187,9 +198,10 @@ def _merge(
             attached.append(alias)
         con.begin()
         try:
-            for alias in attached:
-                for table in PROJECTED_TABLES:
-                    con.execute(f"INSERT INTO main.{table} SELECT * FROM {alias}.main.{table}")
+            for table in PROJECTED_TABLES:
+                parts = " UNION ALL ".join(f"SELECT * FROM {a}.main.{table}" for a in attached)
+                order = f" ORDER BY {CLUSTERED[table]}" if table in CLUSTERED else ""
+                con.execute(f"INSERT INTO main.{table} SELECT * FROM ({parts}){order}")
             con.execute(
                 "INSERT OR REPLACE INTO checkpoint VALUES (1, $position, $events)",
                 {"position": upto, "events": applied},

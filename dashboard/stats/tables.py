@@ -86,8 +86,16 @@ def net_over_time(
             nets = by_session.setdefault(session, {})
             nets[player] = nets.get(player, 0) + a.numerator * (den // a.denominator)
     order = sorted(by_session, key=lambda s: (started.get(s) is None, started.get(s) or 0, s))
+    return _running(list(deals), order, by_session, den)
+
+
+def _running(
+    players: list[str], order: list[str], by_session: dict[str, dict[str, int]], den: int
+) -> dict[str, list[Any]]:
+    """Each player's running net after each session of ``order`` (``by_session``: session ->
+    player -> net in ticks of ``den``): exact sums, divided once to draw."""
     out: dict[str, list[Any]] = {"session": list(range(1, len(order) + 1))}
-    for p in deals:
+    for p in players:
         total, points = 0, []
         for s in order:
             total += by_session[s].get(p, 0)
@@ -128,14 +136,7 @@ def net_over_ticks(nets: Mapping[str, Sequence[SessionTicks]]) -> dict[str, list
             here = by_session.setdefault(session, {})
             here[player] = here.get(player, 0) + net_t * (den // d)
     order = sorted(by_session, key=lambda s: (started[s] is None, started[s] or 0, s))
-    out: dict[str, list[Any]] = {"session": list(range(1, len(order) + 1))}
-    for p in nets:
-        total, points = 0, []
-        for s in order:
-            total += by_session[s].get(p, 0)
-            points.append(total / den)  # exact ticks; the float only to draw
-        out[p] = points
-    return out
+    return _running(list(nets), order, by_session, den)
 
 
 def rows_caption(shown: int, cut: str | None) -> str:

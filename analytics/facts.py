@@ -175,9 +175,9 @@ class SessionFolder:
         match event:
             case ev.Bet() | ev.Folded() | ev.Saw():
                 self._action(event, before, after)
-                self._ended((position, seq, event.type), before, after, out)
+                self._ended((position, self._stored(seq), event.type), before, after, out)
             case ev.Shown() | ev.Conceded():
-                self._ended((position, seq, event.type), before, after, out)
+                self._ended((position, self._stored(seq), event.type), before, after, out)
             case ev.Dealt():
                 self._dealt(before, after, out)
             case ev.Shuffled():
@@ -273,6 +273,11 @@ class SessionFolder:
         self.luck = fresh.luck
         self._labels = None
 
+    def _stored(self, seq: int) -> int:
+        """The stored seq of the event applied as ``seq``: in a refold the steps in force are
+        applied numbered 1, 2, ... (:meth:`_refold`), each keeping its stored seq."""
+        return self._seq_of[seq - 1] if self._seq_of is not None else seq
+
     def _note_decision(
         self, position: int, seq: int, event: ev.AnyEvent, before: State, after: State
     ) -> None:
@@ -312,7 +317,7 @@ class SessionFolder:
         row = (
             self.session,
             self.step_at[0],
-            self._seq_of[seq - 1] if self._seq_of is not None else seq,
+            self._stored(seq),
             self.step_at[1],
             position,
             name,

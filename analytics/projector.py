@@ -38,7 +38,9 @@ import duckdb
 
 from analytics.errors import ProjectionError
 from analytics.owner import claim, mark
+from analytics.player_rows import Following
 from analytics.register import follow, rekey
+from analytics.rules_bounds import check_rules
 from analytics.tables import (
     SCHEMA_VERSION,
     TABLES,
@@ -170,6 +172,7 @@ class Projector:
         self._whole = False
         self._anchor: Any = None
         self._register = Register()
+        self._rows = Following()  # the players' rows a refresh owes (analytics/player_rows.py)
         if ensure_schema(con):
             self.folders.clear()
 
@@ -208,6 +211,7 @@ class Projector:
             self.folders.clear()
         claim(self.con, self.source)  # a projection of another store: refused, never mixed
         self._register = follow(self.con, self.source, begun=self._whole)  # analytics/register.py
+        self._rows = Following(self.con)
         position, self._count = checkpoint(self.con)
         self._skipped = {s: r for s, _, r in skipped(self.con)}
         self._skipped.update(self._newly)
@@ -227,6 +231,7 @@ class Projector:
                 position = events[-1].position
                 applied += len(events)
                 batches += 1
+        self._rows.finish(self.con, begun=self._whole)
         return applied, batches, position
 
     def rebuild(self) -> RefreshReport:
@@ -350,7 +355,7 @@ class Projector:
             try:
                 folder = touched.get(e.session) or self._folder(e)
                 if e.seq == 1:
-                    _check_rules(e.event)
+                    check_rules(e.event)
                 folder.apply(e.position, e.seq, e.event, rows)
             except Exception as err:  # this session only: left out, the batch goes on
                 raise _Refused(e.session, e.position, _one_line(err)) from None
@@ -382,6 +387,8 @@ class Projector:
         """A batch's rows after its events: the deals it retracts and adds, the players'
         summaries, the sessions."""
         con = self.con
+        sessions = {*rows.retract, *rows.player_deals["session"], *touched}
+        self._rows.before(con, sessions)
         for session, deal in rows.retract.items():
             con.execute(_sql("retract_deals"), {"session": session, "deal": deal})
             con.execute(_sql("retract_player_deals"), {"session": session, "deal": deal})
@@ -395,6 +402,7 @@ class Projector:
         if touched:
             self._write_sessions(touched)
             rekey(con, self._register, touched)  # each name keyed as the register has it now
+        self._rows.after(con, sessions)
 
     def _write_checkpoint(self, last_position: int, applied: int) -> None:
         """The checkpoint at the batch's last position, with the events counted so far."""
@@ -455,27 +463,6 @@ class Projector:
                 self.folders[name] = folder  # most recently used last
         while len(self.folders) > self.max_sessions:
             self.folders.pop(next(iter(self.folders)))
-
-
-def _check_rules(event: Any) -> None:
-    """The rule parameters of a session's first event within docs/format.md's bounds (a store
-    written before them may hold others, which would not fit the statistics' common
-    denominator): raises ``ValueError`` otherwise."""
-    rules = getattr(event, "rules", None)
-    if rules is not None:
-        from pydantic import ValidationError
-
-        from events.model import Rules
-
-        try:
-            Rules.model_validate(rules.model_dump())  # strict: the bounds of new logs
-        except ValidationError as err:
-            e = err.errors(include_url=False)[0]
-            where = ".".join(str(p) for p in e["loc"])
-            msg = str(e["msg"]).removeprefix("Value error, ")
-            raise ValueError(
-                f"its rules are outside the bounds of new logs: {where}: {msg}"
-            ) from None
 
 
 def _columns(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:

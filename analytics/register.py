@@ -18,6 +18,7 @@ from typing import Any
 
 import duckdb
 
+from analytics.player_rows import mark_stale
 from events.text import normal
 from log.register import Register
 
@@ -99,6 +100,8 @@ def rekey(
             )
     if only is None:
         _names(con, reg)
+        if moved:  # every player's rows made again at the refresh's end (analytics/player_rows)
+            mark_stale(con)
     return len(moved)
 
 

@@ -29,6 +29,7 @@ from analytics.columns import (
     SESSIONS,
 )
 from analytics.ddl import Table, table
+from analytics.player_rows import PLAYER_SEATED, PLAYER_TOTALS
 from analytics.sqlfiles import query
 from engine.hands import category_of_strength, strength_codes
 
@@ -48,6 +49,7 @@ __all__ = [
     "skipped",
 ]
 
+# 15: player_totals, player_seated (analytics/player_rows.py: the Players page at league scale)
 # 14: luck_t of a partly fresh deal of 6+ players: its sampled orders drawn by numpy
 # (analytics/luck_orders.py); deals.end_seq, end_type (the drill-down reads no event)
 # 13: sessions' open_min/open_max/raise_max (the season's nights)
@@ -55,7 +57,7 @@ __all__ = [
 # 11: register_names (issue 35: the register's merges and renames); 10: ...
 # 9: luck_t, adjusted_net_t (docs/luck.md); 8: decisions; 7: player_key, table_key (one name,
 # one player); 6: started, month
-SCHEMA_VERSION = "14"
+SCHEMA_VERSION = "15"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"
@@ -91,6 +93,8 @@ TABLES: dict[str, Table] = {
         SESSION_PLAYERS,
         HAND_CATEGORIES,
         REGISTER_NAMES,
+        PLAYER_TOTALS,
+        PLAYER_SEATED,
     )
 }
 """The tables of :data:`SCHEMA_VERSION`, in the order they are made (dropped in the same order)."""

@@ -26,6 +26,16 @@ SELECT player_key, coalesce(r.player, seated.player) AS player FROM (
     FROM session_players sp JOIN sessions s USING (session)
     GROUP BY sp.player_key, sp.player
 ) seated LEFT JOIN register_names r USING (player_key) WHERE k = 1;
+-- The same names from player_seated (analytics/player_rows.py: a row a spelling, not a
+-- league's every seat), for a reader that found meta player_rows 'kept'.
+CREATE VIEW IF NOT EXISTS player_names_kept AS
+SELECT player_key, coalesce(r.player, seated.player) AS player FROM (
+    SELECT player_key, player,
+           row_number() OVER (PARTITION BY player_key
+                              ORDER BY seated DESC, first_started NULLS LAST, first_position,
+                                       player) AS k
+    FROM player_seated
+) seated LEFT JOIN register_names r USING (player_key) WHERE k = 1;
 CREATE VIEW IF NOT EXISTS table_names AS
 SELECT table_key, table_name FROM (
     SELECT table_key, table_name,
@@ -39,6 +49,7 @@ SELECT table_key, table_name FROM (
 
 -- name: drop_views
 DROP VIEW IF EXISTS player_names;
+DROP VIEW IF EXISTS player_names_kept;
 DROP VIEW IF EXISTS table_names;
 
 -- name: retract_decisions

@@ -32,10 +32,32 @@
 -- col: biggest_pot_won | stake units | RULES 5.9 | The largest pot the player took (NULL if none). | pots_won
 -- col: luck_deals | deals | docs/luck.md | Deals with a luck term: those of sessions recording every card (cards: all); a session recording only shown cards has none (its hands are not known).
 -- col: adjusted_net_per_deal | stake units per deal | docs/luck.md | The luck-adjusted net (net minus the luck term of the cards dealt, expected value 0) per deal, over luck_deals: the same mean as the net, less spread. | luck_deals
-WITH agg AS (
-    -- Sums of the per-(session, player) counts the projector keeps in player_session_summary
-    -- (schema.sql: a pure aggregation of player_deals, refreshed with the facts), so the rates
-    -- and the exact net are the same as over player_deals, from a table of a few rows per session.
+WITH src AS (
+    -- The per-(session, player) counts the projector keeps in player_session_summary (schema.sql:
+    -- a pure aggregation of player_deals, refreshed with the facts), so the rates and the exact
+    -- net are the same as over player_deals, from a table of a few rows per session; over every
+    -- session ($totals: no session, table or dates asked, the rows kept), the same counts already
+    -- added up per player and den (player_totals, analytics/player_rows.py): a row or two a
+    -- player, not a league's every session.
+    SELECT * EXCLUDE (session, player) FROM player_session_summary
+    WHERE NOT coalesce($totals::BOOLEAN, false)
+      AND ($session::VARCHAR IS NULL OR session = $session)
+      AND ($player_key::VARCHAR IS NULL OR player_key = $player_key)
+      AND ($table_key::VARCHAR IS NULL
+           OR session IN (SELECT session FROM sessions WHERE table_key = $table_key))
+      AND ($date_from::VARCHAR IS NULL
+           OR session IN (SELECT session FROM sessions
+                          WHERE left(started, 10) BETWEEN $date_from AND $date_to))
+    UNION ALL BY NAME
+    SELECT * FROM player_totals
+    WHERE coalesce($totals::BOOLEAN, false) AND ($player_key::VARCHAR IS NULL OR player_key = $player_key)
+),
+names AS (  -- player_names, from player_seated when the rows are kept ($kept)
+    SELECT player_key, player FROM player_names_kept WHERE coalesce($kept::BOOLEAN, false)
+    UNION ALL
+    SELECT player_key, player FROM player_names WHERE NOT coalesce($kept::BOOLEAN, false)
+),
+agg AS (
     SELECT
         player_key,
         -- Deals end in order and every seated player is dealt (RULES 3.4), so a player has a
@@ -62,14 +84,7 @@ WITH agg AS (
         max(biggest_pot_t * ($den // den)) AS biggest_pot_num,
         sum(luck_deals)::BIGINT AS luck_deals,
         sum(adjusted_net_t * ($den // den)) AS adjusted_net_num
-    FROM player_session_summary
-    WHERE ($session::VARCHAR IS NULL OR session = $session)
-      AND ($player_key::VARCHAR IS NULL OR player_key = $player_key)
-      AND ($table_key::VARCHAR IS NULL
-           OR session IN (SELECT session FROM sessions WHERE table_key = $table_key))
-      AND ($date_from::VARCHAR IS NULL
-           OR session IN (SELECT session FROM sessions
-                          WHERE left(started, 10) BETWEEN $date_from AND $date_to))
+    FROM src
     GROUP BY player_key
 )
 SELECT
@@ -105,7 +120,7 @@ SELECT
     biggest_pot_num,
     luck_deals,
     adjusted_net_num
-FROM agg LEFT JOIN player_names n USING (player_key)
+FROM agg LEFT JOIN names n USING (player_key)
 ORDER BY net_num DESC, player;
 
 -- name: leaderboard

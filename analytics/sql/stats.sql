@@ -345,9 +345,11 @@ ORDER BY player, d.action;
 -- about: per-(session, player) summary, with the session's start (session_started.at).
 -- col: session | session | RULES 1 | The session.
 -- col: started | time | FORMAT.md | session_started.at as recorded (ISO 8601; NULL: a log without times).
+-- col: started_us | microseconds | FORMAT.md | The same instant as UTC microseconds since 1970 (NULL: none, or a text DuckDB cannot read).
 -- col: net_t | ticks | RULES 1.5 | The player's net over the session's ended deals, in 1/den stake units.
 -- col: den | ticks per stake unit | RULES 1.2 | The session's tick denominator (schema.sql).
-SELECT ps.session, s.started, sum(ps.net_t)::BIGINT AS net_t, any_value(ps.den) AS den
+SELECT ps.session, s.started, epoch_us(TRY_CAST(s.started AS TIMESTAMPTZ)) AS started_us,
+       sum(ps.net_t)::BIGINT AS net_t, any_value(ps.den) AS den
 FROM player_session_summary ps LEFT JOIN sessions s USING (session)
 WHERE ps.player_key = $player_key
   AND ps.deals > 0

@@ -337,12 +337,15 @@ def _nets(
     with projection.opened() as con:
         rows = queries.session_net_ticks(con, player, table, dates)
     untimed = [s for s, started, _, _ in rows if started is None]
-    infos = _store(url).session_infos(untimed) if untimed else {}  # one read for all of them
+    if not untimed:
+        return rows
+    infos = _store(url).session_infos(untimed)  # one read for all of them
     out = []
     for session, started, net_t, den in rows:
         info = infos.get(session)
-        at = info.started if info is not None else started
-        out.append((session, None if at is None else _micros(at), net_t, den))
+        if started is None and info is not None and info.started is not None:
+            started = _micros(info.started)
+        out.append((session, started, net_t, den))
     return out
 
 

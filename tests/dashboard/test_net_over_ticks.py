@@ -5,7 +5,7 @@ units)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from fractions import Fraction
 
 from dashboard.stats.tables import net_over_sessions, net_over_ticks
@@ -48,3 +48,43 @@ def test_ticks_give_the_fractions_points() -> None:
 
 def test_no_sessions() -> None:
     assert net_over_ticks({"Ann": []}) == {"session": [], "Ann": []}
+
+
+def test_the_projection_gives_each_start_as_its_instant() -> None:
+    """``analytics.queries.session_net_ticks`` reads each session's start as DuckDB computes the
+    instant (UTC microseconds) from the recorded text: the instant Python reads from the same
+    text, whatever its offset, with or without fractions of a second; a log without times
+    gives ``None`` (the dashboard then asks the store)."""
+    import random
+
+    import analytics.projector
+    import analytics.tables
+    from analytics import queries
+    from analytics.sources import MemorySource
+    from sim.randplay import random_session
+
+    offsets = [timedelta(hours=1), timedelta(hours=-5, minutes=-30), timedelta(0), None]
+    src = MemorySource()
+    for k, offset in enumerate(offsets):
+        events = random_session(random.Random(k), f"s{k}", players=("Ann", "Bob"), pots=2)
+        if offset is not None:
+            zone = UTC if offset == timedelta(0) else timezone(offset)
+            at = datetime(2026, 10, 2 + k, 19, 30, 15, 250_000 * k, tzinfo=zone)
+            events[0] = events[0].model_copy(update={"at": at})
+        src.append(f"s{k}", events)
+    con = analytics.tables.connect()
+    analytics.projector.refresh(src, con)
+    got = {s: us for s, us, _, _ in queries.session_net_ticks(con, "Ann")}
+    want = {
+        r["session"]: None
+        if r["started"] is None
+        else (r["started"] - _EPOCH) // timedelta(microseconds=1)
+        for r in queries.session_nets(con, "Ann")
+    }
+    assert got == want
+    assert got["s3"] is None and len({v for v in got.values() if v is not None}) == 3
+    assert got["s1"] == (
+        datetime(2026, 10, 3, 19, 30, 15, 250_000, tzinfo=UTC)
+        + timedelta(hours=5, minutes=30)
+        - _EPOCH
+    ) // timedelta(microseconds=1)

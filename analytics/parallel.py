@@ -43,10 +43,10 @@ import duckdb
 
 from analytics.building import REBUILD_PREFIX
 from analytics.owner import claim, mark_at
-from analytics.player_rows import bring_up_to_date
 from analytics.projector import Projector, RefreshReport
 from analytics.register import follow
 from analytics.sources import Source
+from analytics.summaries import bring_up_to_date
 from analytics.tables import checkpoint, drop_schema, ensure_schema, quietly_rolled_back
 from log.children import end_with_parent
 from log.gc_pause import paused_gc
@@ -209,7 +209,7 @@ def _merge(
             )
             mark_at(con, source, upto)  # which event of the store the checkpoint is
             follow(con, source, begun=True)  # the players' register's names (analytics.register)
-            bring_up_to_date(con, None)  # every player's rows (analytics/player_rows.py)
+            bring_up_to_date(con, None)  # every summary (analytics/summaries.py)
             con.commit()
         except BaseException:
             quietly_rolled_back(con)

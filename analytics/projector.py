@@ -38,9 +38,9 @@ import duckdb
 
 from analytics.errors import ProjectionError
 from analytics.owner import claim, mark
-from analytics.player_rows import Following
 from analytics.register import follow, rekey
 from analytics.rules_bounds import check_rules
+from analytics.summaries import Following
 from analytics.tables import (
     SCHEMA_VERSION,
     TABLES,
@@ -172,7 +172,7 @@ class Projector:
         self._whole = False
         self._anchor: Any = None
         self._register = Register()
-        self._rows = Following()  # the players' rows a refresh owes (analytics/player_rows.py)
+        self._rows = Following()  # the summaries a refresh owes (analytics/summaries.py)
         if ensure_schema(con):
             self.folders.clear()
 

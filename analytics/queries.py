@@ -18,9 +18,9 @@ from typing import Any
 
 import duckdb
 
-from analytics.player_rows import kept
 from analytics.skill_rows import skill_pair, skill_summary
 from analytics.sqlfiles import Column, Query, load, query
+from analytics.summaries import kept
 from events.text import normal
 
 __all__ = [
@@ -132,9 +132,7 @@ def player_stats(
     den = common_den(con)
     params = {"session": session, "player_key": key(player), "table_key": key(table), "den": den}
     params |= dated(dates)
-    params["kept"] = kept(
-        con
-    )  # the per-player rows (analytics/player_rows.py) agree with the facts
+    params["kept"] = kept(con)  # the per-player rows (analytics/summaries.py) agree with the facts
     params["totals"] = params["kept"] and session is None and table is None and dates is None
     rows = run(con, "player_stats", params)
     _money(

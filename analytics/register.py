@@ -18,7 +18,7 @@ from typing import Any
 
 import duckdb
 
-from analytics.player_rows import mark_stale
+from analytics.summaries import mark_stale
 from events.text import normal
 from log.register import Register
 
@@ -100,7 +100,7 @@ def rekey(
             )
     if only is None:
         _names(con, reg)
-        if moved:  # every player's rows made again at the refresh's end (analytics/player_rows)
+        if moved:  # every summary made again at the refresh's end (analytics/summaries)
             mark_stale(con)
     return len(moved)
 

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from analytics.sqlfiles import query
+from analytics.summaries import kept
 from events.model import Rules
 
 if TYPE_CHECKING:
@@ -73,14 +74,21 @@ def season_parts(
 
     if not sums:
         return Parts({}, {})
+    summed = "_kept" if kept(con) else ""  # the nights' summaries agree with the facts
     first, last = min(sums).isoformat(), max(sums).isoformat()
     theirs = {
         d: (int(n), int(q), int(p))
-        for d, n, q, p in _rows(con, "night_sums", {"first": first, "last": last})
+        for d, n, q, p in _rows(con, f"night_sums{summed}", {"first": first, "last": last})
     }
     whole = [d.isoformat() for d in sums if theirs.get(d) == sums[d]]
     others = [d for d in sums if theirs.get(d) != sums[d]]
-    taken = con.sql(query(_SQL, "night_of_sessions").sql, params={"days": whole}).to_arrow_table()
+    nights: dict[date, NightPart] = {}
+    taken = None
+    if summed:
+        nights = _nights(con, summed, {"days": whole})
+    else:
+        taken = con.sql(query(_SQL, "night_of_sessions").sql, params={"days": whole})
+        taken = taken.to_arrow_table()
     unprojected: dict[date, tuple[str, ...]] = {}
     if others:
         listed = list(listing(others))
@@ -93,12 +101,18 @@ def season_parts(
         for session, day, _ in listed:
             if session not in found:
                 unprojected[day] = (*unprojected.get(day, ()), session)
-        taken = pyarrow.concat_tables([taken, one_by_one.cast(taken.schema)])
-    con.register("brag_night", taken)
-    try:
-        return Parts(_nights(con), unprojected)
-    finally:
-        con.unregister("brag_night")
+        taken = (
+            one_by_one
+            if taken is None
+            else pyarrow.concat_tables([taken, one_by_one.cast(taken.schema)])
+        )
+    if taken is not None:
+        con.register("brag_night", taken)
+        try:
+            nights.update(_nights(con))  # other nights than those summed
+        finally:
+            con.unregister("brag_night")
+    return Parts(nights, unprojected)
 
 
 def _listed(pa: Any, listed: Iterable[tuple[str, date, int]]) -> Any:
@@ -118,15 +132,20 @@ def _rows(
     return con.execute(query(_SQL, name).sql, dict(params or {})).fetchall()
 
 
-def _nights(con: duckdb.DuckDBPyConnection) -> dict[date, NightPart]:
-    """The parts of the nights of the sessions taken (``brag_night``)."""
+def _nights(
+    con: duckdb.DuckDBPyConnection, summed: str = "", params: Mapping[str, Any] | None = None
+) -> dict[date, NightPart]:
+    """The parts of the nights of the sessions taken (``brag_night``), or (``summed``:
+    ``"_kept"``) of the nights ``params["days"]`` from the nights' summaries."""
     nights: dict[date, NightPart] = {}
-    for day, den, sessions, going, pot_t in _rows(con, "night_sessions"):
+    for day, den, sessions, going, pot_t in _rows(con, f"night_sessions{summed}", params):
         part = nights.setdefault(day, NightPart())
         part.sessions += int(sessions)
         part.going += int(going)
         part.pot += Fraction(int(pot_t), int(den))
-    for day, ante_t, den, open_min, open_max, raise_max, pots, blind in _rows(con, "night_rules"):
+    for day, ante_t, den, open_min, open_max, raise_max, pots, blind in _rows(
+        con, f"night_rules{summed}", params
+    ):
         nights[day].rules.add(
             Rules(
                 ante=Fraction(int(ante_t), int(den)),
@@ -137,7 +156,7 @@ def _nights(con: duckdb.DuckDBPyConnection) -> dict[date, NightPart]:
                 blind_play=blind,
             )
         )
-    for day, player, den, net_t in _rows(con, "night_nets"):
+    for day, player, den, net_t in _rows(con, f"night_nets{summed}", params):
         nets = nights[day].nets
         nets[player] = nets.get(player, Fraction(0)) + Fraction(int(net_t), int(den))
     return nights

@@ -29,8 +29,8 @@ from analytics.columns import (
     SESSIONS,
 )
 from analytics.ddl import Table, table
-from analytics.player_rows import PLAYER_SEATED, PLAYER_TOTALS
 from analytics.sqlfiles import query
+from analytics.summaries import SUMMARIES
 from engine.hands import category_of_strength, strength_codes
 
 __all__ = [
@@ -49,7 +49,8 @@ __all__ = [
     "skipped",
 ]
 
-# 15: player_totals, player_seated (analytics/player_rows.py: the Players page at league scale)
+# 15: the summaries (analytics/summaries.py: player_totals, player_seated, night_totals,
+# night_rule_sets, night_player_nets; the Players page at league scale)
 # 14: luck_t of a partly fresh deal of 6+ players: its sampled orders drawn by numpy
 # (analytics/luck_orders.py); deals.end_seq, end_type (the drill-down reads no event)
 # 13: sessions' open_min/open_max/raise_max (the season's nights)
@@ -93,8 +94,7 @@ TABLES: dict[str, Table] = {
         SESSION_PLAYERS,
         HAND_CATEGORIES,
         REGISTER_NAMES,
-        PLAYER_TOTALS,
-        PLAYER_SEATED,
+        *SUMMARIES,
     )
 }
 """The tables of :data:`SCHEMA_VERSION`, in the order they are made (dropped in the same order)."""

@@ -26,8 +26,8 @@ SELECT player_key, coalesce(r.player, seated.player) AS player FROM (
     FROM session_players sp JOIN sessions s USING (session)
     GROUP BY sp.player_key, sp.player
 ) seated LEFT JOIN register_names r USING (player_key) WHERE k = 1;
--- The same names from player_seated (analytics/player_rows.py: a row a spelling, not a
--- league's every seat), for a reader that found meta player_rows 'kept'.
+-- The same names from player_seated (analytics/summaries.py: a row a spelling, not a
+-- league's every seat), for a reader that found meta summaries 'kept'.
 CREATE VIEW IF NOT EXISTS player_names_kept AS
 SELECT player_key, coalesce(r.player, seated.player) AS player FROM (
     SELECT player_key, player,

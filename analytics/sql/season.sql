@@ -46,3 +46,30 @@ FROM brag_night n JOIN sessions s USING (session);
 SELECT n.day, p.player, p.den, sum(p.net_t) AS net_t
 FROM brag_night n JOIN session_players p USING (session)
 GROUP BY n.day, p.player, p.den;
+
+-- The same from the nights' summaries the projection keeps (analytics/summaries.py), read when
+-- meta summaries is 'kept': a few rows a night, not a league's every session.
+
+-- name: night_sums_kept
+-- about: night_sums from night_totals.
+SELECT CAST(day AS DATE) AS day, sum(sessions) AS sessions, sum(seqs) AS seqs,
+       max(last_position) AS last_position
+FROM night_totals
+WHERE day BETWEEN $first AND $last
+GROUP BY day;
+
+-- name: night_sessions_kept
+-- about: night_sessions of the nights $days (YYYY-MM-DD texts) taken whole, from night_totals.
+SELECT CAST(day AS DATE) AS day, den, sessions, going, pot_t
+FROM night_totals WHERE list_contains($days, day);
+
+-- name: night_rules_kept
+-- about: night_rules of the nights $days taken whole, from night_rule_sets.
+SELECT CAST(day AS DATE) AS day, ante_t, den, open_min, open_max, raise_max, pots_rule,
+       blind_play
+FROM night_rule_sets WHERE list_contains($days, day);
+
+-- name: night_nets_kept
+-- about: night_nets of the nights $days taken whole, from night_player_nets.
+SELECT CAST(day AS DATE) AS day, player, den, net_t
+FROM night_player_nets WHERE list_contains($days, day);

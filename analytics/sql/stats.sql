@@ -37,7 +37,7 @@ WITH src AS (
     -- a pure aggregation of player_deals, refreshed with the facts), so the rates and the exact
     -- net are the same as over player_deals, from a table of a few rows per session; over every
     -- session ($totals: no session, table or dates asked, the rows kept), the same counts already
-    -- added up per player and den (player_totals, analytics/player_rows.py): a row or two a
+    -- added up per player and den (player_totals, analytics/summaries.py): a row or two a
     -- player, not a league's every session.
     SELECT * EXCLUDE (session, player) FROM player_session_summary
     WHERE NOT coalesce($totals::BOOLEAN, false)

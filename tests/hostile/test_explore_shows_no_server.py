@@ -78,9 +78,10 @@ def test_no_result_shows_a_server_folder_or_the_stores_address(
     keys = sorted(r[0] for r in meta.rows)
     # the store's address taken out; store_event: the event the statistics stand at (a copy of
     # a store told apart, issue 33), a position and an event id, no path or setting;
-    # player_rows: whether the per-player rows agree with the facts (analytics/player_rows.py)
-    assert keys == ["player_rows", "schema_version", "store_event", "store_id"]
-    assert dict((r[0], r[1]) for r in meta.rows)["player_rows"] == "kept"
+    # summaries: whether the per-player and per-night rows agree with the facts
+    # (analytics/summaries.py)
+    assert keys == ["schema_version", "store_event", "store_id", "summaries"]
+    assert dict((r[0], r[1]) for r in meta.rows)["summaries"] == "kept"
     for sql in (
         "SELECT * FROM meta",
         "SELECT * FROM sessions",

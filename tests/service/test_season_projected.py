@@ -4,7 +4,8 @@
 is summed in DuckDB (no session folded); a session stored or corrected since the projection's
 last catch-up is folded from the store and the rest of its night still taken from the
 projection; a merge in the register, a log without times and a projection of another schema
-give the same season too."""
+give the same season too; each read from the nights' summaries the projection keeps
+(:mod:`analytics.summaries`) and, with them marked stale, from the sessions' rows."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from amend_helpers import withdraw_last
 
 import analytics.projector
 import analytics.tables
+from analytics import summaries
 from analytics.season_parts import season_parts
 from log.open import open_store
 from log.register import merge, seated_of
@@ -46,6 +48,21 @@ class Projection:
 
     def __call__(self, sums: Any, listing: Any) -> Any:
         return season_parts(self.con, sums, listing)
+
+
+@pytest.fixture(autouse=True, params=["summaries", "sessions"])
+def read_from(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test twice: the nights read from the summaries the projection keeps, then from its
+    sessions' rows (the summaries marked stale after each catch-up, as during a refresh)."""
+    if request.param == "sessions":
+        caught_up = Projection.catch_up
+
+        def catch_up(self: Projection) -> None:
+            caught_up(self)
+            summaries.mark_stale(self.con)
+
+        monkeypatch.setattr(Projection, "catch_up", catch_up)
+    return str(request.param)
 
 
 @pytest.fixture()
@@ -92,6 +109,31 @@ def test_the_bundled_season_equals_its_fold_and_folds_nothing(
         assert got.nights == want.nights and got.rankings == want.rankings
         assert len(got.nights) == 17 and got.state == want.state == "provisional"
         assert got.rules == want.rules == ("standard",)
+
+
+def test_the_summaries_are_what_is_read_when_kept(
+    tmp_path: Path, folds: list[str], read_from: str
+) -> None:
+    """A name's net in the nights' summaries tampered with: the season shows it when they are
+    kept (they are what is read), not when they are stale (the sessions' rows are)."""
+    with open_store(f"sqlite:///{tmp_path / 'club.db'}") as store:
+        for path in SEASON[:6]:
+            store.import_log(str(path))
+        projection = Projection(store)
+        before = _made(store, projection, folds, *ALL)
+        (player,) = projection.con.execute(
+            "SELECT player FROM night_player_nets ORDER BY day, player LIMIT 1"
+        ).fetchone()
+        projection.con.execute(
+            "UPDATE night_player_nets SET net_t = net_t + 2 * den WHERE player = ?", [player]
+        )
+        after = _made(store, projection, folds, *ALL)
+        assert folds == []
+        moved = sum(n.nets.get(player, 0) for n in after.nights) - sum(
+            n.nets.get(player, 0) for n in before.nights
+        )
+        nights = sum(1 for n in before.nights if player in n.nets)
+        assert moved == (2 * nights if read_from == "summaries" else 0)
 
 
 def test_a_correction_since_the_catch_up_is_folded_the_rest_taken(

@@ -1,4 +1,4 @@
-"""The projection's rows per player (issue 37 item 5, ``analytics/player_rows.py``): the Players
+"""The projection's rows per player (issue 37 item 5, ``analytics/summaries.py``): the Players
 page's first table read from ``player_totals`` and its names from ``player_seated`` give the
 rows the aggregation over every (session, player) gives (``stats.sql`` player_stats, the path
 kept for filters), after a refresh of any batch size, catch-ups in one transaction, voids, a
@@ -8,6 +8,8 @@ cut short; and the readers never take rows that may not agree with the facts."""
 from __future__ import annotations
 
 import random
+from collections import defaultdict
+from datetime import datetime, timedelta, timezone
 from fractions import Fraction
 from typing import Any
 
@@ -16,7 +18,7 @@ import pytest
 
 import analytics.projector
 import analytics.tables
-from analytics import player_rows, queries
+from analytics import queries, summaries
 from analytics.projector import Projector, one_transaction
 from analytics.sources import MemorySource
 from events.model import AnyEvent
@@ -32,9 +34,11 @@ def _streams(n: int, seed: int = 7) -> dict[str, list[AnyEvent]]:
     for k in range(n):
         seats = _SEATS[k % len(_SEATS)]
         ante = Fraction(1, 3) if k % 4 == 3 else Fraction(1)
-        out[f"s{k:02d}"] = random_session(
-            rng, f"s{k:02d}", players=seats, pots=3, ante=ante, void_rate=0.05
-        )
+        events = random_session(rng, f"s{k:02d}", players=seats, pots=3, ante=ante, void_rate=0.05)
+        if k % 5 != 4:  # a night of its own offset's date; every fifth session without a time
+            at = datetime(2026, 10, 1 + k % 3, 20 + k % 4, tzinfo=timezone(timedelta(hours=k % 3)))
+            events[0] = events[0].model_copy(update={"at": at})
+        out[f"s{k:02d}"] = events
     return out
 
 
@@ -46,11 +50,40 @@ def _both(con: duckdb.DuckDBPyConnection) -> tuple[list[dict[str, Any]], list[di
     return kept, summed
 
 
+def _nights(con: duckdb.DuckDBPyConnection) -> tuple[dict, set, dict]:
+    """The nights added up in Python from the sessions' and seats' rows: per (night, den)
+    [sessions, going, pot, seqs, last position], the rule sets, per (night, name, den) the net."""
+    totals: dict[tuple[str, int], list[int]] = {}
+    rules = set()
+    for started, den, finished, pot_t, seq, pos, *rule in con.execute(
+        "SELECT started, den, finished, pot_t, last_seq, last_position, ante_t, open_min, "
+        "open_max, raise_max, pots_rule, blind_play FROM sessions WHERE started IS NOT NULL"
+    ).fetchall():
+        day = datetime.fromisoformat(started).date().isoformat()  # in its own offset
+        t = totals.setdefault((day, den), [0, 0, 0, 0, 0])
+        t[0], t[1], t[2], t[3] = t[0] + 1, t[1] + (not finished), t[2] + pot_t, t[3] + seq
+        t[4] = max(t[4], pos)
+        rules.add((day, rule[0], den, *rule[1:]))
+    nets: dict[tuple[str, str, int], int] = defaultdict(int)
+    for started, player, den, net_t in con.execute(
+        "SELECT s.started, p.player, p.den, p.net_t FROM session_players p "
+        "JOIN sessions s USING (session) WHERE s.started IS NOT NULL"
+    ).fetchall():
+        nets[(datetime.fromisoformat(started).date().isoformat(), player, den)] += net_t
+    return totals, rules, dict(nets)
+
+
 def _agree(con: duckdb.DuckDBPyConnection) -> None:
-    assert player_rows.kept(con)
+    assert summaries.kept(con)
     kept, summed = _both(con)
     assert summed, "no player: nothing compared"
     assert kept == summed
+    totals, rules, nets = _nights(con)
+    got = {(d, den): list(r) for d, den, *r in con.execute("FROM night_totals").fetchall()}
+    assert got == totals
+    assert set(con.execute("FROM night_rule_sets").fetchall()) == rules
+    got_nets = {(d, p, den): n for d, p, den, n in con.execute("FROM night_player_nets").fetchall()}
+    assert got_nets == nets
 
 
 @pytest.mark.parametrize("batch", [7, 60, 10_000])
@@ -113,15 +146,15 @@ def test_a_refresh_cut_short_leaves_them_unread_until_the_next() -> None:
     def cut(*_: Any, **__: Any) -> None:
         raise _Cut
 
-    proj._rows = player_rows.Following()
-    real = player_rows.Following.finish
-    player_rows.Following.finish = cut  # type: ignore[method-assign]
+    proj._rows = summaries.Following()
+    real = summaries.Following.finish
+    summaries.Following.finish = cut  # type: ignore[method-assign]
     try:
         with pytest.raises(_Cut):
             proj.refresh()
     finally:
-        player_rows.Following.finish = real  # type: ignore[method-assign]
-    assert not player_rows.kept(con)  # the batches committed, the rows owed not made
+        summaries.Following.finish = real  # type: ignore[method-assign]
+    assert not summaries.kept(con)  # the batches committed, the rows owed not made
     now = queries.player_stats(con)
     assert now != before  # the new sessions' deals are counted: the aggregation was read
     kept, summed = _both(con)

@@ -24,6 +24,8 @@ class Namesakes:
     def of(self, session: str) -> str | None:
         """The stored session whose id is another spelling of ``session``, or ``None``."""
         with self._lock:
+            if self._at == 0 and getattr(self.recorder, "catalogued", False):
+                self._from_catalogue()
             while True:
                 rows = self.recorder.read_all(after=self._at, limit=10_000)
                 if not rows:
@@ -34,3 +36,12 @@ class Namesakes:
                 self._at = rows[-1].position
             other = self._names.get(normal(session))
         return other if other is not None and other != session else None
+
+    def _from_catalogue(self) -> None:
+        """The ids the store's catalogue lists, first stored first, up to its last position read
+        before them (a session stored meanwhile is read again from its events: the first
+        spelling stays). A league's store is read in one query, not 33M events."""
+        at = self.recorder.last_position()
+        for stored in self.recorder.first_stored():  # type: ignore[attr-defined]
+            self._names.setdefault(normal(stored), stored)
+        self._at = at

@@ -120,6 +120,12 @@ class CatalogueReads:
             )
         ]
 
+    def first_stored(self) -> list[str]:
+        """Every stored session's id, in the order their first events were stored (one query
+        of the catalogue: not the events, 33M at league scale)."""
+        rows = self.query(f"SELECT session FROM {CATALOGUE} ORDER BY first_position")
+        return [str(r[0]) for r in rows]
+
     def night_sums(self, first: date, last: date) -> list[tuple[date, int, int, int]]:
         day = "substr(coalesce(first_at, stored), 1, 10)"
         cond, params = self._where(SessionFilter(dates=(first, last)))

@@ -42,6 +42,7 @@ class Namesakes:
         before them (a session stored meanwhile is read again from its events: the first
         spelling stays). A league's store is read in one query, not 33M events."""
         at = self.recorder.last_position()
-        for stored in self.recorder.first_stored():  # type: ignore[attr-defined]
+        listed = self.recorder.first_stored()  # type: ignore[attr-defined]  # catalogued stores
+        for stored in listed:
             self._names.setdefault(normal(stored), stored)
         self._at = at

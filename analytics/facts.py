@@ -172,6 +172,7 @@ class SessionFolder:
     ) -> None:
         """What ``event`` (in force) tells of the deal: its counts, a deal started, a carried
         pot settled, a deal ended."""
+        self.luck.acted(event, before)  # what a player did: the luck term's tendencies
         match event:
             case ev.Bet() | ev.Folded() | ev.Saw():
                 self._action(event, before, after)

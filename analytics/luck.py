@@ -53,10 +53,12 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from analytics.luck_orders import placings, ranks_of, shuffled_orders
+from analytics.tendencies import Tendencies, TendencyValue, token
 from engine.hands import strength_codes
 
 if TYPE_CHECKING:
     from engine.state import State
+    from events.model import AnyEvent
 
 __all__ = [
     "EXACT_LIMIT",
@@ -161,6 +163,8 @@ def order_average(
         count = SAMPLES
     ranks = ranks_of(kept, orders)
     n = len(hands)
+    if isinstance(value, TendencyValue):  # whole units of 1/den: summed exactly as integers
+        return tuple(Fraction(int(x), value.den * count) for x in value.rows(ranks).sum(axis=0))
     if value is None:  # the baseline: whole half units, summed as integers
         halves = np.array([int(v * 2) for v in RANK_VALUES[n]], dtype=np.int64)
         sums = halves[ranks - 1].sum(axis=0)
@@ -174,7 +178,12 @@ def order_average(
 def rank_average(n: int, value: Value) -> tuple[Fraction, ...]:
     """Each seat's average of ``value`` over the ``n!`` orders of the ranks 1..n: its exact
     expectation in a fresh deal, whose ranks are a uniform order of the seats (the hands are
-    exchangeable, RULES 3.4; ties ordered by the cards). The baseline's is 0. Costs ``n!`` calls."""
+    exchangeable, RULES 3.4; ties ordered by the cards). The baseline's is 0. Costs ``n!`` calls
+    (one array operation for a :class:`~analytics.tendencies.TendencyValue`)."""
+    if isinstance(value, TendencyValue):
+        every = np.array(list(permutations(range(1, n + 1))), dtype=np.int64)
+        sums = value.rows(every).sum(axis=0)
+        return tuple(Fraction(int(x), value.den * len(every)) for x in sums)
     totals = [Fraction(0)] * n
     count = 0
     for ranks in permutations(range(1, n + 1)):
@@ -222,12 +231,17 @@ def _whole(exact: Sequence[Fraction]) -> list[int]:
 class LuckTracker:
     """Follows a session's shuffles and deals and gives each deal's luck terms in ticks.
 
-    Call :meth:`shuffled` at each ``shuffled`` event and :meth:`dealt` with the engine's state
-    after each ``dealt`` event (a refold after a ``voided`` starts a new tracker)."""
+    Call :meth:`shuffled` at each ``shuffled`` event, :meth:`acted` with each player's action
+    and the state before it, and :meth:`dealt` with the engine's state after each ``dealt``
+    event (a refold after a correction starts a new tracker). At a table size the tendency model
+    knows (:mod:`analytics.tendencies`: two and five players) the value of a deal is that of the
+    seats' tendencies shown in the session's earlier deals, else :data:`RANK_VALUES`."""
 
-    __slots__ = ("_exact", "_since_shuffle", "_written")
+    __slots__ = ("_exact", "_since_shuffle", "_tendencies", "_written")
 
     def __init__(self) -> None:
+        self._tendencies = Tendencies()
+        """What each player did in the deals before the current one."""
         self._since_shuffle: set[int] = set()
         """Card codes dealt since the last shuffle (RULES 3.2)."""
         self._exact: list[Fraction] = []
@@ -239,14 +253,24 @@ class LuckTracker:
         """RULES 3.2: a shuffle: every card is unseen again."""
         self._since_shuffle.clear()
 
+    def acted(self, event: AnyEvent, before: State) -> None:
+        """Any event, ``before`` the state it was applied to: a player's action (RULES 5-6) is
+        noted for the tendencies of the next deals; other events are ignored."""
+        player = getattr(event, "player", None)
+        if player is None or token(event.type, False) is None:
+            return
+        seen = before.players[before.seat(player)].seen
+        self._tendencies.acted(event.type, player, seen)
+
     def dealt(self, state: State) -> tuple[int, ...] | None:
         """The luck term of each seat for the deal just dealt (ticks of ``state.scale``).
 
         ``None`` where it is not defined: a ``cards: "shown"`` session or a deal whose hands the
         log does not hold. All zeros for a deal with no unseen card (RULES 3.3). Otherwise
         :func:`deal_units` of the deal (fresh or partly fresh), its unseen cards being those not
-        dealt since the last shuffle; a partly fresh deal's exact term is written rounded so
+        dealt since the last shuffle; a term that is not whole ticks is written rounded so
         that each seat's running sum stays within one tick of the exact one (sum 0 per deal)."""
+        value = self._tendencies.dealt(state.seats)
         hands: list[tuple[int, int, int]] = []
         for p in state.players:
             new = [h.cards for h in p.hands if h.origin == "new"]
@@ -258,7 +282,7 @@ class LuckTracker:
         self._since_shuffle |= cards
         if len(self._exact) != len(hands):
             self._exact, self._written = [Fraction(0)] * len(hands), [0] * len(hands)
-        units = deal_units(hands, unseen) if self._top_used_up(cards, unseen) else None
+        units = deal_units(hands, unseen, value) if self._top_used_up(cards, unseen) else None
         if units is None:
             return (0,) * len(hands)
         self._exact = [e + u * state.scale for e, u in zip(self._exact, units, strict=True)]

@@ -106,6 +106,7 @@ def deals_of(events: list[AnyEvent], value: Value | None = None) -> list[Deal]:
     pending: tuple[str, tuple[Fraction, ...], frozenset[int], tuple[Fraction, ...]] | None = None
     for event in events:
         before, state = state, apply(state, event)
+        tracker.acted(event, before)
         if event.type == "shuffled":
             tracker.shuffled()
             since.clear()
@@ -220,11 +221,11 @@ def rollout_control(players: int, value: Value | None) -> tuple[Value, np.ndarra
     return value, np.array([float(x) for x in rank_average(players, value)])
 
 
-STYLE_VALUES = Path(__file__).resolve().parents[1] / "data" / "luck_style_values.json"
+STYLE_VALUES = Path(__file__).resolve().parents[1] / "analytics" / "luck_model.json"
 
 
 def style_value(styles: list[str]) -> Value | None:
-    """The value that knows the players' styles (``data/luck_style_values.json``, fitted by
+    """The value that knows the players' styles (``analytics/luck_model.json``, fitted by
     ``bench/luck_fit_styles.py``) for a table seated with ``styles``; ``None`` where it has no
     table for this size (or no file)."""
     if not STYLE_VALUES.exists():
@@ -309,7 +310,7 @@ def report(
         v_f = 1 - float(np.var(net[fresh] - styled[fresh]) / np.var(net[fresh]))
         v_m = 1 - float(np.var(net[measured] - styled[measured]) / np.var(net[measured]))
         print(
-            f"| styles known (data/luck_style_values.json): fresh-deal variance removed "
+            f"| styles known (analytics/luck_model.json): fresh-deal variance removed "
             f"(target >= {target_var:.2f}) | {v_f:.1%} "
             f"({'met' if v_f >= target_var else 'NOT met'}) |"
         )

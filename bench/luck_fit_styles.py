@@ -7,39 +7,47 @@ styles of :data:`sim.players.STYLES` seated at random, a seed that ``bench/luck.
 and, over the fresh deals (RULES 3.2), averages each seat's net in the deal by the key
 ``(rank of its new hand, its style, the style of the player holding the best of the others'
 hands)``. Each average is shrunk toward the rank's :data:`analytics.luck.RANK_VALUES` value with
-the weight of 20 deals, rounded to whole half units, and written to
-``data/luck_style_values.json`` with how it was fitted. ``bench/luck.py`` measures the term it
-gives (:func:`analytics.luck.style_value`): the styles stand for what a club would know of its
-players from their earlier sessions. Run it again only to refit.
+the weight of 20 deals, rounded to whole half units. Over every deal it also counts how often each
+style plays each signature (:func:`analytics.tendencies.signature`: what a player did in a deal,
+the tendency model's evidence), as log-chances with half a deal added to every count (``"?"``: a
+signature never seen). Both are written to ``analytics/luck_model.json`` with how they were fitted:
+the product's luck term reads them (:mod:`analytics.tendencies`), and ``bench/luck.py`` measures
+the term the values give when the styles are known. Run it again only to refit (then the
+projection's schema version goes up: every luck term changes).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # not bench/analytics.py
 
 from analytics.luck import RANK_VALUES, deal_ranks
+from analytics.tendencies import Tendencies
 from engine.apply import apply
 from engine.state import initial_state
 from sim.players import STYLES
 from sim.table import SessionSpec, play
 
 NAMES = tuple(sorted(STYLES))
-OUT = Path(__file__).resolve().parents[1] / "data" / "luck_style_values.json"
+OUT = Path(__file__).resolve().parents[1] / "analytics" / "luck_model.json"
 SHRINK = 20
 
 
-def fit(players: int, sessions: int, seed: str) -> dict[str, int]:
-    """``"rank/style/other"`` -> the value in half units, for a table of ``players``."""
+def fit(players: int, sessions: int, seed: str) -> tuple[dict[str, int], dict[str, Any]]:
+    """``"rank/style/other"`` -> the value in half units, and style -> signature -> log-chance,
+    for a table of ``players``."""
     sums: dict[tuple[int, str, str], Fraction] = defaultdict(Fraction)
     counts: dict[tuple[int, str, str], int] = defaultdict(int)
+    played: dict[str, Counter[str]] = {s: Counter() for s in NAMES}
     for k in range(sessions):
         rng = random.Random(f"{seed}/{players}/{k}")
         styles = rng.sample(NAMES, min(players, len(NAMES)))
@@ -47,9 +55,14 @@ def fit(players: int, sessions: int, seed: str) -> dict[str, int]:
         spec = SessionSpec(
             "fit", tuple((f"P{i}", s) for i, s in enumerate(styles)), f"{seed}/{players}/{k}"
         )
-        state, since, keys = initial_state(), set[int](), None
+        state, since, keys, seen = initial_state(), set[int](), None, Tendencies()
         for e in play(spec):
             before, state = state, apply(state, e)
+            who = getattr(e, "player", None)
+            if who is not None and e.type != "dealer_chosen" and before.index is not None:
+                seen.acted(e.type, who, before.players[before.seat(who)].seen)
+            if e.type == "dealt":
+                seen.dealt(state.seats)
             if e.type == "shuffled":
                 since.clear()
             elif e.type == "dealt":
@@ -70,6 +83,9 @@ def fit(players: int, sessions: int, seed: str) -> dict[str, int]:
                         sums[keys[i]] += net
                         counts[keys[i]] += 1
                 keys = None
+        seen.dealt(())  # the last deal closes
+        for i, s in enumerate(styles):
+            played[s].update(seen.signatures(f"P{i}"))
     out = {}
     for r in range(1, players + 1):
         prior = RANK_VALUES[players][r - 1]
@@ -78,7 +94,14 @@ def fit(players: int, sessions: int, seed: str) -> dict[str, int]:
                 c = counts[(r, s, o)]
                 v = (sums[(r, s, o)] + prior * SHRINK) / (c + SHRINK)
                 out[f"{r}/{s}/{o}"] = round(v * 2)
-    return out
+    every = set().union(*played.values())
+    chances: dict[str, Any] = {}
+    for s in NAMES:
+        total = sum(played[s].values()) + 0.5 * (len(every) + 1)
+        row = {g: round(math.log((played[s][g] + 0.5) / total), 4) for g in sorted(every)}
+        row["?"] = round(math.log(0.5 / total), 4)
+        chances[s] = row
+    return out, chances
 
 
 def other(ranks: tuple[int, ...], i: int) -> int:
@@ -91,16 +114,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sessions", type=int, default=1500)
     ap.add_argument("--seed", default="fit-styles")
     args = ap.parse_args(argv)
-    table = {str(n): fit(n, args.sessions, args.seed) for n in (2, 5)}
+    fitted = {str(n): fit(n, args.sessions, args.seed) for n in (2, 5)}
     doc = {
+        "styles": list(NAMES),
+        "signatures": {n: got[1] for n, got in fitted.items()},
         "about": (
             "Half units of stake: the average net in a fresh deal of a seat by (rank of its new"
             " hand, its style, the style of the holder of the best other hand), shrunk toward the"
             f" rank's RANK_VALUES with the weight of {SHRINK} deals. Fitted by"
             f" bench/luck_fit_styles.py --sessions {args.sessions} --seed {args.seed}"
             " (default rules; the styles of sim/players.py seated at random; two and five players)."
+            " signatures: per style, the natural log of the chance of each signature of a deal"
+            " (analytics/tendencies.py), half a deal added to each count; '?' one never seen."
         ),
-        "values": table,
+        "values": {n: got[0] for n, got in fitted.items()},
     }
     OUT.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT}")

@@ -27,3 +27,26 @@ def luck_con(src: MemorySource) -> duckdb.DuckDBPyConnection:
     c = analytics.tables.connect()
     analytics.projector.refresh(src, c)
     return c
+
+
+def tendency_values(events: list, *, then: bool = False) -> list:
+    """Each deal's tendency value (analytics/tendencies.py) of a session's ``events``, or ``None``
+    where the model has no table of that size: the players' actions are noted with the engine's
+    state before each (seen or blind, RULES 5.1), and each deal's value is taken as it is dealt,
+    so it reads only the deals before it (``then``: and the value a deal after the last would
+    get). Independent of :class:`analytics.luck.LuckTracker`."""
+    from analytics.tendencies import Tendencies
+    from engine.apply import apply
+    from engine.state import initial_state
+
+    seen, state, out = Tendencies(), initial_state(), []
+    for e in events:
+        before, state = state, apply(state, e)
+        who = getattr(e, "player", None)
+        if who is not None and e.type not in ("dealer_chosen", "pot_won"):
+            seen.acted(e.type, who, before.players[before.seat(who)].seen)
+        if e.type == "dealt":
+            out.append(seen.dealt(state.seats))
+    if then:
+        out.append(seen.dealt(state.seats))
+    return out

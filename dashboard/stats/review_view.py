@@ -260,6 +260,7 @@ def luck_by_player(steps: Iterable[Any], hidden: Iterable[int] = ()) -> dict[str
     tracker = LuckTracker()
     out: dict[str, Fraction] = {}
     for s in steps:
+        tracker.acted(s.event, s.before)
         if isinstance(s.event, Shuffled):
             tracker.shuffled()
         elif isinstance(s.event, Dealt):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, permutations
 
 import duckdb
 import pytest
@@ -17,8 +17,10 @@ import analytics.tables
 from analytics import queries
 from analytics.luck import RANK_VALUES, deal_ranks, luck_units, order_average
 from analytics.sources import MemorySource
+from analytics.tendencies import Tendencies
+from engine.apply import apply
 from engine.hands import strength_codes
-from engine.state import CODE, card_codes
+from engine.state import CODE, card_codes, initial_state
 from sim.randplay import random_session
 
 
@@ -78,33 +80,49 @@ def test_ranks_follow_rules_2_and_break_ties_by_the_cards() -> None:
 def _recount(events: list) -> dict[tuple[int, int], Fraction]:
     """(deal, seat) -> the luck term in half units, recounted from the events alone: a deal is
     fresh when none of its cards was dealt since the last shuffle; a hand's rank is 1 + the hands
-    that beat it (by strength, then by their card codes, highest first). A partly fresh deal
-    (some cards unseen, the rest from under the pack): the value minus its average over the
-    orders of the unseen cards (:func:`analytics.luck.order_average`, checked by brute force in
-    test_luck_partly_fresh.py)."""
+    that beat it (by strength, then by their card codes, highest first). The value: at two and
+    five players that of the seats' tendencies in the earlier deals (analytics/tendencies.py),
+    less its average over every order of the ranks, summed here one order at a time; else the
+    rank's baseline. A partly fresh deal (some cards unseen, the rest from under the pack): the
+    value minus its average over the orders of the unseen cards
+    (:func:`analytics.luck.order_average`, checked by brute force in test_luck_partly_fresh.py)."""
     out: dict[tuple[int, int], Fraction] = {}
     seats: list[str] = []
     since: set[int] = set()
     deal = 0
+    seen = Tendencies()
+    state = initial_state()
     for e in events:
+        before, state = state, apply(state, e)
+        who = getattr(e, "player", None)
+        if who is not None and e.type not in ("dealer_chosen", "pot_won"):
+            seen.acted(e.type, who, before.players[before.seat(who)].seen)
         if e.type == "session_started":
             seats = list(e.seats)
         elif e.type == "shuffled":
             since = set()
         elif e.type == "dealt":
             deal += 1
+            tendency = seen.dealt(seats)
             hands = [tuple(CODE[str(c)] for c in e.hands[p]) for p in seats]
             cards = {c for h in hands for c in h}
             unseen = cards - since
             since |= cards
-            mean = [Fraction(0)] * len(seats)
-            if unseen and unseen != cards:
-                mean = list(order_average(hands, unseen))  # type: ignore[arg-type]
             keys = [(strength_codes(*h), sorted(h, reverse=True)) for h in hands]
-            for i, k in enumerate(keys):
-                rank = 1 + sum(1 for other in keys if other > k)
-                value = RANK_VALUES[len(seats)][rank - 1] - mean[i] if unseen else Fraction(0)
-                out[(deal, i)] = value * 2
+            ranks = tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+            n = len(seats)
+            if tendency is None:
+                value = [RANK_VALUES[n][r - 1] for r in ranks]
+                mean = [Fraction(0)] * n
+            else:
+                value = list(tendency(ranks))
+                orders = list(permutations(range(1, n + 1)))
+                mean = [sum(tendency(o)[i] for o in orders) / len(orders) for i in range(n)]
+            if unseen and unseen != cards:
+                mean = list(order_average(hands, unseen, tendency))  # type: ignore[arg-type]
+            for i in range(n):
+                term = value[i] - mean[i] if unseen else Fraction(0)
+                out[(deal, i)] = term * 2
     return out
 
 

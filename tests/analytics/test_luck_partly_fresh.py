@@ -10,6 +10,7 @@ from fractions import Fraction
 from itertools import permutations
 
 import pytest
+from luck_helpers import tendency_values
 
 import analytics.luck as luck
 from analytics.facts import Rows, SessionFolder
@@ -197,6 +198,7 @@ def test_tracker_writes_partly_fresh_terms_within_a_tick() -> None:
             since: set[int] = set()
             exact, written = [Fraction(0)] * n, [0] * n
             deal = 0
+            values = tendency_values(events)
             for e in events:
                 if e.type == "shuffled":
                     since = set()
@@ -204,7 +206,8 @@ def test_tracker_writes_partly_fresh_terms_within_a_tick() -> None:
                     deal += 1
                     hands = [card_codes(e.hands[p]) for p in spec_names(spec)]
                     cards = {c for h in hands for c in h}
-                    units = deal_units(hands, cards - since)  # type: ignore[arg-type]
+                    value = values[deal - 1]
+                    units = deal_units(hands, cards - since, value)  # type: ignore[arg-type]
                     partly = bool(cards & since) and units is not None
                     since |= cards
                     terms = _luck_of(rows, deal)

@@ -205,9 +205,11 @@ PLAYER_DEALS = table(
             "won_t - paid_t; summed over a session it is the net of RULES 1.5."
         ),
         "luck_t BIGINT": (
-            "The luck term (docs/luck.md, analytics/luck.py), ticks: the baseline value of the "
-            "rank of the player's new hand among the deal's new hands, expected value exactly 0 "
-            "whatever the players do; 0 for a deal with a card dealt before since the last "
+            "The luck term (docs/luck.md, analytics/luck.py), ticks: the value of the rank of "
+            "the player's new hand among the deal's new hands (at two and five players, given "
+            "the tendencies the players showed in the session's earlier deals) less its average "
+            "over the orders the cards could have come in, expected value exactly 0 whatever "
+            "the players do; 0 for a deal with no card unseen since the last "
             "shuffle (RULES 3.2, 3.3); NULL where not defined (a cards: shown session, or hands "
             "the log does not hold) and, until the session ends, for a deal dealt since the last "
             "shuffle (it is shown only as a spectator saw it, issue 33.1: docs/luck.md). The "

@@ -20,13 +20,18 @@ loses much of its spread.
   fixed order of the cards that depends on no seat). The value of rank ``r`` is
   :data:`RANK_VALUES` ``[n][r - 1]``: the average net of the ``r``-th best new hand in simulated
   play, fitted once offline (``bench/luck_fit.py``) and frozen here, centred to sum to 0.
+- **The value at two and five players** is that of the players' tendencies shown in the
+  session's earlier deals (:mod:`analytics.tendencies`, issue 37 item 1): fixed before the cards
+  come, it is made mean zero by subtracting its exact average over the orders of the ranks
+  (:func:`rank_average`) or of the unseen cards (:func:`order_average`).
 - **Mean zero.** In a fresh deal the ``n`` new hands are ``n`` disjoint three-card sets drawn in
   order from a uniformly shuffled remainder of the pack: exchangeable between the seats. The
   order of the hands depends only on the cards, so each seat holds each rank with chance exactly
   ``1/n``, and the expected luck term is ``sum(RANK_VALUES[n]) / n = 0``, given anything played
   before, whatever the players do. The terms of one deal also sum to 0.
-- **Whole ticks.** The values are whole half-units, and a session's ``den`` (ticks per unit) is
-  twice the ante's denominator, so a term is a whole number of ticks: no rounding, no bias.
+- **Whole ticks.** The baseline's values are whole half-units, and a session's ``den`` (ticks
+  per unit) is twice the ante's denominator, so its terms are whole ticks. A tendency value's
+  term is not: it is written rounded like a partly fresh deal's (below).
 
 - **Partly fresh deals: mean zero by construction.** Given everything before the deal, the
   unseen cards are a known set in a uniform order, and the cards under the pack are known; the
@@ -47,13 +52,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import cache
 from itertools import permutations
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
+import numpy.typing as npt
 
 from analytics.luck_orders import placings, ranks_of, shuffled_orders
-from analytics.tendencies import Tendencies, TendencyValue, token
+from analytics.tendencies import ACTION_TYPES, Tendencies, TendencyValue
 from engine.hands import strength_codes
 
 if TYPE_CHECKING:
@@ -175,13 +182,19 @@ def order_average(
     return tuple(t / count for t in totals)
 
 
+@cache
+def _orders_of_ranks(n: int) -> npt.NDArray[np.int64]:
+    """Every order of the ranks 1..n, one a row."""
+    return np.array(list(permutations(range(1, n + 1))), dtype=np.int64)
+
+
 def rank_average(n: int, value: Value) -> tuple[Fraction, ...]:
     """Each seat's average of ``value`` over the ``n!`` orders of the ranks 1..n: its exact
     expectation in a fresh deal, whose ranks are a uniform order of the seats (the hands are
     exchangeable, RULES 3.4; ties ordered by the cards). The baseline's is 0. Costs ``n!`` calls
     (one array operation for a :class:`~analytics.tendencies.TendencyValue`)."""
     if isinstance(value, TendencyValue):
-        every = np.array(list(permutations(range(1, n + 1))), dtype=np.int64)
+        every = _orders_of_ranks(n)
         sums = value.rows(every).sum(axis=0)
         return tuple(Fraction(int(x), value.den * len(every)) for x in sums)
     totals = [Fraction(0)] * n
@@ -256,11 +269,10 @@ class LuckTracker:
     def acted(self, event: AnyEvent, before: State) -> None:
         """Any event, ``before`` the state it was applied to: a player's action (RULES 5-6) is
         noted for the tendencies of the next deals; other events are ignored."""
-        player = getattr(event, "player", None)
-        if player is None or token(event.type, False) is None:
+        if event.type not in ACTION_TYPES:
             return
-        seen = before.players[before.seat(player)].seen
-        self._tendencies.acted(event.type, player, seen)
+        player: str = event.player  # type: ignore[union-attr]  # every action names its player
+        self._tendencies.acted(event.type, player, before.players[before.seat(player)].seen)
 
     def dealt(self, state: State) -> tuple[int, ...] | None:
         """The luck term of each seat for the deal just dealt (ticks of ``state.scale``).
@@ -270,7 +282,7 @@ class LuckTracker:
         :func:`deal_units` of the deal (fresh or partly fresh), its unseen cards being those not
         dealt since the last shuffle; a term that is not whole ticks is written rounded so
         that each seat's running sum stays within one tick of the exact one (sum 0 per deal)."""
-        value = self._tendencies.dealt(state.seats)
+        self._tendencies.dealt(state.seats)
         hands: list[tuple[int, int, int]] = []
         for p in state.players:
             new = [h.cards for h in p.hands if h.origin == "new"]
@@ -282,7 +294,9 @@ class LuckTracker:
         self._since_shuffle |= cards
         if len(self._exact) != len(hands):
             self._exact, self._written = [Fraction(0)] * len(hands), [0] * len(hands)
-        units = deal_units(hands, unseen, value) if self._top_used_up(cards, unseen) else None
+        units = None
+        if unseen and self._top_used_up(cards, unseen):
+            units = deal_units(hands, unseen, self._tendencies.value())
         if units is None:
             return (0,) * len(hands)
         self._exact = [e + u * state.scale for e, u in zip(self._exact, units, strict=True)]

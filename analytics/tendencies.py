@@ -30,7 +30,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "ACTION_TYPES",
     "MODEL",
     "WEIGHT",
     "Tendencies",
@@ -68,6 +69,9 @@ _TOKENS: Final = {
     "conceded": "C",
     "retained": "R",
 }
+
+ACTION_TYPES: Final = frozenset(_TOKENS)
+"""The event types that are a player's action (RULES 5-6), read as tokens."""
 
 Ints = npt.NDArray[np.int64]
 
@@ -145,11 +149,16 @@ def posterior(n: int, signatures: Sequence[str] | Mapping[str, int]) -> tuple[in
     parts summing to :data:`WEIGHT`.
 
     Raises ``KeyError`` if the model has no table of this size (:func:`knows`)."""
-    table: Mapping[str, Mapping[str, float]] = _model()["signatures"][str(n)]
     counts = signatures if isinstance(signatures, Mapping) else Counter(signatures)
+    return _posterior(n, tuple(sorted(counts.items())))
+
+
+@lru_cache(maxsize=4096)
+def _posterior(n: int, counts: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+    table: Mapping[str, Mapping[str, float]] = _model()["signatures"][str(n)]
     names = styles()
     score = [0.0] * len(names)
-    for g, times in sorted(counts.items()):
+    for g, times in counts:
         for k, s in enumerate(names):
             row = table[s]
             score[k] += times * row.get(g, row["?"])
@@ -228,15 +237,18 @@ class Tendencies:
         if t is not None:
             self._current.setdefault(player, []).append(t)
 
-    def dealt(self, seats: Sequence[str]) -> TendencyValue | None:
-        """A new deal among ``seats`` (in seat order): the deal before it closes, and the value of
-        this one, or ``None`` for a table size the model does not know."""
+    def dealt(self, seats: Sequence[str]) -> None:
+        """A new deal among ``seats`` (in seat order): the deal before it closes."""
         for player in self._seats:  # a deal sat through without acting says something too
             g = signature(self._current.get(player, ()))
             self._past.setdefault(player, []).append(g)
             self._counts.setdefault(player, Counter())[g] += 1
         self._current, self._seats = {}, tuple(seats)
-        n = len(seats)
+
+    def value(self) -> TendencyValue | None:
+        """The value of the current deal from what each seat did in the deals before it, or
+        ``None`` for a table size the model does not know."""
+        n = len(self._seats)
         if not knows(n):
             return None
-        return TendencyValue(n, [posterior(n, self._counts.get(p, {})) for p in seats])
+        return TendencyValue(n, [posterior(n, self._counts.get(p, {})) for p in self._seats])

@@ -46,7 +46,9 @@ def tendency_values(events: list, *, then: bool = False) -> list:
         if who is not None and e.type not in ("dealer_chosen", "pot_won"):
             seen.acted(e.type, who, before.players[before.seat(who)].seen)
         if e.type == "dealt":
-            out.append(seen.dealt(state.seats))
+            seen.dealt(state.seats)
+            out.append(seen.value())
     if then:
-        out.append(seen.dealt(state.seats))
+        seen.dealt(state.seats)
+        out.append(seen.value())
     return out

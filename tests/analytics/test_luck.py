@@ -103,7 +103,8 @@ def _recount(events: list) -> dict[tuple[int, int], Fraction]:
             since = set()
         elif e.type == "dealt":
             deal += 1
-            tendency = seen.dealt(seats)
+            seen.dealt(seats)
+            tendency = seen.value()
             hands = [tuple(CODE[str(c)] for c in e.hands[p]) for p in seats]
             cards = {c for h in hands for c in h}
             unseen = cards - since

@@ -206,7 +206,7 @@ PLAYER_DEALS = table(
         ),
         "luck_t BIGINT": (
             "The luck term (docs/luck.md, analytics/luck.py), ticks: the value of the rank of "
-            "the player's new hand among the deal's new hands (at two and five players, given "
+            "the player's new hand among the deal's new hands (given "
             "the tendencies the players showed in the session's earlier deals) less its average "
             "over the orders the cards could have come in, expected value exactly 0 whatever "
             "the players do; 0 for a deal with no card unseen since the last "

@@ -20,7 +20,7 @@ loses much of its spread.
   fixed order of the cards that depends on no seat). The value of rank ``r`` is
   :data:`RANK_VALUES` ``[n][r - 1]``: the average net of the ``r``-th best new hand in simulated
   play, fitted once offline (``bench/luck_fit.py``) and frozen here, centred to sum to 0.
-- **The value at two and five players** is that of the players' tendencies shown in the
+- **The value** (every table size, 2 to 10) is that of the players' tendencies shown in the
   session's earlier deals (:mod:`analytics.tendencies`, issue 37 item 1): fixed before the cards
   come, it is made mean zero by subtracting its exact average over the orders of the ranks
   (:func:`rank_average`) or of the unseen cards (:func:`order_average`).
@@ -52,12 +52,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from functools import cache
 from itertools import permutations
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
-import numpy.typing as npt
 
 from analytics.luck_orders import placings, ranks_of, shuffled_orders
 from analytics.tendencies import ACTION_TYPES, Tendencies, TendencyValue
@@ -182,21 +180,14 @@ def order_average(
     return tuple(t / count for t in totals)
 
 
-@cache
-def _orders_of_ranks(n: int) -> npt.NDArray[np.int64]:
-    """Every order of the ranks 1..n, one a row."""
-    return np.array(list(permutations(range(1, n + 1))), dtype=np.int64)
-
-
 def rank_average(n: int, value: Value) -> tuple[Fraction, ...]:
     """Each seat's average of ``value`` over the ``n!`` orders of the ranks 1..n: its exact
     expectation in a fresh deal, whose ranks are a uniform order of the seats (the hands are
     exchangeable, RULES 3.4; ties ordered by the cards). The baseline's is 0. Costs ``n!`` calls
-    (one array operation for a :class:`~analytics.tendencies.TendencyValue`)."""
-    if isinstance(value, TendencyValue):
-        every = _orders_of_ranks(n)
-        sums = value.rows(every).sum(axis=0)
-        return tuple(Fraction(int(x), value.den * len(every)) for x in sums)
+    (a closed form for a :class:`~analytics.tendencies.TendencyValue`)."""
+    if isinstance(value, TendencyValue):  # in closed form: n! orders are too many at ten
+        scale = value.den * n * (n - 1)
+        return tuple(Fraction(int(x), scale) for x in value.average())
     totals = [Fraction(0)] * n
     count = 0
     for ranks in permutations(range(1, n + 1)):
@@ -247,7 +238,7 @@ class LuckTracker:
     Call :meth:`shuffled` at each ``shuffled`` event, :meth:`acted` with each player's action
     and the state before it, and :meth:`dealt` with the engine's state after each ``dealt``
     event (a refold after a correction starts a new tracker). At a table size the tendency model
-    knows (:mod:`analytics.tendencies`: two and five players) the value of a deal is that of the
+    knows (:mod:`analytics.tendencies`: every size, 2 to 10) the value of a deal is that of the
     seats' tendencies shown in the session's earlier deals, else :data:`RANK_VALUES`."""
 
     __slots__ = ("_exact", "_since_shuffle", "_tendencies", "_written")

@@ -2,8 +2,8 @@
 
 Pure: no DuckDB. Issue 37 item 1 asks for value functions fixed before the chance event, fitted
 offline on simulation and on what the players did *before* it. This module gives
-:class:`analytics.luck.LuckTracker` such a value for a table of a size the model knows (two and
-five players, :data:`MODEL`):
+:class:`analytics.luck.LuckTracker` such a value for a table of a size the model knows (every size
+from two to ten, :data:`MODEL`):
 
 - **What a player did in a deal** is its *signature* (:func:`signature`): the player's actions in
   order, each marked blind or seen (RULES 5.1), repeated bets run together, the first four kept
@@ -203,6 +203,18 @@ class TendencyValue:
         other = np.where(seats[None, :] == best[:, None], second[:, None], best[:, None])
         raw = self._w[seats[None, :], ranks, other]
         out: Ints = raw * self.n - raw.sum(axis=1, keepdims=True)  # centred: a deal sums to 0
+        return out
+
+    def average(self) -> Ints:
+        """Each seat's exact average of :meth:`rows` over the ``n!`` orders of the ranks (the
+        expectation in a fresh deal, RULES 3.4), times ``n * (n - 1)``: seat ``i`` holds each rank
+        with chance ``1/n``, and the best other hand is, when ``i`` holds rank 1, the second
+        best, else the best, each at any other seat with chance ``1/(n - 1)``. So
+        ``E[u_i] = mean over r, over j != i of W[i, r, j]``; the centring is linear."""
+        n = self.n
+        others = ~np.eye(n, dtype=bool)  # [i, j]: j is another seat than i
+        per_seat = (self._w[:, 1:, :] * others[:, None, :]).sum(axis=(1, 2))  # n(n-1) E[u_i]
+        out: Ints = per_seat * n - per_seat.sum()
         return out
 
     def __call__(self, ranks: tuple[int, ...]) -> tuple[Fraction, ...]:

@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/luck_fit_styles.py [--sessions 1500] [--seed fit-styles]
 
-For two and five players, simulates ``--sessions`` sessions (``cards: "all"``, default rules, the
-styles of :data:`sim.players.STYLES` seated at random, a seed that ``bench/luck.py`` never uses)
+For each table size of ``--sizes`` (2 to 10, RULES 1.3), simulates ``--sessions`` sessions
+(``cards: "all"``, default rules, the styles of :data:`sim.players.STYLES` seated at random, some
+twice above five players, a seed that ``bench/luck.py`` never uses)
 and, over the fresh deals (RULES 3.2), averages each seat's net in the deal by the key
 ``(rank of its new hand, its style, the style of the player holding the best of the others'
 hands)``. Each average is shrunk toward the rank's :data:`analytics.luck.RANK_VALUES` value with
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import random
 import sys
 from collections import Counter, defaultdict
@@ -51,6 +53,7 @@ def fit(players: int, sessions: int, seed: str) -> tuple[dict[str, int], dict[st
     for k in range(sessions):
         rng = random.Random(f"{seed}/{players}/{k}")
         styles = rng.sample(NAMES, min(players, len(NAMES)))
+        styles += [rng.choice(NAMES) for _ in range(players - len(styles))]  # as bench/luck.py
         rng.shuffle(styles)
         spec = SessionSpec(
             "fit", tuple((f"P{i}", s) for i, s in enumerate(styles)), f"{seed}/{players}/{k}"
@@ -112,9 +115,14 @@ def other(ranks: tuple[int, ...], i: int) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--sessions", type=int, default=1500)
+    ap.add_argument("--sizes", default="2,3,4,5,6,7,8,9,10", help="table sizes (RULES 1.3)")
+    ap.add_argument("--jobs", type=int, default=2, help="processes, one table size each")
     ap.add_argument("--seed", default="fit-styles")
     args = ap.parse_args(argv)
-    fitted = {str(n): fit(n, args.sessions, args.seed) for n in (2, 5)}
+    sizes = [int(x) for x in args.sizes.split(",")]
+    with multiprocessing.Pool(args.jobs) as pool:
+        got = pool.starmap(fit, [(n, args.sessions, args.seed) for n in sizes])
+    fitted = {str(n): g for n, g in zip(sizes, got, strict=True)}
     doc = {
         "styles": list(NAMES),
         "signatures": {n: got[1] for n, got in fitted.items()},
@@ -123,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
             " hand, its style, the style of the holder of the best other hand), shrunk toward the"
             f" rank's RANK_VALUES with the weight of {SHRINK} deals. Fitted by"
             f" bench/luck_fit_styles.py --sessions {args.sessions} --seed {args.seed}"
-            " (default rules; the styles of sim/players.py seated at random; two and five players)."
+            f" --sizes {args.sizes} (default rules; the styles of sim/players.py seated at random,"
+            " some twice above five players)."
             " signatures: per style, the natural log of the chance of each signature of a deal"
             " (analytics/tendencies.py), half a deal added to each count; '?' one never seen."
         ),

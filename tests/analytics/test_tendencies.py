@@ -38,25 +38,25 @@ def _hands(order: tuple[int, ...], n: int) -> list[tuple[int, int, int]]:
     return [(order[i], order[n + i], order[2 * n + i]) for i in range(n)]
 
 
-def test_the_model_knows_two_and_five_players() -> None:
-    assert [n for n in range(2, 11) if knows(n)] == [2, 5]
+def test_the_model_knows_every_table_size() -> None:
+    assert [n for n in range(2, 11) if knows(n)] == list(range(2, 11))  # RULES 1.3
     assert styles() == ("blind", "bluffer", "loose", "rock", "seer")
 
 
-@pytest.mark.parametrize("n", [2, 5])
+@pytest.mark.parametrize("n", [2, 4, 5, 7])
 def test_posterior_is_even_with_nothing_seen_and_finds_the_style_played(n: int) -> None:
     even = posterior(n, [])
     assert sum(even) == WEIGHT and max(even) - min(even) <= 1
     # a player who looks at once and folds, deal after deal, is the rock (sim/players.py)
     rock = posterior(n, ["L-Fs"] * 10)
     assert sum(rock) == WEIGHT
-    assert rock[styles().index("rock")] >= 60
+    assert rock[styles().index("rock")] >= 48  # at seven everyone folds more: less sure
     # a player who bets blind and sees blind is the blind lover (RULES 5.3, 5.7)
     blind = posterior(n, ["Bb-Vb-Wb"] * 4)
     assert blind[styles().index("blind")] >= 60
 
 
-@pytest.mark.parametrize("n", [2, 5])
+@pytest.mark.parametrize("n", [2, 5, 7])
 def test_rows_match_one_order_at_a_time_and_each_deal_sums_to_zero(n: int) -> None:
     value = TendencyValue(n, _weights(n, n))
     every = list(permutations(range(1, n + 1)))
@@ -67,8 +67,10 @@ def test_rows_match_one_order_at_a_time_and_each_deal_sums_to_zero(n: int) -> No
     assert len({tuple(r) for r in rows.tolist()}) > 1
 
 
-@pytest.mark.parametrize("n", [2, 5])
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
 def test_rank_average_equals_brute_force(n: int) -> None:
+    """The closed form (each rank 1/n, the best other hand's holder any other seat) against
+    the average over every order of the ranks."""
     value = TendencyValue(n, _weights(n, 10 + n))
     every = list(permutations(range(1, n + 1)))
     brute = [sum((value(r)[i] for r in every), Fraction(0)) / len(every) for i in range(n)]

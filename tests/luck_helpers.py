@@ -52,3 +52,21 @@ def tendency_values(events: list, *, then: bool = False) -> list:
         seen.dealt(state.seats)
         out.append(seen.value())
     return out
+
+
+def deal_kinds(events: list) -> list[str]:
+    """Each deal's kind (RULES 3.2-3.4), in order: ``"fresh"`` (no card dealt since the last
+    shuffle), ``"partly"`` (some), ``"none"`` (every card from under the pack); deals whose hands
+    the log does not hold are left out."""
+    from engine.state import card_codes
+
+    since: set[int] = set()
+    out = []
+    for e in events:
+        if e.type == "shuffled":
+            since = set()
+        elif e.type == "dealt" and e.hands is not None:
+            cards = {c for h in e.hands.values() for c in card_codes(h)}
+            out.append("none" if cards <= since else "partly" if cards & since else "fresh")
+            since |= cards
+    return out

@@ -10,17 +10,15 @@ from itertools import combinations, permutations
 
 import duckdb
 import pytest
-from luck_helpers import luck_con, luck_src  # noqa: F401 (the fixtures con, src)
+from luck_helpers import luck_con, luck_src, tendency_values  # noqa: F401 (the fixtures con, src)
 
 import analytics.projector
 import analytics.tables
 from analytics import queries
 from analytics.luck import RANK_VALUES, deal_ranks, luck_units, order_average
 from analytics.sources import MemorySource
-from analytics.tendencies import Tendencies
-from engine.apply import apply
 from engine.hands import strength_codes
-from engine.state import CODE, card_codes, initial_state
+from engine.state import CODE, card_codes
 from sim.randplay import random_session
 
 
@@ -90,21 +88,15 @@ def _recount(events: list) -> dict[tuple[int, int], Fraction]:
     seats: list[str] = []
     since: set[int] = set()
     deal = 0
-    seen = Tendencies()
-    state = initial_state()
+    values = tendency_values(events)
     for e in events:
-        before, state = state, apply(state, e)
-        who = getattr(e, "player", None)
-        if who is not None and e.type not in ("dealer_chosen", "pot_won"):
-            seen.acted(e.type, who, before.players[before.seat(who)].seen)
         if e.type == "session_started":
             seats = list(e.seats)
         elif e.type == "shuffled":
             since = set()
         elif e.type == "dealt":
             deal += 1
-            seen.dealt(seats)
-            tendency = seen.value()
+            tendency = values[deal - 1]
             hands = [tuple(CODE[str(c)] for c in e.hands[p]) for p in seats]
             cards = {c for h in hands for c in h}
             unseen = cards - since

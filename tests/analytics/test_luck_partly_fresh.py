@@ -10,7 +10,7 @@ from fractions import Fraction
 from itertools import permutations
 
 import pytest
-from luck_helpers import tendency_values
+from luck_helpers import deal_kinds, tendency_values
 
 import analytics.luck as luck
 from analytics.facts import Rows, SessionFolder
@@ -145,18 +145,7 @@ def _nets_of(rows: Rows, deal: int) -> tuple[int, ...]:
 
 def _partly_fresh(events: list[AnyEvent]) -> list[int]:
     """The deals (1-based) with some cards unseen since the last shuffle and some not."""
-    since: set[int] = set()
-    out, deal = [], 0
-    for e in events:
-        if e.type == "shuffled":
-            since = set()
-        elif isinstance(e, Dealt) and e.hands is not None:
-            deal += 1
-            cards = {c for h in e.hands.values() for c in card_codes(h)}
-            if cards & since and cards - since:
-                out.append(deal)
-            since |= cards
-    return out
+    return [d for d, kind in enumerate(deal_kinds(events), start=1) if kind == "partly"]
 
 
 def test_the_term_uses_nothing_of_the_deals_own_play() -> None:

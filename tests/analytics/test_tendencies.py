@@ -11,13 +11,12 @@ from itertools import combinations, permutations
 
 import numpy as np
 import pytest
-from luck_helpers import tendency_values
+from luck_helpers import deal_kinds, tendency_values
 from test_luck_partly_fresh import _fold, _luck_of, _nets_of
 
 from analytics.luck import deal_ranks, deal_units, luck_units, order_average, rank_average
 from analytics.tendencies import WEIGHT, TendencyValue, knows, posterior, styles
 from engine.state import card_codes
-from events.model import Dealt
 from sim.replay import before_deals, replay_deal
 from sim.table import SessionSpec
 
@@ -127,18 +126,7 @@ def test_every_fresh_heads_up_deal_of_eight_cards_averages_to_zero_exactly() -> 
 
 def _fresh(events: list) -> list[int]:
     """The fresh deals (1-based): none of their cards dealt since the last shuffle."""
-    since: set[int] = set()
-    out, deal = [], 0
-    for e in events:
-        if e.type == "shuffled":
-            since = set()
-        elif isinstance(e, Dealt) and e.hands is not None:
-            deal += 1
-            cards = {c for h in e.hands.values() for c in card_codes(h)}
-            if not cards & since:
-                out.append(deal)
-            since |= cards
-    return out
+    return [d for d, kind in enumerate(deal_kinds(events), start=1) if kind == "fresh"]
 
 
 @pytest.mark.parametrize("n", [5, 2])

@@ -73,7 +73,10 @@ if wanted is None or not own.sat_in(cache.session_info(wanted), me):
         )
     if standings is not None:
         st.subheader("Your net over time")
-        widgets.net_over_time(stat_tables.net_over_ticks({me: stats_cache.session_net_ticks(me)}))
+        my_nets = {me: stats_cache.session_net_ticks(me)}
+        widgets.net_over_time(
+            stat_tables.net_over_ticks(my_nets), labels=stat_tables.session_labels(my_nets)
+        )
     st.stop()
 
 rp = cache.replay(wanted)

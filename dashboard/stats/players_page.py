@@ -70,7 +70,9 @@ nets = {p: stats_cache.session_net_ticks(p, table, dates) for p in chosen}
 # catalogue: a store that cannot be reached is still said here (dashboard/common/faults.py),
 # though the chart now comes from the projection alone.
 stores.store().last_position()
-widgets.net_over_time(stat_tables.net_over_ticks(nets), frame=True)
+widgets.net_over_time(
+    stat_tables.net_over_ticks(nets), frame=True, labels=stat_tables.session_labels(nets)
+)
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
 hands = {p: stats_cache.stat("showdown_hands", player=p, table=table, dates=dates) for p in chosen}

@@ -60,7 +60,9 @@ def _ratings(summary: Any, pair: Any, chosen: list[str]) -> None:
     if rated:
         widgets.plain_table(rating_rows(rated))
         st.caption(
-            f"{RATINGS} {count_of(summary.rated_sessions, 'session')} rated.", help=RATINGS_HOW
+            f"{RATINGS} {count_of(summary.rated_sessions, 'session')} rated in all, every "
+            "player's.",
+            help=RATINGS_HOW,
         )
     if pair.steps and pair.steps[0]:
         st.markdown(f"**{escape.md(chosen[0])}: rating on entering each session** (newest first)")

@@ -9,7 +9,7 @@ and as CSV. The statistics' own words (a rate as ``43% of 51``, an amount as ``8
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from math import lcm
 from typing import Any
@@ -26,7 +26,11 @@ __all__ = [
     "net_over_time",
     "result_rows",
     "rows_caption",
+    "session_labels",
+    "session_order",
 ]
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def drill_page_caption(total: int, page: int, shown: int, size: int) -> str | None:
@@ -129,14 +133,31 @@ def net_over_ticks(nets: Mapping[str, Sequence[SessionTicks]]) -> dict[str, list
     into Fractions and summed back into ticks they took 0.3 s a run."""
     den = lcm(1, *(d for rows in nets.values() for _, _, _, d in rows))
     by_session: dict[str, dict[str, int]] = {}
-    started: dict[str, int | None] = {}
     for player, rows in nets.items():
-        for session, at, net_t, d in rows:
-            started[session] = at
+        for session, _, net_t, d in rows:
             here = by_session.setdefault(session, {})
             here[player] = here.get(player, 0) + net_t * (den // d)
-    order = sorted(by_session, key=lambda s: (started[s] is None, started[s] or 0, s))
+    order = [s for s, _ in session_order(nets)]
     return _running(list(nets), order, by_session, den)
+
+
+def session_order(nets: Mapping[str, Sequence[SessionTicks]]) -> list[tuple[str, int | None]]:
+    """The sessions of :func:`net_over_ticks`, in its order (by their start, untimed last, then
+    by id), each with its start (UTC microseconds, or ``None``)."""
+    started = {session: at for rows in nets.values() for session, at, _, _ in rows}
+    order = sorted(started, key=lambda s: (started[s] is None, started[s] or 0, s))
+    return [(s, started[s]) for s in order]
+
+
+def session_labels(nets: Mapping[str, Sequence[SessionTicks]]) -> list[str]:
+    """What each point of :func:`net_over_ticks` is, for its tooltip: ``"2026-10-22 ·
+    top-1"`` (the date it started, UTC, then the session's id; the id alone when untimed), in
+    the chart's order: the x axis only counts the sessions."""
+    out = []
+    for session, at in session_order(nets):
+        day = None if at is None else (_EPOCH + timedelta(microseconds=at)).date().isoformat()
+        out.append(session if day is None or session.startswith(day) else f"{day} · {session}")
+    return out
 
 
 def rows_caption(shown: int, cut: str | None) -> str:

@@ -38,25 +38,33 @@ __all__ = [
 
 
 def lines_chart(
-    history: dict[str, list[Any]], x: str, x_label: str, y_label: str, *, frame: bool = False
+    history: dict[str, list[Any]],
+    x: str,
+    x_label: str,
+    y_label: str,
+    *,
+    frame: bool = False,
+    labels: Sequence[str] | None = None,
 ) -> None:
     """One line per player over ``history[x]`` (whole numbers: deals, sessions), each point drawn,
     so a single point shows as a point (not an empty chart with an axis of "1.000000"). With
     ``frame`` the points go to the browser as a named dataset (Arrow, as Streamlit sends a
     DataFrame) rather than inline in the spec, which altair walks value by value: 25,000 points
-    (a league's player) took 30 s that way."""
+    (a league's player) took 30 s that way. ``labels``: what each point of ``history[x]`` is
+    (shown in its tooltip as ``which``)."""
     import altair as alt
 
     players = [k for k in history if k != x]
+    names = list(labels) if labels is not None else [str(v) for v in history[x]]
     rows = [
-        {x: history[x][i], "player": p, "net": history[p][i]}
+        {x: history[x][i], "which": names[i], "player": p, "net": history[p][i]}
         for p in players
         for i in range(len(history[x]))
     ]
     if frame:
         import pandas as pd  # type: ignore[import-untyped]  # pandas ships no type hints
 
-        data: Any = pd.DataFrame(rows, columns=[x, "player", "net"])
+        data: Any = pd.DataFrame(rows, columns=[x, "which", "player", "net"])
     else:
         # alt.Data keeps the values inline in the spec
         data = alt.Data(values=rows)  # type: ignore[no-untyped-call]  # __init__ unannotated
@@ -67,7 +75,15 @@ def lines_chart(
             x=alt.X(f"{x}:O", title=x_label, axis=alt.Axis(labelAngle=0)),
             y=alt.Y("net:Q", title=y_label),
             color=alt.Color("player:N", title="player"),
-            tooltip=[alt.Tooltip(f"{x}:O"), "player:N", alt.Tooltip("net:Q", format="+")],
+            tooltip=[
+                *(
+                    [alt.Tooltip(f"{x}:O")]
+                    if labels is None
+                    else [alt.Tooltip(f"{x}:O", title="number"), alt.Tooltip("which:N", title=x)]
+                ),
+                "player:N",
+                alt.Tooltip("net:Q", format="+"),
+            ],
         )
     )
     st.altair_chart(chart, width="stretch")
@@ -190,13 +206,28 @@ def two_players(names: Sequence[str]) -> tuple[str, str | None]:
     return str(first), (None if second == "(nobody)" else str(second))
 
 
-def net_over_time(history: dict[str, list[Any]], *, frame: bool = False) -> None:
-    """Each player's running net over their sessions (``frame``: see :func:`lines_chart`)."""
+def net_over_time(
+    history: dict[str, list[Any]],
+    *,
+    frame: bool = False,
+    labels: Sequence[str] | None = None,
+) -> None:
+    """Each player's running net over their sessions (``frame``: see :func:`lines_chart`;
+    ``labels``: each session's date and id, ``dashboard.stats.tables.session_labels``, in the
+    tooltips and, first and last, under the chart)."""
     if not history.get("session"):
         st.caption("No session played yet.")
         return
     label = "running net (stake units)"
-    lines_chart(history, "session", "sessions played, oldest first", label, frame=frame)
+    lines_chart(
+        history, "session", "sessions played, oldest first", label, frame=frame, labels=labels
+    )
+    if labels:
+        first, last = md(labels[0]), md(labels[-1])
+        span = f"Session 1 is {first}" + (
+            f"; session {len(labels)}, {last}" if len(labels) > 1 else ""
+        )
+        st.caption(f"{span}. A tap on a point says which session it is.")
 
 
 def categories_chart(data: dict[str, list[Any]]) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 from fractions import Fraction
 
-from dashboard.stats.tables import net_over_sessions, net_over_ticks
+from dashboard.stats.tables import net_over_sessions, net_over_ticks, session_labels
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -44,6 +44,27 @@ def test_ticks_give_the_fractions_points() -> None:
         for p, rows in ticks.items()
     }
     assert net_over_sessions(as_fractions) == got
+
+
+def test_each_point_is_named_by_its_date_and_session() -> None:
+    """The tooltips' names are the sessions in the chart's order, each with the date it started
+    (UTC) unless its id already starts with it; an untimed session by its id alone."""
+    ticks = {
+        "Ann": [
+            ("top-2", _micros(9), 1, 2),
+            ("2026-10-02-back", _micros(2), 1, 2),
+            ("z", None, 1, 2),
+        ],
+        "Bob": [("top-3", _micros(16), 1, 2), ("top-2", _micros(9), 1, 2)],
+    }
+    assert session_labels(ticks) == [
+        "2026-10-02-back",
+        "2026-10-09 · top-2",
+        "2026-10-16 · top-3",
+        "z",
+    ]
+    assert len(session_labels(ticks)) == len(net_over_ticks(ticks)["session"])
+    assert session_labels({"Ann": []}) == []
 
 
 def test_no_sessions() -> None:

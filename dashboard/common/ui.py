@@ -18,7 +18,7 @@ import streamlit as st
 from dashboard.common import prefs
 from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
-from dashboard.common.links import LinkRow, rows_html
+from dashboard.common.links import BOX_KEY, LinkRow, rows_html
 from dashboard.common.params import param, set_params
 from present.numbers import count_of
 from present.replay import Replay
@@ -141,6 +141,22 @@ def link_rows(rows: Sequence[LinkRow], label: str) -> None:
     """Rows a thumb opens (:func:`dashboard.common.links.rows_html`): each a plain link, its
     text wrapping on a phone, every name escaped."""
     st.markdown(rows_html(rows, label), unsafe_allow_html=True)
+
+
+BOXED = 8
+"""Rows up to which :func:`link_box` draws them in the page; above, in a box of its own."""
+
+
+def link_box(rows: Sequence[LinkRow], label: str, key: str) -> None:
+    """:func:`link_rows`, in a box that scrolls on its own when there are more than
+    :data:`BOXED` (520 px high; on a phone less than half the screen,
+    :data:`dashboard.common.links.ROWS_CSS`, so a thumb always has the page beside it to
+    scroll past a long list). ``key`` names the box (one per list on a page)."""
+    if len(rows) <= BOXED:
+        link_rows(rows, label)
+        return
+    with st.container(height=520, key=f"{BOX_KEY}{key}"):
+        link_rows(rows, label)
 
 
 RESULTS = keys.RESULTS

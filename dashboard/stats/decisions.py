@@ -26,7 +26,7 @@ from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
 from dashboard.common.links import LinkRow, link
 from dashboard.common.params import param, set_params
-from dashboard.common.ui import link_rows
+from dashboard.common.ui import link_box, link_rows
 from engine.hands import Category
 from present.numbers import signed
 
@@ -242,8 +242,7 @@ def decision_links(rows: Sequence[dict[str, Any]]) -> None:
         for r in rows[:LINKS_SHOWN]
     ]
     if links:
-        with st.container(height=520 if len(links) > 8 else "content"):
-            link_rows(links, "Decisions: a tap opens the replay at the step")
+        link_box(links, "Decisions: a tap opens the replay at the step", "decisions")
     if len(rows) > LINKS_SHOWN:
         st.caption(
             f"The first {LINKS_SHOWN} of {len(rows)}, oldest first; `brag decisions --deals` "

@@ -60,8 +60,7 @@ if which := stat_tables.drill_page_caption(
     total["deals"], page, len(deals), stats_cache.DRILL_PAGE
 ):
     st.caption(which)
-with st.container(height=520 if len(deals) > 8 else "content"):
-    ui.link_rows(stats_view.drill_links(deals, statistic), "Deals: a tap opens the replay")
+ui.link_box(stats_view.drill_links(deals, statistic), "Deals: a tap opens the replay", "deals")
 
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]

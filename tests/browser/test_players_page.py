@@ -93,3 +93,51 @@ def test_on_a_phone_the_skill_panel_reads_plainly_and_nothing_hides_off_the_scre
                 assert word not in text
         finally:
             browser.close()
+
+
+@pytest.mark.parametrize(("width", "height", "most"), [(390, 844, 0.5), (1400, 900, 0.6)])
+def test_a_long_list_of_deals_leaves_the_page_room_to_scroll_and_each_point_names_its_session(
+    served: tuple[str, Path], width: int, height: int, most: float
+) -> None:
+    """The deals behind a figure (hundreds of rows) scroll in a box of their own: on a phone it
+    is less than half the screen high, so a thumb has the page beside it; on a desktop 520 px.
+    The net over time's last point, tapped, names its session (its id), and the caption under
+    the chart names the first and last sessions."""
+    from playwright.sync_api import expect, sync_playwright
+
+    url, projection = served
+    con = duckdb.connect(str(projection), read_only=True)
+    nets = queries.session_net_ticks(con, "Sandra")
+    con.close()
+    last = max(nets, key=lambda r: (r[1] is not None, r[1] or 0, r[0]))[0]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        try:
+            ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+            page = ctx.new_page()
+            page.goto(f"{url}/players?player=Sandra&deals=blind_rate")
+            box = page.locator("[class*='st-key-brag-box-deals']")
+            expect(box.locator("li.brag-row").nth(8)).to_be_attached(timeout=90_000)
+            page.wait_for_timeout(500)  # the rows drawn, the box at its height
+            got = box.bounding_box()
+            assert got is not None
+            assert got["height"] <= most * height, (width, got["height"])
+            assert got["height"] == pytest.approx(0.45 * height if width <= 640 else 520, abs=2)
+            caption = page.get_by_text("A tap on a point says which session it is.")
+            expect(caption).to_contain_text(last)
+            chart = page.locator(".vega-embed").first
+            chart.scroll_into_view_if_needed()
+            page.wait_for_timeout(800)
+            points = chart.locator("path[role='graphics-symbol']")
+            if points.count() == 0:  # one path draws every point: tap the rightmost one
+                points = chart.locator(".mark-symbol path")
+            xy = points.evaluate_all(
+                "ps => ps.map(p => p.getBoundingClientRect())"
+                ".map(r => [r.x + r.width / 2, r.y + r.height / 2])"
+            )
+            x, y = max(xy)
+            page.touchscreen.tap(x, y)
+            page.mouse.move(x, y)
+            expect(page.locator(".vg-tooltip")).to_contain_text(last, timeout=10_000)
+        finally:
+            browser.close()

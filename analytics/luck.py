@@ -50,7 +50,7 @@ new hand dealt to them (the old hand's luck belongs to the deal it was dealt in)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from itertools import permutations
 from typing import TYPE_CHECKING, Any, Final
@@ -243,8 +243,10 @@ class LuckTracker:
 
     __slots__ = ("_exact", "_since_shuffle", "_tendencies", "_written")
 
-    def __init__(self) -> None:
-        self._tendencies = Tendencies()
+    def __init__(self, prior: Mapping[str, Mapping[str, int]] | None = None) -> None:
+        """``prior``: each player's signature counts from before the session
+        (:class:`analytics.tendencies.Tendencies`; none in the product)."""
+        self._tendencies = Tendencies(prior)
         """What each player did in the deals before the current one."""
         self._since_shuffle: set[int] = set()
         """Card codes dealt since the last shuffle (RULES 3.2)."""
@@ -295,6 +297,12 @@ class LuckTracker:
         out = tuple(w - o for w, o in zip(whole, self._written, strict=True))
         self._written = whole
         return out
+
+    def weights(self) -> tuple[tuple[int, ...], ...] | None:
+        """The current deal's seats' posteriors over the styles
+        (:meth:`analytics.tendencies.Tendencies.weights`): what its value reads, known before
+        the cards came."""
+        return self._tendencies.weights()
 
     def _top_used_up(self, cards: set[int], unseen: set[int]) -> bool:
         """A fresh deal, or a partly fresh one that took every unseen card (RULES 3.3-3.4: the

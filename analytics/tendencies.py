@@ -228,11 +228,15 @@ class Tendencies:
 
     __slots__ = ("_counts", "_current", "_past", "_seats")
 
-    def __init__(self) -> None:
+    def __init__(self, prior: Mapping[str, Mapping[str, int]] | None = None) -> None:
+        """``prior``: each player's signature counts from before the session (their earlier
+        sessions), added to what they do in this one; none by default (the product reads each
+        session on its own, docs/luck.md)."""
         self._past: dict[str, list[str]] = {}
         """Each player's signatures of the deals dealt before the current one."""
-        self._counts: dict[str, Counter[str]] = {}
-        """The same, counted: a deal's posterior costs the distinct signatures, not the deals."""
+        self._counts: dict[str, Counter[str]] = {p: Counter(c) for p, c in (prior or {}).items()}
+        """The prior's counts and this session's signatures, counted: a deal's posterior costs
+        the distinct signatures, not the deals."""
         self._current: dict[str, list[str]] = {}
         """Each player's tokens in the current deal."""
         self._seats: tuple[str, ...] = ()
@@ -257,10 +261,17 @@ class Tendencies:
             self._counts.setdefault(player, Counter())[g] += 1
         self._current, self._seats = {}, tuple(seats)
 
-    def value(self) -> TendencyValue | None:
-        """The value of the current deal from what each seat did in the deals before it, or
-        ``None`` for a table size the model does not know."""
+    def weights(self) -> tuple[tuple[int, ...], ...] | None:
+        """Each seat's posterior over the styles (:func:`posterior`, seat order) from what it did
+        in the deals before the current one, or ``None`` for a table size the model does not
+        know."""
         n = len(self._seats)
         if not knows(n):
             return None
-        return TendencyValue(n, [posterior(n, self._counts.get(p, {})) for p in self._seats])
+        return tuple(posterior(n, self._counts.get(p, {})) for p in self._seats)
+
+    def value(self) -> TendencyValue | None:
+        """The value of the current deal from what each seat did in the deals before it, or
+        ``None`` for a table size the model does not know."""
+        w = self.weights()
+        return None if w is None else TendencyValue(len(self._seats), w)

@@ -1,7 +1,7 @@
 """The luck-adjusted net against the best a term at the deal could do, on simulated seasons.
 
     .venv/bin/python bench/luck.py [--sessions N] [--players 5,2] [--replayed 500] [--jobs 2]
-                                   [--rollouts K,M]
+                                   [--rollouts K,M] [--model true|posterior|mode] [--history H]
 
 For each table size of ``--players``, simulates ``--sessions`` sessions (by default enough for
 each style to sit in 4,000: 4,000 at five players, 10,000 heads-up; ``cards: "all"``, default
@@ -30,7 +30,11 @@ from the engine's states (what it won minus what it paid in the deal). It prints
   it by the players' strategies (K times with its cards, M times with the unseen top reordered,
   the seeds made of the run's seed and the deal's number only): the same figures and, per style,
   the session SD ratio and the t-test. It costs K + M play-outs per fresh or partly fresh deal:
-  about 0.3 CPU s a session at five players and 0.1 heads-up with the defaults.
+  about 0.3 CPU s a session at five players and 0.1 heads-up with the defaults. ``--model``:
+  the players' own styles (``true``), or for each seed of play each player's style drawn from
+  the tendencies' posterior before the deal (``posterior``), or its most likely style
+  (``mode``): what a club's log could give. ``--history H``: the tendencies read ``H`` earlier
+  sessions of each player as well (:mod:`bench.luck_history`), for the value and the model.
 
 Everything is seeded: the same arguments print the same figures.
 """
@@ -46,16 +50,20 @@ import multiprocessing
 import random
 import sys
 import time
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # not bench/analytics.py
 
 from analytics.luck import LuckTracker, Value, deal_units, luck_units, rank_average
-from bench.luck_rollout import rollout_term
+from bench.luck_history import history_pool
+from bench.luck_rollout import most_likely, rollout_term
 from engine.apply import apply
 from engine.state import initial_state
 from events.model import AnyEvent, Dealt
@@ -91,19 +99,32 @@ class Season:
     """Per seat of a replayed fresh deal: net, same-cards x1 and x2, fresh-cards y1 and y2."""
 
 
-Deal = tuple[str, tuple[Fraction, ...], tuple[Fraction, ...], frozenset[int], tuple[Fraction, ...]]
+Deal = tuple[
+    str,
+    tuple[Fraction, ...],
+    tuple[Fraction, ...],
+    frozenset[int],
+    tuple[Fraction, ...],
+    tuple[tuple[int, ...], ...] | None,
+]
+"""A deal: its kind, nets, terms, unseen top, the term of a given value, the seats' posteriors
+over the styles before it (``analytics.tendencies``)."""
 
 
-def deals_of(events: list[AnyEvent], value: Value | None = None) -> list[Deal]:
+def deals_of(
+    events: list[AnyEvent],
+    value: Value | None = None,
+    prior: Mapping[str, Mapping[str, int]] | None = None,
+) -> list[Deal]:
     """Each deal of a ``cards: "all"`` stream: its kind, each seat's net and luck term (units),
     the unseen top of the pack before it (RULES 3.2), and the term of ``value``
     (:func:`analytics.luck.deal_units`; zeros without one). Raises ``AssertionError`` if the
     deals' nets do not add up to the session's."""
     state = initial_state()
-    tracker = LuckTracker()
+    tracker = LuckTracker(prior)
     since: set[int] = set()
     out: list[Deal] = []
-    pending: tuple[str, tuple[Fraction, ...], frozenset[int], tuple[Fraction, ...]] | None = None
+    pending: Any = None
     for event in events:
         before, state = state, apply(state, event)
         tracker.acted(event, before)
@@ -122,7 +143,8 @@ def deals_of(events: list[AnyEvent], value: Value | None = None) -> list[Deal]:
             if value is not None and kind != "none":
                 got = deal_units(hands, cards & top, value)  # type: ignore[arg-type]  # all dealt
                 other = got if got is not None else other
-            pending = (kind, tuple(Fraction(t, state.scale) for t in ticks), top, other)
+            scaled = tuple(Fraction(t, state.scale) for t in ticks)
+            pending = (kind, scaled, top, other, tracker.weights())
         if len(state.outcomes) > len(before.outcomes):
             assert pending is not None
             o = state.outcomes[-1]
@@ -130,7 +152,7 @@ def deals_of(events: list[AnyEvent], value: Value | None = None) -> list[Deal]:
                 (o.amount if o.winner == p.name else 0) - Fraction(p.paid, state.scale)
                 for p in state.players
             )
-            out.append((pending[0], nets, pending[1], pending[2], pending[3]))
+            out.append((pending[0], nets, pending[1], pending[2], pending[3], pending[4]))
             pending = None
     totals = [sum(d[1][i] for d in out) for i in range(len(state.seats))]
     assert totals == [state.net(name) for name in state.seats], "deal nets add up to the session's"
@@ -144,6 +166,8 @@ def simulate(
     seed: str,
     first: int = 0,
     rollouts: tuple[int, int] = (0, 0),
+    model: str = "true",
+    history: int = 0,
 ) -> Season:
     """Plays the sessions numbered ``first`` to ``first + sessions - 1`` (those below
     ``replayed`` with their fresh deals replayed four times; with ``rollouts`` = (K, M), every
@@ -174,14 +198,24 @@ def simulate(
             adj_styled[STYLE_NAMES.index(s)] = 0.0
         value = style_value(styles)
         control = rollout_control(players, value)
-        deals = deals_of(events, value)
-        for d, (kind, nets, terms, unseen, styled) in enumerate(deals):
+        prior = None
+        if history:
+            draw = random.Random(f"{seed}/history-draw/{players}/{k}")
+            pool = history_pool(players, seed)
+            prior = {
+                name: sum((draw.choice(pool[s]) for _ in range(history)), Counter())
+                for name, s in spec.seats
+            }
+        deals = deals_of(events, value, prior)
+        for d, (kind, nets, terms, unseen, styled, weights) in enumerate(deals):
             season.kinds.append(kind)
             rolled = np.zeros(players)
             if rollouts[0] and kind != "none":
                 key = f"{seed}/roll/{players}/{k}/{d}"  # known before the deal: no card, no play
                 ctl = control if kind == "fresh" else None
-                rolled = rollout_term(snaps[d], unseen, key, *rollouts, ctl)
+                shown = None if model == "true" or weights is None else weights
+                shown = most_likely(shown) if model == "mode" and shown else shown
+                rolled = rollout_term(snaps[d], unseen, key, *rollouts, ctl, shown)
             for seat, (net, term) in enumerate(zip(nets, terms, strict=True)):
                 season.net.append(float(net))
                 season.luck.append(float(term))
@@ -256,16 +290,23 @@ def t_test(x: np.ndarray) -> tuple[float, float]:
 
 
 def report(
-    players: int, sessions: int, replayed: int, seed: str, rollouts: tuple[int, int] = (0, 0)
+    players: int,
+    sessions: int,
+    replayed: int,
+    seed: str,
+    rollouts: tuple[int, int] = (0, 0),
+    model: str = "true",
+    history: int = 0,
 ) -> dict[str, bool]:
     """Simulates and prints one table size's figures; returns which targets were met."""
     t0 = time.perf_counter()
-    s = simulate(players, sessions, replayed, seed, rollouts=rollouts)
+    s = simulate(players, sessions, replayed, seed, rollouts=rollouts, model=model, history=history)
     took = time.perf_counter() - t0
     print(
         f"## {sessions:,} sessions of {players} players (cards: all, default rules, styles seated "
         f"at random; the first {min(replayed, sessions):,} replayed; play-outs K={rollouts[0]}, "
-        f"M={rollouts[1]}), seed {seed!r}: {took:.0f}s"
+        f"M={rollouts[1]}, model of play: {model}, sessions of history a player: {history}), "
+        f"seed {seed!r}: {took:.0f}s"
     )
     print()
     net, luck, kind = np.array(s.net), np.array(s.luck), np.array(s.kind)
@@ -431,6 +472,21 @@ def main(argv: list[str] | None = None) -> int:
         help="K,M: play-outs of each measured deal with its own cards and with reordered ones "
         "(M a multiple of K; 0,0 for none)",
     )
+    ap.add_argument(
+        "--model",
+        choices=("true", "posterior", "mode"),
+        default="true",
+        help="the play-outs' model of each player: their own style (true), or a style drawn "
+        "for each seed of play from the tendencies' posterior before the deal (posterior: what "
+        "a club's log could give), or its most likely style (mode)",
+    )
+    ap.add_argument(
+        "--history",
+        type=int,
+        default=0,
+        help="sessions of each player's earlier play (of their style, simulated apart) that the "
+        "tendencies read before the session (0: the session alone, as the product does)",
+    )
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.players.split(",")]
     if not all(2 <= n <= 10 for n in sizes):
@@ -444,7 +500,10 @@ def main(argv: list[str] | None = None) -> int:
     k, m = (int(x) for x in args.rollouts.split(","))
     if k and (m < k or m % k):
         ap.error("--rollouts K,M: M a positive multiple of K")
-    tasks = [(n, sessions, args.replayed, args.seed, (k, m)) for n, sessions in jobs]
+    tasks = [
+        (n, sessions, args.replayed, args.seed, (k, m), args.model, args.history)
+        for n, sessions in jobs
+    ]
     if args.jobs > 1 and len(tasks) > 1:  # the table sizes in parallel, printed in order
         with multiprocessing.get_context("spawn").Pool(min(args.jobs, len(tasks))) as pool:
             for text in pool.starmap(_printed, tasks):
@@ -456,12 +515,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _printed(
-    players: int, sessions: int, replayed: int, seed: str, rollouts: tuple[int, int]
+    players: int,
+    sessions: int,
+    replayed: int,
+    seed: str,
+    rollouts: tuple[int, int],
+    model: str = "true",
+    history: int = 0,
 ) -> str:
     """What :func:`report` prints, as text (for a worker process)."""
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
-        report(players, sessions, replayed, seed, rollouts)
+        report(players, sessions, replayed, seed, rollouts, model, history)
     return buffer.getvalue()
 
 

@@ -28,12 +28,14 @@ the play's own noise.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from analytics.luck import deal_ranks
+from analytics.tendencies import styles
 from sim.replay import Snapshot, play_out
 
 Control = Callable[[tuple[int, ...]], Sequence[Fraction]]
@@ -47,6 +49,7 @@ def rollout_term(
     same: int,
     orders: int,
     control: tuple[Control, np.ndarray] | None = None,
+    model: Sequence[Sequence[int]] | None = None,
 ) -> np.ndarray:
     """Each seat's term (stake units, floats) for the deal of ``snap`` (fresh or partly fresh:
     ``unseen``, the unseen top of the pack before it, RULES 3.2, must be the pack's top).
@@ -54,16 +57,23 @@ def rollout_term(
     ``key``: the seed of the play-outs, made only of what is known before the deal; ``same``
     (K >= 1) play-outs of the cards that came, ``orders`` (M, a multiple of K) of reordered tops;
     ``control``: a value of the ranks and its exact average over the orders (fresh deals only).
-    Raises ``ValueError`` if ``orders`` is not a positive multiple of ``same``."""
+    ``model``: each seat's weights over :func:`analytics.tendencies.styles` (the tendencies'
+    posterior, known before the deal): each seed of play draws every seat's style from its
+    weights (the same draw for the cards that came and the reordered tops, so still unbiased),
+    instead of the players' own strategies. Raises ``ValueError`` if ``orders`` is not a
+    positive multiple of ``same``."""
     if same < 1 or orders < same or orders % same:
         raise ValueError("rollout_term: orders must be a positive multiple of same")
-    came = np.zeros(len(snap.table.state.seats))
+    seats = snap.table.state.seats
+    drawn = [_styles(seats, model, f"{key}/play{k}/styles") for k in range(same)]
+    came = np.zeros(len(seats))
     for k in range(same):
-        _, nets = play_out(snap, f"{key}/play{k}")
+        _, nets = play_out(snap, f"{key}/play{k}", styles=drawn[k])
         came += np.array([float(x) for x in nets])
     base = np.zeros_like(came)
     for m in range(orders):
-        hands, nets = play_out(snap, f"{key}/play{m % same}", unseen, f"{key}/order{m}")
+        play = f"{key}/play{m % same}"
+        hands, nets = play_out(snap, play, unseen, f"{key}/order{m}", drawn[m % same])
         base += np.array([float(x) for x in nets])
         if control is not None:
             base -= np.array([float(v) for v in control[0](deal_ranks(hands))])
@@ -71,3 +81,20 @@ def rollout_term(
     if control is not None:
         term -= control[1]
     return term
+
+
+def _styles(
+    seats: Sequence[str], model: Sequence[Sequence[int]] | None, seed: str
+) -> dict[str, str] | None:
+    """Each seat's style drawn from its weights (``None`` without a model: their own)."""
+    if model is None:
+        return None
+    rng = random.Random(seed)
+    names = styles()
+    return {p: rng.choices(names, weights=w)[0] for p, w in zip(seats, model, strict=True)}
+
+
+def most_likely(model: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Each seat's weights put all on its most likely style (ties: the first in
+    :func:`analytics.tendencies.styles` order)."""
+    return [[int(k == max(range(len(w)), key=w.__getitem__)) for k in range(len(w))] for w in model]

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from engine.legal import LegalAction, legal_actions
 from engine.state import Phase, card_codes
 from events.model import AnyEvent, Dealt
+from sim.players import STYLES
 from sim.table import SessionSpec, _Table
 
 __all__ = ["Snapshot", "before_deals", "play_out", "replay_deal"]
@@ -83,31 +84,34 @@ def play_out(
     play_seed: str,
     fresh: Iterable[int] | None = None,
     order_seed: str = "",
+    styles: Mapping[str, str] | None = None,
 ) -> tuple[list[tuple[int, int, int]], tuple[Fraction, ...]]:
     """As :func:`replay_deal`, but the reordering of ``fresh`` is drawn from ``order_seed``,
     apart from the players' ``play_seed`` (so one seed of play can be paired with many orders
-    of the pack, and with the order that came). Returns each seat's new hand (card codes, in
-    seat order) and each seat's net in the deal (stake units). Raises ``ValueError`` as
-    :func:`replay_deal`."""
-    _, hands, nets = _play_out(snap, play_seed, fresh, order_seed)
+    of the pack, and with the order that came); ``styles`` (player -> a style of
+    :data:`sim.players.STYLES`) plays those players by that style instead of their own (a model
+    of their strategy). Returns each seat's new hand (card codes, in seat order) and each seat's
+    net in the deal (stake units). Raises ``ValueError`` as :func:`replay_deal`, ``KeyError``
+    for a style or player that is not there."""
+    _, hands, nets = _play_out(snap, play_seed, fresh, order_seed, styles)
     return hands, nets
 
 
 def _play_out(
-    snap: Snapshot, play_seed: str, fresh: Iterable[int] | None, order_seed: str
+    snap: Snapshot,
+    play_seed: str,
+    fresh: Iterable[int] | None,
+    order_seed: str,
+    styles: Mapping[str, str] | None = None,
 ) -> tuple[_Table, list[tuple[int, int, int]], tuple[Fraction, ...]]:
     t = _copy(snap.table)
+    for name, style in (styles or {}).items():  # the deal not begun: no plan of theirs made yet
+        t.players[name] = STYLES[style](name, t.players[name].rng)
     t.rng = random.Random(f"{play_seed}/table")  # nothing of the generator that shuffled
     for k, (name, p) in enumerate(sorted(t.players.items())):
         p.rng = random.Random(f"{play_seed}/{k}/{name}")
     if fresh is not None:
-        unseen = set(fresh)
-        pack = t.state.pack or ()
-        top = list(pack[: len(unseen)])
-        if set(top) != unseen:
-            raise ValueError("replay_deal: the fresh cards are not the top of the pack (RULES 3.3)")
-        random.Random(order_seed).shuffle(top)
-        t.state = replace(t.state, pack=(*top, *pack[len(top) :]))
+        _reorder(t, set(fresh), order_seed)
     outcomes, at = len(t.state.outcomes), len(t.events)
     t.table_action([a for a in legal_actions(t.state) if a.player is None])
     dealt = next(e for e in t.events[at:] if isinstance(e, Dealt))
@@ -121,3 +125,14 @@ def _play_out(
         (out.amount if out.winner == p.name else 0) - Fraction(p.paid, s.scale) for p in s.players
     )
     return t, hands, nets  # type: ignore[return-value]  # cards: all, every hand dealt
+
+
+def _reorder(t: _Table, unseen: set[int], order_seed: str) -> None:
+    """The unseen top of ``t``'s pack reordered by ``order_seed`` (RULES 3.2: as another uniform
+    shuffle would have). Raises ``ValueError`` if ``unseen`` is not the top of the pack."""
+    pack = t.state.pack or ()
+    top = list(pack[: len(unseen)])
+    if set(top) != unseen:
+        raise ValueError("replay_deal: the fresh cards are not the top of the pack (RULES 3.3)")
+    random.Random(order_seed).shuffle(top)
+    t.state = replace(t.state, pack=(*top, *pack[len(top) :]))

@@ -72,6 +72,25 @@ def test_term_averages_to_zero_over_every_order_of_the_unseen_cards() -> None:
     assert max(spread) > 1  # a real term, not zeros
 
 
+def test_a_model_of_play_drawn_from_weights_keeps_the_mean_at_zero() -> None:
+    """With each seat's style drawn from weights (``model``, as ``bench/luck.py --model
+    posterior`` draws them from the tendencies' posterior, known before the deal), the same draw
+    serves the cards that came and the reordered tops: the mean over the 24 orders is still 0 for
+    each seat, and a model that names other styles than the players' own gives another term."""
+    snap, top = _partly_fresh_heads_up()
+    orders = list(permutations(sorted(top)))
+    rock = [[0, 0, 0, 64, 0], [0, 0, 0, 64, 0]]  # styles() order: blind bluffer loose rock seer
+    mixed = [[16, 16, 16, 16, 0], [0, 32, 0, 0, 32]]
+    total, differs = np.zeros(2), False
+    for order in orders:
+        s = _ordered(snap, top, order)
+        term = rollout_term(s, top, "k", 2, 4, model=mixed)
+        total += term
+        differs |= not np.array_equal(rollout_term(s, top, "k", 2, 4, model=rock), term)
+    assert np.allclose(total / len(orders), 0.0, atol=1e-9)
+    assert differs
+
+
 def test_term_uses_nothing_of_the_deals_own_play() -> None:
     """The actual play of the deal is drawn from the players' and the table's generators as they
     stand in the snapshot; drawing them anew changes the deal's play (its nets) but not the term,

@@ -15,7 +15,7 @@ from luck_helpers import deal_kinds, tendency_values
 from test_luck_partly_fresh import _fold, _luck_of, _nets_of
 
 from analytics.luck import deal_ranks, deal_units, luck_units, order_average, rank_average
-from analytics.tendencies import WEIGHT, TendencyValue, knows, posterior, styles
+from analytics.tendencies import WEIGHT, Tendencies, TendencyValue, knows, posterior, styles
 from engine.state import card_codes
 from sim.replay import before_deals, replay_deal
 from sim.table import SessionSpec
@@ -53,6 +53,28 @@ def test_posterior_is_even_with_nothing_seen_and_finds_the_style_played(n: int) 
     # a player who bets blind and sees blind is the blind lover (RULES 5.3, 5.7)
     blind = posterior(n, ["Bb-Vb-Wb"] * 4)
     assert blind[styles().index("blind")] >= 60
+
+
+def test_a_prior_of_earlier_sessions_counts_as_the_same_deals_seen_in_this_one() -> None:
+    """``Tendencies(prior)`` (``bench/luck.py --history``): a player's signature counts from
+    earlier sessions weigh exactly as the same signatures played in this session; without a
+    prior the first deal's posterior is even."""
+    seats = ("Ann", "Bob")
+    fresh = Tendencies()
+    fresh.dealt(seats)
+    assert fresh.weights() == (posterior(2, []), posterior(2, []))
+    known = Tendencies({"Ann": {"L-Fs": 6}})
+    known.dealt(seats)
+    played = Tendencies()
+    for _ in range(7):
+        played.dealt(seats)
+        played.acted("looked", "Ann", False)
+        played.acted("folded", "Ann", True)
+    # six closed deals of "L-Fs" for Ann, Bob sat through them (his signature: nothing done)
+    weights = played.weights()
+    assert weights is not None and known.weights() is not None
+    assert weights[0] == known.weights()[0] == posterior(2, {"L-Fs": 6})
+    assert weights[0][styles().index("rock")] > posterior(2, [])[styles().index("rock")]
 
 
 @pytest.mark.parametrize("n", [2, 5, 7])

@@ -46,7 +46,7 @@ a = next(r for r in stats if r["player"] == first)
 b = next((r for r in stats if r["player"] == second), None)
 
 st.subheader("Side by side" if b else escape.md(first))
-widgets.plain_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HABITS))
+widgets.wrapped_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_view.HABITS))
 
 skill_panel.skill_panel(first, second, table, stats, dates)  # issue 37
 

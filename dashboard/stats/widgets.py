@@ -137,6 +137,18 @@ def plain_table(rows: list[dict[str, Any]]) -> None:
     st.dataframe(rows, hide_index=True, width="stretch", column_config=pinned)
 
 
+def wrapped_table(rows: list[dict[str, Any]]) -> None:
+    """``rows`` (a few, short: a statistic a row) as a static table whose cells wrap, so that two
+    players side by side fit a phone's 390 px without a cell cut off (``st.dataframe`` cuts a
+    cell at its column's width). Every heading and cell escaped: a player's name is data, and
+    ``st.table`` reads Markdown."""
+    st.table(
+        [{md(str(k)): md(str(v)) for k, v in r.items()} for r in rows],
+        hide_index=True,
+        border="horizontal",
+    )
+
+
 def statistic_choice(names: Sequence[str], label: Any) -> str:
     """One statistic whose deals to list (``?deals=``), by its label."""
     wanted = param("deals")

@@ -86,6 +86,15 @@ def test_on_a_phone_the_skill_panel_reads_plainly_and_nothing_hides_off_the_scre
             box = main.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            # side by side: every cell's whole text in sight (it wraps; none cut at its width)
+            cut = page.locator(
+                "[data-testid='stTable'] td, [data-testid='stTable'] th"
+            ).evaluate_all(
+                "cs => cs.filter(c => c.scrollWidth > c.clientWidth + 1"
+                " || c.getBoundingClientRect().right > 391).map(c => c.innerText)"
+            )
+            cells = page.locator("[data-testid='stTable'] td").count()
+            assert cells >= 3 * 10 and cut == [], cut
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "players-skill-phone.png"))
             text = page.inner_text("body")

@@ -485,10 +485,28 @@ def test_explore_runs_a_select_and_refuses_a_write(store_url: str) -> None:
 
 
 def test_players_side_by_side(store_url: str) -> None:
+    """Two players side by side in a table whose cells wrap (a phone's 390 px cuts none): a
+    statistic a row, each player's figure as the page writes it."""
     at = page("players", player="Jean", vs="Colin")
     assert not at.exception
-    columns = list(at.dataframe[1].value.columns)
-    assert columns == ["statistic", "Jean", "Colin"]
+    table = at.table[0].value
+    assert list(table.columns) == ["statistic", "Jean", "Colin"]
+    import duckdb
+
+    from analytics import queries
+    from dashboard.common.escape import md
+    from dashboard.stats.figures import stat_text
+
+    con = duckdb.connect(os.environ["BRAG_ANALYTICS"], read_only=True)
+    stats = {r["player"]: r for r in queries.player_stats(con)}
+    con.close()
+    rows = {r["statistic"]: r for r in table.to_dict("records")}
+    assert rows["Deals"] == {
+        "statistic": "Deals",
+        "Jean": str(stats["Jean"]["deals"]),
+        "Colin": str(stats["Colin"]["deals"]),
+    }
+    assert rows["Net"]["Jean"] == md(stat_text(stats["Jean"], "net"))
 
 
 def test_players_at_one_table(store_url: str) -> None:

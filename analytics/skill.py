@@ -201,6 +201,8 @@ class Comparison:
             f"{self.b}{luck}"
         )
         together = count_together(d.sessions)
+        if self.measure == "adjusted":  # only the sessions whose every card is recorded count
+            together += " with every card recorded"
         if d.low is None or d.high is None:
             return (
                 f"{self.a} and {self.b}: too close to call yet: {head} ({together}: too few "

@@ -171,7 +171,7 @@ def meter_sentence(m: Meter | None, what: str = "this club") -> str:
             f"Skill or luck in {what}: too early to say (it needs three players with two "
             "finished sessions each whose every card is recorded)."
         )
-    basis = f"{m.players} players, about {m.sessions:.0f} sessions each"
+    basis = f"{m.players} players, about {m.sessions:.0f} sessions each with every card recorded"
     if m.low <= 0:
         return (
             f"Skill or luck in {what}: too early to say: the share of the spread between "

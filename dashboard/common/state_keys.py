@@ -92,6 +92,9 @@ LAST_SESSION = "brag_last_session"
 DEALS_PAGE = "deals_page"
 """The Players page's page number of the deals behind a statistic."""
 
+NET_POINT = "net_point"
+"""The point of the net over time a tap picked (``st.altair_chart`` selection)."""
+
 PICK_SESSION = "pick_session"
 """The session picker's widget (:func:`dashboard.common.ui.session_picker`, its default key)."""
 

@@ -97,13 +97,15 @@ def _running(
     players: list[str], order: list[str], by_session: dict[str, dict[str, int]], den: int
 ) -> dict[str, list[Any]]:
     """Each player's running net after each session of ``order`` (``by_session``: session ->
-    player -> net in ticks of ``den``): exact sums, divided once to draw."""
+    player -> net in ticks of ``den``): exact sums, divided once to draw; ``None`` after a
+    session the player did not play (two players compared: each line joins its own sessions)."""
     out: dict[str, list[Any]] = {"session": list(range(1, len(order) + 1))}
     for p in players:
         total, points = 0, []
         for s in order:
-            total += by_session[s].get(p, 0)
-            points.append(total / den)  # exact ticks; the float only to draw
+            played = by_session[s].get(p)
+            total += played or 0
+            points.append(None if played is None else total / den)  # the float only to draw
         out[p] = points
     return out
 

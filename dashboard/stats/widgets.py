@@ -7,6 +7,7 @@ two players), the projection that cannot be read said in one line, the SQL box a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import streamlit as st
@@ -15,7 +16,7 @@ from dashboard.common import prefs
 from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
 from dashboard.common.params import param, set_params
-from present.numbers import count_of
+from present.numbers import count_of, signed
 
 __all__ = [
     "ALL_TABLES",
@@ -57,14 +58,15 @@ def lines_chart(
     players = [k for k in history if k != x]
     names = list(labels) if labels is not None else [str(v) for v in history[x]]
     rows = [
-        {x: history[x][i], "which": names[i], "player": p, "net": history[p][i]}
+        {x: history[x][i], "which": names[i], "player": p, "net": v, "shown": _signed(v)}
         for p in players
-        for i in range(len(history[x]))
+        for i, v in enumerate(history[p])
+        if v is not None  # a session the player did not play: no point of theirs
     ]
     if frame:
         import pandas as pd  # type: ignore[import-untyped]  # pandas ships no type hints
 
-        data: Any = pd.DataFrame(rows, columns=[x, "which", "player", "net"])
+        data: Any = pd.DataFrame(rows, columns=[x, "which", "player", "net", "shown"])
     else:
         # alt.Data keeps the values inline in the spec
         data = alt.Data(values=rows)  # type: ignore[no-untyped-call]  # __init__ unannotated
@@ -82,11 +84,66 @@ def lines_chart(
                     else [alt.Tooltip(f"{x}:O", title="number"), alt.Tooltip("which:N", title=x)]
                 ),
                 "player:N",
-                alt.Tooltip("net:Q", format="+"),
+                alt.Tooltip("shown:N", title=y_label),
             ],
         )
     )
-    st.altair_chart(chart, width="stretch")
+    if labels is None:
+        st.altair_chart(chart, width="stretch")
+    else:
+        _tappable(chart, history, x, names, frame=frame)
+
+
+def _tappable(
+    chart: Any, history: dict[str, list[Any]], x: str, names: list[str], *, frame: bool
+) -> None:
+    """``chart`` drawn with a see-through column over each ``x`` on top: a tap anywhere in the
+    column (a thumb has no hover, and a point is 8 px) picks it, and the page says under the
+    chart which session it is and each player's running net there (``st.altair_chart``'s
+    selection, one rerun); a mouse over the column shows the same as a tooltip."""
+    import altair as alt
+
+    players = [k for k in history if k != x]
+
+    def nets(i: int) -> str:
+        return ", ".join(
+            f"{p} {_signed(history[p][i])}" for p in players if history[p][i] is not None
+        )
+
+    cols = [{x: v, "which": names[i], "nets": nets(i)} for i, v in enumerate(history[x])]
+    if frame:
+        import pandas as pd
+
+        data: Any = pd.DataFrame(cols, columns=[x, "which", "nets"])
+    else:
+        data = alt.Data(values=cols)  # type: ignore[no-untyped-call]  # __init__ unannotated
+    pick = alt.selection_point(name="pick", fields=[x], on="click")
+    hit = (
+        alt.Chart(data)
+        .mark_rect(opacity=0.001)
+        .encode(
+            x=alt.X(f"{x}:O"),
+            tooltip=[
+                alt.Tooltip(f"{x}:O", title="number"),
+                alt.Tooltip("which:N", title=x),
+                "nets:N",
+            ],
+        )
+        .add_params(pick)
+    )
+    event = st.altair_chart(
+        alt.layer(chart, hit), width="stretch", on_select="rerun", key=keys.NET_POINT
+    )
+    picked = (event.selection.get("pick") or [{}])[0].get(x) if event else None
+    if isinstance(picked, int) and 1 <= picked <= len(names):
+        i = picked - 1
+        st.caption(f"Tapped: {x} {picked}, {md(names[i])}: {md(nets(i))}.")
+
+
+def _signed(v: float | None) -> str:
+    """A running net as the page writes money (``+948½``), from the float drawn (an exact sum
+    of ticks divided once: its fraction is found again exactly)."""
+    return "" if v is None else signed(Fraction(v).limit_denominator(10_000))
 
 
 def net_chart(history: dict[str, list[float]]) -> None:
@@ -231,9 +288,11 @@ def net_over_time(
         st.caption("No session played yet.")
         return
     label = "running net (stake units)"
-    lines_chart(
-        history, "session", "sessions played, oldest first", label, frame=frame, labels=labels
+    players = len(history) - 1
+    axis = (
+        "sessions played, oldest first" if players == 1 else "sessions either played, oldest first"
     )
+    lines_chart(history, "session", axis, label, frame=frame, labels=labels)
     if labels:
         first, last = md(labels[0]), md(labels[-1])
         span = f"Session 1 is {first}" + (

@@ -190,12 +190,13 @@ def test_the_meter_sentence_says_not_yet_while_its_interval_reaches_zero() -> No
     assert wide == (
         "Skill or luck in this club: too early to say: the share of the spread between players "
         "that is skill could still be none at all (anywhere up to 100%; 4 players, about 8 "
-        "sessions each); more sessions or more players will narrow it."
+        "sessions each with every card recorded); more sessions or more players will narrow it."
     )
     sure = meter_sentence(Meter(0.6, 0.3, 0.8, 20, 60.0, 40.0))
     assert sure == (
         "Skill or luck in this club: about 60% of the spread between players is skill, not luck "
-        "(somewhere from 30% to 80%; 20 players, about 60 sessions each); skill outweighs luck "
+        "(somewhere from 30% to 80%; 20 players, about 60 sessions each with every card "
+        "recorded); skill outweighs luck "
         "once a player has about 40 sessions."
     )
     assert "too early to say" in meter_sentence(None)
@@ -240,7 +241,7 @@ def test_players_who_never_met_are_not_compared_and_others_only_where_they_met()
         "Ann and Bob: too close to call yet: at the same table Ann made 5.00 a deal more than "
         "Bob, luck of the cards taken out, give or take "
     )
-    assert "(2 sessions together)" in ab.sentence()
+    assert "(2 sessions together with every card recorded)" in ab.sentence()
     ac = compare(rows, "Ann", "Cy")
     assert ac is not None and not ac.met and not ac.distinguishable and ac.still is None
     assert ac.sentence() == "Ann and Cy: never met at a table: not compared"

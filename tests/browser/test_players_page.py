@@ -110,8 +110,9 @@ def test_a_long_list_of_deals_leaves_the_page_room_to_scroll_and_each_point_name
 ) -> None:
     """The deals behind a figure (hundreds of rows) scroll in a box of their own: on a phone it
     is less than half the screen high, so a thumb has the page beside it; on a desktop 520 px.
-    The net over time's last point, tapped, names its session (its id), and the caption under
-    the chart names the first and last sessions."""
+    The net over time's last point, tapped (a tap, no hover), is named under the chart by its
+    session (its id) with the player's running net there, and the caption under the chart names
+    the first and last sessions."""
     from playwright.sync_api import expect, sync_playwright
 
     url, projection = served
@@ -145,8 +146,9 @@ def test_a_long_list_of_deals_leaves_the_page_room_to_scroll_and_each_point_name
                 ".map(r => [r.x + r.width / 2, r.y + r.height / 2])"
             )
             x, y = max(xy)
-            page.touchscreen.tap(x, y)
-            page.mouse.move(x, y)
-            expect(page.locator(".vg-tooltip")).to_contain_text(last, timeout=10_000)
+            page.touchscreen.tap(x, y)  # a thumb: no hover, a tap on the point's column
+            tapped = page.get_by_text("Tapped: session")
+            expect(tapped).to_contain_text(last, timeout=30_000)
+            expect(tapped).to_contain_text("Sandra +")
         finally:
             browser.close()

@@ -7,6 +7,7 @@ here from the log), and every row opens its replay viewed as Gary."""
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote_plus
@@ -73,11 +74,16 @@ def test_show_results_adds_my_net_and_the_winners_as_the_engine_folds_them(store
     assert f"your net {signed(final.nets['Gary'])}" in rows
     assert "won by " + ", ".join(final.winners) in rows
     # "Your net over time": one point, Gary's net after his one session
-    import pyarrow as pa
-
-    chart = at.get("vega_lite_chart")[0].proto
-    points = pa.ipc.open_stream(chart.data.data).read_all().to_pylist()
+    # (inline in the spec: the points' dataset, and the tap's columns over them)
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    sets = [*spec.get("datasets", {}).values()]
+    sets += [
+        layer["data"]["values"] for layer in spec["layer"] if "values" in layer.get("data", {})
+    ]
+    points = next(rows for rows in sets if rows and "player" in rows[0])
     assert [(r["player"], r["net"]) for r in points] == [("Gary", float(final.nets["Gary"]))]
+    columns = next(rows for rows in sets if rows and "nets" in rows[0])
+    assert [r["nets"] for r in columns] == [f"Gary {signed(final.nets['Gary'])}"]
 
 
 def test_my_deals_open_as_me_and_say_a_result_only_when_asked(store: str) -> None:

@@ -25,13 +25,13 @@ def test_ticks_give_the_fractions_points() -> None:
         "Bob": [("a", _micros(2), 5, 6), ("c", _micros(16), -4, 2)],
     }
     got = net_over_ticks(ticks)
-    # order: a (2 Oct), b (9 Oct), c (16 Oct), z (untimed)
+    # order: a (2 Oct), b (9 Oct), c (16 Oct), z (untimed); no point where one did not play
     ann = [Fraction(-3, 6), Fraction(-3, 6) + Fraction(7, 2)]
-    ann += [ann[-1], ann[-1] + Fraction(1, 6)]
-    bob = [Fraction(5, 6), Fraction(5, 6), Fraction(5, 6) - 2, Fraction(5, 6) - 2]
+    ann += [None, ann[-1] + Fraction(1, 6)]
+    bob = [Fraction(5, 6), None, Fraction(5, 6) - 2, None]
     assert got["session"] == [1, 2, 3, 4]
-    assert got["Ann"] == [float(x) for x in ann]
-    assert got["Bob"] == [float(x) for x in bob]
+    assert got["Ann"] == [None if x is None else float(x) for x in ann]
+    assert got["Bob"] == [None if x is None else float(x) for x in bob]
     as_fractions = {
         p: [
             {

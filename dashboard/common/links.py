@@ -67,12 +67,14 @@ ROWS_CSS = """<style>
 .brag-rows a.brag-side { flex: 0 0 auto; display: flex; align-items: center; padding: 0 0.75rem;
   border-left: 1px solid rgba(128, 128, 128, 0.35); font-size: 0.875rem; color: #1c5fb0; }
 @media (max-width: 640px) { [class*="st-key-brag-box-"], div:has(> [class*="st-key-brag-box-"]) {
-  max-height: 45vh !important; } }
+  height: auto !important; max-height: none !important; overflow: visible !important; } }
 </style>"""
 """The rows' look: a block per row, its whole width a link at least 44 px high (a thumb's
 target), text wrapping rather than running off the screen's right edge; one column on a phone,
 as many as fit on a wide screen; a long list's own box (``dashboard.common.ui.link_box``, its
-key starting :data:`BOX_KEY`) less than half a phone's screen high."""
+key starting :data:`BOX_KEY`) scrolls on its own on a wide screen only: on a phone a scroll box
+inside the page traps the thumb (28 flicks to get past 230 rows), so there the rows are part
+of the page, a page of them at a time."""
 
 BOX_KEY = "brag-box-"
 """The start of the key of a box of rows (``st.container(key=...)``, its class

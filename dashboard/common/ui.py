@@ -148,10 +148,10 @@ BOXED = 8
 
 
 def link_box(rows: Sequence[LinkRow], label: str, key: str) -> None:
-    """:func:`link_rows`, in a box that scrolls on its own when there are more than
-    :data:`BOXED` (520 px high; on a phone less than half the screen,
-    :data:`dashboard.common.links.ROWS_CSS`, so a thumb always has the page beside it to
-    scroll past a long list). ``key`` names the box (one per list on a page)."""
+    """:func:`link_rows`, in a box 520 px high that scrolls on its own when there are more than
+    :data:`BOXED`, on a wide screen; on a phone the rows stay part of the page
+    (:data:`dashboard.common.links.ROWS_CSS`: a box in the page traps a thumb), so a list on a
+    phone should come a page at a time. ``key`` names the box (one per list on a page)."""
     if len(rows) <= BOXED:
         link_rows(rows, label)
         return

@@ -289,9 +289,10 @@ def _stat(path: str, version: Version, name: str, kwargs: tuple[tuple[str, Any],
         return _query(name)(con, **dict(kwargs))
 
 
-DRILL_PAGE = 300
+DRILL_PAGE = 50
 """The deals behind a statistic listed on one page of the Players page (a season's player has
-fewer; a league's has thousands: :func:`deals_behind_total` counts them all)."""
+a few hundred, a league's thousands: :func:`deals_behind_total` counts them all): on a phone,
+where the rows are part of the page, about four screens."""
 
 
 def deals_behind(

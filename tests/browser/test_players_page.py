@@ -104,12 +104,13 @@ def test_on_a_phone_the_skill_panel_reads_plainly_and_nothing_hides_off_the_scre
             browser.close()
 
 
-@pytest.mark.parametrize(("width", "height", "most"), [(390, 844, 0.5), (1400, 900, 0.6)])
-def test_a_long_list_of_deals_leaves_the_page_room_to_scroll_and_each_point_names_its_session(
-    served: tuple[str, Path], width: int, height: int, most: float
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1400, 900)])
+def test_a_long_list_of_deals_never_traps_a_thumb_and_each_point_names_its_session(
+    served: tuple[str, Path], width: int, height: int
 ) -> None:
-    """The deals behind a figure (hundreds of rows) scroll in a box of their own: on a phone it
-    is less than half the screen high, so a thumb has the page beside it; on a desktop 520 px.
+    """The deals behind a figure (hundreds of rows) come a page of 50 at a time; on a desktop
+    they scroll in a box 520 px high, on a phone they are part of the page (a box inside the page
+    traps a thumb: 28 flicks to get past 230 rows in one, found by a new user's trial).
     The net over time's last point, tapped (a tap, no hover), is named under the chart by its
     session (its id) with the player's running net there, and the caption under the chart names
     the first and last sessions."""
@@ -118,7 +119,9 @@ def test_a_long_list_of_deals_leaves_the_page_room_to_scroll_and_each_point_name
     url, projection = served
     con = duckdb.connect(str(projection), read_only=True)
     nets = queries.session_net_ticks(con, "Sandra")
+    behind = len(queries.deals_behind(con, "Sandra", "blind_rate"))
     con.close()
+    assert behind > 8  # enough for a box on a desktop
     last = max(nets, key=lambda r: (r[1] is not None, r[1] or 0, r[0]))[0]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
@@ -129,10 +132,14 @@ def test_a_long_list_of_deals_leaves_the_page_room_to_scroll_and_each_point_name
             box = page.locator("[class*='st-key-brag-box-deals']")
             expect(box.locator("li.brag-row").nth(8)).to_be_attached(timeout=90_000)
             page.wait_for_timeout(500)  # the rows drawn, the box at its height
-            got = box.bounding_box()
-            assert got is not None
-            assert got["height"] <= most * height, (width, got["height"])
-            assert got["height"] == pytest.approx(0.45 * height if width <= 640 else 520, abs=2)
+            expect(box.locator("li.brag-row")).to_have_count(min(50, behind))
+            if behind > 50:
+                expect(page.get_by_text("Deals 1-50 of")).to_be_visible()
+            inner, shown = box.evaluate("e => [e.scrollHeight, e.clientHeight]")
+            if width <= 640:
+                assert inner <= shown + 1, (inner, shown)  # nothing to scroll inside it
+            else:
+                assert shown == pytest.approx(520, abs=2) and inner > shown
             caption = page.get_by_text("A tap on a point says which session it is.")
             expect(caption).to_contain_text(last)
             chart = page.locator(".vega-embed").first

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from analytics.intervals import RateInterval
 from analytics.ratings import WINNER_RULE, Rated, Step
 from analytics.skill import Figures, Meter
+from present.numbers import whole_share
 
 __all__ = [
     "INTERVALS",
@@ -78,7 +79,7 @@ def figure_rows(figs: Sequence[Figures]) -> list[dict[str, str]]:
             "luck taken out": give_or_take(f.adjusted),
             "as won": give_or_take(f.raw),
             "sessions": str(f.sessions),
-            "luck known": f"{f.measured:.0%} of {f.deals:,} deals",
+            "luck known": f"{whole_share(f.measured)} of {f.deals:,} deals",
         }
         for f in figs
     ]
@@ -102,7 +103,8 @@ def figure_lines(f: Figures) -> tuple[str, str]:
     )
     detail = (
         f"as won {_words(f.raw, 'a deal')} · {f.sessions} session"
-        f"{'' if f.sessions == 1 else 's'} · luck known for {f.measured:.0%} of {f.deals:,} deals"
+        f"{'' if f.sessions == 1 else 's'} · luck known for {whole_share(f.measured)} "
+        f"of {f.deals:,} deals"
     )
     return main, detail
 
@@ -147,7 +149,7 @@ def step_rows(steps: Sequence[Step], last: int = 20) -> list[dict[str, str]]:
 
 
 def _pct(x: float) -> str:
-    return f"{x:.0%}"
+    return whole_share(x)
 
 
 def meter_how(m: Meter | None) -> str:

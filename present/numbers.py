@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from events.amounts import amount_text, signed_text
 
-__all__ = ["amount", "count_of", "plural", "share", "signed"]
+__all__ = ["amount", "count_of", "plural", "share", "signed", "whole_share"]
 
 
 def amount(x: Fraction) -> str:
@@ -40,6 +40,19 @@ def count_of(n: int, word: str, many: str | None = None) -> str:
     ('1 deal', '2 steps', '0 sessions', '1,204 events')
     """
     return f"{n:,} {plural(n, word, many)}"
+
+
+def whole_share(v: float) -> str:
+    """A share as a whole percentage that reads 0% or 100% only when it is exactly so: else
+    :func:`share`'s one decimal (a reader takes "100%" for "every one").
+
+    >>> whole_share(0.4286), whole_share(230 / 231), whole_share(1.0), whole_share(1 / 400)
+    ('43%', '99.6%', '100%', '0.2%')
+    """
+    text = f"{v:.0%}"
+    if text in ("0%", "100%") and v not in (0.0, 1.0):
+        return share(v)
+    return text
 
 
 def share(v: float) -> str:

@@ -23,9 +23,10 @@ Where the two surfaces differ, the style says (:data:`TERMINAL`, :data:`PAGE`):
                               ``TERMINAL`` (brag)            ``PAGE`` (the Players page)
 ============================  =============================  ===============================
 no value                      ``-`` (a hyphen)               ``–`` (an en dash)
-a share                       one decimal, never 0% or 100%  whole percent (``43%``)
-                              unless exactly so
+a share                       one decimal, never 0% or 100%  whole percent (``43%``); one
+                              unless exactly so              decimal where that would read
                               (:func:`present.numbers.share`)
+                                                             0% or 100% untrue (``99.6%``)
 ``net``                       unsigned (``9``)               signed (``+9``)
 the count                     ``{name}_n`` beside any        the statistic's own count
                               ``float``, shown when there    (:data:`PAGE_COUNTS`: a habit's
@@ -39,7 +40,7 @@ the count                     ``{name}_n`` beside any        the statistic's own
 ('99.6% of 231', '8½', '-')
 >>> page = {"blind_rate": 230 / 231, "blind_rate_n": 231, "net": Fraction(17, 2)}
 >>> stat_cell(page, "blind_rate", PAGE), stat_cell(page, "net", PAGE)
-('100% of 231 deals', '+8½')
+('99.6% of 231 deals', '+8½')
 >>> stat_cell({"see_rate": 0.5, "see_rate_n": 0}, "see_rate", PAGE)
 '–'
 """
@@ -52,7 +53,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from events.amounts import amount_text, rounded_text, signed_text
-from present.numbers import share
+from present.numbers import share, whole_share
 
 __all__ = ["COUNT_WORDS", "PAGE", "PAGE_COUNTS", "TERMINAL", "CellStyle", "stat_cell"]
 
@@ -94,14 +95,10 @@ class CellStyle:
     ``None``: the count ``{name}_n`` beside any ``float`` statistic, shown when there."""
 
 
-def _whole_percent(v: float) -> str:
-    return f"{v:.0%}"
-
-
 TERMINAL: Final = CellStyle(missing="-", percent=share, signed_net=False, counts=None)
 """``brag``'s tables: ``99.6% of 231``, ``-``."""
-PAGE: Final = CellStyle(missing="–", percent=_whole_percent, signed_net=True, counts=PAGE_COUNTS)
-"""The Players page: ``100% of 231 deals``, ``–``."""
+PAGE: Final = CellStyle(missing="–", percent=whole_share, signed_net=True, counts=PAGE_COUNTS)
+"""The Players page: ``43% of 51 deals``, ``99.6% of 231 deals``, ``–``."""
 
 
 def stat_cell(row: Mapping[str, Any], name: str, style: CellStyle = TERMINAL) -> str:

@@ -45,3 +45,19 @@ def test_the_players_page_writes_no_amount_in_decimals(store_url: str) -> None:
     for c in cells:
         value = c.split(" over ")[0]
         assert AMOUNT.fullmatch(value), c
+
+
+def test_a_share_reads_all_or_none_only_when_it_is() -> None:
+    """A new user read "Deals with a bet: 100% of 231 deals" as every deal, beside "First action
+    made blind: 100% of 230 deals": one deal had no bet. A whole percent that would round to 0%
+    or 100% takes a decimal instead, on the page and in the skill table's "luck known"."""
+    row = {"bet_share": 230 / 231, "bet_share_n": 231, "see_rate": 1 / 300, "see_rate_n": 300}
+    assert stat_cell(row, "bet_share", PAGE) == "99.6% of 231 deals"
+    assert stat_cell(row, "see_rate", PAGE) == "0.3% of 300 chances"
+    assert stat_cell({"blind_rate": 1.0, "blind_rate_n": 230}, "blind_rate", PAGE) == (
+        "100% of 230 deals"
+    )
+    assert stat_cell({"raise_rate": 0.0, "raise_rate_n": 7}, "raise_rate", PAGE) == "0% of 7 bets"
+    assert stat_cell({"raise_rate": 0.4286, "raise_rate_n": 7}, "raise_rate", PAGE) == (
+        "43% of 7 bets"
+    )

@@ -25,6 +25,7 @@ from events.text import normal
 
 __all__ = [
     "DRILL",
+    "DRILL_AT",
     "Dates",
     "columns",
     "dated",
@@ -312,7 +313,7 @@ DRILL: dict[str, tuple[str, str, tuple[str, ...], str]] = {
     "avg_bets_before_looking": ("1", "blind_bets", ("bet",), "avg_bets_before_looking_n"),
     "bet_share": ("1", "(bets > 0)::INT", ("bet",), "bet_share_n"),
     "raise_rate": ("bets", "raises", ("bet",), "raise_rate_n"),
-    "see_rate": ("see_chances", "saw::INT", ("saw",), "see_rate_n"),
+    "see_rate": ("see_chances", "saw::INT", ("bet", "folded", "saw"), "see_rate_n"),
     "payer_win_rate": ("(role = 'payer')::INT", "won::INT", ("saw",), "payer_win_rate_n"),
     "seen_win_rate": ("(role = 'seen')::INT", "won::INT", ("saw",), "seen_win_rate_n"),
     "carried_caused": ("(left_how IN ('carried', 'retained'))::INT", "1", (),
@@ -323,7 +324,13 @@ DRILL: dict[str, tuple[str, str, tuple[str, ...], str]] = {
 """Drill-down: for each statistic of ``player_stats``, what one of the player's ended deals adds
 to its count (summed over the deals listed, it equals the count column named last) and to its
 numerator, as the summary of ``schema.sql`` counts them, and which of the player's events to
-point at (their first of those types in the deal; none: the event that ended the deal)."""
+point at (their first of those types in the deal, or as :data:`DRILL_AT` says; none: the event
+that ended the deal)."""
+DRILL_AT: dict[str, tuple[str, bool]] = {"see_rate": ("see_cost_t IS NOT NULL", True)}
+"""Which of the player's decisions a drill-down points at, where not their first of its types:
+a ``decisions`` condition, and whether the last of them. ``see_rate``: the last made when a see
+was possible (RULES 5.7): the see itself, else the fold or the bet that answered the chance (the
+chance the rate counts; a deal without a see used to open at its end: a new user's trial)."""
 _DRILL_COLUMNS = ("session", "deal", "step", "seq", "event", "counted", "hits", "corrected")
 """The columns of a :func:`deals_behind` row, in order."""
 MONEY_DRILLS = ("net", "adjusted_net_per_deal")
@@ -355,6 +362,8 @@ def deals_behind(
     actions = {DECISION_ACTIONS[t]: t for t in types}  # the player's events are decisions
     q = query(STATS, "deals_behind")
     sql = q.sql.replace("{weight}", weight).replace("{hit}", hit)  # our own expressions
+    at, last = DRILL_AT.get(statistic, ("TRUE", False))  # ours too
+    sql = sql.replace("{at}", at).replace("{order}", "-c.seq" if last else "c.seq")
     params = {
         "player_key": key(player),
         "session": session,

@@ -387,10 +387,10 @@ SELECT DISTINCT den FROM sessions;
 -- name: deals_behind
 -- about: The player's ended deals behind one statistic of player_stats (drill-down): per deal,
 -- about: what it adds to the statistic's count ($weight) and to its numerator ($hit), with the
--- about: seq of the player's first decision in force of one of $actions in the deal (else the
--- about: event that ended it). $weight and $hit are expressions chosen from queries.DRILL, never
--- about: user text. A page ($limit, $offset) reads only its deals' rows: the player's decisions,
--- about: the sessions' voids (the ending event's seq and type are the deal's end_seq, end_type).
+-- about: seq of the player's first decision in force (last where $order is -c.seq) of one of
+-- about: $actions meeting $at in the deal (else the event that ended it). $weight, $hit, $at, $order are expressions chosen from
+-- about: queries.DRILL and DRILL_AT, never user text. A page ($limit, $offset) reads only its
+-- about: deals' rows: the player's decisions, the sessions' voids (the ending event's seq and type are the deal's end_seq, end_type).
 -- col: session | session | RULES 1 | The session.
 -- col: deal | deal | RULES 3.4 | The deal (1-based).
 -- col: step | step | FORMAT.md | The event's step within the deal, as the Replay page counts them.
@@ -422,11 +422,12 @@ picked AS (
 own AS (
     -- The player's first decision of $actions in the deal (decisions are those in force, each
     -- with its stored seq and its step as every replay numbers it).
-    SELECT c.session, c.deal, min(c.seq) AS seq, arg_min(c.step, c.seq) AS step,
-           arg_min(c.action::VARCHAR, c.seq) AS action
+    SELECT c.session, c.deal, arg_min(c.seq, {order}) AS seq, arg_min(c.step, {order}) AS step,
+           arg_min(c.action::VARCHAR, {order}) AS action
     FROM decisions c
     WHERE c.player_key = $player_key
       AND list_contains($actions::VARCHAR[], c.action::VARCHAR)
+      AND ({at})
       AND (c.session, c.deal) IN (SELECT session, deal FROM picked)
     GROUP BY c.session, c.deal
 ),

@@ -51,11 +51,12 @@ ev AS (
     WHERE e.session IN (SELECT session FROM picked WHERE counted > 0)
 ),
 own AS (
-    SELECT session, deal, min(seq) AS seq
+    SELECT session, deal, {pick}(seq) AS seq
     FROM ev
     WHERE EXISTS (SELECT 1 FROM session_players sp WHERE sp.session = ev.session
                   AND sp.player = ev.player AND sp.player_key = $player_key)
       AND list_contains($types::VARCHAR[], type)
+      AND {at}
       AND NOT EXISTS (SELECT 1 FROM events v WHERE v.session = ev.session
                       AND v.type = 'voided' AND v.voids_seq = ev.seq)
     GROUP BY session, deal
@@ -90,7 +91,14 @@ def reference(
         "limit": kw.get("limit"),
         "offset": kw.get("offset", 0),
     }
-    cur = con.execute(REFERENCE.replace("{weight}", weight).replace("{hit}", hit), params)
+    at, last = queries.DRILL_AT.get(statistic, (None, False))  # a decision's context
+    where = "TRUE"
+    if at is not None:
+        where = "EXISTS (SELECT 1 FROM decisions d WHERE d.session = ev.session "
+        where += f"AND d.seq = ev.seq AND d.{at})"
+    sql = REFERENCE.replace("{weight}", weight).replace("{hit}", hit).replace("{at}", where)
+    sql = sql.replace("{pick}", "max" if last else "min")
+    cur = con.execute(sql, params)
     names = [d[0] for d in cur.description]
     rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
     if statistic in queries.MONEY_DRILLS:

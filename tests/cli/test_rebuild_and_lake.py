@@ -271,9 +271,19 @@ def test_drill_down_counts_equal_the_statistics_counts(
                     assert sum(r["hits"] for r in deals) == row[hits_of[stat]]
                 assert all(r["step"] >= 1 and r["seq"] >= r["step"] for r in deals)
     # Each deal's step is the player's own see (RULES 5.7) where they saw.
+    # Where they did not, the bet or fold that answered their last chance to (a deal without a
+    # see used to open at its end: a new user's trial).
     sees = queries.deals_behind(con, "Sandra", "see_rate")
+    chances = {
+        (s, q): cost
+        for s, q, cost in con.execute(
+            "SELECT session, seq, see_cost_t FROM decisions WHERE player = 'Sandra'"
+        ).fetchall()
+    }
     con.close()
     assert {r["event"] for r in sees if r["hits"]} == {"saw"}
+    assert {r["event"] for r in sees if not r["hits"]} == {"bet", "folded"}
+    assert all(chances[r["session"], r["seq"]] is not None for r in sees)
     capsys.readouterr()
     assert main(["stats", "--db", db, "--player", "Sandra", "--deals", "see_rate",
                  "--format", "json", "--no-refresh"]) == 0  # fmt: skip

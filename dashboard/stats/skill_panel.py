@@ -66,7 +66,7 @@ def _ratings(summary: Any, pair: Any, chosen: list[str]) -> None:
         )
     if pair.steps and pair.steps[0]:
         st.markdown(f"**{escape.md(chosen[0])}: rating on entering each session** (newest first)")
-        widgets.plain_table(step_rows(pair.steps[0]))
+        widgets.wrapped_table(step_rows(pair.steps[0]))  # cells wrap: "change" in sight at 390
 
 
 def skill_panel(

@@ -95,6 +95,9 @@ def test_on_a_phone_the_skill_panel_reads_plainly_and_nothing_hides_off_the_scre
             )
             cells = page.locator("[data-testid='stTable'] td").count()
             assert cells >= 3 * 10 and cut == [], cut
+            # the rating on entering each session is such a table too: its "change" in sight
+            change = page.locator("[data-testid='stTable'] th", has_text="change")
+            assert change.count() == 1 and change.bounding_box()["x"] + 10 < 390  # type: ignore[index]  # counted above
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "players-skill-phone.png"))
             text = page.inner_text("body")

@@ -60,7 +60,9 @@ def test_the_panel_shows_intervals_the_verdict_ratings_and_the_meter(club: Path)
         assert any(m.startswith(f"**{f.player}**: {md(main)}") and md(detail) in m for m in shown)
     rated = [r for p in ("Ann", "Bob") for r in summary.ratings if r.player == p]
     assert rating_rows(rated) in frames
-    assert step_rows(pair.steps[0]) in frames
+    # the rating on entering each session: a table whose cells wrap (a phone sees "change")
+    tables = [[r.to_dict() for _, r in t.value.iterrows()] for t in at.table]
+    assert [{k: md(v) for k, v in r.items()} for r in step_rows(pair.steps[0])] in tables
     assert len(pair.steps[0]) == 4  # Ann entered each of the four sessions
     assert pair.comparison is not None
     said = " ".join(shown)

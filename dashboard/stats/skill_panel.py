@@ -66,7 +66,10 @@ def _ratings(summary: Any, pair: Any, chosen: list[str]) -> None:
         )
     if pair.steps and pair.steps[0]:
         st.markdown(f"**{escape.md(chosen[0])}: rating on entering each session** (newest first)")
-        widgets.wrapped_table(step_rows(pair.steps[0]))  # cells wrap: "change" in sight at 390
+        rows = step_rows(pair.steps[0])  # cells wrap ("change" in sight at 390), not "± 35.3"
+        widgets.wrapped_table(
+            [{k: v.replace(" ± ", "\u00a0±\u00a0") for k, v in r.items()} for r in rows]
+        )
 
 
 def skill_panel(

@@ -75,7 +75,7 @@ widgets.net_over_time(
 
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
 hands = {p: stats_cache.stat("showdown_hands", player=p, table=table, dates=dates) for p in chosen}
-widgets.categories_chart(stat_tables.categories_vs_rules(hands))
+widgets.categories_chart(stat_tables.categories_vs_rules(hands), stat_tables.PACK, chosen)
 cols = st.columns(len(chosen))
 for col, p in zip(cols, chosen, strict=True):
     with col:

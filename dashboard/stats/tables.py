@@ -17,6 +17,7 @@ from typing import Any
 from present.numbers import count_of
 
 __all__ = [
+    "PACK",
     "categories_vs_rules",
     "category_rows",
     "csv_text",
@@ -42,6 +43,10 @@ def drill_page_caption(total: int, page: int, shown: int, size: int) -> str | No
     return f"Deals {first:,}-{first + shown - 1:,} of {total:,}, by session and deal."
 
 
+PACK = "RULES 2.8 (the pack)"
+"""The column of the pack's own shares in :func:`categories_vs_rules`."""
+
+
 def categories_vs_rules(
     hands_by_player: dict[str, Sequence[dict[str, Any]]],
 ) -> dict[str, list[Any]]:
@@ -50,7 +55,7 @@ def categories_vs_rules(
     out: dict[str, list[Any]] = {"category": []}
     first = next(iter(hands_by_player.values()), [])
     out["category"] = [r["category"] for r in first]
-    out["RULES 2.8 (the pack)"] = [round(100 * float(r["rules_share"]), 2) for r in first]
+    out[PACK] = [round(100 * float(r["rules_share"]), 2) for r in first]
     for player, rows in hands_by_player.items():
         out[f"{player} (shown)"] = [round(100 * float(r["shown_share"] or 0), 2) for r in rows]
     return out

@@ -27,6 +27,7 @@ __all__ = [
     "net_chart",
     "net_over_time",
     "plain_table",
+    "player_colours",
     "query_or_refusal",
     "schema",
     "sql_box",
@@ -76,7 +77,12 @@ def lines_chart(
         .encode(
             x=alt.X(f"{x}:O", title=x_label, axis=alt.Axis(labelAngle=0)),
             y=alt.Y("net:Q", title=y_label),
-            color=alt.Color("player:N", title="player"),
+            color=alt.Color(
+                "player:N",
+                title=None,
+                scale=player_colours(players),
+                legend=alt.Legend(orient="bottom", columns=2, labelLimit=150),  # the plot's width
+            ),
             tooltip=[
                 *(
                     [alt.Tooltip(f"{x}:O")]
@@ -301,9 +307,61 @@ def net_over_time(
         st.caption(f"{span}. A tap on a point says which session it is.")
 
 
-def categories_chart(data: dict[str, list[Any]]) -> None:
-    series = [k for k in data if k != "category"]
-    st.bar_chart(data, x="category", y=series, stack=False, y_label="% of hands", sort=False)
+PLAYER_COLOURS = ("#1f77b4", "#d62728")
+"""The first and the compared player's colour in every chart of the page (Tableau's blue and red,
+told apart by the colour-blind): the net over time and the hands shown agree."""
+PACK_COLOUR = "#a6a6a6"
+"""The pack's own shares (RULES 2.8): grey, a reference and not a player."""
+
+
+def player_colours(players: Sequence[str]) -> Any:
+    """The colour scale of the players in the page's order (:data:`PLAYER_COLOURS`), the same in
+    each chart; past two, Vega's own."""
+    import altair as alt
+
+    if len(players) > len(PLAYER_COLOURS):
+        return alt.Undefined
+    return alt.Scale(domain=list(players), range=list(PLAYER_COLOURS[: len(players)]))
+
+
+def categories_chart(data: dict[str, list[Any]], pack: str, players: Sequence[str]) -> None:
+    """Grouped bars: each hand category's share (%) among the hands each of ``players`` showed
+    (``data["{player} (shown)"]``) beside the pack's (``data[pack]``, RULES 2.8), in the players'
+    colours of the net over time; the legend one entry a line under the chart, so a phone's
+    390 px cuts none."""
+    import altair as alt
+
+    series = [*players, pack]
+    columns = [*(f"{p} (shown)" for p in players), pack]
+    rows = [
+        {"category": c, "series": name, "share": data[col][i]}
+        for name, col in zip(series, columns, strict=True)
+        for i, c in enumerate(data["category"])
+    ]
+    colours = [*PLAYER_COLOURS[: len(players)], PACK_COLOUR]
+    scale = (
+        alt.Scale(domain=series, range=colours)
+        if len(players) <= len(PLAYER_COLOURS)
+        else alt.Undefined
+    )
+    chart = (
+        alt.Chart(alt.Data(values=rows))  # type: ignore[no-untyped-call]  # __init__ unannotated
+        .mark_bar()
+        .encode(
+            x=alt.X("category:N", sort=list(data["category"]), title=None),
+            xOffset=alt.XOffset("series:N", sort=series),
+            y=alt.Y("share:Q", title="% of hands"),
+            color=alt.Color(
+                "series:N",
+                title=None,
+                sort=series,
+                scale=scale,
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=320),
+            ),
+            tooltip=["category:N", alt.Tooltip("series:N", title="of"), "share:Q"],
+        )
+    )
+    st.altair_chart(chart, width="stretch")
 
 
 EXAMPLE_SQL = """SELECT player, count_of(*) AS deals, sum(net_t / den) AS net

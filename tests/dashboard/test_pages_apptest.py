@@ -14,6 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 
 pytest.importorskip("streamlit")
@@ -507,6 +508,36 @@ def test_players_side_by_side(store_url: str) -> None:
         "Colin": str(stats["Colin"]["deals"]),
     }
     assert rows["Net"]["Jean"] == md(stat_text(stats["Jean"], "net"))
+    # each player in one colour in both charts, the pack in grey; the shares as the query says
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    net, hands = specs[0], specs[-1]
+
+    def colours(spec: dict[str, Any]) -> tuple[list[str], list[str]]:
+        enc = next(
+            layer["encoding"]["color"]["scale"]
+            for layer in [spec, *spec.get("layer", [])]
+            if "scale" in layer.get("encoding", {}).get("color", {})
+        )
+        return enc["domain"], enc["range"]
+
+    assert colours(net) == (["Jean", "Colin"], ["#1f77b4", "#d62728"])
+    assert colours(hands) == (
+        ["Jean", "Colin", "RULES 2.8 (the pack)"],
+        [*colours(net)[1], "#a6a6a6"],
+    )
+    legend = hands["encoding"]["color"]["legend"]
+    assert legend["orient"] == "bottom" and legend["direction"] == "vertical"
+    con = duckdb.connect(os.environ["BRAG_ANALYTICS"], read_only=True)
+    shown = queries.showdown_hands(con, player="Jean")
+    con.close()
+    proto = at.get("vega_lite_chart")[-1].proto  # the bars' values: Arrow beside the spec
+    values = pa.ipc.open_stream(proto.data.data).read_all().to_pylist()
+    bars = {(r["series"], r["category"]): r["share"] for r in values}
+    for r in shown:
+        assert bars["Jean", r["category"]] == round(100 * float(r["shown_share"] or 0), 2)
+        assert bars["RULES 2.8 (the pack)", r["category"]] == round(
+            100 * float(r["rules_share"]), 2
+        )
 
 
 def test_players_at_one_table(store_url: str) -> None:

@@ -76,11 +76,7 @@ widgets.net_over_time(
 st.subheader("Hands shown at showdowns, beside RULES 2.8")
 hands = {p: stats_cache.stat("showdown_hands", player=p, table=table, dates=dates) for p in chosen}
 widgets.categories_chart(stat_tables.categories_vs_rules(hands), stat_tables.PACK, chosen)
-cols = st.columns(len(chosen))
-for col, p in zip(cols, chosen, strict=True):
-    with col:
-        st.markdown(f"**{escape.md(p)}**")
-        widgets.plain_table(stat_tables.category_rows(hands[p]))
+widgets.wrapped_table(stat_tables.category_table(hands))  # one table, whole at 390 px
 
 season_panel.season_panel(dates, span)  # its own title: the dates, else this season
 

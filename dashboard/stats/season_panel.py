@@ -109,5 +109,5 @@ def season_panel(dates: tuple[date, date] | None, span: tuple[date, date] | None
     except SeasonRefused as err:
         st.info(md(str(err)))
         return
-    widgets.plain_table(season_rows(season))
+    widgets.plain_table(season_rows(season), pin=("place", "player"))  # the name in sight
     st.caption(md(season_caption(season)))

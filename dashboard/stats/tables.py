@@ -19,7 +19,7 @@ from present.numbers import count_of
 __all__ = [
     "PACK",
     "categories_vs_rules",
-    "category_rows",
+    "category_table",
     "csv_text",
     "drill_page_caption",
     "net_over_sessions",
@@ -61,19 +61,26 @@ def categories_vs_rules(
     return out
 
 
-def category_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The showdown hands table: counts beside RULES 2.8."""
-    return [
-        {
-            "category": r["category"],
-            "shown": r["shown"],
-            "share shown": f"{float(r['shown_share'] or 0):.1%}",
-            "won": r["won"],
-            "RULES 2.8 hands": r["rules_hands"],
-            "RULES 2.8 share": f"{float(r['rules_share']):.2%}",
-        }
-        for r in rows
-    ]
+def category_table(hands_by_player: dict[str, Sequence[dict[str, Any]]]) -> list[dict[str, str]]:
+    """The hands shown at showdowns as one table a phone reads whole (its cells wrap): a hand
+    category a row; for each player, how many of the hands they showed in full were of it, their
+    share and how many of those won (``"14 of 108 (13.0%) · 11 won"``); then the pack's share of
+    the 22,100 hands and its count (RULES 2.8: ``"4.96% · 1,096 hands"``)."""
+    first = next(iter(hands_by_player.values()), [])
+    out: list[dict[str, str]] = []
+    for i, r in enumerate(first):
+        line = {"category": str(r["category"])}
+        for player, rows in hands_by_player.items():
+            own = rows[i]
+            of = int(own["shown_n"] or 0)
+            line[player] = (
+                f"{own['shown']} of {of} ({float(own['shown_share'] or 0):.1%}) · {own['won']} won"
+                if of
+                else "–"
+            )
+        line[PACK] = f"{float(r['rules_share']):.2%} · {int(r['rules_hands']):,} hands"
+        out.append(line)
+    return out
 
 
 def net_over_time(

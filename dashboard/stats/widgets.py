@@ -191,12 +191,12 @@ def analytics_or_stop(fetch: Callable[[], Any]) -> Any:
         st.stop()
 
 
-def plain_table(rows: list[dict[str, Any]]) -> None:
-    """``rows`` as a table, its first column (what names a row: the player, the statistic, the
-    action, the category) pinned, so that on a phone a table wider than the screen scrolls
-    sideways inside its frame with each row's name still in sight."""
-    first = next(iter(rows[0]), None) if rows else None
-    pinned = {first: st.column_config.Column(pinned=True)} if first is not None else None
+def plain_table(rows: list[dict[str, Any]], pin: Sequence[str] | None = None) -> None:
+    """``rows`` as a table, the columns that name a row pinned (``pin``; by default the first:
+    the player, the statistic, the action, the category), so that on a phone a table wider than
+    the screen scrolls sideways inside its frame with each row's name still in sight."""
+    names = list(pin) if pin is not None else [next(iter(rows[0]))] if rows and rows[0] else []
+    pinned = {n: st.column_config.Column(pinned=True) for n in names} or None
     st.dataframe(rows, hide_index=True, width="stretch", column_config=pinned)
 
 

@@ -538,6 +538,20 @@ def test_players_side_by_side(store_url: str) -> None:
         assert bars["RULES 2.8 (the pack)", r["category"]] == round(
             100 * float(r["rules_share"]), 2
         )
+    # under it one table, a category a row, both players and the pack (cells wrap: none cut)
+    hands_table = at.table[-1].value
+    assert list(hands_table.columns) == ["category", "Jean", "Colin", "RULES 2.8 (the pack)"]
+    lines = {r["category"]: r for r in hands_table.to_dict("records")}
+    for r in shown:
+        cell = lines[r["category"]]
+        want = (
+            f"{r['shown']} of {r['shown_n']} ({float(r['shown_share'] or 0):.1%}) · {r['won']} won"
+        )
+        assert cell["Jean"] == md(want if r["shown_n"] else "–")
+        assert cell["RULES 2.8 (the pack)"] == md(
+            f"{float(r['rules_share']):.2%} · {r['rules_hands']:,} hands"
+        )
+    assert lines["high card"]["RULES 2.8 (the pack)"] == md("74.39% · 16,440 hands")
 
 
 def test_players_at_one_table(store_url: str) -> None:

@@ -5,6 +5,7 @@ them every session counts (the rule card's example, recorded without times, too)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import date
 from fractions import Fraction
@@ -65,6 +66,8 @@ def test_from_and_to_narrow_the_figures_and_the_charts(club: str) -> None:
     assert len(mine) == sessions[first] and mine[-1] == float(nets[first])
     # the season: the night's standings, total beside points
     season = at.dataframe[-1].value
+    config = json.loads(at.dataframe[-1].proto.columns)  # on a phone the name stays in sight
+    assert {k for k, c in config.items() if c.get("pinned")} == {"place", "player"}
     assert list(season.columns) == ["place", "player", "points", "total", "net", "nights"]
     assert dict(zip(season["player"], season["net"], strict=True)) == {
         p: signed_text(v) for p, v in nets.items()

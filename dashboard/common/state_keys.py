@@ -14,6 +14,7 @@ __all__ = [
     "COOKIE_CODE",
     "COOKIE_FOR",
     "DEALS_PAGE",
+    "DECISIONS_PAGE",
     "DEVICE_COOKIE",
     "DEVICE_PANEL",
     "DEVICE_PREFS",
@@ -91,6 +92,9 @@ LAST_SESSION = "brag_last_session"
 
 DEALS_PAGE = "deals_page"
 """The Players page's page number of the deals behind a statistic."""
+
+DECISIONS_PAGE = "decisions_page"
+"""The Decisions page's page number of the decisions behind a cell."""
 
 NET_POINT = "net_point"
 """The point of the net over time a tap picked (``st.altair_chart`` selection)."""

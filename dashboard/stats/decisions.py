@@ -26,7 +26,7 @@ from dashboard.common import state_keys as keys
 from dashboard.common.escape import md
 from dashboard.common.links import LinkRow, link
 from dashboard.common.params import param, set_params
-from dashboard.common.ui import link_box, link_rows
+from dashboard.common.ui import link_box, link_rows, page_choice
 from engine.hands import Category
 from present.numbers import signed
 
@@ -225,29 +225,32 @@ def cell_choice(answer: Answer) -> tuple[str, str | None]:
 
 
 LINKS_SHOWN = 60
-"""At most this many links under a cell (the count says how many there are)."""
+"""Links a page under a cell (a phone's thumb; more come a page at a time)."""
 
 
 def decision_links(rows: Sequence[dict[str, Any]]) -> None:
     """The decisions as rows a thumb opens (:func:`dashboard.common.ui.link_rows`: plain links,
-    names
-    escaped), each opening the Replay page at its step: ``session · deal D, step K`` over
-    ``Ann: fold · net -3``; in a box of its own height when there are many."""
+    names escaped), each opening the Replay page at its step: ``session · deal D, step K`` over
+    ``Ann: fold · net -3``; :data:`LINKS_SHOWN` a page, oldest first (a page number when there
+    are more: a phone has no ``brag decisions --deals``), in a box of its own height when there
+    are many."""
+    page = page_choice(len(rows), LINKS_SHOWN, key=keys.DECISIONS_PAGE)
+    first = (page - 1) * LINKS_SHOWN
+    shown = rows[first : first + LINKS_SHOWN]
     links = [
         LinkRow(
             link(str(r["session"]), int(r["deal"]), int(r["step"])),
             f"{r['session']} · deal {r['deal']}, step {r['step']}",
             (f"{r['player']}: {r['action']} · net {signed(r['net'])}",),
         )
-        for r in rows[:LINKS_SHOWN]
+        for r in shown
     ]
-    if links:
-        link_box(links, "Decisions: a tap opens the replay at the step", "decisions")
     if len(rows) > LINKS_SHOWN:
         st.caption(
-            f"The first {LINKS_SHOWN} of {len(rows)}, oldest first; `brag decisions --deals` "
-            "lists them all."
+            f"Decisions {first + 1:,}-{first + len(shown):,} of {len(rows):,}, oldest first."
         )
+    if links:
+        link_box(links, "Decisions: a tap opens the replay at the step", "decisions")
 
 
 def difference_links(found: Sequence[Difference], player: str) -> None:

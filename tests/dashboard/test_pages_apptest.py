@@ -589,6 +589,32 @@ def test_decisions_page_shows_the_spot_the_link_names(store_url: str) -> None:
     first = bets[0]
     href = f"replay?session={first['session']}&amp;deal={first['deal']}&amp;step={first['step']}"
     assert f'href="{href}"' in links
+    # more than a page: every one within reach, 60 a page (a phone has no `brag decisions`)
+    every = spots.behind(con_again := duckdb.connect(os.environ["BRAG_ANALYTICS"], read_only=True),
+                         spots.Spot.parse("actor=seen"), "field", None, "Jean")  # fmt: skip
+    con_again.close()
+    assert len(every) > 60
+    at = page("decisions", player="Jean", spot="actor=seen", cell="field")
+    pages = -(-len(every) // 60)
+    assert at.number_input(key="decisions_page").max == pages
+    at.number_input(key="decisions_page").set_value(pages).run()
+    links = next(m.value for m in at.markdown if "Decisions: a tap opens the replay" in m.value)
+    last = every[(pages - 1) * 60 :]
+    assert links.count('href="replay?session=') == len(last)
+    r = last[-1]
+    assert f"replay?session={r['session']}&amp;deal={r['deal']}&amp;step={r['step']}" in links
+    said = " ".join(str(c.value) for c in at.caption)
+    assert f"Decisions {(pages - 1) * 60 + 1:,}-{len(every):,} of {len(every):,}" in said
+    # a shorter list then (fewer pages than the page kept): its first page, no error
+    at.query_params["cell"] = "player"
+    at.session_state["pick_cell_group"] = "player"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    links = next(m.value for m in at.markdown if "Decisions: a tap opens the replay" in m.value)
+    con = duckdb.connect(os.environ["BRAG_ANALYTICS"], read_only=True)
+    mine = spots.behind(con, spots.Spot.parse("actor=seen"), "player", None, "Jean")
+    con.close()
+    assert 0 < len(mine) < 60 and links.count('href="replay?session=') == len(mine)
 
 
 def test_a_digital_table_records_every_card(

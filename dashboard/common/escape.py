@@ -11,7 +11,7 @@ import re
 
 from events.text import inert
 
-__all__ = ["md"]
+__all__ = ["md", "unreferenced"]
 
 _MD_ALWAYS = re.compile(r"([\\`*_\[\]<>!#|~$&{}@])")
 _MD_COLON = re.compile(r":(?=\S)")  # :red[...], :material/...:, :smile:, https://
@@ -46,3 +46,20 @@ def _escape_start(m: re.Match[str]) -> str:
     if m.group(2):
         return m.group(1) + "\\" + m.group(2)
     return m.group(1) + m.group(3) + "\\" + m.group(4)
+
+
+_DOC_ALONE = re.compile(r"\s*\(docs/[\w/.-]+\.md(?:, docs/[\w/.-]+\.md)*\)")
+_DOC_AFTER = re.compile(r",\s*docs/[\w/.-]+\.md(?=\))")
+
+
+def unreferenced(text: str) -> str:
+    """Our own sentence without its pointers into the repository's docs (``(docs/luck.md)``,
+    ``…, docs/luck.md)``): a player on a phone has no checkout to open them (``brag`` keeps them
+    for the analyst at a terminal).
+
+    >>> unreferenced("ends (hidden until then, docs/luck.md). Not known (docs/luck.md).")
+    'ends (hidden until then). Not known.'
+    >>> unreferenced("at ante 1 (docs/luck.md, docs/skill.md).")
+    'at ante 1.'
+    """
+    return _DOC_AFTER.sub("", _DOC_ALONE.sub("", text))

@@ -35,7 +35,7 @@ within = f", {dates[0].isoformat()} to {dates[1].isoformat()}" if dates else ""
 st.subheader((f"Every player, {escape.md(table)}" if table else "Every player") + within)
 widgets.plain_table(stats_view.stats_table(stats))
 if note := luck.luck_note(stats):
-    st.caption(note)
+    st.caption(escape.unreferenced(note))
 register, recorded = register_panel.register_now()  # the club's register (issue 35)
 for also in register_panel.also_lines([r["player"] for r in stats], register, recorded):
     st.caption(escape.md(also))

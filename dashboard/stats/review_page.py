@@ -96,7 +96,7 @@ def _luck(rp: Any, hidden: set[int], who: list[str], per: dict[str, rv.Summary])
         lines.append(f"- **{escape.md(p)}**: " + " · ".join(parts))
     st.markdown("\n".join(lines))
     if not luck and rp.final.cards_mode != "all":
-        st.caption("No deal luck: the session records only the cards shown (docs/luck.md).")
+        st.caption("No deal luck: the session records only the cards shown.")
     elif not luck:
         st.caption("No deal luck yet: the deals open when the session ends.")
     elif hidden:

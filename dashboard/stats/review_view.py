@@ -108,7 +108,7 @@ NOT_GRADED_WHY = {
 """A session's one line when nothing is graded and every decision has the one reason."""
 REFERENCE = (
     "A decision is graded against the reference: the best play worked out for two players left "
-    "in a deal, each holding one hand, at ante 1 (docs/review.md)."
+    "in a deal, each holding one hand, at ante 1."
 )
 """What "the reference" of the reasons is, said under the coverage."""
 

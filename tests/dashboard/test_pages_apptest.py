@@ -492,6 +492,10 @@ def test_players_side_by_side(store_url: str) -> None:
     assert not at.exception
     table = at.table[0].value
     assert list(table.columns) == ["statistic", "Jean", "Colin"]
+    # what a player reads points at nothing a phone cannot open (the help tooltips may)
+    read = [c.value for c in at.caption] + [m.value for m in at.markdown]
+    assert any("luck-adjusted net" in t for t in read)
+    assert not [t for t in read if "docs/" in t]
     import duckdb
 
     from analytics import queries

@@ -66,10 +66,8 @@ def _ratings(summary: Any, pair: Any, chosen: list[str]) -> None:
         )
     if pair.steps and pair.steps[0]:
         st.markdown(f"**{escape.md(chosen[0])}: rating on entering each session** (newest first)")
-        rows = step_rows(pair.steps[0])  # cells wrap ("change" in sight at 390), not "± 35.3"
-        widgets.wrapped_table(
-            [{k: v.replace(" ± ", "\u00a0±\u00a0") for k, v in r.items()} for r in rows]
-        )
+        # cells wrap: "change" in sight at 390 px (a no-break space would show as "\\xa0": md)
+        widgets.wrapped_table(step_rows(pair.steps[0]))
 
 
 def skill_panel(

@@ -103,6 +103,7 @@ def test_on_a_phone_the_skill_panel_reads_plainly_and_nothing_hides_off_the_scre
             text = page.inner_text("body")
             for word in ("sigma", "Plackett", "split-half", "clustered by session"):
                 assert word not in text
+            assert "\\x" not in text  # no character shown as its escape ("+25.4\\xa0±")
         finally:
             browser.close()
 

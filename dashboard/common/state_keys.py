@@ -22,6 +22,7 @@ __all__ = [
     "FLASH",
     "GATE_SESSION",
     "LAST_SESSION",
+    "LINKED_PAGE",
     "LINK_SAID",
     "LIVE",
     "LOCK",
@@ -94,7 +95,12 @@ DEALS_PAGE = "deals_page"
 """The Players page's page number of the deals behind a statistic."""
 
 DECISIONS_PAGE = "decisions_page"
-"""The Decisions page's page number of the decisions behind a cell."""
+"""The Decisions page's page number of the decisions behind a cell (one per list: the key ends
+with what the list holds)."""
+
+LINKED_PAGE = "linked_page_"
+"""With a link parameter's name: the page number in the link has been read (once a browser
+session, :func:`dashboard.common.ui.page_choice`)."""
 
 NET_POINT = "net_point"
 """The point of the net over time a tap picked (``st.altair_chart`` selection)."""

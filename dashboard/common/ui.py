@@ -118,13 +118,34 @@ def session_filters(
     return chosen_players, chosen_tables, chosen_dates
 
 
-def page_choice(total: int, size: int, key: str = keys.SESSIONS_PAGE) -> int:
+def page_choice(
+    total: int, size: int, key: str = keys.SESSIONS_PAGE, link: str | None = None
+) -> int:
     """Which page of ``total`` rows, ``size`` a page, to show (1-based; no control for one
-    page); ``key`` names the control (one per list on a page)."""
+    page); ``key`` names the control: one per list, so that it names what the list holds (its
+    statistic, player, filters) and another list starts at its first page.
+
+    With ``link``, the page is kept in the page's link as ``?{link}=N``, so that Back from a
+    row's replay (a new load of the page) comes to the same page of the list: read once, on the
+    browser session's first list; a list chosen later starts at its first page and writes its
+    own number."""
     pages = max(1, -(-total // size))
     if pages == 1:
         return 1
-    return int(st.number_input(f"Page (of {pages})", 1, pages, 1, key=key))
+    if link is not None and key not in st.session_state:
+        read = f"{keys.LINKED_PAGE}{link}"
+        wanted = param(link) or ""
+        if read not in st.session_state and wanted.isdigit() and 1 <= int(wanted) <= pages:
+            st.session_state[key] = int(wanted)
+        elif read in st.session_state:
+            set_params(**{link: None})  # the link's page was another list's
+        st.session_state[read] = True
+
+    def kept() -> None:
+        if link is not None:
+            set_params(**{link: st.session_state[key]})
+
+    return int(st.number_input(f"Page (of {pages})", 1, pages, key=key, on_change=kept))
 
 
 def page_caption(kept: int, total: int, page: int, shown: int, size: int) -> str:

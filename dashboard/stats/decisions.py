@@ -234,7 +234,8 @@ def decision_links(rows: Sequence[dict[str, Any]]) -> None:
     ``Ann: fold · net -3``; :data:`LINKS_SHOWN` a page, oldest first (a page number when there
     are more: a phone has no ``brag decisions --deals``), in a box of its own height when there
     are many."""
-    page = page_choice(len(rows), LINKS_SHOWN, key=keys.DECISIONS_PAGE)
+    which = "|".join(param(k) or "" for k in ("spot", "cell", "player", "table", "cards"))
+    page = page_choice(len(rows), LINKS_SHOWN, key=f"{keys.DECISIONS_PAGE}-{which}", link="page")
     first = (page - 1) * LINKS_SHOWN
     shown = rows[first : first + LINKS_SHOWN]
     links = [

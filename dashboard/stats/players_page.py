@@ -50,18 +50,6 @@ widgets.wrapped_table(stats_view.side_by_side(a, b, stats_view.SUMMARY + stats_v
 
 skill_panel.skill_panel(first, second, table, stats, dates)  # issue 37
 
-st.subheader(f"The deals behind {escape.md(first)}'s figures")
-statistic = widgets.statistic_choice(stats_view.DRILLED, stats_view.label)
-total = stats_cache.deals_behind_total(first, statistic, table, dates)
-page = ui.page_choice(total["deals"], stats_cache.DRILL_PAGE, key=keys.DEALS_PAGE)
-deals = stats_cache.deals_behind(first, statistic, table, page=page, dates=dates)
-st.caption(stats_view.drill_caption(a, statistic, deals, total))
-if which := stat_tables.drill_page_caption(
-    total["deals"], page, len(deals), stats_cache.DRILL_PAGE
-):
-    st.caption(which)
-ui.link_box(stats_view.drill_links(deals, statistic), "Deals: a tap opens the replay", "deals")
-
 st.subheader("Net over time")
 chosen = [first, *([second] if second else [])]
 nets = {p: stats_cache.session_net_ticks(p, table, dates) for p in chosen}
@@ -77,6 +65,20 @@ st.subheader("Hands shown at showdowns, beside RULES 2.8")
 hands = {p: stats_cache.stat("showdown_hands", player=p, table=table, dates=dates) for p in chosen}
 widgets.categories_chart(stat_tables.categories_vs_rules(hands), stat_tables.PACK, chosen)
 widgets.wrapped_table(stat_tables.category_table(hands))  # one table, whole at 390 px
+
+# the deals behind a figure: a long list (50 a page), under the charts so they stay in reach
+st.subheader(f"The deals behind {escape.md(first)}'s figures")
+statistic = widgets.statistic_choice(stats_view.DRILLED, stats_view.label)
+total = stats_cache.deals_behind_total(first, statistic, table, dates)
+listed = "|".join(map(str, (first, statistic, table, dates)))  # a page number per list
+page = ui.page_choice(total["deals"], stats_cache.DRILL_PAGE, f"{keys.DEALS_PAGE}-{listed}", "page")
+deals = stats_cache.deals_behind(first, statistic, table, page=page, dates=dates)
+st.caption(stats_view.drill_caption(a, statistic, deals, total))
+if which := stat_tables.drill_page_caption(
+    total["deals"], page, len(deals), stats_cache.DRILL_PAGE
+):
+    st.caption(which)
+ui.link_box(stats_view.drill_links(deals, statistic), "Deals: a tap opens the replay", "deals")
 
 season_panel.season_panel(dates, span)  # its own title: the dates, else this season
 

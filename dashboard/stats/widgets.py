@@ -112,9 +112,16 @@ def _tappable(
     players = [k for k in history if k != x]
 
     def nets(i: int) -> str:
-        return ", ".join(
-            f"{p} {_signed(history[p][i])}" for p in players if history[p][i] is not None
-        )
+        """Each player's net in session ``i`` and their running net after it."""
+        out = []
+        for p in players:
+            ran = history[p][i]
+            if ran is None:
+                continue  # not at that session
+            before = next((v for v in reversed(history[p][:i]) if v is not None), 0.0)
+            own = _exact(ran) - _exact(before)
+            out.append(f"{p} {signed(own)} that session ({_signed(ran)} in all)")
+        return ", ".join(out)
 
     cols = [{x: v, "which": names[i], "nets": nets(i)} for i, v in enumerate(history[x])]
     if frame:
@@ -146,10 +153,15 @@ def _tappable(
         st.caption(f"Tapped: {x} {picked}, {md(names[i])}: {md(nets(i))}.")
 
 
+def _exact(v: float) -> Fraction:
+    """The exact amount behind a running net drawn as a float (an exact sum of ticks divided
+    once: its fraction is found again exactly)."""
+    return Fraction(v).limit_denominator(10_000)
+
+
 def _signed(v: float | None) -> str:
-    """A running net as the page writes money (``+948½``), from the float drawn (an exact sum
-    of ticks divided once: its fraction is found again exactly)."""
-    return "" if v is None else signed(Fraction(v).limit_denominator(10_000))
+    """A running net as the page writes money (``+948½``)."""
+    return "" if v is None else signed(_exact(v))
 
 
 def net_chart(history: dict[str, list[float]]) -> None:

@@ -83,7 +83,8 @@ def test_show_results_adds_my_net_and_the_winners_as_the_engine_folds_them(store
     points = next(rows for rows in sets if rows and "player" in rows[0])
     assert [(r["player"], r["net"]) for r in points] == [("Gary", float(final.nets["Gary"]))]
     columns = next(rows for rows in sets if rows and "nets" in rows[0])
-    assert [r["nets"] for r in columns] == [f"Gary {signed(final.nets['Gary'])}"]
+    g = signed(final.nets["Gary"])
+    assert [r["nets"] for r in columns] == [f"Gary {g} that session ({g} in all)"]
 
 
 def test_my_deals_open_as_me_and_say_a_result_only_when_asked(store: str) -> None:

@@ -23,6 +23,7 @@ from example_logs import ALL_CARDS, LOGS
 from streamlit.testing.v1 import AppTest
 
 from log.open import open_store
+from present.numbers import signed
 
 SECRET = "open sesame please"
 ROOT = Path(__file__).resolve().parents[2]
@@ -525,6 +526,26 @@ def test_players_side_by_side(store_url: str) -> None:
         return enc["domain"], enc["range"]
 
     assert colours(net) == (["Jean", "Colin"], ["#1f77b4", "#d62728"])
+    # a tap on a session's column names each player's net in it, and their running net after
+    net_proto = at.get("vega_lite_chart")[0].proto
+    sets = [pa.ipc.open_stream(d.data.data).read_all().to_pylist() for d in net_proto.datasets]
+    columns = next(rows for rows in sets if rows and "nets" in rows[0])
+    con = duckdb.connect(os.environ["BRAG_ANALYTICS"], read_only=True)
+    own = {
+        s: Fraction(int(t), int(d))
+        for s, t, d in con.execute(
+            "SELECT session, sum(net_t), any_value(den) FROM player_deals "
+            "WHERE player = 'Jean' GROUP BY session"
+        ).fetchall()
+    }
+    con.close()
+    ran = Fraction(0)
+    for c in columns:
+        if c["which"] in own:
+            ran += own[c["which"]]
+            want = f"Jean {signed(own[c['which']])} that session ({signed(ran)} in all)"
+            assert want in c["nets"], (c, want)
+    assert ran == stats["Jean"]["net"]
     assert colours(hands) == (
         ["Jean", "Colin", "RULES 2.8 (the pack)"],
         [*colours(net)[1], "#a6a6a6"],
@@ -600,8 +621,10 @@ def test_decisions_page_shows_the_spot_the_link_names(store_url: str) -> None:
     assert len(every) > 60
     at = page("decisions", player="Jean", spot="actor=seen", cell="field")
     pages = -(-len(every) // 60)
-    assert at.number_input(key="decisions_page").max == pages
-    at.number_input(key="decisions_page").set_value(pages).run()
+    (paging,) = [w for w in at.number_input if w.key.startswith("decisions_page")]
+    assert paging.max == pages
+    paging.set_value(pages).run()
+    assert at.query_params["page"] == str(pages)  # in the link: Back from a replay comes here
     links = next(m.value for m in at.markdown if "Decisions: a tap opens the replay" in m.value)
     last = every[(pages - 1) * 60 :]
     assert links.count('href="replay?session=') == len(last)

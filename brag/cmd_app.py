@@ -223,6 +223,13 @@ def streamlit_command(
         # Python's own collector still runs as objects are allocated.
         "--runner.postScriptGC",
         "false",
+        # No "magic" (our pages write nothing by a bare expression): with it, each page's first
+        # run builds Python AST objects (ast.parse), and on this Python (3.11.7) two threads
+        # doing so at once can fail with "AST constructor recursion depth mismatch" (CPython
+        # gh-106905, fixed in 3.11.8): a page's first visit showed "Script execution error".
+        # Without it a page compiles from its source straight to code.
+        "--runner.magicEnabled",
+        "false",
     ]
     for host in hosts if hosts is not None else allowed_hosts(address):
         command += ["--server.allowedHosts", host]

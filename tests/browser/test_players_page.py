@@ -87,7 +87,12 @@ def test_on_a_phone_the_skill_panel_reads_plainly_and_nothing_hides_off_the_scre
             box = main.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
-            # side by side: every cell's whole text in sight (it wraps; none cut at its width)
+            # side by side: every cell's whole text in sight (it wraps; none cut at its width);
+            # the tables drawn first (a loaded machine drew the text below them before them)
+            page.wait_for_function(
+                "document.querySelectorAll(\"[data-testid='stTable'] td\").length >= 30",
+                timeout=60_000,
+            )
             cut = page.locator(
                 "[data-testid='stTable'] td, [data-testid='stTable'] th"
             ).evaluate_all(

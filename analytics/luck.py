@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from analytics.luck_forest import forest_units, partly_fresh_units
 from analytics.luck_orders import placings, ranks_of, shuffled_orders
 from analytics.tendencies import ACTION_TYPES, Tendencies, TendencyValue
 from engine.hands import strength_codes
@@ -289,7 +290,14 @@ class LuckTracker:
             self._exact, self._written = [Fraction(0)] * len(hands), [0] * len(hands)
         units = None
         if unseen and self._top_used_up(cards, unseen):
-            units = deal_units(hands, unseen, self._tendencies.value())
+            weights = self._tendencies.weights()
+            if weights is not None and state.dealer is not None:  # the forest's value (2-5)
+                if unseen == cards:
+                    units = forest_units(hands, weights, state.dealer)
+                else:
+                    units = partly_fresh_units(hands, unseen, weights, state.dealer)
+            if units is None:
+                units = deal_units(hands, unseen, self._tendencies.value())
         if units is None:
             return (0,) * len(hands)
         self._exact = [e + u * state.scale for e, u in zip(self._exact, units, strict=True)]

@@ -3,6 +3,9 @@ tests/analytics/test_luck.py and tests/cli/test_luck_in_brag_stats.py): analytic
 
 from __future__ import annotations
 
+from fractions import Fraction
+from pathlib import Path
+
 import duckdb
 import pytest
 
@@ -10,6 +13,8 @@ import analytics.projector
 import analytics.tables
 from analytics.sources import MemorySource
 from sim import simulate_session
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(name="src", scope="module")
@@ -70,3 +75,105 @@ def deal_kinds(events: list) -> list[str]:
             out.append("none" if cards <= since else "partly" if cards & since else "fresh")
             since |= cards
     return out
+
+
+def deal_context(events: list) -> list[tuple[tuple[tuple[int, ...], ...] | None, int | None]]:
+    """Each deal's seats' posteriors over the styles (whole 64ths, from the deals before it) and
+    its dealer's seat, in order: what a fresh deal's forest value reads besides the cards
+    (analytics/luck_forest.py). Independent of :class:`analytics.luck.LuckTracker`."""
+    from analytics.tendencies import Tendencies
+    from engine.apply import apply
+    from engine.state import initial_state
+
+    seen, state, out = Tendencies(), initial_state(), []
+    for e in events:
+        before, state = state, apply(state, e)
+        who = getattr(e, "player", None)
+        if who is not None and e.type not in ("dealer_chosen", "pot_won"):
+            seen.acted(e.type, who, before.players[before.seat(who)].seen)
+        if e.type == "dealt":
+            seen.dealt(state.seats)
+            out.append((seen.weights(), state.dealer))
+    return out
+
+
+def forest_term(
+    hands: list[tuple[int, int, int]],
+    weights: tuple[tuple[int, ...], ...],
+    dealer: int,
+    unseen: set[int] | None = None,
+) -> tuple[Fraction, ...] | None:
+    """A deal's forest term (stake units) recomputed one seat, one tree, one node at a time from
+    ``analytics/luck_forest.json`` as its docstring states it: each seat's features (its hand's
+    place among the 22,100 hands by RULES 2 then by the cards highest first, its rank, its place
+    from the dealer, its posterior; then each other seat from the best hand down), each tree
+    walked from its root (``x <= threshold``: left), the leaves summed in 2**-20 units and
+    rounded half up to 64ths, centred, less the mean over the deal's fixed alternatives. A fresh
+    deal (``unseen`` None): its hands reassigned to the seats (every permutation up to four
+    seats, else the rotations composed with three shuffles drawn by
+    ``random.Random(f"luck-forest/{n}")``); a partly fresh one: its ``unseen`` cards relabelled
+    (every permutation of the sorted set up to four cards, else fifteen drawn by
+    ``random.Random(f"luck-forest/relabel/{k}")``). ``None`` where no forest was fitted."""
+    import json
+    import random
+    from itertools import combinations, permutations
+
+    from engine.hands import strength_codes
+
+    n = len(hands)
+    doc = json.loads((ROOT / "analytics" / "luck_forest.json").read_text())["sizes"].get(str(n))
+    if doc is None:
+        return None
+    order = sorted(
+        combinations(range(52), 3), key=lambda h: (strength_codes(*h), sorted(h, reverse=True))
+    )
+    place_of = {h: i for i, h in enumerate(order)}
+    if unseen is None:
+        if n <= 4:
+            perms = [list(p) for p in permutations(range(n))]
+        else:
+            draw = random.Random(f"luck-forest/{n}")
+            shuffles = [list(range(n))] + [draw.sample(range(n), n) for _ in range(2)]
+            perms = [[sg[(s + k) % n] for s in range(n)] for sg in shuffles for k in range(n)]
+        alternatives = [[hands[p[s]] for s in range(n)] for p in perms]
+    else:
+        pool = sorted(unseen)
+        k = len(pool)
+        if k <= 4:
+            relabel = [list(p) for p in permutations(range(k))]
+        else:
+            draw = random.Random(f"luck-forest/relabel/{k}")
+            relabel = [draw.sample(range(k), k) for _ in range(15)]
+        alternatives = []
+        for p in relabel:
+            swap = {pool[j]: pool[p[j]] for j in range(k)}
+            alternatives.append([tuple(swap.get(c, c) for c in h) for h in hands])
+
+    def walk(x: list[int]) -> int:
+        total = doc["base"]
+        for f, t, leaf in zip(doc["feature"], doc["threshold"], doc["leaf"], strict=True):
+            node = 0
+            for _ in range(doc["depth"]):
+                node = 2 * node + (1 if x[f[node]] <= t[node] else 2)
+            total += leaf[node - len(f)]
+        return total
+
+    def values(dealt: list) -> list[int]:
+        s = [place_of[tuple(sorted(h))] for h in dealt]
+        best_first = sorted(range(n), key=lambda i: -s[i])
+        places = [(i - dealer - 1) % n for i in range(n)]
+        out = []
+        for i in range(n):
+            x = [s[i], best_first.index(i), places[i], *weights[i]]
+            for j in best_first:
+                if j != i:
+                    x += [s[j], places[j], *weights[j]]
+            out.append((walk(x) + (1 << 20) // 128) // ((1 << 20) // 64))
+        return [v * n - sum(out) for v in out]
+
+    dealt = values(list(hands))
+    others = [values(a) for a in alternatives]
+    return tuple(
+        Fraction(dealt[i], 64 * n) - Fraction(sum(o[i] for o in others), 64 * n * len(others))
+        for i in range(n)
+    )

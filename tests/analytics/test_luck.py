@@ -10,7 +10,13 @@ from itertools import combinations, permutations
 
 import duckdb
 import pytest
-from luck_helpers import luck_con, luck_src, tendency_values  # noqa: F401 (the fixtures con, src)
+from luck_helpers import (  # noqa: F401 (the fixtures con, src)
+    deal_context,
+    forest_term,
+    luck_con,
+    luck_src,
+    tendency_values,
+)
 
 import analytics.projector
 import analytics.tables
@@ -83,12 +89,15 @@ def _recount(events: list) -> dict[tuple[int, int], Fraction]:
     less its average over every order of the ranks, summed here one order at a time; else the
     rank's baseline. A partly fresh deal (some cards unseen, the rest from under the pack): the
     value minus its average over the orders of the unseen cards
-    (:func:`analytics.luck.order_average`, checked by brute force in test_luck_partly_fresh.py)."""
+    (:func:`analytics.luck.order_average`, checked by brute force in test_luck_partly_fresh.py).
+    A fresh or partly fresh deal at a table size with a forest (analytics/luck_forest.py: two to
+    five): the forest's term, recomputed one node at a time (:func:`luck_helpers.forest_term`)."""
     out: dict[tuple[int, int], Fraction] = {}
     seats: list[str] = []
     since: set[int] = set()
     deal = 0
     values = tendency_values(events)
+    contexts = deal_context(events)
     for e in events:
         if e.type == "session_started":
             seats = list(e.seats)
@@ -113,6 +122,12 @@ def _recount(events: list) -> dict[tuple[int, int], Fraction]:
                 mean = [sum(tendency(o)[i] for o in orders) / len(orders) for i in range(n)]
             if unseen and unseen != cards:
                 mean = list(order_average(hands, unseen, tendency))  # type: ignore[arg-type]
+            weights, dealer = contexts[deal - 1]
+            if unseen and weights is not None and dealer is not None:
+                partly = None if unseen == cards else unseen
+                forest = forest_term(hands, weights, dealer, partly)  # type: ignore[arg-type]
+                if forest is not None:  # a size with a forest (2 to 5)
+                    value, mean = list(forest), [Fraction(0)] * n
             for i in range(n):
                 term = value[i] - mean[i] if unseen else Fraction(0)
                 out[(deal, i)] = term * 2

@@ -10,7 +10,7 @@ from fractions import Fraction
 from itertools import permutations
 
 import pytest
-from luck_helpers import deal_kinds, tendency_values
+from luck_helpers import deal_context, deal_kinds, forest_term, tendency_values
 
 import analytics.luck as luck
 from analytics.facts import Rows, SessionFolder
@@ -176,7 +176,8 @@ def test_the_term_uses_nothing_of_the_deals_own_play() -> None:
 def test_tracker_writes_partly_fresh_terms_within_a_tick() -> None:
     """Folded sessions at five and two players: every deal's terms sum to 0; each seat's written
     ticks stay within one tick of the exact sum of :func:`deal_units` (recounted here from the
-    dealt hands); some partly fresh deals get a term."""
+    dealt hands; the forest's, :func:`luck_helpers.forest_term`); some partly fresh deals get a
+    term."""
     partly_terms = 0
     for n in (5, 2):
         for seed in range(4):
@@ -188,6 +189,7 @@ def test_tracker_writes_partly_fresh_terms_within_a_tick() -> None:
             exact, written = [Fraction(0)] * n, [0] * n
             deal = 0
             values = tendency_values(events)
+            contexts = deal_context(events)
             for e in events:
                 if e.type == "shuffled":
                     since = set()
@@ -197,6 +199,10 @@ def test_tracker_writes_partly_fresh_terms_within_a_tick() -> None:
                     cards = {c for h in hands for c in h}
                     value = values[deal - 1]
                     units = deal_units(hands, cards - since, value)  # type: ignore[arg-type]
+                    weights, dealer = contexts[deal - 1]
+                    if units is not None:  # the forest's term (two and five players)
+                        partly = cards - since if cards & since else None
+                        units = forest_term(hands, weights, dealer, partly)  # type: ignore[arg-type]
                     partly = bool(cards & since) and units is not None
                     since |= cards
                     terms = _luck_of(rows, deal)

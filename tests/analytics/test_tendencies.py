@@ -155,8 +155,8 @@ def _fresh(events: list) -> list[int]:
 def test_a_deals_term_reads_the_deals_before_it_and_nothing_of_its_own(n: int) -> None:
     """A simulated session; a fresh deal after the first is played again from just before it
     with other choices (every player's generator reseeded): its nets change and its terms do not,
-    though they are the tendencies' (not the rank baseline's); the next deal's value changes
-    with what was played in it."""
+    though they read the seats' tendencies (the forest's value, analytics/luck_forest.py, reads
+    their posteriors); the next deal's tendencies change with what was played in it."""
     played = ("bluffer", "loose") if n == 2 else ("rock", "blind", "loose", "seer", "bluffer")
     seats = tuple((f"P{i}", s) for i, s in enumerate(played))
     events, snaps = before_deals(SessionSpec(session="s", seats=seats, seed=11))

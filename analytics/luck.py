@@ -20,10 +20,13 @@ loses much of its spread.
   fixed order of the cards that depends on no seat). The value of rank ``r`` is
   :data:`RANK_VALUES` ``[n][r - 1]``: the average net of the ``r``-th best new hand in simulated
   play, fitted once offline (``bench/luck_fit.py``) and frozen here, centred to sum to 0.
-- **The value** (every table size, 2 to 10) is that of the players' tendencies shown in the
-  session's earlier deals (:mod:`analytics.tendencies`, issue 37 item 1): fixed before the cards
-  come, it is made mean zero by subtracting its exact average over the orders of the ranks
-  (:func:`rank_average`) or of the unseen cards (:func:`order_average`).
+- **The value** at two to five players is a forest of regression trees over every hand dealt,
+  every seat's place and tendencies (:mod:`analytics.luck_forest`, issue 37 item 1), less its
+  mean over fixed alternatives of the deal (its hands reassigned; a partly fresh deal's unseen
+  cards relabelled). At six to ten it is that of the players' tendencies shown in the session's
+  earlier deals (:mod:`analytics.tendencies`): fixed before the cards come, it is made mean zero
+  by subtracting its exact average over the orders of the ranks (:func:`rank_average`) or of
+  the unseen cards (:func:`order_average`).
 - **Mean zero.** In a fresh deal the ``n`` new hands are ``n`` disjoint three-card sets drawn in
   order from a uniformly shuffled remainder of the pack: exchangeable between the seats. The
   order of the hands depends only on the cards, so each seat holds each rank with chance exactly
@@ -238,9 +241,10 @@ class LuckTracker:
 
     Call :meth:`shuffled` at each ``shuffled`` event, :meth:`acted` with each player's action
     and the state before it, and :meth:`dealt` with the engine's state after each ``dealt``
-    event (a refold after a correction starts a new tracker). At a table size the tendency model
-    knows (:mod:`analytics.tendencies`: every size, 2 to 10) the value of a deal is that of the
-    seats' tendencies shown in the session's earlier deals, else :data:`RANK_VALUES`."""
+    event (a refold after a correction starts a new tracker). At two to five players the value
+    of a deal is the forest's (:mod:`analytics.luck_forest`); else, at a table size the tendency
+    model knows (:mod:`analytics.tendencies`: every size, 2 to 10), that of the seats'
+    tendencies shown in the session's earlier deals, else :data:`RANK_VALUES`."""
 
     __slots__ = ("_exact", "_since_shuffle", "_tendencies", "_written")
 
@@ -290,14 +294,7 @@ class LuckTracker:
             self._exact, self._written = [Fraction(0)] * len(hands), [0] * len(hands)
         units = None
         if unseen and self._top_used_up(cards, unseen):
-            weights = self._tendencies.weights()
-            if weights is not None and state.dealer is not None:  # the forest's value (2-5)
-                if unseen == cards:
-                    units = forest_units(hands, weights, state.dealer)
-                else:
-                    units = partly_fresh_units(hands, unseen, weights, state.dealer)
-            if units is None:
-                units = deal_units(hands, unseen, self._tendencies.value())
+            units = self._units(hands, unseen, cards, state.dealer)
         if units is None:
             return (0,) * len(hands)
         self._exact = [e + u * state.scale for e, u in zip(self._exact, units, strict=True)]
@@ -305,6 +302,26 @@ class LuckTracker:
         out = tuple(w - o for w, o in zip(whole, self._written, strict=True))
         self._written = whole
         return out
+
+    def _units(
+        self,
+        hands: list[tuple[int, int, int]],
+        unseen: set[int],
+        cards: set[int],
+        dealer: int | None,
+    ) -> tuple[Fraction, ...] | None:
+        """The terms (stake units) of a fresh or partly fresh deal: the forest's value at a table
+        size it was fitted for (:mod:`analytics.luck_forest`), else the tendencies'."""
+        weights = self._tendencies.weights()
+        units = None
+        if weights is not None and dealer is not None:
+            if unseen == cards:
+                units = forest_units(hands, weights, dealer)
+            else:
+                units = partly_fresh_units(hands, unseen, weights, dealer)
+        if units is None:
+            units = deal_units(hands, unseen, self._tendencies.value())
+        return units
 
     def weights(self) -> tuple[tuple[int, ...], ...] | None:
         """The current deal's seats' posteriors over the styles

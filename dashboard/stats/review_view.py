@@ -254,8 +254,9 @@ def _phases(graded: Sequence[Row]) -> dict[str, tuple[int, float, float]]:
 
 def luck_by_player(steps: Iterable[Any], hidden: Iterable[int] = ()) -> dict[str, Fraction]:
     """Each player's luck over the deals of ``steps`` (a timeline's steps in force), stake units
-    (:mod:`analytics.luck`: the value of the dealt hand's rank given the tendencies shown in the
-    earlier deals, less its average; 0 for a deal under the pack),
+    (:mod:`analytics.luck`: the value of the hands dealt given the seats' places and the
+    tendencies shown in the earlier deals, less its average over the deals that could have come;
+    0 for a deal under the pack),
     leaving out the deals of ``hidden``; empty for a ``cards: "shown"`` session."""
     hide = set(hidden)
     tracker = LuckTracker()

@@ -10,8 +10,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from review_helpers import SESSION, events, reviewed
 
-from analytics.luck import RANK_VALUES
-from analytics.tendencies import TendencyValue, posterior
+from analytics.luck_forest import forest_units
+from analytics.tendencies import posterior
 from dashboard.stats import review_view as rv
 from engine.hands import strength_codes
 from events.cards import Card
@@ -109,20 +109,26 @@ def test_the_deck_holds_the_decisions_lost_by_the_margin_as_the_player_saw_them(
             assert not any(rv._card(x) in " ".join(c.seen_as) for x in hands[c.deal][other])
 
 
-def test_the_luck_of_the_first_deal_is_the_value_of_its_hands_rank(done: Done) -> None:
+def test_the_luck_of_the_first_deal_is_the_forests_term_for_its_hands(done: Done) -> None:
     t, _ = done
     later = {s.label.deal for s in t.steps} - {1}
-    h = next(s.event.hands or {} for s in t.steps if isinstance(s.event, Dealt))
+    first = next(s for s in t.steps if isinstance(s.event, Dealt))
+    h = first.event.hands or {}
+    seats = first.after.seats
     power = {p: strength_codes(*(Card.parse(c).code for c in cards)) for p, cards in h.items()}
     best = max(power, key=lambda p: power[p])
     luck = rv.luck_by_player(t.steps, later)
-    # nothing played before the first deal: both players' tendencies are the even posterior, so
-    # the best hand's term is the value of rank 1 against an unknown player (analytics/tendencies)
+    # nothing played before the first deal: both players' tendencies are the even posterior, and
+    # a fresh heads-up deal is valued by the forest (analytics/luck_forest.py) against its hands
+    # swapped
     even = posterior(2, [])
-    exact = TendencyValue(2, [even, even])((1, 2))[0]
+    hands = [tuple(Card.parse(c).code for c in h[p]) for p in seats]
+    exact = forest_units(hands, [even, even], first.after.dealer)  # type: ignore[arg-type]
+    assert exact is not None
     scale = t.steps[-1].after.scale
-    assert abs(luck[best] - exact) < Fraction(1, scale) and sum(luck.values()) == 0
-    assert 0 < exact < RANK_VALUES[2][0]  # the blind lover pays less to a best hand heads-up
+    for p, term in zip(seats, exact, strict=True):
+        assert abs(luck[p] - term) < Fraction(1, scale)
+    assert sum(luck.values()) == 0 and luck[best] > 0  # the best hand's luck is good luck
 
 
 def test_the_reasons_read_plainly_and_a_review_grading_nothing_says_why() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -34,12 +35,11 @@ def luck_con(src: MemorySource) -> duckdb.DuckDBPyConnection:
     return c
 
 
-def tendency_values(events: list, *, then: bool = False) -> list:
-    """Each deal's tendency value (analytics/tendencies.py) of a session's ``events``, or ``None``
-    where the model has no table of that size: the players' actions are noted with the engine's
-    state before each (seen or blind, RULES 5.1), and each deal's value is taken as it is dealt,
-    so it reads only the deals before it (``then``: and the value a deal after the last would
-    get). Independent of :class:`analytics.luck.LuckTracker`."""
+def _each_deal(events: list, take: Any, *, then: bool = False) -> list:
+    """``take(tendencies, state)`` at each deal of a session's ``events`` as it is dealt (and,
+    with ``then``, once after the last event as if another deal came): the players' actions are
+    noted with the engine's state before each (seen or blind, RULES 5.1), so a deal reads only
+    the deals before it. Independent of :class:`analytics.luck.LuckTracker`."""
     from analytics.tendencies import Tendencies
     from engine.apply import apply
     from engine.state import initial_state
@@ -52,11 +52,18 @@ def tendency_values(events: list, *, then: bool = False) -> list:
             seen.acted(e.type, who, before.players[before.seat(who)].seen)
         if e.type == "dealt":
             seen.dealt(state.seats)
-            out.append(seen.value())
+            out.append(take(seen, state))
     if then:
         seen.dealt(state.seats)
-        out.append(seen.value())
+        out.append(take(seen, state))
     return out
+
+
+def tendency_values(events: list, *, then: bool = False) -> list:
+    """Each deal's tendency value (analytics/tendencies.py) of a session's ``events``, or ``None``
+    where the model has no table of that size (:func:`_each_deal`; ``then``: and the value a
+    deal after the last would get)."""
+    return _each_deal(events, lambda seen, _: seen.value(), then=then)
 
 
 def deal_kinds(events: list) -> list[str]:
@@ -79,22 +86,22 @@ def deal_kinds(events: list) -> list[str]:
 
 def deal_context(events: list) -> list[tuple[tuple[tuple[int, ...], ...] | None, int | None]]:
     """Each deal's seats' posteriors over the styles (whole 64ths, from the deals before it) and
-    its dealer's seat, in order: what a fresh deal's forest value reads besides the cards
-    (analytics/luck_forest.py). Independent of :class:`analytics.luck.LuckTracker`."""
-    from analytics.tendencies import Tendencies
-    from engine.apply import apply
-    from engine.state import initial_state
+    its dealer's seat, in order (:func:`_each_deal`): what a deal's forest value reads besides
+    the cards (analytics/luck_forest.py)."""
+    return _each_deal(events, lambda seen, state: (seen.weights(), state.dealer))
 
-    seen, state, out = Tendencies(), initial_state(), []
-    for e in events:
-        before, state = state, apply(state, e)
-        who = getattr(e, "player", None)
-        if who is not None and e.type not in ("dealer_chosen", "pot_won"):
-            seen.acted(e.type, who, before.players[before.seat(who)].seen)
-        if e.type == "dealt":
-            seen.dealt(state.seats)
-            out.append((seen.weights(), state.dealer))
-    return out
+
+def walk_tree(doc: dict, x: list[int]) -> int:
+    """One table size's forest of ``analytics/luck_forest.json`` on the features ``x``, each tree
+    walked from its root a node at a time (``x <= threshold``: left): the sum of its leaves and
+    base, in 2**-20 stake units."""
+    total = doc["base"]
+    for f, t, leaf in zip(doc["feature"], doc["threshold"], doc["leaf"], strict=True):
+        node = 0
+        for _ in range(doc["depth"]):
+            node = 2 * node + (1 if x[f[node]] <= t[node] else 2)
+        total += leaf[node - len(f)]
+    return total
 
 
 def forest_term(
@@ -149,15 +156,6 @@ def forest_term(
             swap = {pool[j]: pool[p[j]] for j in range(k)}
             alternatives.append([tuple(swap.get(c, c) for c in h) for h in hands])
 
-    def walk(x: list[int]) -> int:
-        total = doc["base"]
-        for f, t, leaf in zip(doc["feature"], doc["threshold"], doc["leaf"], strict=True):
-            node = 0
-            for _ in range(doc["depth"]):
-                node = 2 * node + (1 if x[f[node]] <= t[node] else 2)
-            total += leaf[node - len(f)]
-        return total
-
     def values(dealt: list) -> list[int]:
         s = [place_of[tuple(sorted(h))] for h in dealt]
         best_first = sorted(range(n), key=lambda i: -s[i])
@@ -168,7 +166,7 @@ def forest_term(
             for j in best_first:
                 if j != i:
                     x += [s[j], places[j], *weights[j]]
-            out.append((walk(x) + (1 << 20) // 128) // ((1 << 20) // 64))
+            out.append((walk_tree(doc, x) + (1 << 20) // 128) // ((1 << 20) // 64))
         return [v * n - sum(out) for v in out]
 
     dealt = values(list(hands))

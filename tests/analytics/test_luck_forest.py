@@ -11,7 +11,7 @@ from itertools import combinations, permutations
 
 import numpy as np
 import pytest
-from luck_helpers import forest_term
+from luck_helpers import forest_term, walk_tree
 
 from analytics.luck_forest import (
     FOREST,
@@ -88,14 +88,7 @@ def test_the_stored_forest_walks_as_its_trees(n: int) -> None:
     x = rng.integers(0, 64, size=(40, model.width))
     x[:, 0] = rng.integers(0, 22_100, size=40)
     got = model.predict(x).tolist()
-    for row, value in zip(x.tolist(), got, strict=True):
-        total = doc["base"]
-        for f, t, leaf in zip(doc["feature"], doc["threshold"], doc["leaf"], strict=True):
-            node = 0
-            for _ in range(doc["depth"]):
-                node = 2 * node + (1 if row[f[node]] <= t[node] else 2)
-            total += leaf[node - len(f)]
-        assert value == total
+    assert got == [walk_tree(doc, row) for row in x.tolist()]
 
 
 def test_features_name_each_seat_then_the_others_from_the_best_hand_down() -> None:

@@ -20,10 +20,10 @@ loses much of its spread.
   fixed order of the cards that depends on no seat). The value of rank ``r`` is
   :data:`RANK_VALUES` ``[n][r - 1]``: the average net of the ``r``-th best new hand in simulated
   play, fitted once offline (``bench/luck_fit.py``) and frozen here, centred to sum to 0.
-- **The value** at two to five players is a forest of regression trees over every hand dealt,
+- **The value** at two to seven players is a forest of regression trees over every hand dealt,
   every seat's place and tendencies (:mod:`analytics.luck_forest`, issue 37 item 1), less its
   mean over fixed alternatives of the deal (its hands reassigned; a partly fresh deal's unseen
-  cards relabelled). At six to ten it is that of the players' tendencies shown in the session's
+  cards relabelled). At eight to ten it is that of the players' tendencies shown in the session's
   earlier deals (:mod:`analytics.tendencies`): fixed before the cards come, it is made mean zero
   by subtracting its exact average over the orders of the ranks (:func:`rank_average`) or of
   the unseen cards (:func:`order_average`).
@@ -241,7 +241,7 @@ class LuckTracker:
 
     Call :meth:`shuffled` at each ``shuffled`` event, :meth:`acted` with each player's action
     and the state before it, and :meth:`dealt` with the engine's state after each ``dealt``
-    event (a refold after a correction starts a new tracker). At two to five players the value
+    event (a refold after a correction starts a new tracker). At two to seven players the value
     of a deal is the forest's (:mod:`analytics.luck_forest`); else, at a table size the tendency
     model knows (:mod:`analytics.tendencies`: every size, 2 to 10), that of the seats'
     tendencies shown in the session's earlier deals, else :data:`RANK_VALUES`."""

@@ -3,6 +3,9 @@
     .venv/bin/python -m pip install -e '.[fit]'     # scikit-learn: the fit only, not the product
     .venv/bin/python bench/luck_fit_forest.py [--sizes 2,3,4,5] [--sessions 8000] [--jobs 2]
 
+The stored forests: two to five players with ``--sessions 10000``, six and seven with
+``--sessions 5000`` (the file's ``fits`` says each size's arguments).
+
 For each table size of ``--sizes``, simulates ``--sessions`` sessions (``cards: "all"``, default
 rules, the styles of :data:`sim.players.STYLES` seated at random as ``bench/luck.py`` seats them,
 on the seed ``--seed``, which ``bench/luck.py`` never uses) and, for each seat of each fresh deal
@@ -16,9 +19,9 @@ deal's net variance the product's term (:func:`analytics.luck_forest.forest_unit
 
 The trees are written to ``analytics/luck_forest.json`` as full binary trees with integer
 thresholds (every feature is an integer: ``x <= t`` is ``x <= floor(t)``) and integer leaves in
-units of ``2**-20`` stake; the script checks that the stored forest gives scikit-learn's
-predictions within the leaves' rounding. Run it again only to refit (then the projection's
-schema version goes up: every fresh deal's term changes).
+units of ``2**-20`` stake (the sizes not fitted again are kept); the script checks that the
+stored forest gives scikit-learn's predictions within the leaves' rounding. Run it again only
+to refit (then the projection's schema version goes up: every fresh deal's term changes).
 """
 
 from __future__ import annotations
@@ -211,20 +214,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", default="fit-forest")
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
-    fitted = {str(n): fit(n, args) for n in sizes}
+    old = json.loads(FOREST.read_text()) if FOREST.exists() else {}
+    how = (
+        f"--sessions {args.sessions} --trees {args.trees} --depth {args.depth}"
+        f" --rate {args.rate} --seed {args.seed}"
+    )
+    fitted = {**old.get("sizes", {}), **{str(n): fit(n, args) for n in sizes}}
+    fits = {**old.get("fits", {}), **{str(n): how for n in sizes}}
     doc = {
         "about": (
             "Per table size, regression trees (full binary, depth 'depth'; node k's children"
             " 2k+1 when feature <= threshold, else 2k+2) whose leaves and base are whole 2**-20"
             " stake units: the expected net of a seat in a fresh deal from the features of"
-            " analytics/luck_forest.py. Fitted by bench/luck_fit_forest.py"
-            f" --sizes {args.sizes} --sessions {args.sessions} --trees {args.trees}"
-            f" --depth {args.depth} --rate {args.rate} --seed {args.seed} (scikit-learn's"
-            " HistGradientBoostingRegressor, squared error, at least"
-            f" {MIN_LEAF} seat-deals a leaf, the first three quarters of the sessions; default"
-            " rules, the styles of sim/players.py seated at random)."
+            " analytics/luck_forest.py. Fitted by bench/luck_fit_forest.py --sizes N with the"
+            " arguments of 'fits' for each size (scikit-learn's HistGradientBoostingRegressor,"
+            f" squared error, at least {MIN_LEAF} seat-deals a leaf, the first three quarters of"
+            " the sessions; default rules, the styles of sim/players.py seated at random, some"
+            " twice above five players); a size not fitted again is kept."
         ),
-        "sizes": fitted,
+        "fits": dict(sorted(fits.items(), key=lambda kv: int(kv[0]))),
+        "sizes": dict(sorted(fitted.items(), key=lambda kv: int(kv[0]))),
     }
     FOREST.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
     print(f"wrote {FOREST} ({FOREST.stat().st_size / 1e6:.1f} MB)")

@@ -126,7 +126,7 @@ def _recount(events: list) -> dict[tuple[int, int], Fraction]:
             if unseen and weights is not None and dealer is not None:
                 partly = None if unseen == cards else unseen
                 forest = forest_term(hands, weights, dealer, partly)  # type: ignore[arg-type]
-                if forest is not None:  # a size with a forest (2 to 5)
+                if forest is not None:  # a size with a forest (2 to 7)
                     value, mean = list(forest), [Fraction(0)] * n
             for i in range(n):
                 term = value[i] - mean[i] if unseen else Fraction(0)

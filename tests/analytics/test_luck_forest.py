@@ -24,7 +24,7 @@ from analytics.luck_forest import (
     relabellings,
 )
 
-SIZES = [2, 3, 4, 5]
+SIZES = [2, 3, 4, 5, 6, 7]
 
 
 def _doc() -> dict:
@@ -46,7 +46,7 @@ def _random_deal(
 
 def test_forests_are_stored_for_two_to_five_players() -> None:
     assert sorted(int(n) for n in _doc()["sizes"]) == SIZES
-    assert forest(6) is None and forest_units([(0, 1, 2)] * 6, [(64, 0, 0, 0, 0)] * 6, 0) is None
+    assert forest(8) is None and forest_units([(0, 1, 2)] * 8, [(64, 0, 0, 0, 0)] * 8, 0) is None
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 10])
@@ -114,13 +114,14 @@ def test_the_term_equals_one_computed_a_node_at_a_time(n: int) -> None:
         assert got == forest_term(hands, weights, dealer)
 
 
-@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_the_term_averages_to_zero_exactly_over_every_way_the_hands_went_round(n: int) -> None:
     """Given the past and the set of hands dealt, a fresh deal's hands go to the seats in any
     order alike (RULES 3.4): over all n! orders each seat's term averages to exactly 0, whatever
-    the forest says and whatever the posteriors and the dealer."""
+    the forest says and whatever the posteriors and the dealer. (Seven players take the same
+    path as five and six, the rotations and three shuffles, over 5,040 orders: left out.)"""
     rng = random.Random(f"mean/{n}")
-    for _ in range(2):
+    for _ in range(2 if n < 6 else 1):
         hands, weights, dealer = _random_deal(rng, n)
         total = [Fraction(0)] * n
         spread = set()
@@ -181,4 +182,4 @@ def test_relabellings_are_permutations_every_one_up_to_four_cards() -> None:
     assert sorted(map(tuple, relabellings(3).tolist())) == sorted(permutations(range(3)))
     many = relabellings(7).tolist()
     assert len(many) == 15 and all(sorted(r) == list(range(7)) for r in many)
-    assert partly_fresh_units([(0, 1, 2)] * 6, {0}, [(64, 0, 0, 0, 0)] * 6, 0) is None  # no forest
+    assert partly_fresh_units([(0, 1, 2)] * 8, {0}, [(64, 0, 0, 0, 0)] * 8, 0) is None  # no forest

@@ -37,7 +37,7 @@ importable from here too).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TypeAlias, assert_never
 
 from analytics.columns import DECISION_ACTIONS
@@ -45,6 +45,7 @@ from analytics.context import context_values, decision_context, options_text
 from analytics.deals import DealInProgress, PendingDecision
 from analytics.errors import ProjectionError
 from analytics.luck import LuckTracker
+from analytics.priors import OrderKey, digest, order_key
 from analytics.rows import (
     DEAL_COLUMNS,
     DECISION_COLUMNS,
@@ -53,6 +54,8 @@ from analytics.rows import (
     PlayerRow,
     Rows,
     SessionRow,
+    player_rows,
+    session_row,
 )
 from analytics.veil import Written
 from engine.apply import apply
@@ -79,6 +82,10 @@ __all__ = [
 
 _IN_DEAL = frozenset({Phase.BETTING, Phase.SHOWDOWN})
 
+Priors: TypeAlias = Callable[[str, OrderKey, str], Mapping[str, int]]
+"""``(session, its order key, a player's name) ->`` the player's signature counts from their
+earlier sessions (:mod:`analytics.priors`)."""
+
 DecisionEvent: TypeAlias = (
     ev.Looked | ev.Bet | ev.Saw | ev.Folded | ev.Conceded | ev.Retained | ev.Kept | ev.Thrown
 )
@@ -91,7 +98,9 @@ class SessionFolder:
     ``written`` holds the deals whose rows have been written, in full or veiled while guarded
     (:mod:`analytics.veil`); ``last_position``/``last_seq`` the last event applied."""
 
-    def __init__(self, session: str) -> None:
+    def __init__(self, session: str, priors: Priors | None = None) -> None:
+        """``priors``: the players' earlier sessions, as ``(session, its order key, name) ->
+        signature counts`` (:mod:`analytics.priors`; the projector's), for the luck term."""
         self.session = session
         self.state: State = initial_state()
         self.deal: DealInProgress | None = None
@@ -112,20 +121,30 @@ class SessionFolder:
         """An ``amended`` of a correction whose later ``amended`` events (its repairs) are
         still to come: the rows wait for the whole correction."""
         self._keys: dict[str, str] = {}
-        self.luck = LuckTracker()
+        self._priors = priors
+        self.luck = LuckTracker(self._prior_of if priors is not None else None)
+        self.rows_prior: dict[str, str] | None = None
+        """The digests of the priors the session's written rows took, by player key, where they may
+        not be the tracker's (a folder made again from stored events: the projection's)."""
 
     # --- the fold ------------------------------------------------------------------------------
 
     @classmethod
     def from_events(
-        cls, session: str, events: Iterable[tuple[int, int, ev.AnyEvent]]
+        cls,
+        session: str,
+        events: Iterable[tuple[int, int, ev.AnyEvent]],
+        priors: Priors | None = None,
+        rows_prior: dict[str, str] | None = None,
     ) -> SessionFolder:
-        """A folder that has applied ``(position, seq, event)`` already (their rows discarded)."""
-        folder = cls(session)
+        """A folder that has applied ``(position, seq, event)`` already (their rows discarded;
+        ``rows_prior``: the digests of the priors those rows took, :attr:`rows_prior`)."""
+        folder = cls(session, priors)
         sink = Rows()
         for position, seq, event in events:
             folder.apply(position, seq, event, sink)
         folder.written.flush(sink)  # its veiled rows were stored with those events
+        folder.rows_prior = rows_prior
         return folder
 
     def apply(self, position: int, seq: int, event: ev.AnyEvent, out: Rows) -> None:
@@ -262,17 +281,43 @@ class SessionFolder:
             t = self._timeline()
         steps = list(t.steps)
         where = {seq: pos for pos, seq, _ in self.history}
-        fresh = SessionFolder(self.session)
+        fresh = SessionFolder(self.session, self._priors)
         fresh._seq_of = [s.row for s in steps]  # the decisions keep their stored seq
         fresh._labels = [(s.label.deal, s.label.step) for s in steps]
         sink = Rows()
         for k, s in enumerate(steps, start=1):
             fresh.apply(where.get(s.row, self.last_position), k, s.event, sink)
+        if fresh.prior_digests() != self.prior_digests():
+            from_deal = 1  # the priors moved: every deal's luck is written again
+        self.rows_prior = None
         self.written.after_refold(fresh.written, sink, out, from_deal)
         self.deal, self.carry = fresh.deal, fresh.carry
         self.step_at = fresh.step_at
         self.luck = fresh.luck
         self._labels = None
+
+    def order_key(self) -> OrderKey:
+        """The session's place among a player's sessions (:func:`analytics.priors.order_key`)."""
+        first = self.history[0] if self.history else (self.last_position, 0, None)
+        return order_key(getattr(first[2], "at", None), first[0])
+
+    def _prior_of(self, name: str) -> Mapping[str, int]:
+        assert self._priors is not None
+        return self._priors(self.session, self.order_key(), name)
+
+    def prior_digests(self) -> dict[str, str]:
+        """The digest of each player's prior (:func:`analytics.priors.digest`) that the rows
+        written took, by the name's normal form: :attr:`rows_prior`, else the tracker's."""
+        out = {normal(name): digest(c) for name, c in self.luck.taken().items()}
+        if self.rows_prior is not None:  # a player first seated since: the tracker's
+            out.update(self.rows_prior)
+        return out
+
+    def relucked(self, out: Rows) -> None:
+        """Every deal's rows written again with the luck terms of the priors as they are now
+        (a player's earlier session changed: :mod:`analytics.priors`); nothing else changes."""
+        if not self._deferred and self.history:
+            self._refold(out, from_deal=1)
 
     def _stored(self, seq: int) -> int:
         """The stored seq of the event applied as ``seq``: in a refold the steps in force are
@@ -423,53 +468,13 @@ class SessionFolder:
 
     def session_row(self) -> SessionRow:
         """The session as the engine sees it now (one row of ``sessions``)."""
-        s = self.state
         at = self.history[0][2].at if self.history else None
-        return {
-            "session": self.session,
-            "table_name": s.table,
-            "cards": s.cards_mode,
-            "players": len(s.seats),
-            "den": s.scale,
-            "ante_t": int(s.rules.ante * s.scale),
-            "pots_rule": s.rules.pots,
-            "blind_play": s.rules.blind_play,
-            "open_min": s.rules.open_min,
-            "open_max": s.rules.open_max,
-            "raise_max": s.rules.raise_max,
-            "phase": s.phase.value,
-            "deals": s.deals,
-            "deals_projected": self.emitted,
-            "resolved": s.resolved,
-            "carried": s.carried,
-            "finished": s.finished,
-            "pot_t": s.pot_t,
-            "last_seq": self.last_seq,
-            "last_position": self.last_position,
-            "started": at.isoformat() if at is not None else None,
-            "month": at.strftime("%Y-%m") if at is not None else None,
-            "table_key": normal(s.table) if s.table is not None else None,
-        }
+        return session_row(self.session, self.state, at, self.emitted, self.last_seq,
+                           self.last_position)  # fmt: skip
 
     def player_rows(self) -> list[PlayerRow]:
         """Each seat's standing now (``session_players``): the engine's nets (RULES 1.5)."""
-        s = self.state
-        winners = set(s.winners) if s.finished else set()
-        return [
-            {
-                "session": self.session,
-                "seat": i,
-                "player": name,
-                "den": s.scale,
-                "paid_t": s.paid_t[i],
-                "won_t": s.won_t[i],
-                "net_t": s.won_t[i] - s.paid_t[i],
-                "winner": (name in winners) if s.finished else None,
-                "winners": len(winners) if s.finished else None,
-                "player_key": normal(name),
-            }
-            for i, name in enumerate(s.seats)
-        ]
+        return player_rows(self.session, self.state)
 
 
 def _corrected_deal(t: Timeline) -> int:

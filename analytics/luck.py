@@ -53,6 +53,7 @@ new hand dealt to them (the old hand's luck belongs to the deal it was dealt in)
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from itertools import permutations
@@ -62,7 +63,7 @@ import numpy as np
 
 from analytics.luck_forest import forest_units, partly_fresh_units
 from analytics.luck_orders import placings, ranks_of, shuffled_orders
-from analytics.tendencies import ACTION_TYPES, Tendencies, TendencyValue
+from analytics.tendencies import ACTION_TYPES, Prior, Tendencies, TendencyValue
 from engine.hands import strength_codes
 
 if TYPE_CHECKING:
@@ -248,9 +249,10 @@ class LuckTracker:
 
     __slots__ = ("_exact", "_since_shuffle", "_tendencies", "_written")
 
-    def __init__(self, prior: Mapping[str, Mapping[str, int]] | None = None) -> None:
-        """``prior``: each player's signature counts from before the session
-        (:class:`analytics.tendencies.Tendencies`; none in the product)."""
+    def __init__(self, prior: Mapping[str, Mapping[str, int]] | Prior | None = None) -> None:
+        """``prior``: each player's signature counts from before the session, by name or as a
+        function of the name (:class:`analytics.tendencies.Tendencies`; in the projection their
+        latest earlier sessions', :mod:`analytics.priors`)."""
         self._tendencies = Tendencies(prior)
         """What each player did in the deals before the current one."""
         self._since_shuffle: set[int] = set()
@@ -322,6 +324,15 @@ class LuckTracker:
         if units is None:
             units = deal_units(hands, unseen, self._tendencies.value())
         return units
+
+    def own(self, *, closing: bool = False) -> dict[str, Counter[str]]:
+        """Each player's signature counts in this session (the prior's left out):
+        :meth:`analytics.tendencies.Tendencies.own`."""
+        return self._tendencies.own(closing=closing)
+
+    def taken(self) -> dict[str, Counter[str]]:
+        """The prior's counts of each player seated so far, as taken."""
+        return self._tendencies.taken()
 
     def weights(self) -> tuple[tuple[int, ...], ...] | None:
         """The current deal's seats' posteriors over the styles

@@ -12,6 +12,12 @@ folds can run apart. The rebuild:
 4. the parent drops the projection, copies every worker's tables into it and writes the
    checkpoint ``(P, events)``, all in ONE DuckDB transaction.
 
+The luck terms read each player's earlier sessions (:mod:`analytics.priors`), which may be
+another worker's: before step 3 the workers read what every session tells of its players
+(:func:`analytics.prior_rows.foreseen`, about a seventh of a fold) and each worker folds with all
+of it; after the merge, any session whose prior still differs (a session the read ahead could
+not take) is folded again by the parent (:meth:`Projector.reluck_all`).
+
 The result holds the same rows as a sequential rebuild up to ``P`` (the fold is deterministic and
 each table's rows belong to one session), and events stored meanwhile are applied by the next
 refresh after ``P``, exactly once. A worker that fails fails the rebuild and leaves the projection
@@ -43,6 +49,7 @@ import duckdb
 
 from analytics.building import REBUILD_PREFIX
 from analytics.owner import claim, mark_at
+from analytics.prior_rows import Foreseen, foreseen
 from analytics.projector import Projector, RefreshReport
 from analytics.register import follow
 from analytics.sources import Source
@@ -62,6 +69,7 @@ PROJECTED_TABLES = (
     "sessions",
     "session_players",
     "skipped_sessions",
+    "luck_history",
 )
 """The tables a worker fills (``hand_categories``, ``meta`` and ``checkpoint`` are the parent's)."""
 
@@ -100,9 +108,26 @@ def _session_sizes(store: Any) -> dict[str, int]:
     return {info.session: int(info.last_seq) for info in store.sessions()}
 
 
-def _worker(url: str, sessions: list[str], upto: int, path: str, batch_size: int) -> int:
-    """Folds ``sessions`` (events up to position ``upto``) into the DuckDB file ``path``;
-    returns the number of events applied."""
+def _foresee(url: str, sessions: list[str]) -> Foreseen:
+    """What ``sessions`` tell of their players, read ahead (:func:`analytics.prior_rows.foreseen`):
+    the first round of a rebuild, so that every worker's folds take their final priors."""
+    from analytics.sources import open_source
+
+    store = open_source(url)
+    try:
+        return foreseen(store, sessions)
+    finally:
+        close = getattr(store, "close", None)
+        if close:
+            close()
+
+
+def _worker(
+    url: str, sessions: list[str], upto: int, path: str, batch_size: int, ahead: Foreseen
+) -> int:
+    """Folds ``sessions`` (events up to position ``upto``) into the DuckDB file ``path``, every
+    session's priors read from ``ahead`` and what the worker wrote; returns the number of events
+    applied."""
     from analytics.sources import open_source
 
     store = open_source(url)
@@ -112,6 +137,7 @@ def _worker(url: str, sessions: list[str], upto: int, path: str, batch_size: int
     applied = 0
     try:
         proj = Projector(store, con, batch_size=batch_size)
+        proj.foresee(ahead, upto)
         pending: list[Any] = []
         with paused_gc():  # a worker process's main thread (log/gc_pause.py)
             for name in sessions:
@@ -171,8 +197,11 @@ def rebuild_parallel(
                 initializer=end_with_parent,  # killed with this process (log/children.py)
                 initargs=(os.getpid(),),
             ) as pool:
+                ahead: Foreseen = {}
+                for part in pool.map(_foresee, [url] * len(groups), groups):
+                    ahead.update(part)
                 futures = [
-                    pool.submit(_worker, url, names, upto, path, batch_size)
+                    pool.submit(_worker, url, names, upto, path, batch_size, ahead)
                     for names, path in zip(groups, paths, strict=True)
                 ]
                 applied = sum(f.result() for f in futures)
@@ -208,7 +237,10 @@ def _merge(
                 {"position": upto, "events": applied},
             )
             mark_at(con, source, upto)  # which event of the store the checkpoint is
-            follow(con, source, begun=True)  # the players' register's names (analytics.register)
+            register = follow(con, source, begun=True)  # the register's names (analytics.register)
+            # each worker knew only its own sessions' players: the luck of the sessions whose
+            # earlier sessions were another worker's, folded again with them (analytics.priors)
+            Projector(source, con).reluck_all(upto, register)
             bring_up_to_date(con, None)  # every summary (analytics/summaries.py)
             con.commit()
         except BaseException:

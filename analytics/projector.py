@@ -26,19 +26,26 @@ checkpoint in force (``tests/test_analytics_crash.py`` kills a child at each of 
 
 from __future__ import annotations
 
-import importlib.util
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import duckdb
 
 from analytics.errors import ProjectionError
+from analytics.inserts import Inserter
 from analytics.owner import claim, mark
+from analytics.prior_rows import PriorKeeper, foreseen
+from analytics.refreshing import (
+    ONE_TRANSACTION,
+    RefreshReport,
+    Refused,
+    Restart,
+    one_line,
+    one_transaction,
+)
 from analytics.register import follow, rekey
+from analytics.relucking import Relucking
 from analytics.rules_bounds import check_rules
 from analytics.summaries import Following
 from analytics.tables import (
@@ -61,25 +68,6 @@ if TYPE_CHECKING:
     from analytics.facts import Rows, SessionFolder
     from analytics.sources import Source, StoredLike
 
-_HAS_ARROW = importlib.util.find_spec("pyarrow") is not None
-"""Optional: Arrow makes the inserts ten times faster (bench and test extras); imported by the
-first insert that uses it (:func:`_arrow`: slower to import than a ``brag stats`` that applies
-nothing takes in all)."""
-
-
-@cache
-def _arrow() -> Any:
-    import pyarrow  # type: ignore[import-untyped,unused-ignore]  # optional, untyped where installed
-
-    return pyarrow
-
-
-ARROW_MIN_ROWS = 2_000
-"""Arrow is used for batches at least this long (its first use imports pandas, about a second,
-which only a long catch-up pays back); once used, for every later batch (ten times cheaper)."""
-
-_ARROW_TYPES = {"BIGINT": "int64", "INTEGER": "int32", "VARCHAR": "string", "BOOLEAN": "bool_"}
-
 __all__ = [
     "SCHEMA_VERSION",
     "Projector",
@@ -95,54 +83,7 @@ __all__ = [
 ]
 
 
-_ONE_TRANSACTION: set[int] = set()
-"""The connections (their ``id``) inside :func:`one_transaction`."""
-
-
-@contextmanager
-def one_transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """Inside the block, a :class:`Projector` on ``con`` writes every batch of a refresh in ONE
-    transaction: begun before its first batch, committed after its last, rolled back whole when
-    the refresh fails (the projection keeps its old checkpoint and rows). The schema must be the
-    current one (a schema of another version is rebuilt beside: :mod:`analytics.building`)."""
-    _ONE_TRANSACTION.add(id(con))
-    try:
-        yield
-    finally:
-        _ONE_TRANSACTION.discard(id(con))
-
-
-class _Restart(Exception):
-    """A session's rows were refused inside :func:`one_transaction`: the transaction is rolled
-    back and the refresh starts again from the checkpoint without that session (internal)."""
-
-
-class _Refused(Exception):
-    """Folding one session's event failed: that session is left out (internal)."""
-
-    def __init__(self, session: str, position: int, reason: str) -> None:
-        super().__init__(reason)
-        self.session, self.position, self.reason = session, position, reason
-
-
-def _one_line(err: BaseException) -> str:
-    text = str(err).strip().splitlines()
-    return f"{type(err).__name__}: {text[0] if text else ''}"[:300]
-
-
-@dataclass(frozen=True, slots=True)
-class RefreshReport:
-    """What a refresh did: events applied, batches committed, the checkpoint after, seconds."""
-
-    events: int
-    batches: int
-    position: int
-    seconds: float
-    skipped: tuple[tuple[str, str], ...] = ()
-    """``(session, reason)`` of the sessions this refresh left out (see :func:`skipped`)."""
-
-
-class Projector:
+class Projector(Relucking):
     """Follows ``source`` into the DuckDB projection ``con``; keep one alive to keep the folders.
 
     ``batch_size`` events are read and committed at a time; at most ``max_sessions`` folders stay
@@ -161,8 +102,13 @@ class Projector:
         self.con = con
         self.batch_size = batch_size
         self.max_sessions = max_sessions
-        self.arrow = _HAS_ARROW if arrow is None else arrow and _HAS_ARROW
-        self._types: dict[str, dict[str, Any]] = {}
+        self._inserter = Inserter(arrow)
+        self._priors = PriorKeeper()
+        """Each player's earlier sessions, the luck terms' priors (analytics/prior_rows.py)."""
+        self._upto = 0
+        """The last position of the batch being written."""
+        self._foreseen = False
+        """The priors' head start was given (:meth:`foresee`)."""
         self._count: int | None = None
         self.folders: dict[str, SessionFolder] = {}
         self._skipped: dict[str, str] = {}
@@ -174,14 +120,14 @@ class Projector:
         self._register = Register()
         self._rows = Following()  # the summaries a refresh owes (analytics/summaries.py)
         if ensure_schema(con):
-            self.folders.clear()
+            self._forget()
 
     def refresh(self, *, max_batches: int | None = None) -> RefreshReport:
         """Applies every event after the checkpoint; returns what was done. Inside
         :func:`one_transaction`, in one transaction: committed at the end, rolled back whole
         when anything fails."""
         start = time.perf_counter()
-        self._whole = id(self.con) in _ONE_TRANSACTION
+        self._whole = id(self.con) in ONE_TRANSACTION
         newly: dict[str, str] = {}
         self._newly = newly
         self._skips = []
@@ -192,12 +138,12 @@ class Projector:
                 applied, batches, position = self._apply(max_batches)
                 if self._whole:
                     self._commit()
-            except _Restart:
+            except Restart:
                 self._pending_skips = list(self._skips)  # rolled back: written again
                 continue
             except BaseException:
                 if self._whole:
-                    self.folders.clear()
+                    self._forget()
                     self._count = None
                     quietly_rolled_back(self.con)
                 raise
@@ -208,11 +154,13 @@ class Projector:
     def _apply(self, max_batches: int | None) -> tuple[int, int, int]:
         """The batches after the checkpoint: ``(events applied, batches, last position)``."""
         if ensure_schema(self.con):
-            self.folders.clear()
+            self._forget()
         claim(self.con, self.source)  # a projection of another store: refused, never mixed
         self._register = follow(self.con, self.source, begun=self._whole)  # analytics/register.py
         self._rows = Following(self.con)
         position, self._count = checkpoint(self.con)
+        if position == 0 and not self._foreseen:  # from nothing: every session's prior at once
+            self._priors.foresee(foreseen(self.source))
         self._skipped = {s: r for s, _, r in skipped(self.con)}
         self._skipped.update(self._newly)
         applied = batches = 0
@@ -226,20 +174,26 @@ class Projector:
                 try:
                     self.project(events)
                 except BaseException:
-                    self.folders.clear()  # ahead of the database: re-fold from the store next time
+                    self._forget()  # ahead of the database: re-fold from the store next time
                     raise
                 position = events[-1].position
                 applied += len(events)
                 batches += 1
+        self._settle(position)
         self._rows.finish(self.con, begun=self._whole)
         return applied, batches, position
 
     def rebuild(self) -> RefreshReport:
         """Drops the projection and projects the whole store again."""
         drop_schema(self.con)
-        self.folders.clear()
+        self._forget()
         self._count = None
         return self.refresh()
+
+    def _forget(self) -> None:
+        """Drops what is held in memory ahead of the database (re-read from the store)."""
+        self.folders.clear()
+        self._priors.clear()
 
     # --- one batch -----------------------------------------------------------------------------
 
@@ -250,12 +204,14 @@ class Projector:
         from analytics.facts import SessionFolder
 
         if e.seq == 1:
-            folder = SessionFolder(e.session)
+            folder = SessionFolder(e.session, self._prior_of)
         else:
             earlier = [
                 (x.position, x.seq, x.event) for x in self.source.read(e.session) if x.seq < e.seq
             ]
-            folder = SessionFolder.from_events(e.session, earlier)
+            folder = SessionFolder.from_events(
+                e.session, earlier, self._prior_of, self._priors.digests(self.con, e.session)
+            )
         self.folders[e.session] = folder
         return folder
 
@@ -272,7 +228,7 @@ class Projector:
             try:
                 self._fold_and_write_once(todo, events[-1].position)
                 return
-            except _Refused as r:
+            except Refused as r:
                 self._skip(r.session, r.position, r.reason, todo)
             except duckdb.Error as err:
                 if self._whole:  # the error ended the transaction: find the culprit outside it
@@ -282,10 +238,10 @@ class Projector:
                 if found is None:
                     raise
                 self._skip(found[0], found[1], f"its values do not fit the projection "
-                           f"({_one_line(err)})", todo)  # fmt: skip
+                           f"({one_line(err)})", todo)  # fmt: skip
                 if self._whole:
-                    self.folders.clear()
-                    raise _Restart from None
+                    self._forget()
+                    raise Restart from None
 
     def _skip(self, session: str, position: int, reason: str, batch: list[Any]) -> None:
         self._skipped[session] = reason
@@ -307,7 +263,7 @@ class Projector:
             mine = [e for e in events if e.session == session]
             try:
                 self._fold_and_write_once(mine, mine[-1].position, dry=True)
-            except (duckdb.Error, _Refused):
+            except (duckdb.Error, Refused):
                 return session, first
         for e in events:
             self.folders.pop(e.session, None)
@@ -317,6 +273,7 @@ class Projector:
         self, events: list[Any], last_position: int, *, dry: bool = False
     ) -> None:
         rows, touched = self._folded(events)
+        self._upto = max(self._upto, last_position)
         if dry:
             self._tried(rows, touched)
             return
@@ -345,12 +302,13 @@ class Projector:
         self._evict(touched)
 
     def _folded(self, events: list[Any]) -> tuple[Rows, dict[str, SessionFolder]]:
-        """The rows of ``events`` and the folders of their sessions; raises :class:`_Refused`
+        """The rows of ``events`` and the folders of their sessions; raises :class:`Refused`
         for the first event whose session cannot be folded (nothing is written)."""
         from analytics.facts import Rows
 
         rows = Rows()
         touched: dict[str, SessionFolder] = {}
+        self._priors.live = touched  # the batch's sessions, for the priors of later ones
         for e in events:
             try:
                 folder = touched.get(e.session) or self._folder(e)
@@ -358,7 +316,7 @@ class Projector:
                     check_rules(e.event)
                 folder.apply(e.position, e.seq, e.event, rows)
             except Exception as err:  # this session only: left out, the batch goes on
-                raise _Refused(e.session, e.position, _one_line(err)) from None
+                raise Refused(e.session, e.position, one_line(err)) from None
             touched[e.session] = folder
         for folder in touched.values():
             folder.written.flush(rows)  # the batch's veiled rows (analytics.veil)
@@ -385,7 +343,14 @@ class Projector:
 
     def _write_deals(self, rows: Rows, touched: dict[str, SessionFolder]) -> None:
         """A batch's rows after its events: the deals it retracts and adds, the players'
-        summaries, the sessions."""
+        summaries, the sessions; then what they tell of their players, and the luck of the
+        sessions whose prior that changed, folded again (:mod:`analytics.prior_rows`)."""
+        self._write_rows(rows, touched)
+        players = self._priors.write(self.con, touched)
+        self._reluck(self._priors.stale(self.con, players, self._skipped), touched)
+
+    def _write_rows(self, rows: Rows, touched: Mapping[str, SessionFolder]) -> None:
+        """Rows of deals retracted and added, the players' summaries, the sessions."""
         con = self.con
         sessions = {*rows.retract, *rows.player_deals["session"], *touched}
         self._rows.before(con, sessions)
@@ -428,25 +393,9 @@ class Projector:
         return self._count
 
     def _insert(self, name: str, columns: dict[str, list[Any]]) -> None:
-        table = TABLES[name]
-        if not self.arrow or (len(columns["session"]) < ARROW_MIN_ROWS and not self._types):
-            self.con.execute(table.insert_sql, columns)
-            return
-        pa = _arrow()
-        types = self._types.get(name)
-        if types is None:
-            types = {  # an ENUM column is written as text; DuckDB casts it on insert
-                c.name: getattr(pa, _ARROW_TYPES.get(c.sql_type, "string"))() for c in table.columns
-            }
-            self._types[name] = types
-        rows = pa.table({k: pa.array(v, type=types[k]) for k, v in columns.items()})
-        self.con.register("brag_rows", rows)
-        try:
-            self.con.execute(table.insert_arrow_sql)
-        finally:
-            self.con.unregister("brag_rows")
+        self._inserter.insert(self.con, name, columns)
 
-    def _write_sessions(self, touched: dict[str, SessionFolder]) -> None:
+    def _write_sessions(self, touched: Mapping[str, SessionFolder]) -> None:
         names = list(touched)
         self.con.execute(_sql("forget_sessions"), {"sessions": names})
         self.con.execute(_sql("forget_session_players"), {"sessions": names})

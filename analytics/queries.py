@@ -18,6 +18,7 @@ from typing import Any
 
 import duckdb
 
+from analytics.prior_rows import session_priors
 from analytics.skill_rows import skill_pair, skill_summary
 from analytics.sqlfiles import Column, Query, load, query
 from analytics.summaries import kept
@@ -42,6 +43,7 @@ __all__ = [
     "renumber",
     "run",
     "session_nets",
+    "session_priors",
     "showdown_hands",
     "skill_pair",
     "skill_summary",

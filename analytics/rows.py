@@ -11,7 +11,8 @@ for mypy: ``tests/analytics/test_columns.py`` holds them to the declared columns
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from analytics.columns import (
     DEALS,
@@ -23,6 +24,10 @@ from analytics.columns import (
     SHOWN_HAND,
 )
 from analytics.ddl import names
+from events.text import normal
+
+if TYPE_CHECKING:
+    from engine.state import State
 
 __all__ = [
     "DEAL_COLUMNS",
@@ -35,6 +40,8 @@ __all__ = [
     "PlayerRow",
     "Rows",
     "SessionRow",
+    "player_rows",
+    "session_row",
 ]
 
 
@@ -161,3 +168,61 @@ class PlayerRow(TypedDict):
     winner: bool | None
     winners: int | None
     player_key: str
+
+
+def session_row(
+    session: str,
+    s: State,
+    at: datetime | None,
+    emitted: int,
+    last_seq: int,
+    last_position: int,
+) -> SessionRow:
+    """The session as the engine's state ``s`` has it (one row of ``sessions``); ``at`` the
+    ``session_started`` time, ``emitted`` the deals whose rows are written."""
+    return {
+        "session": session,
+        "table_name": s.table,
+        "cards": s.cards_mode,
+        "players": len(s.seats),
+        "den": s.scale,
+        "ante_t": int(s.rules.ante * s.scale),
+        "pots_rule": s.rules.pots,
+        "blind_play": s.rules.blind_play,
+        "open_min": s.rules.open_min,
+        "open_max": s.rules.open_max,
+        "raise_max": s.rules.raise_max,
+        "phase": s.phase.value,
+        "deals": s.deals,
+        "deals_projected": emitted,
+        "resolved": s.resolved,
+        "carried": s.carried,
+        "finished": s.finished,
+        "pot_t": s.pot_t,
+        "last_seq": last_seq,
+        "last_position": last_position,
+        "started": at.isoformat() if at is not None else None,
+        "month": at.strftime("%Y-%m") if at is not None else None,
+        "table_key": normal(s.table) if s.table is not None else None,
+    }
+
+
+def player_rows(session: str, s: State) -> list[PlayerRow]:
+    """Each seat's standing in the engine's state ``s`` (``session_players``): the engine's nets
+    (RULES 1.5)."""
+    winners = set(s.winners) if s.finished else set()
+    return [
+        {
+            "session": session,
+            "seat": i,
+            "player": name,
+            "den": s.scale,
+            "paid_t": s.paid_t[i],
+            "won_t": s.won_t[i],
+            "net_t": s.won_t[i] - s.paid_t[i],
+            "winner": (name in winners) if s.finished else None,
+            "winners": len(winners) if s.finished else None,
+            "player_key": normal(name),
+        }
+        for i, name in enumerate(s.seats)
+    ]

@@ -29,6 +29,7 @@ from analytics.columns import (
     SESSIONS,
 )
 from analytics.ddl import Table, table
+from analytics.prior_rows import LUCK_HISTORY
 from analytics.sqlfiles import query
 from analytics.summaries import SUMMARIES
 from engine.hands import category_of_strength, strength_codes
@@ -49,6 +50,7 @@ __all__ = [
     "skipped",
 ]
 
+# 18: luck_history (each player's earlier sessions: the luck terms' priors, analytics/priors.py)
 # 15: the summaries (analytics/summaries.py: player_totals, player_seated, night_totals,
 # night_rule_sets, night_player_nets; the Players page at league scale)
 # 14: luck_t of a partly fresh deal of 6+ players: its sampled orders drawn by numpy
@@ -58,7 +60,7 @@ __all__ = [
 # 11: register_names (issue 35: the register's merges and renames); 10: ...
 # 9: luck_t, adjusted_net_t (docs/luck.md); 8: decisions; 7: player_key, table_key (one name,
 # one player); 6: started, month
-SCHEMA_VERSION = "17"
+SCHEMA_VERSION = "18"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"
@@ -94,6 +96,7 @@ TABLES: dict[str, Table] = {
         SESSION_PLAYERS,
         HAND_CATEGORIES,
         REGISTER_NAMES,
+        LUCK_HISTORY,
         *SUMMARIES,
     )
 }

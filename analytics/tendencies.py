@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import cache, lru_cache
 from pathlib import Path
@@ -41,6 +41,7 @@ __all__ = [
     "ACTION_TYPES",
     "MODEL",
     "WEIGHT",
+    "Prior",
     "Tendencies",
     "TendencyValue",
     "knows",
@@ -222,19 +223,32 @@ class TendencyValue:
         return tuple(Fraction(int(x), self.den) for x in got)
 
 
+Prior = Callable[[str], Mapping[str, int]]
+"""A player's name -> their signature counts from before the session (their earlier sessions:
+:mod:`analytics.priors`)."""
+
+
 class Tendencies:
     """Follows one session's actions and gives, at each deal, the value of :class:`TendencyValue`
-    from what each seat did in the deals before it."""
+    from what each seat did in the deals before it (and, given a prior, in earlier sessions)."""
 
-    __slots__ = ("_counts", "_current", "_past", "_seats")
+    __slots__ = ("_counts", "_current", "_past", "_prior", "_seats", "_taken")
 
-    def __init__(self, prior: Mapping[str, Mapping[str, int]] | None = None) -> None:
+    def __init__(self, prior: Mapping[str, Mapping[str, int]] | Prior | None = None) -> None:
         """``prior``: each player's signature counts from before the session (their earlier
-        sessions), added to what they do in this one; none by default (the product reads each
-        session on its own, docs/luck.md)."""
+        sessions), added to what they do in this one: a mapping by name, or a function of the
+        name asked once per player, when the player is first seated in a deal (the projection's:
+        :mod:`analytics.priors`); none by default."""
         self._past: dict[str, list[str]] = {}
         """Each player's signatures of the deals dealt before the current one."""
-        self._counts: dict[str, Counter[str]] = {p: Counter(c) for p, c in (prior or {}).items()}
+        if prior is None or callable(prior):
+            self._prior: Prior | None = prior
+        else:
+            known = prior
+            self._prior = lambda name: known.get(name, {})
+        self._taken: dict[str, Counter[str]] = {}
+        """The prior's counts of each player seated so far, as taken."""
+        self._counts: dict[str, Counter[str]] = {}
         """The prior's counts and this session's signatures, counted: a deal's posterior costs
         the distinct signatures, not the deals."""
         self._current: dict[str, list[str]] = {}
@@ -245,6 +259,19 @@ class Tendencies:
     def signatures(self, player: str) -> tuple[str, ...]:
         """The player's signatures of the deals closed so far, in order."""
         return tuple(self._past.get(player, ()))
+
+    def own(self, *, closing: bool = False) -> dict[str, Counter[str]]:
+        """Each player's signature counts in this session (not the prior's): of the deals closed
+        so far and, ``closing`` (the session is over), of the current deal too."""
+        out = {p: Counter(gs) for p, gs in self._past.items()}
+        if closing:
+            for player in self._seats:
+                out.setdefault(player, Counter())[signature(self._current.get(player, ()))] += 1
+        return out
+
+    def taken(self) -> dict[str, Counter[str]]:
+        """The prior's counts of each player seated so far, as taken (empty without a prior)."""
+        return {p: Counter(c) for p, c in self._taken.items()}
 
     def acted(self, kind: str, player: str, seen: bool) -> None:
         """A player's action of type ``kind`` (an event type), ``seen`` whether they had looked
@@ -260,6 +287,13 @@ class Tendencies:
             self._past.setdefault(player, []).append(g)
             self._counts.setdefault(player, Counter())[g] += 1
         self._current, self._seats = {}, tuple(seats)
+        if self._prior is None:
+            return
+        for player in self._seats:
+            if player not in self._taken:
+                got = Counter({g: int(k) for g, k in self._prior(player).items() if k})
+                self._taken[player] = got
+                self._counts.setdefault(player, Counter()).update(got)
 
     def weights(self) -> tuple[tuple[int, ...], ...] | None:
         """Each seat's posterior over the styles (:func:`posterior`, seat order) from what it did

@@ -3,6 +3,7 @@ tests/analytics/test_luck.py and tests/cli/test_luck_in_brag_stats.py): analytic
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -35,16 +36,17 @@ def luck_con(src: MemorySource) -> duckdb.DuckDBPyConnection:
     return c
 
 
-def _each_deal(events: list, take: Any, *, then: bool = False) -> list:
+def _each_deal(events: list, take: Any, *, then: bool = False, prior: Any = None) -> list:
     """``take(tendencies, state)`` at each deal of a session's ``events`` as it is dealt (and,
     with ``then``, once after the last event as if another deal came): the players' actions are
     noted with the engine's state before each (seen or blind, RULES 5.1), so a deal reads only
-    the deals before it. Independent of :class:`analytics.luck.LuckTracker`."""
+    the deals before it; ``prior``: each name's signature counts from earlier sessions
+    (:func:`earlier_priors`). Independent of :class:`analytics.luck.LuckTracker`."""
     from analytics.tendencies import Tendencies
     from engine.apply import apply
     from engine.state import initial_state
 
-    seen, state, out = Tendencies(), initial_state(), []
+    seen, state, out = Tendencies(prior), initial_state(), []
     for e in events:
         before, state = state, apply(state, e)
         who = getattr(e, "player", None)
@@ -59,11 +61,11 @@ def _each_deal(events: list, take: Any, *, then: bool = False) -> list:
     return out
 
 
-def tendency_values(events: list, *, then: bool = False) -> list:
+def tendency_values(events: list, *, then: bool = False, prior: Any = None) -> list:
     """Each deal's tendency value (analytics/tendencies.py) of a session's ``events``, or ``None``
     where the model has no table of that size (:func:`_each_deal`; ``then``: and the value a
     deal after the last would get)."""
-    return _each_deal(events, lambda seen, _: seen.value(), then=then)
+    return _each_deal(events, lambda seen, _: seen.value(), then=then, prior=prior)
 
 
 def deal_kinds(events: list) -> list[str]:
@@ -84,11 +86,70 @@ def deal_kinds(events: list) -> list[str]:
     return out
 
 
-def deal_context(events: list) -> list[tuple[tuple[tuple[int, ...], ...] | None, int | None]]:
+def deal_context(
+    events: list, prior: Any = None
+) -> list[tuple[tuple[tuple[int, ...], ...] | None, int | None]]:
     """Each deal's seats' posteriors over the styles (whole 64ths, from the deals before it) and
     its dealer's seat, in order (:func:`_each_deal`): what a deal's forest value reads besides
     the cards (analytics/luck_forest.py)."""
-    return _each_deal(events, lambda seen, state: (seen.weights(), state.dealer))
+    return _each_deal(events, lambda seen, state: (seen.weights(), state.dealer), prior=prior)
+
+
+def session_signatures(events: list) -> dict[str, Counter[str]]:
+    """Each name's signature counts in one session (analytics/tendencies.py): every deal that
+    closed, and the last one too once the session is over; counted here from the engine's
+    states, apart from the projection."""
+    from analytics.tendencies import Tendencies
+    from engine.apply import apply
+    from engine.state import initial_state
+
+    seen, state, seated = Tendencies(), initial_state(), set()
+    for e in events:
+        before, state = state, apply(state, e)
+        who = getattr(e, "player", None)
+        if who is not None and e.type not in ("dealer_chosen", "pot_won"):
+            seen.acted(e.type, who, before.players[before.seat(who)].seen)
+        if e.type == "dealt":
+            seen.dealt(state.seats)
+            seated |= set(state.seats)
+    if state.finished:
+        seen.dealt(())  # the last deal closes
+    return {n: Counter(seen.signatures(n)) for n in seated}
+
+
+def earlier_priors(stored: list, history: int = 10) -> dict[str, dict[str, Counter[str]]]:
+    """session -> each of its names -> the prior of the luck term's tendencies
+    (analytics/priors.py): the counts of the name's (normal form's) latest ``history`` sessions
+    earlier by ``session_started.at``, then by the position of the first event (a session
+    without a time after every one with), summed. ``stored``: ``(position, session, event)``
+    of every session, none of them corrected."""
+    from events.text import normal
+
+    first: dict[str, tuple[int, int]] = {}
+    events: dict[str, list] = {}
+    for position, session, event in stored:
+        events.setdefault(session, []).append(event)
+        if session not in first:
+            at = getattr(event, "at", None)
+            first[session] = (0, int(at.timestamp() * 1e6)) if at else (1, 0)
+            first[session] = (*first[session], position)  # type: ignore[assignment]
+    counts = {s: session_signatures(evs) for s, evs in events.items()}
+    order = sorted(events, key=lambda s: first[s])
+    out: dict[str, dict[str, Counter[str]]] = {}
+    for i, session in enumerate(order):
+        names = {n for e in events[session] for n in getattr(e, "seats", ())}
+        out[session] = {}
+        for name in names:
+            mine = []
+            for s in order[:i]:
+                same = [c for n, c in counts[s].items() if normal(n) == normal(name)]
+                if same:
+                    mine.append(sum(same, Counter()))
+            total: Counter[str] = Counter()
+            for c in mine[-history:]:
+                total.update(c)
+            out[session][name] = total
+    return out
 
 
 def walk_tree(doc: dict, x: list[int]) -> int:
@@ -175,3 +236,24 @@ def forest_term(
         Fraction(dealt[i], 64 * n) - Fraction(sum(o[i] for o in others), 64 * n * len(others))
         for i in range(n)
     )
+
+
+NAMES = ["Ann", "Bob", "Cat"]
+
+
+def dated_season(count: int, seed: int = 0) -> dict[str, list]:
+    """``count`` random sessions of Ann, Bob and Cat (``s00``, ``s01``, ...), a week apart from
+    2026-09-04 20:00 UTC (``session_started.at``), every card recorded, two pots each."""
+    import random
+    from datetime import UTC, datetime, timedelta
+
+    from sim.randplay import random_session
+
+    rng = random.Random(seed)
+    night = datetime(2026, 9, 4, 20, 0, tzinfo=UTC)
+    out = {}
+    for k in range(count):
+        events = random_session(rng, f"s{k:02}", players=NAMES, pots=2)
+        at = night + timedelta(days=7 * k)
+        out[f"s{k:02}"] = [events[0].model_copy(update={"at": at}), *events[1:]]
+    return out

@@ -92,3 +92,6 @@ SELECT position, events FROM checkpoint WHERE id = 1;
 
 -- name: write_checkpoint
 INSERT OR REPLACE INTO checkpoint VALUES (1, $position, $events);
+
+-- name: luck_history_players
+SELECT DISTINCT player_key FROM luck_history ORDER BY player_key;

@@ -16,7 +16,7 @@ import streamlit as st
 from dashboard.common import cache, escape, params, ui
 from dashboard.common.links import LinkRow
 from dashboard.stats import review_view as rv
-from dashboard.stats import reviewing
+from dashboard.stats import reviewing, stats_cache
 from present.numbers import signed
 
 st.title("Review")
@@ -79,8 +79,20 @@ def _phase_table(s: rv.Summary) -> None:
     st.markdown("\n".join(lines))
 
 
+def _priors(session: str) -> dict[str, dict[str, int]] | None:
+    """Each seat's earlier sessions as the projection's luck terms read them
+    (:func:`analytics.prior_rows.session_priors`); ``None`` while the statistics are not ready
+    (the luck is then that of the session alone)."""
+    try:
+        got: dict[str, dict[str, int]] = stats_cache.stat("session_priors", session=session)
+    except stats_cache.Preparing:  # the first catch-up still running: the session alone
+        return None
+    return got
+
+
 def _luck(rp: Any, hidden: set[int], who: list[str], per: dict[str, rv.Summary]) -> None:
-    luck = rv.luck_by_player(rp.timeline.steps, hidden)
+    prior = _priors(rp.session) if rp.final.cards_mode == "all" else None
+    luck = rv.luck_by_player(rp.timeline.steps, hidden, prior)
     results = ui.show_results()
     nets = rp.final.nets if results else {}
     lines = []

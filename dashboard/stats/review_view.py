@@ -252,14 +252,19 @@ def _phases(graded: Sequence[Row]) -> dict[str, tuple[int, float, float]]:
     return out
 
 
-def luck_by_player(steps: Iterable[Any], hidden: Iterable[int] = ()) -> dict[str, Fraction]:
+def luck_by_player(
+    steps: Iterable[Any],
+    hidden: Iterable[int] = (),
+    prior: Mapping[str, Mapping[str, int]] | None = None,
+) -> dict[str, Fraction]:
     """Each player's luck over the deals of ``steps`` (a timeline's steps in force), stake units
     (:mod:`analytics.luck`: the value of the hands dealt given the seats' places and the
-    tendencies shown in the earlier deals, less its average over the deals that could have come;
-    0 for a deal under the pack),
+    tendencies shown in the earlier deals and, ``prior``, each name's earlier sessions
+    (:func:`analytics.prior_rows.session_priors`), less its average over the deals that could
+    have come; 0 for a deal under the pack),
     leaving out the deals of ``hidden``; empty for a ``cards: "shown"`` session."""
     hide = set(hidden)
-    tracker = LuckTracker()
+    tracker = LuckTracker(prior)
     out: dict[str, Fraction] = {}
     for s in steps:
         tracker.acted(s.event, s.before)

@@ -252,6 +252,7 @@ def refresh_analytics() -> int:
 _QUERIES = frozenset(
     {
         "player_stats",
+        "session_priors",
         "tables",
         "leaderboard",
         "overall_leaderboard",

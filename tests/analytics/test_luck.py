@@ -12,6 +12,7 @@ import duckdb
 import pytest
 from luck_helpers import (  # noqa: F401 (the fixtures con, src)
     deal_context,
+    earlier_priors,
     forest_term,
     luck_con,
     luck_src,
@@ -81,7 +82,7 @@ def test_ranks_follow_rules_2_and_break_ties_by_the_cards() -> None:
 # --- folded sessions --------------------------------------------------------------------------
 
 
-def _recount(events: list) -> dict[tuple[int, int], Fraction]:
+def _recount(events: list, prior: dict | None = None) -> dict[tuple[int, int], Fraction]:
     """(deal, seat) -> the luck term in half units, recounted from the events alone: a deal is
     fresh when none of its cards was dealt since the last shuffle; a hand's rank is 1 + the hands
     that beat it (by strength, then by their card codes, highest first). The value: at two and
@@ -91,13 +92,14 @@ def _recount(events: list) -> dict[tuple[int, int], Fraction]:
     value minus its average over the orders of the unseen cards
     (:func:`analytics.luck.order_average`, checked by brute force in test_luck_partly_fresh.py).
     A fresh or partly fresh deal at a table size with a forest (analytics/luck_forest.py: two to
-    five): the forest's term, recomputed one node at a time (:func:`luck_helpers.forest_term`)."""
+    five): the forest's term, recomputed one node at a time (:func:`luck_helpers.forest_term`).
+    ``prior``: each name's counts from earlier sessions (:func:`luck_helpers.earlier_priors`)."""
     out: dict[tuple[int, int], Fraction] = {}
     seats: list[str] = []
     since: set[int] = set()
     deal = 0
-    values = tendency_values(events)
-    contexts = deal_context(events)
+    values = tendency_values(events, prior=prior)
+    contexts = deal_context(events, prior)
     for e in events:
         if e.type == "session_started":
             seats = list(e.seats)
@@ -144,10 +146,11 @@ def test_folded_sessions_luck_and_adjusted_nets(
     for s, d, seat, den, net, luck, adj in rows:
         by_session.setdefault(s, {})[(d, seat)] = (net, luck, adj, den)
     fresh_nonzero = 0
+    priors = earlier_priors([(e.position, e.session, e.event) for e in src.events])
     for k in range(5):
         session = f"all-{k}"
         events = [e.event for e in src.events if e.session == session]
-        expected = _recount(events)
+        expected = _recount(events, priors[session])
         got = by_session[session]
         running: dict[int, tuple[int, Fraction]] = {}
         for key, (net, luck, adj, den) in sorted(got.items()):

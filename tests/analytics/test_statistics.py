@@ -489,7 +489,7 @@ def test_hand_categories_table_is_rules_2_8(con: duckdb.DuckDBPyConnection) -> N
 
 def test_arrow_and_list_inserts_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("pyarrow")
-    import analytics.projector as projector
+    import analytics.inserts as projector
 
     src = _random_store(9, sessions=6)
     lists = analytics.tables.connect()

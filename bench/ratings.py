@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/ratings.py [--sessions 8000] [--seed ratings] [--draws 1000]
                                       [--jobs 2] [--meter-seasons 200] [--pool FILE.npz]
+                                      [--history H]
 
 One run prints:
 
@@ -49,6 +50,8 @@ from pathlib import Path
 
 import numpy as np
 
+from analytics.priors import HISTORY
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from openskill.models import PlackettLuce
@@ -66,34 +69,38 @@ defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300) and ``limit_sigma``, on each
 by adjusted net, a player in first place keeping at least the rating they came in with."""
 
 
-def _played(args: tuple[int, int, str]) -> tuple[np.ndarray, np.ndarray]:
-    """Sessions ``first`` to ``first + count - 1`` of ``bench/luck.py``'s season at five."""
+def _played(args: tuple[int, int, str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Sessions ``first`` to ``first + count - 1`` of ``bench/luck.py``'s season at five (each
+    seat's tendencies reading ``history`` earlier sessions of its style: ``--history``)."""
     from bench.luck import simulate
 
-    first, count, seed = args
-    got = simulate(5, count, 0, seed, first)
+    first, count, seed, history = args
+    got = simulate(5, count, 0, seed, first, history=history)
     return np.array(got.raw), np.array(got.adj)
 
 
 def pool(
-    sessions: int, seed: str, cache: str | None, jobs: int = 2
+    sessions: int, seed: str, cache: str | None, jobs: int = 2, history: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(raw, adjusted)``: per session and style, stake units (``bench/luck.py``'s
-    :func:`~bench.luck.simulate` at five players, in ``jobs`` processes), read from ``cache``
-    when it holds this many sessions of this seed."""
+    :func:`~bench.luck.simulate` at five players, in ``jobs`` processes, with ``history``
+    earlier sessions a seat), read from ``cache`` when it holds this many sessions of this seed
+    and history."""
     if cache and Path(cache).exists():
         got = np.load(cache)
-        if str(got["seed"]) == seed and len(got["raw"]) >= sessions:
+        kept = int(got["history"]) if "history" in got.files else 0
+        same = str(got["seed"]) == seed and kept == history
+        if same and len(got["raw"]) >= sessions:
             return got["raw"][:sessions], got["adj"][:sessions]
     import multiprocessing
 
     cuts = np.linspace(0, sessions, jobs + 1).astype(int)
-    parts = [(int(a), int(b - a), seed) for a, b in itertools.pairwise(cuts)]
+    parts = [(int(a), int(b - a), seed, history) for a, b in itertools.pairwise(cuts)]
     with multiprocessing.Pool(jobs) as workers:
         got = workers.map(_played, parts)
     raw, adj = np.concatenate([g[0] for g in got]), np.concatenate([g[1] for g in got])
     if cache:
-        np.savez(cache, raw=raw, adj=adj, seed=seed)
+        np.savez(cache, raw=raw, adj=adj, seed=seed, history=history)
     return raw, adj
 
 
@@ -328,6 +335,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--draws", type=int, default=1000, help="seasons drawn for each length")
     ap.add_argument("--meter-seasons", type=int, default=200, help="seasons for each length")
     ap.add_argument("--pool", help="an .npz to keep the simulated pool in between runs")
+    ap.add_argument(
+        "--history",
+        type=int,
+        default=HISTORY,
+        help="earlier sessions of its style each seat's tendencies read (bench/luck_history.py): "
+        f"by default {HISTORY}, a regular, as the product reads a player's latest earlier "
+        "sessions (analytics/priors.py); 0, each session alone",
+    )
     args = ap.parse_args(argv)
 
     took, steps = rebuild_time()
@@ -337,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"winner rule: {WINNER_RULE}")
 
     t0 = time.perf_counter()
-    raw, adj = pool(args.sessions, args.seed, args.pool, args.jobs)
+    raw, adj = pool(args.sessions, args.seed, args.pool, args.jobs, args.history)
     truth = adj.mean(axis=0)
     from bench.luck import STYLE_NAMES
 
@@ -345,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     se = adj.std(axis=0, ddof=1) / math.sqrt(len(adj))
     print()
     print(f"## pool: {len(adj)} simulated sessions of the five styles, seed {args.seed!r} "
-          f"({time.perf_counter() - t0:.0f}s)")  # fmt: skip
+          f"({args.history} earlier sessions a seat; {time.perf_counter() - t0:.0f}s)")  # fmt: skip
     print("true order (mean adjusted net per session ± SE): " + ", ".join(
         f"{STYLE_NAMES[i]} {truth[i]:+.1f} ± {se[i]:.1f}" for i in np.argsort(-truth)))  # fmt: skip
     print(f"  {order}")

@@ -35,7 +35,15 @@ from events.text import normal
 if TYPE_CHECKING:
     from analytics.facts import SessionFolder
 
-__all__ = ["LUCK_HISTORY", "Foreseen", "PriorKeeper", "entries_of", "foreseen", "session_priors"]
+__all__ = [
+    "LUCK_HISTORY",
+    "Foreseen",
+    "PriorKeeper",
+    "entries_of",
+    "foreseen",
+    "out_of_order",
+    "session_priors",
+]
 
 LUCK_HISTORY = table(
     "luck_history",
@@ -82,6 +90,39 @@ Foreseen = dict[str, dict[str, Entry]]
 """session -> player key -> what the session tells of the player, read ahead of the fold."""
 
 
+def out_of_order(source: Any) -> list[str] | None:
+    """The sessions of ``source`` stored after a session dated later than they are: the ones a
+    fold in the store's order meets after a later session has taken its prior without them
+    (those :func:`foreseen` must read; none for a club that records its nights in order).
+    ``None`` when ``source`` cannot list its sessions."""
+    listing = getattr(source, "sessions", None)
+    if listing is None:
+        return None
+    keys: list[tuple[int, OrderKey, str]] = []
+    rows = listing()
+    if rows and isinstance(rows[0], str):  # names only (an in-memory or file source): one scan
+        firsts: dict[str, Any] = {}
+        position = 0
+        while batch := source.read_all(after=position):
+            for x in batch:
+                firsts.setdefault(x.session, x)
+            position = batch[-1].position
+        for session, first in firsts.items():
+            at = getattr(first.event, "at", None)
+            keys.append((first.position, order_key(at, first.position), session))
+    else:
+        for x in rows:
+            keys.append((x.first_position, order_key(x.first_at, x.first_position), x.session))
+    keys.sort()
+    out: list[str] = []
+    latest: OrderKey | None = None
+    for _, key, session in keys:
+        if latest is not None and key < latest:
+            out.append(session)
+        latest = key if latest is None or key > latest else latest
+    return out
+
+
 def foreseen(source: Any, sessions: Iterable[str] | None = None) -> Foreseen:
     """What each session of ``source`` (or of ``sessions``) tells of its players, read ahead of
     a fold from nothing (a rebuild, a first catch-up): the steps in force
@@ -91,9 +132,6 @@ def foreseen(source: Any, sessions: Iterable[str] | None = None) -> Foreseen:
     session it cannot read (a correction not whole) is left to the fold, and whatever it says is
     checked after each batch (:meth:`PriorKeeper.stale`). Needs ``source.sessions()`` (names or
     catalogue rows) and ``source.read``; empty otherwise."""
-    from analytics.tendencies import ACTION_TYPES, Tendencies
-    from timeline import Timeline
-
     if sessions is None:
         listing = getattr(source, "sessions", None)
         if listing is None:
@@ -105,18 +143,9 @@ def foreseen(source: Any, sessions: Iterable[str] | None = None) -> Foreseen:
         if not stored:
             continue
         try:
-            t = Timeline.of([x.event for x in stored])
+            seen, final = _counted([x.event for x in stored])
         except Exception:  # refused, or a correction not whole: the fold will say
             continue
-        seen = Tendencies()
-        for step in t.steps:
-            e = step.event
-            if e.type in ACTION_TYPES:
-                who: str = e.player  # type: ignore[union-attr]  # every action names its player
-                seen.acted(e.type, who, step.before.players[step.before.seat(who)].seen)
-            elif e.type == "dealt":
-                seen.dealt(step.after.seats)
-        final = t.state
         key = order_key(getattr(stored[0].event, "at", None), stored[0].position)
         luck = final.cards_mode == "all"
         counts: dict[str, Counter[str]] = {}
@@ -124,6 +153,39 @@ def foreseen(source: Any, sessions: Iterable[str] | None = None) -> Foreseen:
             counts.setdefault(normal(name), Counter()).update(c)
         out[session] = {k: Entry(key, c, None, luck) for k, c in counts.items()}
     return out
+
+
+def _counted(events: list[Any]) -> tuple[Any, Any]:
+    """The tendencies' counts of a stored stream's steps in force, and its last state: the
+    engine's fold where the stream has no correction, else its timeline's steps."""
+    from analytics.tendencies import ACTION_TYPES, Tendencies
+    from engine.apply import apply
+    from engine.state import initial_state
+    from timeline import Timeline
+
+    seen = Tendencies()
+    steps: list[Any]
+    if any(e.type in ("voided", "amended") for e in events):
+        t = Timeline.of(events)
+        steps = [(s.event, s.before, s.after) for s in t.steps]
+        final = t.state
+    else:
+        steps, final = _applied(events, apply, initial_state())
+    for e, before, after in steps:
+        if e.type in ACTION_TYPES:
+            who: str = e.player  # every action names its player
+            seen.acted(e.type, who, before.players[before.seat(who)].seen)
+        elif e.type == "dealt":
+            seen.dealt(after.seats)
+    return seen, final
+
+
+def _applied(events: list[Any], apply: Any, state: Any) -> tuple[list[Any], Any]:
+    out = []
+    for e in events:
+        before, state = state, apply(state, e)
+        out.append((e, before, state))
+    return out, state
 
 
 class _Record:
@@ -173,12 +235,15 @@ class PriorKeeper:
         self.live: Mapping[str, SessionFolder] = {}
         """The sessions folded in the current batch, not yet written."""
         self._ahead: dict[str, _Record] = {}
+        self._seen: dict[str, tuple[int, dict[str, Entry]]] = {}
+        """:func:`entries_of` of the batch's folders, as of their last event."""
         """:func:`foreseen` sessions by player, for those not written yet."""
 
     def clear(self) -> None:
         """Forgets what was loaded (the database may have rolled back)."""
         self._by_player.clear()
         self._ahead.clear()
+        self._seen.clear()
         self.live = {}
 
     def foresee(self, ahead: Foreseen) -> None:
@@ -221,8 +286,8 @@ class PriorKeeper:
         record = self._record(con, player)
         live = {}
         for other, folder in self.live.items():
-            if other != session and folder.order_key() < key and player in _seated(folder):
-                mine = entries_of(folder).get(player)
+            if other != session and folder.order_key() < key:
+                mine = self._live_entries(other, folder).get(player)
                 if mine is not None:
                     live[other] = mine
         skip = {session, *live} if not skipped else _Union(skipped, {session, *live})
@@ -232,6 +297,13 @@ class PriorKeeper:
             for s, e in ahead.before(key, skip).items():
                 entries[s] = _fuller(entries.get(s), e)
         return window([*entries.values(), *live.values()], key)
+
+    def _live_entries(self, session: str, folder: SessionFolder) -> dict[str, Entry]:
+        got = self._seen.get(session)
+        if got is None or got[0] != folder.last_seq:
+            got = (folder.last_seq, entries_of(folder))
+            self._seen[session] = got
+        return got[1]
 
     def ahead(self) -> bool:
         """Sessions read ahead are held (:meth:`foresee`)."""
@@ -252,6 +324,7 @@ class PriorKeeper:
         replaced); returns the players whose record changed or may have."""
         names = list(folders)
         self.live = {}
+        self._seen.clear()
         if not names:
             return set()
         touched: set[str] = set()
@@ -268,8 +341,12 @@ class PriorKeeper:
                 rows.append((session, player, *e.key, e.luck, json.dumps(dict(e.counts)), e.prior))
                 if player in self._by_player:
                     self._by_player[player].put(session, e)
-        if rows:
-            con.executemany("INSERT INTO luck_history VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        if rows:  # column by column, one statement (executemany is a statement a row)
+            names = [c.name for c in LUCK_HISTORY.columns]
+            con.execute(
+                LUCK_HISTORY.insert_sql,
+                {n: list(v) for n, v in zip(names, zip(*rows, strict=True), strict=True)},
+            )
         return touched
 
     def stale(
@@ -337,10 +414,6 @@ class _Union:
 
     def __contains__(self, x: object) -> bool:
         return x in self._a or x in self._b
-
-
-def _seated(folder: SessionFolder) -> set[str]:
-    return {normal(n) for n in folder.state.seats}
 
 
 def session_priors(con: duckdb.DuckDBPyConnection, session: str) -> dict[str, dict[str, int]]:

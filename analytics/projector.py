@@ -35,7 +35,7 @@ import duckdb
 from analytics.errors import ProjectionError
 from analytics.inserts import Inserter
 from analytics.owner import claim, mark
-from analytics.prior_rows import PriorKeeper, foreseen
+from analytics.prior_rows import PriorKeeper, foreseen, out_of_order
 from analytics.refreshing import (
     ONE_TRANSACTION,
     RefreshReport,
@@ -160,7 +160,8 @@ class Projector(Relucking):
         self._rows = Following(self.con)
         position, self._count = checkpoint(self.con)
         if position == 0 and not self._foreseen:  # from nothing: every session's prior at once
-            self._priors.foresee(foreseen(self.source))
+            late = out_of_order(self.source)  # the sessions stored after later-dated ones
+            self._priors.foresee(foreseen(self.source, late) if late else {})
         self._skipped = {s: r for s, _, r in skipped(self.con)}
         self._skipped.update(self._newly)
         applied = batches = 0

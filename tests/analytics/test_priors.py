@@ -167,3 +167,31 @@ def test_a_correction_refolds_the_next_ten_sessions_of_its_players_and_no_more()
         assert _tables(again) == _tables(con)
         return
     pytest.fail("no season with a look to withdraw")
+
+
+def test_a_rebuild_reads_the_late_sessions_ahead_and_folds_each_session_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A season stored newest first: every session but the first stored is stored after a
+    later-dated one (``out_of_order``); read ahead (``foreseen``: what each tells of its
+    players, equal to what the fold writes), no session is folded again, and the rows equal
+    those of the season stored in date order."""
+    import json
+
+    from analytics.facts import SessionFolder
+    from analytics.prior_rows import foreseen, out_of_order
+
+    streams = _season(6, seed=21)
+    backwards = _store(streams, sorted(streams, reverse=True))
+    assert out_of_order(backwards) == sorted(streams, reverse=True)[1:]
+    assert out_of_order(_store(streams, sorted(streams))) == []
+    again: list[str] = []
+    monkeypatch.setattr(SessionFolder, "relucked", lambda self, out: again.append(self.session))
+    con = _projected(backwards)
+    assert again == []
+    assert _luck(con) == _luck(_projected(_store(streams, sorted(streams))))
+    ahead = foreseen(backwards)
+    rows = con.execute("SELECT session, player_key, signatures FROM luck_history").fetchall()
+    assert {(s, p): Counter(json.loads(g)) for s, p, g in rows} == {
+        (s, p): e.counts for s, players in ahead.items() for p, e in players.items()
+    }

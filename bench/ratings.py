@@ -50,12 +50,11 @@ from pathlib import Path
 
 import numpy as np
 
-from analytics.priors import HISTORY
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from openskill.models import PlackettLuce
 
+from analytics.priors import HISTORY
 from analytics.ratings import NOISE_START, NOISE_WEIGHT, START, WINNER_RULE, rebuild
 from analytics.skill import meter
 from analytics.skill_rows import rated_sessions, skill_summary

@@ -36,12 +36,15 @@ def luck_con(src: MemorySource) -> duckdb.DuckDBPyConnection:
     return c
 
 
-def _each_deal(events: list, take: Any, *, then: bool = False, prior: Any = None) -> list:
+def _each_deal(
+    events: list, take: Any, *, then: bool = False, prior: Any = None, end: Any = None
+) -> list:
     """``take(tendencies, state)`` at each deal of a session's ``events`` as it is dealt (and,
     with ``then``, once after the last event as if another deal came): the players' actions are
     noted with the engine's state before each (seen or blind, RULES 5.1), so a deal reads only
     the deals before it; ``prior``: each name's signature counts from earlier sessions
-    (:func:`earlier_priors`). Independent of :class:`analytics.luck.LuckTracker`."""
+    (:func:`earlier_priors`); ``end(tendencies, state)`` once after the last event. Independent
+    of :class:`analytics.luck.LuckTracker`."""
     from analytics.tendencies import Tendencies
     from engine.apply import apply
     from engine.state import initial_state
@@ -55,6 +58,8 @@ def _each_deal(events: list, take: Any, *, then: bool = False, prior: Any = None
         if e.type == "dealt":
             seen.dealt(state.seats)
             out.append(take(seen, state))
+    if end is not None:
+        end(seen, state)
     if then:
         seen.dealt(state.seats)
         out.append(take(seen, state))
@@ -99,22 +104,16 @@ def session_signatures(events: list) -> dict[str, Counter[str]]:
     """Each name's signature counts in one session (analytics/tendencies.py): every deal that
     closed, and the last one too once the session is over; counted here from the engine's
     states, apart from the projection."""
-    from analytics.tendencies import Tendencies
-    from engine.apply import apply
-    from engine.state import initial_state
+    seated: set[str] = set()
+    names: dict[str, Counter[str]] = {}
 
-    seen, state, seated = Tendencies(), initial_state(), set()
-    for e in events:
-        before, state = state, apply(state, e)
-        who = getattr(e, "player", None)
-        if who is not None and e.type not in ("dealer_chosen", "pot_won"):
-            seen.acted(e.type, who, before.players[before.seat(who)].seen)
-        if e.type == "dealt":
-            seen.dealt(state.seats)
-            seated |= set(state.seats)
-    if state.finished:
-        seen.dealt(())  # the last deal closes
-    return {n: Counter(seen.signatures(n)) for n in seated}
+    def close(seen: Any, state: Any) -> None:
+        if state.finished:
+            seen.dealt(())  # the last deal closes
+        names.update({n: Counter(seen.signatures(n)) for n in seated})
+
+    _each_deal(events, lambda _, state: seated.update(state.seats), end=close)
+    return names
 
 
 def earlier_priors(stored: list, history: int = 10) -> dict[str, dict[str, Counter[str]]]:

@@ -100,6 +100,8 @@ def _luck(rp: Any, hidden: set[int], who: list[str], per: dict[str, rv.Summary])
         parts = [
             f"lost to decisions {per[p].ev_lost:.2f} ante against the best play "
             f"({per[p].graded} graded)"
+            if per[p].graded
+            else "no decision graded (the coverage above says why)"  # "lost 0.00" reads as perfect
         ]
         if p in luck:
             parts.append(f"deal luck {signed(luck[p])}")

@@ -97,6 +97,8 @@ def test_a_visitor_of_a_session_in_progress_reads_no_hidden_card(store: str) -> 
     assert not at.exception
     text = _text(at)
     assert rv.WITHHELD in text and "graded 0 of" in text
+    # nothing graded is said so, not as "lost 0.00 ante" (which reads as perfect play)
+    assert "**Ann**: no decision graded" in text and "lost to decisions" not in text
     assert not sight.names_a_card(text, hidden), text
     assert "· deal luck" not in text
     deck = _page("stats/review_page.py", session=LIVE, player="Ann", view="deck")

@@ -15,7 +15,7 @@ where they sit from the dealer (RULES 5.2: who speaks first). This value reads a
   each other seat from the best hand down, the same but the rank. Every feature is an integer.
 - **The value** (stake units) is a forest of depth-limited regression trees fitted offline by
   ``bench/luck_fit_forest.py`` (scikit-learn's histogram gradient boosting, on simulated seasons
-  whose seeds ``bench/luck.py`` never uses) and frozen in ``analytics/luck_forest.json``: integer
+  whose seeds ``bench/luck.py`` never uses) and frozen in ``analytics/luck_forest.json.gz``: integer
   thresholds and leaves in units of ``2**-20`` stake, summed exactly, rounded to whole
   ``1/64`` units, less the mean of the seats' values (a deal's values sum to 0).
 - **The term** (:func:`forest_units`) is the value of the deal as dealt minus its mean over a
@@ -37,6 +37,7 @@ unseen set, made from the set alone, maps each way of sharing them to another as
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 from collections.abc import Sequence
@@ -54,6 +55,7 @@ from analytics.luck_orders import hand_order
 __all__ = [
     "FOREST",
     "LEAF",
+    "NODE_ARRAYS",
     "QUANTUM",
     "Forest",
     "features",
@@ -63,12 +65,14 @@ __all__ = [
     "partly_fresh_units",
     "reassignments",
     "relabellings",
+    "stored",
 ]
 
 Ints = npt.NDArray[np.int64]
 
-FOREST: Final = Path(__file__).with_name("luck_forest.json")
-"""The forests fitted offline by ``bench/luck_fit_forest.py``, one per table size it knows."""
+FOREST: Final = Path(__file__).with_name("luck_forest.json.gz")
+"""The forests fitted offline by ``bench/luck_fit_forest.py``, one per table size it knows
+(gzipped JSON: :func:`stored`)."""
 LEAF: Final = 1 << 20
 """A leaf's value and the forest's base are whole ``1 / LEAF`` stake units (exact sums)."""
 QUANTUM: Final = 64
@@ -84,57 +88,78 @@ over."""
 
 
 class Forest:
-    """Regression trees of one depth, each stored as a full binary tree in arrays: node ``k``'s
-    children are ``2k + 1`` (``x <= threshold``) and ``2k + 2``; after ``depth`` steps the
-    node is a leaf. Raises ``ValueError`` for arrays of the wrong shapes."""
+    """Regression trees stored node by node in flat arrays (``doc``): tree ``t`` starts at node
+    ``root[t]``; an inner node ``k`` sends a row to ``left[k]`` when ``x[feature[k]] <=
+    threshold[k]``, else to ``right[k]``; a leaf is its own two children and holds ``value[k]``
+    (whole ``1 / LEAF`` stake units). No tree is deeper than ``depth``. Raises ``ValueError`` for
+    arrays of unequal lengths, a feature outside ``features``, a child outside the arrays, or a
+    tree deeper than ``depth`` or not a tree (a node reached twice)."""
 
-    __slots__ = ("base", "depth", "feature", "leaf", "threshold", "width")
+    __slots__ = ("base", "depth", "feature", "left", "right", "root", "threshold", "value", "width")
 
     def __init__(self, doc: dict[str, Any]) -> None:
         self.depth = int(doc["depth"])
         self.width = int(doc["features"])
         self.base = int(doc["base"])
-        self.feature: Ints = np.asarray(doc["feature"], dtype=np.int64)
-        self.threshold: Ints = np.asarray(doc["threshold"], dtype=np.int64)
-        self.leaf: Ints = np.asarray(doc["leaf"], dtype=np.int64)
-        inner, leaves = (1 << self.depth) - 1, 1 << self.depth
-        trees = len(self.leaf)
-        if self.feature.shape != (trees, inner) or self.threshold.shape != (trees, inner):
-            raise ValueError("a forest's inner nodes do not match its depth")
-        if self.leaf.shape != (trees, leaves) or self.feature.max(initial=0) >= self.width:
-            raise ValueError("a forest's leaves or features do not match its depth and width")
+        arrays = [np.asarray(doc[k], dtype=np.int64) for k in NODE_ARRAYS]
+        self.root: Ints = np.asarray(doc["root"], dtype=np.int64)
+        self.feature, self.threshold, self.left, self.right, self.value = arrays
+        nodes = len(self.value)
+        if any(a.shape != (nodes,) for a in arrays) or self.root.ndim != 1:
+            raise ValueError("a forest's node arrays differ in length")
+        if self.feature.min(initial=0) < 0 or self.feature.max(initial=0) >= self.width:
+            raise ValueError("a forest's node reads a feature outside its width")
+        for a in (self.root, self.left, self.right):
+            if a.min(initial=0) < 0 or a.max(initial=0) >= nodes:
+                raise ValueError("a forest's node points outside its arrays")
+        self._check_trees(nodes)
+
+    def _check_trees(self, nodes: int) -> None:
+        """Each node is reached once from the roots, and every path ends at a leaf within
+        :attr:`depth` steps."""
+        seen = np.zeros(nodes, dtype=np.int64)
+        level = self.root
+        for _ in range(self.depth + 1):
+            np.add.at(seen, level, 1)
+            inner = level[(self.left[level] != level) | (self.right[level] != level)]
+            level = np.concatenate([self.left[inner], self.right[inner]])
+        if len(level):
+            raise ValueError(f"a forest's tree is deeper than its depth {self.depth}")
+        if (seen != 1).any():
+            raise ValueError("a forest's nodes are not trees: a node is unreached or shared")
 
     def predict(self, x: Ints) -> Ints:
         """Each row of ``x`` (integers, shape ``(rows, width)``): the forest's sum in whole
         ``1 / LEAF`` stake units."""
-        rows, trees = len(x), len(self.leaf)
-        inner = (1 << self.depth) - 1
-        node = np.zeros((rows, trees), dtype=np.int64)
-        tree_base = np.arange(trees, dtype=np.int64) * inner
-        flat_feature, flat_threshold = self.feature.ravel(), self.threshold.ravel()
+        rows = len(x)
+        node = np.broadcast_to(self.root, (rows, len(self.root))).copy()  # [row, tree]
         row_base = (np.arange(rows, dtype=np.int64) * self.width)[:, None]
         flat_x = np.ascontiguousarray(x, dtype=np.int64).ravel()
         for _ in range(self.depth):
-            at = tree_base + node
-            right = flat_x[row_base + flat_feature[at]] > flat_threshold[at]
-            node = 2 * node + 1 + right
-        leaves = np.take_along_axis(self.leaf, (node - inner).T, axis=1)  # [tree, row]
-        out: Ints = leaves.sum(axis=0) + self.base
+            right = flat_x[row_base + self.feature[node]] > self.threshold[node]
+            node = np.where(right, self.right[node], self.left[node])
+        out: Ints = self.value[node].sum(axis=1) + self.base
         return out
 
 
+NODE_ARRAYS: Final = ("feature", "threshold", "left", "right", "value")
+"""A stored forest's per-node arrays (:class:`Forest`)."""
+
+
 @cache
-def _doc() -> dict[str, Any]:
+def stored() -> dict[str, Any]:
+    """The stored forests' document: ``{"about", "fits", "sizes": {n: forest doc}}``
+    (:class:`Forest` reads a size's doc)."""
     if not FOREST.exists():  # pragma: no cover - the file is part of the package
         return {}
-    doc: dict[str, Any] = json.loads(FOREST.read_text())
+    doc: dict[str, Any] = json.loads(gzip.decompress(FOREST.read_bytes()))
     return doc
 
 
 @cache
 def forest(n: int) -> Forest | None:
     """The forest for a table of ``n`` seats, or ``None`` where none was fitted."""
-    doc = _doc().get("sizes", {}).get(str(n))
+    doc = stored().get("sizes", {}).get(str(n))
     return None if doc is None else Forest(doc)
 
 

@@ -11,15 +11,18 @@ rules, the styles of :data:`sim.players.STYLES` seated at random as ``bench/luck
 on the seed ``--seed``, which ``bench/luck.py`` never uses) and, for each seat of each fresh deal
 (RULES 3.2), takes the product's features of the deal as dealt
 (:func:`analytics.luck_forest.features`: the seat's posterior over the styles from the deals
-before, as :class:`analytics.luck.LuckTracker` has it) and the seat's net in the deal (stake
-units). It fits scikit-learn's ``HistGradientBoostingRegressor`` (squared error, ``--trees``
-trees of depth ``--depth``, learning rate ``--rate``, at least 200 seat-deals a leaf) on the
-first three quarters of the sessions, and prints on the last quarter the share of a fresh
-deal's net variance the product's term (:func:`analytics.luck_forest.forest_units`) removes.
+before and from 0 to ``--history`` earlier sessions of its style, as
+:class:`analytics.luck.LuckTracker` has it at a club of newcomers and regulars) and the seat's
+net in the deal (stake units). It fits scikit-learn's ``HistGradientBoostingRegressor`` (squared
+error, ``--trees`` trees of depth ``--depth``, learning rate ``--rate``, at least ``--leaf``
+seat-deals a leaf) on the first three quarters of the sessions, and prints on the last quarter
+the share of a fresh deal's net variance the product's term
+(:func:`analytics.luck_forest.forest_units`) removes.
 
-The trees are written to ``analytics/luck_forest.json`` as full binary trees with integer
-thresholds (every feature is an integer: ``x <= t`` is ``x <= floor(t)``) and integer leaves in
-units of ``2**-20`` stake (the sizes not fitted again are kept); the script checks that the
+The trees are written to ``analytics/luck_forest.json.gz`` node by node
+(:class:`analytics.luck_forest.Forest`) with integer thresholds (every feature is an integer:
+``x <= t`` is ``x <= floor(t)``) and integer leaves in units of ``2**-20`` stake (the sizes not
+fitted again are kept, in this form); the script checks that the
 stored forest gives scikit-learn's predictions within the leaves' rounding. Run it again only
 to refit (then the projection's schema version goes up: every fresh deal's term changes).
 """
@@ -27,12 +30,14 @@ to refit (then the projection's schema version goes up: every fresh deal's term 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import multiprocessing
 import random
 import sys
 import time
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -41,19 +46,47 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # not bench/analytics.py
 
-from analytics.luck_forest import FOREST, LEAF, Forest, features, forest_units, hand_places
+from analytics.luck_forest import (
+    FOREST,
+    LEAF,
+    NODE_ARRAYS,
+    Forest,
+    features,
+    forest_units,
+    hand_places,
+    stored,
+)
+from analytics.priors import HISTORY
 from analytics.tendencies import ACTION_TYPES, Tendencies
+from bench.luck_history import history_pool
 from engine.apply import apply
 from engine.state import initial_state
 from sim.players import STYLES
 from sim.table import SessionSpec, play
 
 NAMES = tuple(sorted(STYLES))
-MIN_LEAF = 200
 
 
-def session_rows(players: int, seed: str, k: int) -> list[tuple[Any, ...]]:
-    """Each fresh deal of session ``k``: (hands, weights, dealer, nets), stake units as floats."""
+def earlier(players: int, seed: str, k: int, seats: Any, history: int) -> dict[str, Counter[str]]:
+    """Each seat's prior (:class:`analytics.tendencies.Tendencies`): the signature counts of
+    ``h`` earlier player-sessions of its style (:func:`bench.luck_history.history_pool`, on this
+    fit's seed), ``h`` drawn for each seat from 0 (a newcomer) to ``history`` (a regular: the
+    product reads the latest :data:`analytics.priors.HISTORY`), so the forest learns from
+    posteriors as the projection has them at a club of both."""
+    if not history:
+        return {}
+    draw = random.Random(f"{seed}/history-draw/{players}/{k}")
+    pool = history_pool(players, seed)
+    out = {}
+    for name, style in seats:
+        h = draw.randint(0, history)
+        out[name] = sum((draw.choice(pool[style]) for _ in range(h)), Counter[str]())
+    return out
+
+
+def session_rows(players: int, seed: str, k: int, history: int = 0) -> list[tuple[Any, ...]]:
+    """Each fresh deal of session ``k``: (hands, weights, dealer, nets), stake units as floats
+    (each seat's tendencies reading :func:`earlier` sessions)."""
     rng = random.Random(f"{seed}/{players}/{k}")
     styles = rng.sample(NAMES, min(players, len(NAMES)))
     styles += [rng.choice(NAMES) for _ in range(players - len(styles))]  # as bench/luck.py
@@ -61,7 +94,8 @@ def session_rows(players: int, seed: str, k: int) -> list[tuple[Any, ...]]:
     spec = SessionSpec(
         f"fit-{k}", tuple((f"P{i}", s) for i, s in enumerate(styles)), f"{seed}/{players}/{k}"
     )
-    state, since, seen = initial_state(), set[int](), Tendencies()
+    prior = earlier(players, seed, k, spec.seats, history)
+    state, since, seen = initial_state(), set[int](), Tendencies(prior)
     out: list[tuple[Any, ...]] = []
     pending = None
     for e in play(spec):
@@ -91,7 +125,7 @@ def session_rows(players: int, seed: str, k: int) -> list[tuple[Any, ...]]:
     return out
 
 
-def _rows(args: tuple[int, str, int]) -> list[tuple[Any, ...]]:
+def _rows(args: tuple[int, str, int, int]) -> list[tuple[Any, ...]]:
     return session_rows(*args)
 
 
@@ -106,50 +140,86 @@ def design(deals: list[tuple[Any, ...]]) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.asarray(ys)
 
 
-def _tree(nodes: Any, depth: int) -> tuple[list[int], list[int], list[int]]:
-    """One scikit-learn tree (its ``nodes`` array) as a full binary tree of ``depth``: each inner
-    place's feature and integer threshold, each leaf's value in ``1 / LEAF`` stake units."""
-    inner, leaves = (1 << depth) - 1, 1 << depth
-    f, t, v = [0] * inner, [0] * inner, [0] * leaves
-
-    def fill_inner(at: int, level: int) -> None:
-        if level >= depth:
-            return
-        f[at], t[at] = 0, 2**62  # any row goes left (x <= t)
-        fill_inner(2 * at + 1, level + 1)
-        fill_inner(2 * at + 2, level + 1)
-
-    def fill(node: int, at: int, level: int) -> None:
-        nd = nodes[node]
-        if level == depth and not nd["is_leaf"]:
-            raise ValueError(f"a node below depth {depth}: fit with max_depth={depth}")
+def _tree(nodes: Any, depth: int, at: int) -> list[tuple[int, ...]]:
+    """One scikit-learn tree (its ``nodes`` array) as the product's nodes (feature, integer
+    threshold, left, right, value in ``1 / LEAF`` stake units), numbered from ``at`` in
+    scikit-learn's order; a leaf is its own two children."""
+    out: list[tuple[int, ...]] = []
+    for k, nd in enumerate(nodes):
         if nd["is_leaf"]:
-            span = 1 << (depth - level)  # a shallow leaf fills every leaf below its place
-            first = (at - ((1 << level) - 1)) * span
-            v[first : first + span] = [round(float(nd["value"]) * LEAF)] * span
-            fill_inner(at, level)  # and its inner places send every row left
-            return
-        f[at] = int(nd["feature_idx"])
-        t[at] = math.floor(float(nd["num_threshold"]))
-        fill(int(nd["left"]), 2 * at + 1, level + 1)
-        fill(int(nd["right"]), 2 * at + 2, level + 1)
+            out.append((0, 0, at + k, at + k, round(float(nd["value"]) * LEAF)))
+        else:
+            threshold = math.floor(float(nd["num_threshold"]))  # integer features: x <= floor(t)
+            left, right = at + int(nd["left"]), at + int(nd["right"])
+            out.append((int(nd["feature_idx"]), threshold, left, right, 0))
+    if max(int(nd["depth"]) for nd in nodes) > depth:
+        raise ValueError(f"a node below depth {depth}: fit with max_depth={depth}")
+    return out
 
-    fill(0, 0, 0)
-    return f, t, v
+
+def _stored(
+    depth: int, width: int, base: int, trees: list[list[tuple[int, ...]]]
+) -> dict[str, Any]:
+    """Trees of nodes (feature, threshold, left, right, value) as a stored forest's doc."""
+    roots: list[int] = []
+    nodes: list[tuple[int, ...]] = []
+    for tree in trees:
+        roots.append(len(nodes))
+        nodes.extend(tree)
+    columns = list(zip(*nodes, strict=True))
+    doc: dict[str, Any] = {"depth": depth, "features": width, "base": base, "root": roots}
+    doc.update({name: list(col) for name, col in zip(NODE_ARRAYS, columns, strict=True)})
+    return doc
 
 
 def export(model: Any, depth: int, width: int) -> dict[str, Any]:
-    """A fitted ``HistGradientBoostingRegressor`` as full binary trees of ``depth`` (integers)."""
-    trees = [_tree(tree.nodes, depth) for (tree,) in model._predictors]
+    """A fitted ``HistGradientBoostingRegressor`` as the product's trees (integers)."""
+    trees, at = [], 0
+    for (tree,) in model._predictors:
+        trees.append(_tree(tree.nodes, depth, at))
+        at += len(tree.nodes)
     base = round(float(np.ravel(model._baseline_prediction)[0]) * LEAF)
-    return {
-        "depth": depth,
-        "features": width,
-        "base": base,
-        "feature": [f for f, _, _ in trees],
-        "threshold": [t for _, t, _ in trees],
-        "leaf": [v for _, _, v in trees],
-    }
+    return _stored(depth, width, base, trees)
+
+
+ALWAYS_LEFT = 2**62
+"""The threshold the full binary form gave the places under a shallow leaf: every row goes left."""
+
+
+def _unpadded(f: list[int], t: list[int], leaves: list[int], at: int) -> list[tuple[int, ...]]:
+    """One full binary tree's nodes (numbered from ``at``), each padded place folded into its
+    leaf."""
+    inner = len(f)
+    tree: list[tuple[int, ...]] = []
+
+    def add(k: int) -> int:
+        me = at + len(tree)
+        if k >= inner or t[k] >= ALWAYS_LEFT:
+            while k < inner:  # every row goes left to the leftmost leaf below
+                k = 2 * k + 1
+            tree.append((0, 0, me, me, leaves[k - inner]))
+            return me
+        tree.append(())
+        left, right = add(2 * k + 1), add(2 * k + 2)
+        tree[me - at] = (f[k], t[k], left, right, 0)
+        return me
+
+    add(0)
+    return tree
+
+
+def from_full(doc: dict[str, Any]) -> dict[str, Any]:
+    """A forest stored as full binary trees (until 2026-12-07: node ``k``'s children ``2k + 1``
+    and ``2k + 2``, ``depth`` levels, then ``2**depth`` leaves; a shallow leaf padded with
+    :data:`ALWAYS_LEFT` places) in the node-by-node form, the padding folded back into its leaf:
+    the same predictions."""
+    if "root" in doc:
+        return doc
+    trees, at = [], 0
+    for f, t, leaves in zip(doc["feature"], doc["threshold"], doc["leaf"], strict=True):
+        trees.append(_unpadded(f, t, leaves, at))
+        at += len(trees[-1])
+    return _stored(int(doc["depth"]), int(doc["features"]), int(doc["base"]), trees)
 
 
 def fit(players: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -157,7 +227,11 @@ def fit(players: int, args: argparse.Namespace) -> dict[str, Any]:
 
     started = time.perf_counter()
     with multiprocessing.Pool(args.jobs) as pool:
-        got = pool.map(_rows, [(players, args.seed, k) for k in range(args.sessions)], chunksize=20)
+        got = pool.map(
+            _rows,
+            [(players, args.seed, k, args.history) for k in range(args.sessions)],
+            chunksize=20,
+        )
     cut = args.sessions * 3 // 4
     train = [d for k in range(cut) for d in got[k]]
     test = [d for k in range(cut, args.sessions) for d in got[k]]
@@ -167,7 +241,7 @@ def fit(players: int, args: argparse.Namespace) -> dict[str, Any]:
         max_depth=args.depth,
         max_leaf_nodes=None,
         learning_rate=args.rate,
-        min_samples_leaf=MIN_LEAF,
+        min_samples_leaf=args.leaf,
         early_stopping=False,
         random_state=0,
     ).fit(x, y)
@@ -187,7 +261,11 @@ def held_out(players: int, args: argparse.Namespace) -> None:
     quarter (the forests just written)."""
     with multiprocessing.Pool(args.jobs) as pool:
         got = pool.map(
-            _rows, [(players, args.seed, k) for k in range(args.sessions * 3 // 4, args.sessions)]
+            _rows,
+            [
+                (players, args.seed, k, args.history)
+                for k in range(args.sessions * 3 // 4, args.sessions)
+            ],
         )
     nets, terms = [], []
     for deals in got:
@@ -210,36 +288,47 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trees", type=int, default=300)
     ap.add_argument("--depth", type=int, default=6)
     ap.add_argument("--rate", type=float, default=0.05)
+    ap.add_argument("--leaf", type=int, default=200, help="at least this many seat-deals a leaf")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", default="fit-forest")
+    ap.add_argument(
+        "--history",
+        type=int,
+        default=HISTORY,
+        help="each seat reads 0 to this many earlier sessions of its style (0: none)",
+    )
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
-    old = json.loads(FOREST.read_text()) if FOREST.exists() else {}
+    old = stored()
     how = (
         f"--sessions {args.sessions} --trees {args.trees} --depth {args.depth}"
-        f" --rate {args.rate} --seed {args.seed}"
+        f" --rate {args.rate} --leaf {args.leaf} --seed {args.seed} --history {args.history}"
     )
-    fitted = {**old.get("sizes", {}), **{str(n): fit(n, args) for n in sizes}}
+    kept = {n: from_full(doc) for n, doc in old.get("sizes", {}).items()}
+    fitted = {**kept, **{str(n): fit(n, args) for n in sizes}}
     fits = {**old.get("fits", {}), **{str(n): how for n in sizes}}
     doc = {
         "about": (
-            "Per table size, regression trees (full binary, depth 'depth'; node k's children"
-            " 2k+1 when feature <= threshold, else 2k+2) whose leaves and base are whole 2**-20"
-            " stake units: the expected net of a seat in a fresh deal from the features of"
-            " analytics/luck_forest.py. Fitted by bench/luck_fit_forest.py --sizes N with the"
-            " arguments of 'fits' for each size (scikit-learn's HistGradientBoostingRegressor,"
-            f" squared error, at least {MIN_LEAF} seat-deals a leaf, the first three quarters of"
+            "Per table size, regression trees node by node (tree t starts at node root[t]; an"
+            " inner node k goes to left[k] when feature[k] <= threshold[k], else to right[k];"
+            " a leaf is its own two children; no tree deeper than 'depth') whose leaf values and"
+            " base are whole 2**-20 stake units: the expected net of a seat in a fresh deal"
+            " from the features of analytics/luck_forest.py. Fitted by"
+            " bench/luck_fit_forest.py --sizes N with the arguments of 'fits' for each size"
+            " (scikit-learn's HistGradientBoostingRegressor,"
+            " squared error, at least --leaf seat-deals a leaf, the first three quarters of"
             " the sessions; default rules, the styles of sim/players.py seated at random, some"
             " twice above five players); a size not fitted again is kept."
         ),
         "fits": dict(sorted(fits.items(), key=lambda kv: int(kv[0]))),
         "sizes": dict(sorted(fitted.items(), key=lambda kv: int(kv[0]))),
     }
-    FOREST.write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    text = json.dumps(doc, separators=(",", ":")) + "\n"
+    FOREST.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))  # reproducible
     print(f"wrote {FOREST} ({FOREST.stat().st_size / 1e6:.1f} MB)")
     from analytics import luck_forest
 
-    luck_forest._doc.cache_clear()
+    luck_forest.stored.cache_clear()
     luck_forest.forest.cache_clear()
     for n in sizes:
         held_out(n, args)

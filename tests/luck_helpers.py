@@ -152,15 +152,15 @@ def earlier_priors(stored: list, history: int = 10) -> dict[str, dict[str, Count
 
 
 def walk_tree(doc: dict, x: list[int]) -> int:
-    """One table size's forest of ``analytics/luck_forest.json`` on the features ``x``, each tree
+    """One table size's forest of ``analytics/luck_forest.json.gz`` on the features ``x``, each tree
     walked from its root a node at a time (``x <= threshold``: left): the sum of its leaves and
     base, in 2**-20 stake units."""
     total = doc["base"]
-    for f, t, leaf in zip(doc["feature"], doc["threshold"], doc["leaf"], strict=True):
-        node = 0
-        for _ in range(doc["depth"]):
-            node = 2 * node + (1 if x[f[node]] <= t[node] else 2)
-        total += leaf[node - len(f)]
+    left, right = doc["left"], doc["right"]
+    for node in doc["root"]:
+        while left[node] != node:  # an inner node (a leaf is its own two children)
+            node = left[node] if x[doc["feature"][node]] <= doc["threshold"][node] else right[node]
+        total += doc["value"][node]
     return total
 
 
@@ -171,7 +171,7 @@ def forest_term(
     unseen: set[int] | None = None,
 ) -> tuple[Fraction, ...] | None:
     """A deal's forest term (stake units) recomputed one seat, one tree, one node at a time from
-    ``analytics/luck_forest.json`` as its docstring states it: each seat's features (its hand's
+    ``analytics/luck_forest.json.gz`` as its docstring states it: each seat's features (its hand's
     place among the 22,100 hands by RULES 2 then by the cards highest first, its rank, its place
     from the dealer, its posterior; then each other seat from the best hand down), each tree
     walked from its root (``x <= threshold``: left), the leaves summed in 2**-20 units and
@@ -181,6 +181,7 @@ def forest_term(
     ``random.Random(f"luck-forest/{n}")``); a partly fresh one: its ``unseen`` cards relabelled
     (every permutation of the sorted set up to four cards, else fifteen drawn by
     ``random.Random(f"luck-forest/relabel/{k}")``). ``None`` where no forest was fitted."""
+    import gzip
     import json
     import random
     from itertools import combinations, permutations
@@ -188,7 +189,8 @@ def forest_term(
     from engine.hands import strength_codes
 
     n = len(hands)
-    doc = json.loads((ROOT / "analytics" / "luck_forest.json").read_text())["sizes"].get(str(n))
+    stored = gzip.decompress((ROOT / "analytics" / "luck_forest.json.gz").read_bytes())
+    doc = json.loads(stored)["sizes"].get(str(n))
     if doc is None:
         return None
     order = sorted(

@@ -4,6 +4,7 @@ mean over every way the dealt hands could have gone round the table is exactly 0
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 from fractions import Fraction
@@ -28,7 +29,7 @@ SIZES = [2, 3, 4, 5, 6, 7]
 
 
 def _doc() -> dict:
-    return json.loads(FOREST.read_text())
+    return json.loads(gzip.decompress(FOREST.read_bytes()))
 
 
 def _random_deal(
@@ -61,20 +62,45 @@ def test_reassignments_are_permutations_every_one_up_to_four_seats(n: int) -> No
         assert [(s + 1) % n for s in range(n)] in got.tolist()
 
 
-def test_a_forest_goes_left_at_or_below_its_threshold() -> None:
-    doc = {
+def _two_trees() -> dict:
+    """tree 0: x0 <= 5 ? (x1 <= 0 ? 1 : 2) : (x1 <= 9 ? 3 : 4); tree 1: a leaf of 10."""
+    return {
         "depth": 2,
         "features": 2,
         "base": 1000,
-        # tree 0: x0 <= 5 ? (x1 <= 0 ? 1 : 2) : (x1 <= 9 ? 3 : 4); tree 1: a leaf of 10 (padded)
-        "feature": [[0, 1, 1], [0, 0, 0]],
-        "threshold": [[5, 0, 9], [2**62, 2**62, 2**62]],
-        "leaf": [[1, 2, 3, 4], [10, 10, 10, 10]],
+        "root": [0, 7],
+        #           0  1  2  3  4  5  6  7
+        "feature": [0, 1, 0, 0, 1, 0, 0, 0],
+        "threshold": [5, 0, 0, 0, 9, 0, 0, 0],
+        "left": [1, 2, 2, 3, 5, 5, 6, 7],
+        "right": [4, 3, 2, 3, 6, 5, 6, 7],
+        "value": [0, 0, 1, 2, 0, 3, 4, 10],
     }
+
+
+def test_a_forest_goes_left_at_or_below_its_threshold() -> None:
     x = np.array([[5, 0], [5, 1], [6, 9], [6, 10], [-3, -3]])
-    assert Forest(doc).predict(x).tolist() == [1011, 1012, 1013, 1014, 1011]
-    with pytest.raises(ValueError, match="depth"):
-        Forest({**doc, "depth": 3})
+    assert Forest(_two_trees()).predict(x).tolist() == [1011, 1012, 1013, 1014, 1011]
+    assert [walk_tree(_two_trees(), row) for row in x.tolist()] == [1011, 1012, 1013, 1014, 1011]
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"depth": 1}, "deeper than its depth 1"),
+        ({"value": [0, 0, 1]}, "differ in length"),
+        ({"feature": [0, 2, 0, 0, 1, 0, 0, 0]}, "outside its width"),
+        ({"right": [4, 3, 2, 3, 6, 5, 6, 8]}, "outside its arrays"),
+        ({"root": [0, 4]}, "a node is unreached or shared"),
+        (
+            {"left": [1, 2, 2, 3, 5, 5, 6, 7], "right": [4, 3, 2, 3, 6, 5, 6, 7], "root": [0, 1]},
+            "a node is unreached or shared",
+        ),
+    ],
+)
+def test_a_forest_that_is_not_trees_of_its_depth_is_refused(change: dict, reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        Forest({**_two_trees(), **change})
 
 
 @pytest.mark.parametrize("n", SIZES)

@@ -95,7 +95,18 @@ class Forest:
     arrays of unequal lengths, a feature outside ``features``, a child outside the arrays, or a
     tree deeper than ``depth`` or not a tree (a node reached twice)."""
 
-    __slots__ = ("base", "depth", "feature", "left", "right", "root", "threshold", "value", "width")
+    __slots__ = (
+        "_children",
+        "base",
+        "depth",
+        "feature",
+        "left",
+        "right",
+        "root",
+        "threshold",
+        "value",
+        "width",
+    )
 
     def __init__(self, doc: dict[str, Any]) -> None:
         self.depth = int(doc["depth"])
@@ -113,6 +124,8 @@ class Forest:
             if a.min(initial=0) < 0 or a.max(initial=0) >= nodes:
                 raise ValueError("a forest's node points outside its arrays")
         self._check_trees(nodes)
+        self._children: Ints = np.stack([self.left, self.right], axis=1).ravel()
+        """Node ``k``'s left child at ``2k``, its right at ``2k + 1``: one gather a step."""
 
     def _check_trees(self, nodes: int) -> None:
         """Each node is reached once from the roots, and every path ends at a leaf within
@@ -135,9 +148,9 @@ class Forest:
         node = np.broadcast_to(self.root, (rows, len(self.root))).copy()  # [row, tree]
         row_base = (np.arange(rows, dtype=np.int64) * self.width)[:, None]
         flat_x = np.ascontiguousarray(x, dtype=np.int64).ravel()
-        for _ in range(self.depth):
+        for _ in range(self.depth):  # a leaf's two children are itself: it stays
             right = flat_x[row_base + self.feature[node]] > self.threshold[node]
-            node = np.where(right, self.right[node], self.left[node])
+            node = self._children[2 * node + right]
         out: Ints = self.value[node].sum(axis=1) + self.base
         return out
 

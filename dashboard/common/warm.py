@@ -126,10 +126,15 @@ def _record_page() -> None:
 
 
 def _review_page() -> None:
-    # The shipped solution (data/solver/, issue 38.3) read into memory, with each game's reaches
-    # and values: the Review page's first review reads none of it from disk.
+    # The luck forests (analytics/luck_forest.json.gz, about 0.7 s to read: the Review page's
+    # luck of each deal and the projection's fold both walk them) and the shipped solution
+    # (data/solver/, issue 38.3) read into memory, with each game's reaches and values: the
+    # Review page's first review reads none of it from disk.
+    from analytics.luck_forest import forest
     from solver.warm import preload
 
+    for seats in range(2, 8):
+        forest(seats)
     preload()
 
 

@@ -283,6 +283,21 @@ SETTLED_AFTER_TOGGLE = """() => {
 }"""
 
 
+IDLE = """() => {
+  // True while no script run is going on: the page drawn whole, as a person sees it before a tap.
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.dataset.testScriptState !== 'running'
+    && !document.querySelector('[data-testid="stStatusWidget"]');
+}"""
+
+
+def wait_idle(page: Any, timeout: float = 60_000) -> None:
+    """Waits until the page's script run has ended (:data:`IDLE`): a tap on an expander while
+    the first run is still drawing the page can land on the element the run then draws anew,
+    closed (CI, the Decisions page's spot pickers on a loaded machine)."""
+    page.wait_for_function(IDLE, timeout=timeout)
+
+
 def open_device_panel(page: Any) -> None:
     """Opens the Record page's "This device" panel and waits, as a person looks before tapping
     inside it, for the rerun its opening starts (the panel tracks its state, so that it folds

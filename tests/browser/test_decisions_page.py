@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlparse
 
 import duckdb
 import pytest
-from browser_helpers import launched, season_served
+from browser_helpers import launched, season_served, wait_idle
 
 from analytics import spots
 
@@ -99,6 +99,7 @@ def test_the_spot_chooser_stays_open_from_one_choice_to_the_next(
         expect(header).to_be_visible(timeout=60_000)
         actor = page.get_by_role("radiogroup", name="The player is")
         expect(actor).to_be_hidden()  # closed on a fresh page
+        wait_idle(page)  # as a person looks at the page before the tap
         header.click()
         for picker, value, spot in (
             ("The player is", "seen", ["actor=seen"]),

@@ -96,13 +96,16 @@ def _luck(rp: Any, hidden: set[int], who: list[str], per: dict[str, rv.Summary])
     results = ui.show_results()
     nets = rp.final.nets if results else {}
     lines = []
+    some_graded = any(per[p].graded for p in who)
     for p in who:
-        parts = [
-            f"lost to decisions {per[p].ev_lost:.2f} ante against the best play "
-            f"({per[p].graded} graded)"
-            if per[p].graded
-            else "no decision graded (the coverage above says why)"  # "lost 0.00" reads as perfect
-        ]
+        parts = []
+        if per[p].graded:
+            parts.append(
+                f"lost to decisions {per[p].ev_lost:.2f} ante against the best play "
+                f"({per[p].graded} graded)"
+            )
+        elif some_graded or p not in luck:  # "lost 0.00" would read as perfect play
+            parts.append("no decision graded (the coverage above says why)")
         if p in luck:
             parts.append(f"deal luck {signed(luck[p])}")
             if results:
@@ -197,7 +200,8 @@ per = {p: rv.summarise(session, rows, hidden, p) for p in seats}
 st.markdown(f"**Coverage**: {escape.md(summary.coverage_line())}.")
 if summary.reasons:
     st.caption(rv.REFERENCE)
-if reviewing.pending([r for r in rows if r.deal not in hidden]):
+waiting = reviewing.pending([r for r in rows if r.deal not in hidden])
+if waiting:
     st.info("Solving a betting game this review needs: its deals fill in by themselves.")
 
     @st.fragment(run_every=4)
@@ -207,15 +211,24 @@ if reviewing.pending([r for r in rows if r.deal not in hidden]):
             st.rerun(scope="app")
 
     _wait()
+ungraded = not summary.graded and not summary.withheld and not waiting
+if ungraded and summary.decisions:  # a club table of three or more: nothing graded at all
+    st.caption(
+        "Nothing in this session is graded, so it has no moments or accuracy to show: the "
+        "luck of its deals is below, and each player's review compares their earlier sessions."
+    )
 st.subheader("Luck apart from decisions")
 _luck(rp, hidden, [player] if player else seats, per)
-st.subheader("The moments that cost or won the most")
-if summary.moments:
-    ui.link_rows([_moment_row(m) for m in summary.moments], "Moments: a tap opens the replay step")
-else:
-    st.caption("No graded decision yet.")
-st.subheader("Accuracy by phase")
-_phase_table(summary)
+if not ungraded:
+    st.subheader("The moments that cost or won the most")
+    if summary.moments:
+        ui.link_rows(
+            [_moment_row(m) for m in summary.moments], "Moments: a tap opens the replay step"
+        )
+    else:
+        st.caption("No graded decision yet.")
+    st.subheader("Accuracy by phase")
+    _phase_table(summary)
 if player:
     st.subheader("Against previous sessions")
     _compare(player, session, summary)

@@ -24,6 +24,7 @@ from events.model import Dealt
 from present import sight
 from present.numbers import signed
 from present.replay import Replay
+from sim.table import SessionSpec, simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 ODD = "hu-odd"  # a carried pot of 4.5 antes: a betting game not shipped
@@ -210,3 +211,32 @@ def test_a_link_naming_no_such_player_or_session_says_so_briefly(store: str) -> 
     assert not at.exception
     said = [w.value for w in at.warning if "No session" in w.value]
     assert said and len(said[0]) < 200 and "…" in said[0]
+
+
+def test_a_table_of_five_graded_nowhere_shows_its_luck_without_empty_sections(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A club table of five where no decision is graded (the reference is heads-up: the betting
+    never began with two players in), as in the bundled season: the page says so once and shows
+    each player's deal luck, with no empty moments, no table of zeros and no "no decision
+    graded" on every line (fresh-user check at 390 px)."""
+    styles = ("rock", "loose", "blind", "rock", "loose")
+    seats = tuple(zip(("Ann", "Bob", "Cat", "Dan", "Eve"), styles, strict=True))
+    evs = list(simulate(SessionSpec(session="five", seats=seats, seed=1)))
+    _t, r = reviewed(evs)
+    want = rv.summarise("five", r.rows, (), None)
+    assert want.decisions and not want.graded and not want.withheld
+    monkeypatch.setattr(reviewing, "_solve", ASKED.append)
+    dashboard_store(tmp_path, monkeypatch, [write(tmp_path / "five.jsonl", evs)])
+    at = _page("stats/review_page.py", session="five")
+    assert not at.exception
+    text = _text(at)
+    assert f"graded 0 of {want.decisions} decisions" in text
+    assert "Nothing in this session is graded" in text
+    headings = [h.value for h in at.subheader]
+    assert "Luck apart from decisions" in headings
+    assert "Accuracy by phase" not in headings and "No graded decision yet." not in text
+    luck = rv.luck_by_player(_t.steps)
+    for name, _style in seats:
+        assert f"**{name}**: deal luck {signed(luck[name])}" in text
+    assert "no decision graded" not in text

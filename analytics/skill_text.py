@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analytics.intervals import RateInterval
+from analytics.priors import HISTORY
 from analytics.ratings import WINNER_RULE, Rated, Step
 from analytics.skill import Figures, Meter
 from present.numbers import whole_share
@@ -41,7 +42,10 @@ INTERVALS = (
 INTERVALS_HOW = (
     "How it is worked out: each figure's 95% interval is clustered by session (Student's t); "
     "the luck-adjusted net is the net minus the dealt hand's value (docs/luck.md, "
-    "docs/skill.md)."
+    "docs/skill.md). A hand's value reads how the players at the table have played: the "
+    f"session's earlier deals and each player's latest {HISTORY} sessions before it; so a "
+    "correction to an earlier session can move, a little, the luck taken out of the later "
+    "sessions of the players in it."
 )
 RATINGS = (
     "Rating: what a player is expected to take from a session, with the luck of the cards taken "

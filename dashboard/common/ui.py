@@ -195,15 +195,15 @@ def show_results() -> bool:
     def changed() -> None:
         prefs.set_pref(RESULTS, "1" if st.session_state[RESULTS] else None)
 
-    return bool(
-        st.toggle(
-            "Show results",
-            key=RESULTS,
-            on_change=changed,
-            help="Off: no winner, net or standings here or on the Session page, so that a "
-            "replay is not spoiled. Remembered on this browser.",
+    # No help icon on the switch: on a phone a tap on a toggle's (?) turns the toggle (its label
+    # holds the icon), so "what is this?" showed the results (fresh-user check at 390 px).
+    shown = bool(st.toggle("Show results", key=RESULTS, on_change=changed))
+    if not shown:
+        st.caption(
+            "Results hidden: no winner, net or standings here or on the Session page, so "
+            "that a replay is not spoiled. Remembered on this browser."
         )
-    )
+    return shown
 
 
 def session_heading(rp: Replay) -> None:

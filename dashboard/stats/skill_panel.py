@@ -45,13 +45,19 @@ page's first answer does not wait for it."""
 def _wanted(stats: Sequence[Mapping[str, Any]]) -> bool:
     """The toggle: on at once up to :data:`AT_ONCE` player-sessions."""
     size = sum(int(r.get("sessions") or 0) for r in stats)
-    return bool(
+    # No help icon on the switch: on a phone a tap on a toggle's (?) turns the toggle.
+    on = bool(
         st.toggle(
             "Skill apart from luck: how sure each figure is, ratings, skill or luck",
             value=size <= AT_ONCE,
-            help=f"Drawn at once up to {AT_ONCE:,} player-sessions; here {size:,}.",
         )
     )
+    if not on and size > AT_ONCE:
+        st.caption(
+            f"Off at first for {size:,} player-sessions, so that the page answers at once: "
+            "turned on, it takes about a second for every 50,000."
+        )
+    return on
 
 
 def _ratings(summary: Any, pair: Any, chosen: list[str]) -> None:

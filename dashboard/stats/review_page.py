@@ -104,22 +104,28 @@ def _luck(rp: Any, hidden: set[int], who: list[str], per: dict[str, rv.Summary])
                 f"lost to decisions {per[p].ev_lost:.2f} ante against the best play "
                 f"({per[p].graded} graded)"
             )
-        elif some_graded or p not in luck:  # "lost 0.00" would read as perfect play
-            parts.append("no decision graded (the coverage above says why)")
         if p in luck:
             parts.append(f"deal luck {signed(luck[p])}")
             if results:
                 parts.append(f"net {signed(nets[p])}, luck-adjusted {signed(nets[p] - luck[p])}")
+        elif results:
+            parts.append(f"net {signed(nets[p])}")
+        if not per[p].graded and (some_graded or not parts):  # not "lost 0.00": perfect play
+            parts.insert(0, "no decision graded (the coverage above says why)")
         lines.append(f"- **{escape.md(p)}**: " + " · ".join(parts))
     st.markdown("\n".join(lines))
+    money = "Deal luck and nets" if luck else "Nets"
+    units = f"{money} in stake units, decisions in antes."
     if not luck and rp.final.cards_mode != "all":
-        st.caption("No deal luck: the session records only the cards shown.")
+        st.caption(f"No deal luck: the session records only the cards shown. {units}")
     elif not luck:
-        st.caption("No deal luck yet: the deals open when the session ends.")
+        st.caption(f"No deal luck yet: the deals open when the session ends. {units}")
     elif hidden:
-        st.caption("The luck counts only the deals opened; the others open when the session ends.")
-    if not results:
-        st.caption("Nets are hidden: Show results shows the net and the luck-adjusted net.")
+        st.caption(
+            f"The luck counts only the deals opened; the others open when the session ends. {units}"
+        )
+    else:
+        st.caption(units)
 
 
 def _compare(player: str, session: str, s: rv.Summary) -> None:
@@ -214,10 +220,10 @@ if waiting:
 ungraded = not summary.graded and not summary.withheld and not waiting
 if ungraded and summary.decisions:  # a club table of three or more: nothing graded at all
     st.caption(
-        "Nothing in this session is graded, so it has no moments or accuracy to show: the "
-        "luck of its deals is below, and each player's review compares their earlier sessions."
+        "Nothing in this session is graded, so it has no moments or accuracy to show; "
+        "each player's review compares their earlier sessions."
     )
-st.subheader("Luck apart from decisions")
+st.subheader("Decisions and luck, player by player")
 _luck(rp, hidden, [player] if player else seats, per)
 if not ungraded:
     st.subheader("The moments that cost or won the most")
@@ -236,6 +242,8 @@ links = [
     LinkRow(href=rv.review_href(session, p), title=f"{p}'s review") for p in seats if p != player
 ]
 if player:
+    links.insert(0, LinkRow(href=rv.review_href(session), title="Every player's review"))
+if player and per[player].graded:  # a deck of no card is a dead end
     deck = rv.review_href(session, player, view="deck")
     links.insert(0, LinkRow(href=deck, title=f"{player}'s deck of mistakes"))
 ui.link_rows(links, "Each player's review")

@@ -24,6 +24,7 @@ from events.model import Dealt
 from present import sight
 from present.numbers import signed
 from present.replay import Replay
+from sim.randplay import shown_only
 from sim.table import SessionSpec, simulate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -227,16 +228,31 @@ def test_a_table_of_five_graded_nowhere_shows_its_luck_without_empty_sections(
     want = rv.summarise("five", r.rows, (), None)
     assert want.decisions and not want.graded and not want.withheld
     monkeypatch.setattr(reviewing, "_solve", ASKED.append)
-    dashboard_store(tmp_path, monkeypatch, [write(tmp_path / "five.jsonl", evs)])
+    shown = shown_only(simulate(SessionSpec(session="five-shown", seats=seats, seed=1)))
+    logs = [write(tmp_path / "five.jsonl", evs), write(tmp_path / "shown.jsonl", shown)]
+    dashboard_store(tmp_path, monkeypatch, logs)
     at = _page("stats/review_page.py", session="five")
     assert not at.exception
     text = _text(at)
     assert f"graded 0 of {want.decisions} decisions" in text
     assert "Nothing in this session is graded" in text
     headings = [h.value for h in at.subheader]
-    assert "Luck apart from decisions" in headings
+    assert "Decisions and luck, player by player" in headings
     assert "Accuracy by phase" not in headings and "No graded decision yet." not in text
     luck = rv.luck_by_player(_t.steps)
     for name, _style in seats:
         assert f"**{name}**: deal luck {signed(luck[name])}" in text
     assert "no decision graded" not in text
+    assert "Deal luck and nets in stake units, decisions in antes." in text
+    # one player's review: back to every player's, and no deck of mistakes without a graded one
+    ann = _page("stats/review_page.py", session="five", player="Ann")
+    assert 'href="review?session=five"' in _text(ann)
+    assert "view=deck" not in _text(ann)
+    # cards shown only: no luck, and Show results shows each net all the same
+    at = _page("stats/review_page.py", session="five-shown")
+    at.toggle(key="show_results").set_value(True).run()
+    text = _text(at)
+    nets = Replay.of(shown).final.nets
+    assert "No deal luck: the session records only the cards shown. Nets in stake units" in text
+    for name, _style in seats:
+        assert f"**{name}**: net {signed(nets[name])}" in text

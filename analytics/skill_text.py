@@ -168,16 +168,28 @@ def meter_how(m: Meter | None) -> str:
     )
 
 
+NO_SKILL_SHOWS = 0.05
+"""Below this upper end of the meter's range (and its lower end at 0), the sentence says that no
+skill shows yet rather than "too early to say"."""
+
+
 def meter_sentence(m: Meter | None, what: str = "this club") -> str:
     """The skill meter in one plain sentence: how much of the spread between players is skill,
     not luck; "too early to say" while its range reaches 0 (no skill at all is still within
-    it), so a point figure is never shown alone."""
+    it), so a point figure is never shown alone; "no skill shows yet" when the whole range is
+    below :data:`NO_SKILL_SHOWS`."""
     if m is None:
         return (
             f"Skill or luck in {what}: too early to say (it needs three players with two "
             "finished sessions each whose every card is recorded)."
         )
     basis = f"{m.players} players, about {m.sessions:.0f} sessions each with every card recorded"
+    if m.low <= 0 and m.high < NO_SKILL_SHOWS:  # "too early ... up to 0.1%" read as a riddle
+        return (
+            f"Skill or luck in {what}: no skill shows yet: the players' results so far differ "
+            f"as luck alone would make them (skill's share at most {_pct(m.high)}; {basis}); "
+            "more sessions or more players will tell."
+        )
     if m.low <= 0:
         return (
             f"Skill or luck in {what}: too early to say: the share of the spread between "

@@ -200,6 +200,14 @@ def test_the_meter_sentence_says_not_yet_while_its_interval_reaches_zero() -> No
         "once a player has about 40 sessions."
     )
     assert "too early to say" in meter_sentence(None)
+    # a range from nothing to next to nothing is said as such, not as "too early to say"
+    none = meter_sentence(Meter(-1.0, -1.0, 0.001, 4, 3.0, None))
+    assert none == (
+        "Skill or luck in this club: no skill shows yet: the players' results so far differ as "
+        "luck alone would make them (skill's share at most 0.1%; 4 players, about 3 sessions "
+        "each with every card recorded); more sessions or more players will tell."
+    )
+    assert "too early to say" in meter_sentence(Meter(0.2, -0.1, 0.05, 4, 3.0, None))
     assert "reliability 0.60 (95% 0.30 to 0.80" in meter_how(Meter(0.6, 0.3, 0.8, 20, 60.0, 40.0))
 
 

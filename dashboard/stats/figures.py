@@ -86,12 +86,19 @@ def stat_text(row: dict[str, Any], name: str) -> str:
     return stat_cell(row, name, PAGE)
 
 
+FIRST = ("net", "net_per_deal", "adjusted_net_per_deal")
+"""The columns right after the player's name in :func:`stats_table`: what a phone's first screen
+of the table shows (the luck-adjusted net was a swipe away at 390 px)."""
+
+
 def stats_table(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every player on one line: counts, money and the main habits, as text."""
+    """Every player on one line: the money first (:data:`FIRST`), then the counts, the other
+    money and the main habits, as text."""
+    names = (*FIRST, *(n for n in SUMMARY if n not in FIRST), "blind_rate", "see_rate")
     out = []
     for r in rows:
         line: dict[str, Any] = {"player": r["player"]}
-        for name in (*SUMMARY, "blind_rate", "see_rate"):
+        for name in names:
             line[label(name)] = stat_text(r, name)
         out.append(line)
     return out

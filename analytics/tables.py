@@ -50,6 +50,8 @@ __all__ = [
     "skipped",
 ]
 
+# 20: luck_t at three, four, six and seven players (those forests refitted with priors);
+# 19: luck_t at two and five players (their forests refitted with priors, docs/luck.md)
 # 18: luck_history (each player's earlier sessions: the luck terms' priors, analytics/priors.py)
 # 15: the summaries (analytics/summaries.py: player_totals, player_seated, night_totals,
 # night_rule_sets, night_player_nets; the Players page at league scale)
@@ -60,7 +62,7 @@ __all__ = [
 # 11: register_names (issue 35: the register's merges and renames); 10: ...
 # 9: luck_t, adjusted_net_t (docs/luck.md); 8: decisions; 7: player_key, table_key (one name,
 # one player); 6: started, month
-SCHEMA_VERSION = "19"
+SCHEMA_VERSION = "20"
 """Bumped whenever the tables or the facts change; an older projection is rebuilt."""
 
 _SCHEMA = "schema.sql"

@@ -3,8 +3,11 @@
     .venv/bin/python -m pip install -e '.[fit]'     # scikit-learn: the fit only, not the product
     .venv/bin/python bench/luck_fit_forest.py [--sizes 2,3,4,5] [--sessions 8000] [--jobs 2]
 
-The stored forests: two to five players with ``--sessions 10000``, six and seven with
-``--sessions 5000`` (the file's ``fits`` says each size's arguments).
+The stored forests (2026-12-07): ``--sessions 40000 --depth 10 --leaf 100 --history 10`` from
+two to five players (300 trees at ``--rate 0.1``; heads-up 600 at 0.05), ``--sessions 30000``
+at six and seven (the file's ``fits`` says each size's arguments). It prints, on the held-out
+quarter, the share the new forest takes and the share the forest it replaced takes of the same
+deals.
 
 For each table size of ``--sizes``, simulates ``--sessions`` sessions (``cards: "all"``, default
 rules, the styles of :data:`sim.players.STYLES` seated at random as ``bench/luck.py`` seats them,
@@ -256,9 +259,12 @@ def fit(players: int, args: argparse.Namespace) -> dict[str, Any]:
     return doc
 
 
-def held_out(players: int, args: argparse.Namespace) -> None:
+def held_out(players: int, args: argparse.Namespace, before: dict[str, Any]) -> None:
     """The share of a fresh deal's net variance the stored term removes on the held-out
-    quarter (the forests just written)."""
+    quarter (the forests just written), beside the forest it replaced (``before``: the stored
+    document before the fit) on the same deals."""
+    from analytics import luck_forest
+
     with multiprocessing.Pool(args.jobs) as pool:
         got = pool.map(
             _rows,
@@ -267,17 +273,32 @@ def held_out(players: int, args: argparse.Namespace) -> None:
                 for k in range(args.sessions * 3 // 4, args.sessions)
             ],
         )
-    nets, terms = [], []
-    for deals in got:
-        for hands, weights, dealer, net in deals:
+    deals = [d for rows in got for d in rows]
+    nets = np.asarray([x for *_, net in deals for x in net])
+
+    def removed() -> float:
+        terms: list[float] = []
+        for hands, weights, dealer, _ in deals:
             units = forest_units(hands, weights, dealer)
             assert units is not None
-            nets.extend(net)
             terms.extend(float(u) for u in units)
-    a, b = np.asarray(nets), np.asarray(terms)
+        return float(1 - np.var(nets - np.asarray(terms)) / np.var(nets))
+
+    now = removed()
+    was = None
+    if str(players) in before.get("sizes", {}):
+        written = luck_forest.stored
+        luck_forest.stored = lambda: before  # type: ignore[assignment]  # the replaced forest
+        luck_forest.forest.cache_clear()
+        try:
+            was = removed()
+        finally:
+            luck_forest.stored = written
+            luck_forest.forest.cache_clear()
     print(
-        f"{players} players, held out: the term removes {1 - np.var(a - b) / np.var(a):.1%} of a"
-        f" fresh deal's net variance ({len(a)} seat-deals; mean term {b.mean():+.3f})"
+        f"{players} players, held out: the term removes {now:.1%} of a fresh deal's net variance"
+        f" ({len(nets)} seat-deals)"
+        + ("" if was is None else f"; the forest it replaced {was:.1%} of the same deals")
     )
 
 
@@ -331,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     luck_forest.stored.cache_clear()
     luck_forest.forest.cache_clear()
     for n in sizes:
-        held_out(n, args)
+        held_out(n, args, old)
     return 0
 
 

@@ -90,42 +90,54 @@ def _priors(session: str) -> dict[str, dict[str, int]] | None:
     return got
 
 
+def _player_line(
+    p: str, s: rv.Summary, luck: Any, net: Any, *, some_graded: bool, results: bool
+) -> str:
+    """One player's line: what their graded decisions lost, their deal luck, and with Show
+    results their net (and luck-adjusted net); "no decision graded" where nothing else would
+    be said, or beside players who were graded (not "lost 0.00", which reads as perfect play)."""
+    parts = []
+    if s.graded:
+        parts.append(
+            f"lost to decisions {s.ev_lost:.2f} ante against the best play ({s.graded} graded)"
+        )
+    if luck is not None:
+        parts.append(f"deal luck {signed(luck)}")
+        if results:
+            parts.append(f"net {signed(net)}, luck-adjusted {signed(net - luck)}")
+    elif results:
+        parts.append(f"net {signed(net)}")
+    if not s.graded and (some_graded or not parts):
+        parts.insert(0, "no decision graded (the coverage above says why)")
+    return f"- **{escape.md(p)}**: " + " · ".join(parts)
+
+
+def _luck_caption(rp: Any, hidden: set[int], measured: bool) -> str:
+    """Why some luck is missing, where it is, and the units."""
+    units = f"{'Deal luck and nets' if measured else 'Nets'} in stake units, decisions in antes."
+    if not measured and rp.final.cards_mode != "all":
+        return f"No deal luck: the session records only the cards shown. {units}"
+    if not measured:
+        return f"No deal luck yet: the deals open when the session ends. {units}"
+    if hidden:
+        return (
+            f"The luck counts only the deals opened; the others open when the session ends. {units}"
+        )
+    return units
+
+
 def _luck(rp: Any, hidden: set[int], who: list[str], per: dict[str, rv.Summary]) -> None:
     prior = _priors(rp.session) if rp.final.cards_mode == "all" else None
     luck = rv.luck_by_player(rp.timeline.steps, hidden, prior)
     results = ui.show_results()
     nets = rp.final.nets if results else {}
-    lines = []
     some_graded = any(per[p].graded for p in who)
-    for p in who:
-        parts = []
-        if per[p].graded:
-            parts.append(
-                f"lost to decisions {per[p].ev_lost:.2f} ante against the best play "
-                f"({per[p].graded} graded)"
-            )
-        if p in luck:
-            parts.append(f"deal luck {signed(luck[p])}")
-            if results:
-                parts.append(f"net {signed(nets[p])}, luck-adjusted {signed(nets[p] - luck[p])}")
-        elif results:
-            parts.append(f"net {signed(nets[p])}")
-        if not per[p].graded and (some_graded or not parts):  # not "lost 0.00": perfect play
-            parts.insert(0, "no decision graded (the coverage above says why)")
-        lines.append(f"- **{escape.md(p)}**: " + " · ".join(parts))
+    lines = [
+        _player_line(p, per[p], luck.get(p), nets.get(p), some_graded=some_graded, results=results)
+        for p in who
+    ]
     st.markdown("\n".join(lines))
-    money = "Deal luck and nets" if luck else "Nets"
-    units = f"{money} in stake units, decisions in antes."
-    if not luck and rp.final.cards_mode != "all":
-        st.caption(f"No deal luck: the session records only the cards shown. {units}")
-    elif not luck:
-        st.caption(f"No deal luck yet: the deals open when the session ends. {units}")
-    elif hidden:
-        st.caption(
-            f"The luck counts only the deals opened; the others open when the session ends. {units}"
-        )
-    else:
-        st.caption(units)
+    st.caption(_luck_caption(rp, hidden, bool(luck)))
 
 
 def _compare(player: str, session: str, s: rv.Summary) -> None:

@@ -109,9 +109,9 @@ def test_a_new_name_kept_explicitly_is_taken_as_typed(club: str) -> None:
 
 
 def _players(at: AppTest) -> dict[str, str]:
-    """The Players page's first table: each player's deals (its second column)."""
+    """The Players page's first table: each player's sessions (by the column's name)."""
     rows = at.dataframe[0].value
-    return {str(p): str(d) for p, d in zip(rows["player"], rows.iloc[:, 1], strict=True)}
+    return {str(p): str(d) for p, d in zip(rows["player"], rows["Sessions"], strict=True)}
 
 
 def test_the_organiser_merges_on_the_players_page_and_undoes_it(club: str, tmp_path: Path) -> None:

@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM_ARGS, chromium, live, pick_option, served_store, unlock
+from browser_helpers import (
+    CHROMIUM_ARGS,
+    chromium,
+    live,
+    pick_option,
+    served_store,
+    unlock,
+    wait_idle,
+)
 
 from log.open import open_store
 
@@ -104,9 +112,10 @@ def test_jaen_and_top_ask_before_anything_is_stored(jean: tuple[str, str]) -> No
         ask_jean.scroll_into_view_if_needed()
         _shot(page, "start-asks-1400x900.png")
         page.set_viewport_size(PHONE)
+        wait_idle(page)  # as a person looks before the tap (CI: once no answer within 5 s)
         page.get_by_role("button", name="Start the session").click()
         refused = page.locator("[data-testid=stAlert]").filter(has_text="did you mean Jean?")
-        expect(refused).to_be_visible()
+        expect(refused).to_be_visible(timeout=30_000)
         # said over the button the thumb tapped, and the questions above, where the names were
         # typed (the walk found the line at the page's top, off the phone's screen)
         start = page.get_by_role("button", name="Start the session").bounding_box()
